@@ -1,0 +1,452 @@
+//! From raw files to the catalogue: ids become indices, rules are parsed and
+//! their selectors resolved, and every dangling reference is reported.
+
+use super::locate::Positions;
+use super::raw::{self, ArmyListFile, DatasheetFile, Known};
+use super::{
+    ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
+    SpecialRule, Upgrade, names::NameIndex,
+};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::rules::{self, Item, SelectorSyntax};
+use crate::source::{SourceFile, Span};
+use std::collections::{BTreeSet, HashMap};
+
+/// Reports problems in one file, pointing at JSON-pointer paths inside it.
+struct FileErrors<'a> {
+    file: &'a SourceFile,
+    positions: Option<Positions>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    errors: usize,
+}
+
+impl FileErrors<'_> {
+    fn span(&mut self, pointer: &str) -> Span {
+        let file = self.file;
+        let positions = self.positions.get_or_insert_with(|| Positions::of(file.text()));
+        positions
+            .find(pointer)
+            .map(|(line, col)| {
+                let line_span = file.line_span(line);
+                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
+            })
+            .unwrap_or_default()
+    }
+
+    fn error(&mut self, pointer: &str, message: String) {
+        let span = self.span(pointer);
+        self.errors += 1;
+        self.diagnostics
+            .push(Diagnostic::error(Code::ListData, message).at(self.file, span));
+    }
+}
+
+pub fn link(
+    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin)>,
+    sheets: Vec<(DatasheetFile, SourceFile)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Catalogue {
+    let mut catalogue = Catalogue::default();
+    for (file, source) in sheets {
+        let mut errors = FileErrors {
+            file: &source,
+            positions: None,
+            diagnostics,
+            errors: 0,
+        };
+        for (i, unit) in file.units.into_iter().enumerate() {
+            if let Some(existing) = catalogue
+                .datasheets
+                .iter_mut()
+                .find(|d| d.game == file.game && d.id == unit.id)
+            {
+                if existing.faction == file.id {
+                    errors.error(
+                        &format!("/units/{i}/id"),
+                        format!("datasheet id `{}` is used twice", unit.id),
+                    );
+                    continue;
+                }
+                // A later file (from --lists) overrides a built-in datasheet.
+                *existing = datasheet(file.game, &file.id, unit);
+            } else {
+                catalogue.datasheets.push(datasheet(file.game, &file.id, unit));
+            }
+        }
+    }
+    for (file, source, origin) in lists {
+        if let Some(list) = link_list(*file, &source, origin, &catalogue, diagnostics) {
+            match catalogue
+                .lists
+                .iter_mut()
+                .find(|l| l.game == list.game && l.id == list.id)
+            {
+                Some(existing) => *existing = list,
+                None => catalogue.lists.push(list),
+            }
+        }
+    }
+    catalogue
+}
+
+fn datasheet(game: raw::GameId, faction: &str, unit: raw::Datasheet) -> Datasheet {
+    Datasheet {
+        game,
+        id: unit.id,
+        name: unit.name,
+        aliases: unit.aliases,
+        unit_type: unit.unit_type,
+        speed: known(unit.speed),
+        armour: known(unit.armour),
+        cc: known(unit.cc),
+        ff: known(unit.ff),
+        weapons: unit.weapons,
+        notes: unit.notes,
+        critical_hit: unit.critical_hit,
+        faction: faction.to_string(),
+    }
+}
+
+fn known<T>(value: Known<T>) -> Option<T> {
+    match value {
+        Known::Value(v) => Some(v),
+        Known::Missing(_) => None,
+    }
+}
+
+fn link_list(
+    file: ArmyListFile,
+    source: &SourceFile,
+    origin: Origin,
+    catalogue: &Catalogue,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<ArmyList> {
+    let mut errors = FileErrors {
+        file: source,
+        positions: None,
+        diagnostics,
+        errors: 0,
+    };
+
+    // Ids: unique across formations and upgrades.
+    let mut ids: HashMap<&str, String> = HashMap::new();
+    let mut upgrade_index: HashMap<&str, usize> = HashMap::new();
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        let pointer = format!("/upgrades/{u}/id");
+        if let Some(first) = ids.insert(&upgrade.id, pointer.clone()) {
+            errors.error(&pointer, format!("id `{}` is already used at {first}", upgrade.id));
+        }
+        upgrade_index.insert(&upgrade.id, u);
+    }
+    for (s, section) in file.sections.iter().enumerate() {
+        for (f, formation) in section.formations.iter().enumerate() {
+            let pointer = format!("/sections/{s}/formations/{f}/id");
+            if let Some(first) = ids.insert(&formation.id, pointer.clone()) {
+                errors.error(&pointer, format!("id `{}` is already used at {first}", formation.id));
+            }
+        }
+    }
+
+    // Units: every datasheet id must exist for the game.
+    let mut units: Vec<String> = Vec::new();
+    let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
+        if catalogue.datasheet(file.game, id).is_none() {
+            errors.error(&pointer, format!("no datasheet `{id}` for {}", file.game.as_str()));
+            return None;
+        }
+        Some(match units.iter().position(|u| u == id) {
+            Some(i) => i,
+            None => {
+                units.push(id.to_string());
+                units.len() - 1
+            }
+        })
+    };
+
+    let mut upgrades = Vec::new();
+    let mut upgrade_names = NameIndex::default();
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        let mut counts = |list: &[raw::UnitCount], field: &str, errors: &mut FileErrors<'_>| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, c)| {
+                    unit_slot(&c.unit, format!("/upgrades/{u}/{field}/{i}/unit"), errors)
+                        .map(|slot| (slot, c.count))
+                })
+                .collect::<Vec<_>>()
+        };
+        let adds = counts(&upgrade.adds, "adds", &mut errors);
+        let replaces = counts(&upgrade.replaces, "replaces", &mut errors);
+        for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
+            upgrade_names.insert(name, u);
+        }
+        upgrades.push(Upgrade {
+            id: upgrade.id.clone(),
+            name: upgrade.name.clone(),
+            aliases: upgrade.aliases.clone(),
+            cost: known(upgrade.points.clone()),
+            adds,
+            replaces,
+            tags: upgrade.tags.iter().cloned().collect(),
+            note: upgrade.note.clone(),
+        });
+    }
+
+    let mut sections = Vec::new();
+    let mut formations = Vec::new();
+    let mut formation_names = NameIndex::default();
+    for (s, section) in file.sections.iter().enumerate() {
+        let mut members = Vec::new();
+        for (f, formation) in section.formations.iter().enumerate() {
+            let base = format!("/sections/{s}/formations/{f}");
+            let index = formations.len();
+            members.push(index);
+            let mut fixed = Vec::new();
+            for (i, c) in formation.units.iter().enumerate() {
+                if let Some(slot) = unit_slot(&c.unit, format!("{base}/units/{i}/unit"), &mut errors) {
+                    fixed.push((slot, c.count));
+                }
+            }
+            let mut allowed = Vec::new();
+            for (i, id) in formation.upgrades.iter().enumerate() {
+                match upgrade_index.get(id.as_str()) {
+                    Some(&u) => allowed.push(u),
+                    None => errors.error(
+                        &format!("{base}/upgrades/{i}"),
+                        format!("formation `{}` names an upgrade `{id}` the list does not define", formation.id),
+                    ),
+                }
+            }
+            for name in std::iter::once(&formation.name).chain(&formation.aliases) {
+                formation_names.insert(name, index);
+            }
+            let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
+            formations.push(Formation {
+                id: formation.id.clone(),
+                name: formation.name.clone(),
+                aliases: formation.aliases.clone(),
+                section: s,
+                points: known(formation.points.clone()),
+                initiative: known(formation.initiative.clone()).map(|i| i.0),
+                units: fixed,
+                upgrades: allowed,
+                tags,
+                note: formation.note.clone(),
+                snapfire_units: formation.snapfire_units.clone(),
+            });
+        }
+        sections.push(Section {
+            id: section.id.clone(),
+            name: section.name.clone(),
+            formations: members,
+        });
+    }
+
+    for (key, clash) in formation_names.clashes() {
+        let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
+        errors.error("/sections", format!("the name `{key}` fits formations {}", names.join(", ")));
+    }
+    for (key, clash) in upgrade_names.clashes() {
+        let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
+        errors.error("/upgrades", format!("the name `{key}` fits upgrades {}", names.join(", ")));
+    }
+
+    let scope = Resolver {
+        formations: &formations,
+        upgrades: &upgrades,
+        units: &units,
+    };
+    let mut constraints = Vec::new();
+    for (c, constraint) in file.constraints.iter().enumerate() {
+        let pointer = format!("/constraints/{c}/rule");
+        let cond = match rules::parse(&constraint.rule) {
+            Ok(cond) => cond,
+            Err(e) => {
+                errors.error(
+                    &pointer,
+                    format!(
+                        "rule `{}` does not parse at column {}: {}",
+                        constraint.id,
+                        e.span.start + 1,
+                        e.message
+                    ),
+                );
+                continue;
+            }
+        };
+        let cond = match cond.map_selectors(&mut |s| scope.selector(&s)) {
+            Ok(cond) => cond,
+            Err(message) => {
+                errors.error(&pointer, format!("rule `{}`: {message}", constraint.id));
+                continue;
+            }
+        };
+        let applies_to = if constraint.applies_to.is_empty() {
+            None
+        } else {
+            let items: Result<Vec<(Item, Span)>, String> = constraint
+                .applies_to
+                .iter()
+                .map(|text| {
+                    rules::parse_item(text)
+                        .map(|item| (item, Span::default()))
+                        .ok_or_else(|| format!("`{text}` is not an id, tag:NAME or *"))
+                })
+                .collect();
+            match items.and_then(|items| {
+                scope.selector(&SelectorSyntax {
+                    items,
+                    within: Vec::new(),
+                })
+            }) {
+                Ok(selector) => Some(selector.formations),
+                Err(message) => {
+                    errors.error(
+                        &format!("/constraints/{c}/applies_to"),
+                        format!("rule `{}`: {message}", constraint.id),
+                    );
+                    continue;
+                }
+            }
+        };
+        if constraint.scope == raw::Scope::Army && applies_to.is_some() {
+            errors.error(
+                &format!("/constraints/{c}/applies_to"),
+                format!("rule `{}` has army scope; applies_to is for formation rules", constraint.id),
+            );
+        }
+        constraints.push(Constraint {
+            id: constraint.id.clone(),
+            scope: constraint.scope,
+            applies_to,
+            cond,
+            text: constraint.rule.clone(),
+            message: constraint.message.clone(),
+            provenance: constraint.provenance.clone(),
+            severity: constraint.severity,
+        });
+    }
+
+    let mut seen = BTreeSet::new();
+    for (c, constraint) in file.constraints.iter().enumerate() {
+        if !seen.insert(&constraint.id) {
+            errors.error(&format!("/constraints/{c}/id"), format!("rule id `{}` is used twice", constraint.id));
+        }
+    }
+
+    if errors.errors > 0 {
+        return None;
+    }
+    Some(ArmyList {
+        game: file.game,
+        id: file.id,
+        name: file.name,
+        aliases: file.aliases,
+        version: file.version,
+        version_label: file.version_label,
+        snapfire_id: file.imports.and_then(|i| i.snapfire),
+        source: file.source,
+        decisions: file.decisions,
+        strategy_rating: known(file.strategy_rating),
+        special_rules: file
+            .special_rules
+            .into_iter()
+            .map(|r| SpecialRule {
+                id: r.id,
+                name: r.name,
+                summary: r.summary,
+            })
+            .collect(),
+        sections,
+        formations,
+        upgrades,
+        units,
+        constraints,
+        not_enforced: file
+            .not_enforced
+            .into_iter()
+            .map(|n| NotEnforced {
+                id: n.id,
+                rule: n.rule,
+                why: n.why,
+            })
+            .collect(),
+        formation_names,
+        upgrade_names,
+        origin,
+    })
+}
+
+/// Resolves selector items against one list.
+struct Resolver<'a> {
+    formations: &'a [Formation],
+    upgrades: &'a [Upgrade],
+    units: &'a [String],
+}
+
+impl Resolver<'_> {
+    fn selector(&self, syntax: &SelectorSyntax) -> Result<Selector, String> {
+        let mut selector = Selector {
+            formations: vec![false; self.formations.len()],
+            upgrades: vec![false; self.upgrades.len()],
+            units: vec![false; self.units.len()],
+            within: None,
+        };
+        for (item, _) in &syntax.items {
+            self.mark(item, &mut selector)?;
+        }
+        if !syntax.within.is_empty() {
+            let mut within = Selector {
+                formations: vec![false; self.formations.len()],
+                upgrades: vec![false; self.upgrades.len()],
+                units: vec![false; self.units.len()],
+                within: None,
+            };
+            for (item, _) in &syntax.within {
+                self.mark(item, &mut within)?;
+            }
+            selector.within = Some(within.formations);
+        }
+        Ok(selector)
+    }
+
+    fn mark(&self, item: &Item, selector: &mut Selector) -> Result<(), String> {
+        let mut any = false;
+        for (i, f) in self.formations.iter().enumerate() {
+            let hit = match item {
+                Item::Id(id) => &f.id == id,
+                Item::Tag(tag) => f.tags.contains(tag),
+                Item::Everything => true,
+            };
+            selector.formations[i] |= hit;
+            any |= hit;
+        }
+        for (i, u) in self.upgrades.iter().enumerate() {
+            let hit = match item {
+                Item::Id(id) => &u.id == id,
+                Item::Tag(tag) => u.tags.contains(tag),
+                Item::Everything => true,
+            };
+            selector.upgrades[i] |= hit;
+            any |= hit;
+        }
+        for (i, unit) in self.units.iter().enumerate() {
+            let hit = match item {
+                Item::Id(id) => unit == id,
+                Item::Tag(_) => false,
+                Item::Everything => true,
+            };
+            selector.units[i] |= hit;
+            any |= hit;
+        }
+        if any || matches!(item, Item::Everything) {
+            Ok(())
+        } else {
+            Err(match item {
+                Item::Id(id) => format!("`{id}` is not a formation, upgrade or unit of this list"),
+                Item::Tag(tag) => format!("no formation or upgrade has the tag `{tag}`"),
+                Item::Everything => unreachable!("`*` always matches (Resolver::mark)"),
+            })
+        }
+    }
+}

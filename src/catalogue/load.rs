@@ -1,0 +1,212 @@
+//! Reading list files: embedded ones, then those of `--lists DIR`.
+//!
+//! Each file is parsed as YAML, validated against its JSON Schema, then
+//! deserialized and linked. Every problem becomes a diagnostic naming the
+//! file, the path inside it and the line; a broken file is left out and the
+//! rest still load.
+
+use super::locate::Positions;
+use super::raw::{ArmyListFile, DatasheetFile};
+use super::{Catalogue, link};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{SourceFile, Span};
+use std::path::{Path, PathBuf};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
+}
+
+/// Where a list came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Built into the binary; the path below `lists/`.
+    Embedded(String),
+    /// Read from a folder given with `--lists`.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Embedded(path) => write!(f, "built-in lists/{path}"),
+            Origin::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// The catalogue, and everything wrong with the files it came from.
+#[derive(Debug)]
+pub struct LoadReport {
+    pub catalogue: Catalogue,
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many files were read.
+    pub files: usize,
+}
+
+impl LoadReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Loads the lists built into the binary.
+pub fn load_embedded() -> LoadReport {
+    load(None)
+}
+
+/// Loads the built-in lists, then adds or overrides from `extra`.
+pub fn load(extra: Option<&Path>) -> LoadReport {
+    let mut diagnostics = Vec::new();
+    let mut sources: Vec<(SourceFile, Origin)> = embedded::EMBEDDED
+        .iter()
+        .map(|(name, text)| {
+            (
+                SourceFile::new(format!("lists/{name}"), *text),
+                Origin::Embedded((*name).to_string()),
+            )
+        })
+        .collect();
+    if let Some(dir) = extra {
+        read_dir(dir, &mut sources, &mut diagnostics);
+    }
+    let files = sources.len();
+
+    let mut lists = Vec::new();
+    let mut sheets = Vec::new();
+    for (file, origin) in sources {
+        match parse_file(&file, &mut diagnostics) {
+            Some(Parsed::List(list)) => lists.push((list, file, origin)),
+            Some(Parsed::Datasheets(d)) => sheets.push((d, file)),
+            None => {}
+        }
+    }
+    let catalogue = link::link(lists, sheets, &mut diagnostics);
+    LoadReport {
+        catalogue,
+        diagnostics,
+        files,
+    }
+}
+
+fn read_dir(dir: &Path, out: &mut Vec<(SourceFile, Origin)>, diagnostics: &mut Vec<Diagnostic>) {
+    let mut paths = Vec::new();
+    if let Err(e) = walk(dir, &mut paths) {
+        diagnostics.push(Diagnostic::error(
+            Code::ListData,
+            format!("cannot read the list folder {}: {e}", dir.display()),
+        ));
+        return;
+    }
+    paths.sort();
+    for path in paths {
+        match std::fs::read(&path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => out.push((
+                    SourceFile::new(path.display().to_string(), text),
+                    Origin::File(path),
+                )),
+                Err(_) => diagnostics.push(Diagnostic::error(
+                    Code::ListData,
+                    format!("{} is not UTF-8 text", path.display()),
+                )),
+            },
+            Err(e) => diagnostics.push(Diagnostic::error(
+                Code::ListData,
+                format!("cannot read {}: {e}", path.display()),
+            )),
+        }
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+enum Parsed {
+    List(Box<ArmyListFile>),
+    Datasheets(DatasheetFile),
+}
+
+fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Parsed> {
+    let value: serde_json::Value = match serde_yaml::from_str(file.text()) {
+        Ok(value) => value,
+        Err(e) => {
+            let span = e
+                .location()
+                .map(|l| Span::new(l.index(), l.index()))
+                .unwrap_or_default();
+            diagnostics.push(
+                Diagnostic::error(Code::ListData, format!("not valid YAML: {e}")).at(file, span),
+            );
+            return None;
+        }
+    };
+    let is_list = value.get("sections").is_some();
+    let is_sheets = !is_list && value.get("units").is_some();
+    if !is_list && !is_sheets {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::ListData,
+                "neither an army list (no `sections:`) nor a datasheet file (no `units:`)",
+            )
+            .at(file, file.line_span(1)),
+        );
+        return None;
+    }
+    let validator = if is_list {
+        crate::schema::army_list_validator()
+    } else {
+        crate::schema::datasheets_validator()
+    };
+    if let Some(validator) = validator {
+        let errors: Vec<_> = validator.iter_errors(&value).collect();
+        if !errors.is_empty() {
+            let positions = Positions::of(file.text());
+            for error in errors {
+                let pointer = error.instance_path().as_str().to_string();
+                let span = positions
+                    .find(&pointer)
+                    .map(|(line, col)| {
+                        let line_span = file.line_span(line);
+                        let start = (line_span.start + col - 1).min(line_span.end);
+                        Span::new(start, line_span.end)
+                    })
+                    .unwrap_or_default();
+                let at = if pointer.is_empty() { "/".to_string() } else { pointer };
+                diagnostics.push(
+                    Diagnostic::error(Code::ListData, format!("at {at}: {error}"))
+                        .at(file, span)
+                        .hint(if is_list {
+                            "the format is described in lists/README.md and schema/army-list.schema.json"
+                        } else {
+                            "the format is described in lists/README.md and schema/datasheets.schema.json"
+                        }),
+                );
+            }
+            return None;
+        }
+    }
+    let parsed = if is_list {
+        serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l)))
+    } else {
+        serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets)
+    };
+    match parsed {
+        Ok(parsed) => Some(parsed),
+        Err(e) => {
+            diagnostics.push(
+                Diagnostic::error(Code::ListData, format!("cannot read the file: {e}"))
+                    .at(file, file.line_span(1)),
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Finds the line of a path inside a YAML file, so that a schema error can
+//! point at `lists/netea/x.yaml:42` rather than at `/sections/0/formations/3`.
+//!
+//! serde_yaml keeps no positions, so the text is read a second time with
+//! yaml-rust2's event parser, which reports a mark for every node.
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+
+/// Where each node of a YAML document starts: (path, line, column), 1-based.
+#[derive(Debug, Default)]
+pub struct Positions {
+    nodes: Vec<(Vec<String>, usize, usize)>,
+}
+
+enum Frame {
+    Map {
+        path: Vec<String>,
+        key: Option<String>,
+    },
+    Seq {
+        path: Vec<String>,
+        index: usize,
+    },
+}
+
+#[derive(Default)]
+struct Collector {
+    stack: Vec<Frame>,
+    nodes: Vec<(Vec<String>, usize, usize)>,
+}
+
+impl Collector {
+    /// The path of the node starting now; `None` when it is a mapping key.
+    fn enter(&mut self, scalar: Option<&str>, mark: Marker) -> Option<Vec<String>> {
+        let position = (mark.line().max(1), mark.col() + 1);
+        let path = match self.stack.last_mut() {
+            None => Vec::new(),
+            Some(Frame::Map { path, key }) => match key.take() {
+                None => {
+                    // A key: remember it; its position stands for the entry.
+                    let name = scalar.unwrap_or_default().to_string();
+                    let mut full = path.clone();
+                    full.push(name.clone());
+                    self.nodes.push((full, position.0, position.1));
+                    *key = Some(name);
+                    return None;
+                }
+                Some(name) => {
+                    let mut full = path.clone();
+                    full.push(name);
+                    full
+                }
+            },
+            Some(Frame::Seq { path, index }) => {
+                let mut full = path.clone();
+                full.push(index.to_string());
+                *index += 1;
+                self.nodes.push((full.clone(), position.0, position.1));
+                full
+            }
+        };
+        if path.is_empty() {
+            self.nodes.push((Vec::new(), position.0, position.1));
+        }
+        Some(path)
+    }
+}
+
+impl MarkedEventReceiver for Collector {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        match event {
+            Event::Scalar(value, ..) => {
+                self.enter(Some(&value), mark);
+            }
+            Event::Alias(_) => {
+                self.enter(None, mark);
+            }
+            Event::MappingStart(..) => {
+                if let Some(path) = self.enter(None, mark) {
+                    self.stack.push(Frame::Map { path, key: None });
+                }
+            }
+            Event::SequenceStart(..) => {
+                if let Some(path) = self.enter(None, mark) {
+                    self.stack.push(Frame::Seq { path, index: 0 });
+                }
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Positions {
+    /// Reads the positions of `text`; a text that does not parse gives none.
+    pub fn of(text: &str) -> Positions {
+        let mut collector = Collector::default();
+        let mut parser = Parser::new_from_str(text);
+        // A parse error leaves the positions gathered so far, which is the
+        // best there is; serde_yaml reports the error itself.
+        let _ = parser.load(&mut collector, false);
+        Positions {
+            nodes: collector.nodes,
+        }
+    }
+
+    /// Line and column of the deepest known node on a JSON-pointer path.
+    pub fn find(&self, pointer: &str) -> Option<(usize, usize)> {
+        let mut wanted: Vec<String> = pointer
+            .split('/')
+            .skip(1)
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        loop {
+            if let Some((_, line, col)) = self.nodes.iter().find(|(path, ..)| *path == wanted) {
+                return Some((*line, *col));
+            }
+            wanted.pop()?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_keys_and_items() {
+        let text = "game: netea\nsections:\n  - id: a\n    formations:\n      - { id: b, points: 5 }\n      - id: c\n        points: x\n";
+        let p = Positions::of(text);
+        assert_eq!(p.find("/game"), Some((1, 1)));
+        assert_eq!(p.find("/sections/0/id"), Some((3, 5)));
+        assert_eq!(p.find("/sections/0/formations/0/points"), Some((5, 17)));
+        assert_eq!(p.find("/sections/0/formations/1/points"), Some((7, 9)));
+        assert_eq!(p.find("/sections/0/formations/1/nothing"), Some((6, 9)));
+    }
+}

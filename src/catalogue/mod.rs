@@ -1,0 +1,273 @@
+//! The catalogue: every army list and datasheet muster knows, checked and
+//! cross-referenced.
+//!
+//! `raw` mirrors the YAML files; `load` reads them (embedded in the binary, or
+//! from `--lists DIR`), validates them against their JSON Schema and turns
+//! them into the types below via `build`. Past this module, every id is
+//! resolved to an index and every rule is parsed: the validator never looks a
+//! name up by string or meets a malformed rule.
+
+mod link;
+mod load;
+mod locate;
+pub mod names;
+pub mod raw;
+
+pub use load::{LoadReport, Origin, load, load_embedded};
+pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
+
+use crate::rules::Cond;
+use names::NameIndex;
+use std::collections::BTreeSet;
+
+impl GameId {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameId::Netea => "netea",
+            GameId::Bfg => "bfg",
+            GameId::SpaceFleet => "space-fleet",
+            GameId::Netepic => "netepic",
+            GameId::Heresy => "heresy",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            GameId::Netea => "Epic Armageddon (NetEA)",
+            GameId::Bfg => "Battlefleet Gothic",
+            GameId::SpaceFleet => "Space Fleet",
+            GameId::Netepic => "NetEpic Gold",
+            GameId::Heresy => "Heresy",
+        }
+    }
+}
+
+/// Everything loaded.
+#[derive(Debug, Default)]
+pub struct Catalogue {
+    pub lists: Vec<ArmyList>,
+    pub datasheets: Vec<Datasheet>,
+}
+
+impl Catalogue {
+    /// Finds a list by id, name, alias or Snapfire id.
+    pub fn find_list(&self, name: &str) -> ListLookup<'_> {
+        let wanted = names::normalize(name);
+        let compact: String = wanted.chars().filter(|c| c.is_alphanumeric()).collect();
+        let matches = |list: &&ArmyList| {
+            list.all_names().any(|n| {
+                let n = names::normalize(n);
+                n == wanted || n.chars().filter(|c| c.is_alphanumeric()).collect::<String>() == compact
+            })
+        };
+        let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
+        match found.as_slice() {
+            [] => ListLookup::NotFound(
+                crate::diagnostic::nearest(name, self.lists.iter().flat_map(|l| l.all_names()))
+                    .map(str::to_string),
+            ),
+            [one] => ListLookup::Found(one),
+            many => ListLookup::Ambiguous(many.to_vec()),
+        }
+    }
+
+    pub fn list(&self, id: &str) -> Option<&ArmyList> {
+        self.lists.iter().find(|l| l.id == id)
+    }
+
+    pub fn datasheet(&self, game: GameId, id: &str) -> Option<&Datasheet> {
+        self.datasheets.iter().find(|d| d.game == game && d.id == id)
+    }
+}
+
+pub enum ListLookup<'a> {
+    Found(&'a ArmyList),
+    Ambiguous(Vec<&'a ArmyList>),
+    NotFound(Option<String>),
+}
+
+/// One army list, resolved.
+#[derive(Debug)]
+pub struct ArmyList {
+    pub game: GameId,
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub version: String,
+    pub version_label: Option<String>,
+    pub snapfire_id: Option<String>,
+    pub source: Vec<SourceRef>,
+    pub decisions: Vec<String>,
+    pub strategy_rating: Option<u8>,
+    pub special_rules: Vec<SpecialRule>,
+    pub sections: Vec<Section>,
+    pub formations: Vec<Formation>,
+    pub upgrades: Vec<Upgrade>,
+    /// Datasheet ids the list uses; `UnitIdx` indexes this table.
+    pub units: Vec<String>,
+    pub constraints: Vec<Constraint>,
+    pub not_enforced: Vec<NotEnforced>,
+    pub formation_names: NameIndex,
+    pub upgrade_names: NameIndex,
+    pub origin: Origin,
+}
+
+impl ArmyList {
+    /// Every name a roster may use for the list.
+    pub fn all_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.id.as_str())
+            .chain(std::iter::once(self.name.as_str()))
+            .chain(self.aliases.iter().map(String::as_str))
+            .chain(self.snapfire_id.as_deref())
+    }
+
+    /// The dated version label for humans.
+    pub fn version_text(&self) -> &str {
+        self.version_label.as_deref().unwrap_or(&self.version)
+    }
+}
+
+pub type FormationIdx = usize;
+pub type UpgradeIdx = usize;
+pub type UnitIdx = usize;
+
+#[derive(Debug, Clone)]
+pub struct SpecialRule {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub id: String,
+    pub name: String,
+    pub formations: Vec<FormationIdx>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Formation {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub section: usize,
+    /// `None`: the sources do not give it.
+    pub points: Option<i32>,
+    pub initiative: Option<String>,
+    pub units: Vec<(UnitIdx, u32)>,
+    pub upgrades: Vec<UpgradeIdx>,
+    pub tags: BTreeSet<String>,
+    pub note: Option<String>,
+    pub snapfire_units: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Upgrade {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    /// `None`: the sources do not give it.
+    pub cost: Option<Cost>,
+    pub adds: Vec<(UnitIdx, u32)>,
+    pub replaces: Vec<(UnitIdx, u32)>,
+    pub tags: BTreeSet<String>,
+    pub note: Option<String>,
+}
+
+impl Cost {
+    /// The cost of taking `count` of the upgrade in one formation.
+    pub fn of(&self, count: u32) -> i64 {
+        match self {
+            Cost::Each(each) => i64::from(*each) * i64::from(count),
+            Cost::Successive(costs) => {
+                let last = costs.last().copied().unwrap_or(0);
+                (0..count as usize)
+                    .map(|i| i64::from(costs.get(i).copied().unwrap_or(last)))
+                    .sum()
+            }
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Cost::Each(each) => format!("{each}"),
+            Cost::Successive(costs) => {
+                let parts: Vec<String> = costs.iter().map(|c| c.to_string()).collect();
+                format!("{} (successive)", parts.join(", then "))
+            }
+        }
+    }
+}
+
+/// A compiled selector: which formations, upgrades and units it matches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selector {
+    pub formations: Vec<bool>,
+    pub upgrades: Vec<bool>,
+    pub units: Vec<bool>,
+    /// `x in y`: only upgrades taken by formations this mask matches.
+    pub within: Option<Vec<bool>>,
+}
+
+impl Selector {
+    pub fn formation(&self, i: FormationIdx) -> bool {
+        self.formations.get(i).copied().unwrap_or(false)
+    }
+    pub fn upgrade(&self, i: UpgradeIdx) -> bool {
+        self.upgrades.get(i).copied().unwrap_or(false)
+    }
+    pub fn unit(&self, i: UnitIdx) -> bool {
+        self.units.get(i).copied().unwrap_or(false)
+    }
+    pub fn admits_formation(&self, i: FormationIdx) -> bool {
+        self.within
+            .as_ref()
+            .is_none_or(|mask| mask.get(i).copied().unwrap_or(false))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Constraint {
+    pub id: String,
+    pub scope: Scope,
+    /// Formation rules: which formations; `None` for all.
+    pub applies_to: Option<Vec<bool>>,
+    pub cond: Cond<Selector>,
+    pub text: String,
+    pub message: String,
+    pub provenance: String,
+    pub severity: RuleSeverity,
+}
+
+impl Constraint {
+    pub fn applies_to(&self, formation: FormationIdx) -> bool {
+        self.applies_to
+            .as_ref()
+            .is_none_or(|mask| mask.get(formation).copied().unwrap_or(false))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NotEnforced {
+    pub id: String,
+    pub rule: String,
+    pub why: String,
+}
+
+/// One datasheet, as written (the notation is parsed by later stages).
+#[derive(Debug, Clone)]
+pub struct Datasheet {
+    pub game: GameId,
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub unit_type: UnitType,
+    pub speed: Option<String>,
+    pub armour: Option<String>,
+    pub cc: Option<String>,
+    pub ff: Option<String>,
+    pub weapons: Vec<raw::Weapon>,
+    pub notes: Vec<String>,
+    pub critical_hit: Option<String>,
+    pub faction: String,
+}

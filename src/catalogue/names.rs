@@ -1,0 +1,151 @@
+//! Name matching: how a name a player writes finds an entry of a list.
+//!
+//! Case-insensitive, tolerant of plurals, spacing, hyphens and quote styles,
+//! and honest about ambiguity: a name that fits two entries is reported, not
+//! guessed.
+
+use std::collections::HashMap;
+
+/// The result of looking a name up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    Found(usize),
+    Ambiguous(Vec<usize>),
+    NotFound,
+}
+
+/// Names and aliases of one kind of entry (formations, or upgrades).
+#[derive(Debug, Clone, Default)]
+pub struct NameIndex {
+    exact: HashMap<String, Vec<usize>>,
+    compact: HashMap<String, Vec<usize>>,
+    /// Every name and alias as written, for suggestions.
+    pub display: Vec<(String, usize)>,
+}
+
+/// Lower case, one kind of quote, single spaces.
+pub fn normalize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for word in name.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        for c in word.chars() {
+            match c {
+                '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
+                '\u{00d7}' => out.push('x'),
+                c => out.extend(c.to_lowercase()),
+            }
+        }
+    }
+    out
+}
+
+/// Only letters and digits: "Land-Raider" and "land raider" meet here.
+fn compact(normalized: &str) -> String {
+    normalized.chars().filter(|c| c.is_alphanumeric()).collect()
+}
+
+/// The singular forms a plural might stand for.
+fn singulars(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(stem) = name.strip_suffix("ies") {
+        out.push(format!("{stem}y"));
+    }
+    if let Some(stem) = name.strip_suffix("es") {
+        out.push(stem.to_string());
+    }
+    if let Some(stem) = name.strip_suffix('s') {
+        out.push(stem.to_string());
+    }
+    out
+}
+
+fn push(map: &mut HashMap<String, Vec<usize>>, key: String, index: usize) {
+    let entry = map.entry(key).or_default();
+    if !entry.contains(&index) {
+        entry.push(index);
+    }
+}
+
+impl NameIndex {
+    pub fn insert(&mut self, name: &str, index: usize) {
+        self.display.push((name.to_string(), index));
+        let n = normalize(name);
+        for key in std::iter::once(n.clone()).chain(singulars(&n)) {
+            push(&mut self.compact, compact(&key), index);
+            push(&mut self.exact, key, index);
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Lookup {
+        let n = normalize(name);
+        let candidates = std::iter::once(n.clone()).chain(singulars(&n));
+        for key in candidates.clone() {
+            if let Some(found) = self.exact.get(&key) {
+                return verdict(found);
+            }
+        }
+        for key in candidates {
+            if let Some(found) = self.compact.get(&compact(&key)) {
+                return verdict(found);
+            }
+        }
+        Lookup::NotFound
+    }
+
+    /// Keys (normalized names) shared by two different entries.
+    pub fn clashes(&self) -> Vec<(String, Vec<usize>)> {
+        let mut out: Vec<_> = self
+            .exact
+            .iter()
+            .filter(|(_, v)| v.len() > 1)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The closest known name, for "did you mean".
+    pub fn suggest(&self, name: &str) -> Option<&str> {
+        crate::diagnostic::nearest(name, self.display.iter().map(|(n, _)| n.as_str()))
+    }
+}
+
+fn verdict(found: &[usize]) -> Lookup {
+    match found {
+        [one] => Lookup::Found(*one),
+        many => Lookup::Ambiguous(many.to_vec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_case_and_spacing() {
+        let mut index = NameIndex::default();
+        index.insert("Land Raider", 0);
+        index.insert("Tactical Detachment", 1);
+        index.insert("Tacticals", 1);
+        index.insert("Blitz Brigade ('Uge)", 2);
+        index.insert("Sentry", 3);
+        assert_eq!(index.lookup("land raiders"), Lookup::Found(0));
+        assert_eq!(index.lookup("LAND  RAIDER"), Lookup::Found(0));
+        assert_eq!(index.lookup("Land-Raider"), Lookup::Found(0));
+        assert_eq!(index.lookup("tactical"), Lookup::Found(1));
+        assert_eq!(index.lookup("Blitz Brigade (\u{2019}Uge)"), Lookup::Found(2));
+        assert_eq!(index.lookup("sentries"), Lookup::Found(3));
+        assert_eq!(index.lookup("Predator"), Lookup::NotFound);
+    }
+
+    #[test]
+    fn ambiguity_is_reported() {
+        let mut index = NameIndex::default();
+        index.insert("Warhound", 0);
+        index.insert("Warhounds", 1);
+        assert_eq!(index.lookup("warhound"), Lookup::Ambiguous(vec![0, 1]));
+        assert_eq!(index.clashes().len(), 1);
+    }
+}

@@ -1,0 +1,348 @@
+//! The list files as they are written: serde and schemars mirrors of the YAML.
+//!
+//! These types are the on-disk contract for list maintainers and the source of
+//! the JSON Schemas in `schema/`. They are deliberately dumb: no cross-references
+//! are checked here. `catalogue::build` turns them into the domain model, and
+//! nothing outside `catalogue` should depend on them.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A value the sources may not give. `missing` says so explicitly, so that
+/// muster can tell the user the value was not checked instead of guessing.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Known<T> {
+    /// The literal string `missing`: the sources do not give this value.
+    Missing(MissingMarker),
+    /// The value, as the sources give it.
+    Value(T),
+}
+
+/// The keyword `missing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum MissingMarker {
+    #[serde(rename = "missing")]
+    Missing,
+}
+
+impl<T> Known<T> {
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Known::Value(v) => Some(v),
+            Known::Missing(_) => None,
+        }
+    }
+}
+
+/// The games muster knows. The game decides the roster dialect and the small
+/// amount of game-specific checking; everything else is data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameId {
+    /// Epic Armageddon with the NetEA tournament lists.
+    Netea,
+    /// Battlefleet Gothic.
+    Bfg,
+    /// Space Fleet.
+    SpaceFleet,
+    /// NetEpic Gold.
+    Netepic,
+    /// Heresy.
+    Heresy,
+}
+
+/// Where a file's facts come from.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceRef {
+    /// The document (title, file, commit or page).
+    pub document: String,
+    /// What was taken from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covers: Option<String>,
+}
+
+/// One army list, fleet list or card list: `lists/<game>/<id>.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyListFile {
+    pub game: GameId,
+    /// Stable identifier, lower-case words joined by `-`; rosters may use it.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// The list's name as players know it.
+    pub name: String,
+    /// Other names a roster may use for this list.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// The version of the pack the list follows, as a date `YYYY-MM-DD` where
+    /// the pack gives one.
+    pub version: String,
+    /// The pack's own name for that version, as builders print it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_label: Option<String>,
+    /// How other builders name this list, for importing their exports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imports: Option<Imports>,
+    /// Where the facts come from.
+    pub source: Vec<SourceRef>,
+    /// Decisions taken where sources disagree or are silent, in our words.
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    /// The army's strategy rating.
+    pub strategy_rating: Known<u8>,
+    /// The list's special rules, summarised in our own words.
+    #[serde(default)]
+    pub special_rules: Vec<SpecialRule>,
+    /// The list's tables, in the order the list gives them.
+    pub sections: Vec<Section>,
+    /// Everything a formation may add or swap.
+    #[serde(default)]
+    pub upgrades: Vec<Upgrade>,
+    /// The list's limits, in muster's constraint language.
+    #[serde(default)]
+    pub constraints: Vec<Constraint>,
+    /// Rules of the list that muster does not check yet; each is reported to
+    /// the user as not checked.
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// Names other builders use for a list.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Imports {
+    /// The list id Snapfire prints on the second line of its text export.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapfire: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialRule {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    /// One or two sentences in our own words.
+    pub summary: String,
+}
+
+/// A table of the list ("Space Marine Detachments", "Titan Legions").
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    /// Tags every formation of the section carries.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub formations: Vec<Formation>,
+}
+
+/// A formation (or squadron, card, battlegroup) a roster can take.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Formation {
+    /// Unique within the list, across formations and upgrades.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    /// Other names a roster may use: short forms, plurals, a builder's names.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Cost of the formation before upgrades (negative where a list prices a
+    /// larger formation as a discount on its upgrades).
+    pub points: Known<i32>,
+    /// Initiative rating, such as `1+`.
+    pub initiative: Known<Initiative>,
+    /// The units the formation always has.
+    #[serde(default)]
+    pub units: Vec<UnitCount>,
+    /// Ids of the upgrades the formation may take.
+    #[serde(default)]
+    pub upgrades: Vec<String>,
+    /// Tags for constraints (`spacecraft`, `one-third`, `core`, ...).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// A note in our own words, shown by `muster options`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The unit line Snapfire prints before the upgrades, where it prints one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapfire_units: Option<String>,
+}
+
+/// An initiative rating: `1+` to `6+`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Initiative(#[schemars(regex(pattern = r"^[1-6]\+$"))] pub String);
+
+/// A number of units of one datasheet.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitCount {
+    /// Datasheet id.
+    pub unit: String,
+    #[schemars(range(min = 1))]
+    pub count: u32,
+}
+
+/// Something a formation may add or swap.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Upgrade {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Cost of one, or successive costs (`[50, 25]`: the first costs 50, the
+    /// second 25, and any further one the last figure).
+    pub points: Known<Cost>,
+    /// Units the upgrade adds to the formation.
+    #[serde(default)]
+    pub adds: Vec<UnitCount>,
+    /// Units the upgrade takes out of the formation.
+    #[serde(default)]
+    pub replaces: Vec<UnitCount>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An upgrade's cost.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Cost {
+    Each(i32),
+    Successive(Vec<i32>),
+}
+
+/// Where a constraint is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Once, over the whole army.
+    Army,
+    /// Once per formation it applies to.
+    Formation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleSeverity {
+    #[default]
+    Error,
+    Warning,
+}
+
+/// A limit of the list, in muster's constraint language (see `lists/README.md`).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Constraint {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub scope: Scope,
+    /// With `scope: formation`: the formations (ids or `tag:x`) it applies
+    /// to; all formations when empty.
+    #[serde(default)]
+    pub applies_to: Vec<String>,
+    /// The expression that must hold.
+    pub rule: String,
+    /// What the user is told when it does not hold, in our words.
+    pub message: String,
+    /// Where the rule comes from ("Codex Astartes: one-third limit").
+    pub provenance: String,
+    #[serde(default)]
+    pub severity: RuleSeverity,
+}
+
+/// A rule of the list that muster does not check yet.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotEnforced {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// The rule, in our words.
+    pub rule: String,
+    /// Why it is not checked (needs models on the table, needs data we lack...).
+    pub why: String,
+}
+
+/// The datasheets of one faction: `lists/<game>/datasheets/<id>.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DatasheetFile {
+    pub game: GameId,
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub units: Vec<Datasheet>,
+}
+
+/// Unit types of Epic Armageddon datasheets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
+pub enum UnitType {
+    #[serde(rename = "INF")]
+    Infantry,
+    #[serde(rename = "LV")]
+    LightVehicle,
+    #[serde(rename = "AV")]
+    ArmouredVehicle,
+    #[serde(rename = "WE")]
+    WarEngine,
+    #[serde(rename = "AC")]
+    Aircraft,
+    #[serde(rename = "AC/WE")]
+    AircraftWarEngine,
+    #[serde(rename = "SC")]
+    Spacecraft,
+    #[serde(rename = "CH")]
+    Character,
+}
+
+/// One unit's datasheet, values in the pack's notation.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Datasheet {
+    /// Unique within the game.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(rename = "type")]
+    pub unit_type: UnitType,
+    /// `15cm`, `0cm`, `Fighter`, `Bomber`, `Fighter-bomber`, or `n/a`.
+    pub speed: Known<String>,
+    pub armour: Known<String>,
+    pub cc: Known<String>,
+    pub ff: Known<String>,
+    #[serde(default)]
+    pub weapons: Vec<Weapon>,
+    /// Unit notes in the pack's notation (`Walker`, `Damage Capacity 3`).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// War engines: what a critical hit does, in our words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_hit: Option<String>,
+}
+
+/// One weapon line of a datasheet (a weapon with two profiles has two lines).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    /// Name, with any multiplier: `2× Lascannon`.
+    pub name: String,
+    pub range: String,
+    pub firepower: String,
+    /// Weapon notes in the pack's notation (`MW`, `TK(D3)`, `FxF`).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}

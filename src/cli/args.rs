@@ -1,0 +1,123 @@
+//! The command line as clap sees it. Nothing here reaches the library: the
+//! commands translate these types at the edge.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Army-list builder and tournament validator for Epic Armageddon (NetEA)
+/// and other 6mm and fleet-scale wargames.
+#[derive(Debug, Parser)]
+#[command(name = "muster", version, about, long_about = None, after_help = EXIT_CODES)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// Also load army lists from this folder (YAML files; a list with the
+    /// same game and id as a built-in one replaces it).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub lists: Option<PathBuf>,
+
+    /// When to colour the output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+const EXIT_CODES: &str = "Exit status: 0 all rosters legal (or command succeeded), \
+1 a roster is not legal (or list data is inconsistent), 2 unusable input or wrong arguments.";
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check rosters against their army lists.
+    Check {
+        /// Roster files; `-` reads standard input.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Show every army list muster knows.
+    Lists {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Load every list file and report every inconsistency.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Show an army list: its formations, upgrades, points and rules.
+    Options {
+        /// The list's id, name or alias.
+        army: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print a starter roster with every choice of an army list as a comment.
+    New {
+        /// The list's id, name or alias.
+        army: String,
+        /// The points limit to put in the roster.
+        #[arg(long, default_value_t = 3000)]
+        points: u32,
+    },
+    /// Write the JSON Schemas of list files and of the JSON output.
+    Schema {
+        /// The folder to write to.
+        #[arg(long, value_name = "DIR", default_value = "schema")]
+        out: PathBuf,
+        /// Only compare: fail if the files differ from what muster generates.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("muster").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn check_needs_files() {
+        assert!(parse(&["check"]).is_err());
+        let args = parse(&["check", "a.txt", "b.txt", "--format", "json"]).unwrap();
+        match args.command {
+            Command::Check { files, format } => {
+                assert_eq!(files.len(), 2);
+                assert_eq!(format, Format::Json);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn global_flags_go_anywhere() {
+        let args = parse(&["lists", "--lists", "dir", "--color", "never"]).unwrap();
+        assert_eq!(args.lists, Some(PathBuf::from("dir")));
+        assert_eq!(args.color, ColorChoice::Never);
+    }
+
+    #[test]
+    fn new_has_a_default_limit() {
+        match parse(&["new", "orks"]).unwrap().command {
+            Command::New { points, .. } => assert_eq!(points, 3000),
+            other => panic!("{other:?}"),
+        }
+    }
+}

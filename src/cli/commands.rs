@@ -1,0 +1,278 @@
+//! The subcommands. Each turns its arguments into library calls and its
+//! results into an [`Output`].
+
+use super::{Args, Command, Format, Output, status};
+use crate::catalogue::{self, ArmyList, Catalogue, ListLookup, LoadReport};
+use crate::check::{self, Checked};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::report::{json::CheckOutput, terminal};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+
+pub fn run(args: &Args, color: bool) -> Output {
+    let report = catalogue::load(args.lists.as_deref());
+    match &args.command {
+        Command::Lists { format, check } => lists(&report, *format, *check, color),
+        Command::Schema { out, check } => schema(out, *check),
+        other => {
+            if report.has_errors() {
+                return Output {
+                    stderr: format!(
+                        "{}error: the army lists could not be loaded; fix the files above or run without --lists\n",
+                        terminal::diagnostics(&report.diagnostics, color)
+                    ),
+                    status: status::UNUSABLE,
+                    ..Output::default()
+                };
+            }
+            let catalogue = &report.catalogue;
+            match other {
+                Command::Check { files, format } => check(catalogue, files, *format, color),
+                Command::Options { army, format } => options(catalogue, army, *format),
+                Command::New { army, points } => new(catalogue, army, *points),
+                Command::Lists { .. } | Command::Schema { .. } => Output::default(),
+            }
+        }
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        // Read one byte past the limit, so an oversized input is reported
+        // as such without reading all of it.
+        let limit = crate::roster::MAX_ROSTER_BYTES as u64 + 1;
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(bytes);
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.is_dir() {
+        return Err(format!("{} is a folder, not a roster file", path.display()));
+    }
+    if meta.len() > crate::roster::MAX_ROSTER_BYTES as u64 {
+        return Ok(vec![b' '; crate::roster::MAX_ROSTER_BYTES + 1]);
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn check(catalogue: &Catalogue, files: &[std::path::PathBuf], format: Format, color: bool) -> Output {
+    let mut results: Vec<Checked<'_>> = Vec::new();
+    for path in files {
+        let name = if path.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let checked = match read_input(path) {
+            Ok(bytes) => check::check_bytes(catalogue, &name, &bytes),
+            Err(message) => Checked {
+                name,
+                file: None,
+                dialect: None,
+                header: Default::default(),
+                list: None,
+                army: None,
+                diagnostics: vec![Diagnostic::error(Code::UnreadableInput, message)],
+            },
+        };
+        results.push(checked);
+    }
+    let status = if results.iter().any(Checked::unusable) {
+        status::UNUSABLE
+    } else if results.iter().all(Checked::legal) {
+        status::OK
+    } else {
+        status::FAILED
+    };
+    let stdout = match format {
+        Format::Json => to_json(&CheckOutput::new(&results)),
+        Format::Text => {
+            let mut out = String::new();
+            for c in &results {
+                out.push_str(&terminal::diagnostics(&with_file_name(c), color));
+                let _ = writeln!(out, "{}", terminal::verdict(c));
+                if c.legal() {
+                    out.push_str(&terminal::formations(c));
+                }
+            }
+            out
+        }
+    };
+    Output {
+        stdout,
+        stderr: String::new(),
+        status,
+    }
+}
+
+/// Diagnostics without a place in the roster still name the file.
+fn with_file_name(c: &Checked<'_>) -> Vec<Diagnostic> {
+    c.diagnostics
+        .iter()
+        .map(|d| {
+            if d.primary.is_none() && c.file.is_none() {
+                let mut d = d.clone();
+                d.message = format!("{}: {}", c.name, d.message);
+                d
+            } else {
+                d.clone()
+            }
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct ListRow<'a> {
+    game: &'a str,
+    id: &'a str,
+    name: &'a str,
+    version: &'a str,
+    version_label: Option<&'a str>,
+}
+
+fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Output {
+    let catalogue = &report.catalogue;
+    let mut sorted: Vec<&ArmyList> = catalogue.lists.iter().collect();
+    sorted.sort_by(|a, b| (a.game, &a.id).cmp(&(b.game, &b.id)));
+    let mut out = Output::default();
+    if check {
+        out.stdout.push_str(&terminal::diagnostics(&report.diagnostics, color));
+        let rules: usize = catalogue.lists.iter().map(|l| l.constraints.len()).sum();
+        let unchecked: usize = catalogue.lists.iter().map(|l| l.not_enforced.len()).sum();
+        let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            out.stdout,
+            "{} files: {} army lists, {} datasheets, {} rules enforced, {} listed as not enforced; {}",
+            report.files,
+            catalogue.lists.len(),
+            catalogue.datasheets.len(),
+            rules,
+            unchecked,
+            if errors == 0 {
+                "all consistent".to_string()
+            } else {
+                format!("{errors} problem{} found", if errors == 1 { "" } else { "s" })
+            }
+        );
+        out.status = if errors == 0 { status::OK } else { status::FAILED };
+        return out;
+    }
+    if report.has_errors() {
+        out.stderr = terminal::diagnostics(&report.diagnostics, color);
+        out.status = status::UNUSABLE;
+    }
+    match format {
+        Format::Json => {
+            let rows: Vec<ListRow<'_>> = sorted
+                .iter()
+                .map(|l| ListRow {
+                    game: l.game.as_str(),
+                    id: &l.id,
+                    name: &l.name,
+                    version: &l.version,
+                    version_label: l.version_label.as_deref(),
+                })
+                .collect();
+            out.stdout = to_json(&rows);
+        }
+        Format::Text => {
+            let id_width = sorted.iter().map(|l| l.id.len()).max().unwrap_or(0);
+            let name_width = sorted.iter().map(|l| l.name.chars().count()).max().unwrap_or(0);
+            for l in sorted {
+                let _ = writeln!(
+                    out.stdout,
+                    "{:<6} {:<id_width$}  {:<name_width$}  {}",
+                    l.game.as_str(),
+                    l.id,
+                    l.name,
+                    l.version_text()
+                );
+            }
+        }
+    }
+    out
+}
+
+fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output> {
+    match catalogue.find_list(army) {
+        ListLookup::Found(list) => Ok(list),
+        ListLookup::Ambiguous(lists) => {
+            let ids: Vec<&str> = lists.iter().map(|l| l.id.as_str()).collect();
+            Err(usage(format!("`{army}` names more than one list: {}; use its id", ids.join(", "))))
+        }
+        ListLookup::NotFound(suggestion) => Err(usage(format!(
+            "muster knows no army list called `{army}`{}\nhint: `muster lists` shows every list",
+            suggestion.map(|s| format!("; did you mean `{s}`?")).unwrap_or_default()
+        ))),
+    }
+}
+
+fn usage(message: String) -> Output {
+    Output {
+        stdout: String::new(),
+        stderr: format!("error: {message}\n"),
+        status: status::UNUSABLE,
+    }
+}
+
+fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
+    let list = match find(catalogue, army) {
+        Ok(list) => list,
+        Err(out) => return out,
+    };
+    let stdout = match format {
+        Format::Json => to_json(&crate::report::options::OptionsView::new(list, catalogue)),
+        Format::Text => crate::report::options::text(list, catalogue),
+    };
+    Output {
+        stdout,
+        ..Output::default()
+    }
+}
+
+fn new(catalogue: &Catalogue, army: &str, points: u32) -> Output {
+    match find(catalogue, army) {
+        Ok(list) => Output {
+            stdout: crate::report::options::starter(list, points),
+            ..Output::default()
+        },
+        Err(out) => out,
+    }
+}
+
+fn schema(out: &Path, check: bool) -> Output {
+    let mut result = Output::default();
+    for (name, schema) in crate::schema::all() {
+        let path = out.join(name);
+        let text = crate::schema::render(&schema);
+        if check {
+            match std::fs::read_to_string(&path) {
+                Ok(existing) if existing == text => {}
+                _ => {
+                    let _ = writeln!(result.stderr, "error: {} is stale; run `muster schema`", path.display());
+                    result.status = status::FAILED;
+                }
+            }
+            continue;
+        }
+        if let Err(e) = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, text)) {
+            let _ = writeln!(result.stderr, "error: cannot write {}: {e}", path.display());
+            result.status = status::UNUSABLE;
+        } else {
+            let _ = writeln!(result.stdout, "wrote {}", path.display());
+        }
+    }
+    result
+}

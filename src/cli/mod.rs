@@ -1,0 +1,72 @@
+//! The command line: argument parsing, the commands, and the one place that
+//! prints and picks the exit status.
+//!
+//! Commands return an [`Output`] (text for stdout and stderr, and a status)
+//! instead of printing, so they are tested without a process and so output
+//! is written exactly once.
+
+mod args;
+mod commands;
+
+pub use args::{Args, ColorChoice, Command, Format};
+
+use clap::Parser;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Exit statuses: part of the CLI contract.
+pub mod status {
+    /// Every roster legal; the command did what it was asked.
+    pub const OK: u8 = 0;
+    /// A roster is not legal, or list data is inconsistent.
+    pub const FAILED: u8 = 1;
+    /// An input could not be used, or the arguments are wrong.
+    pub const UNUSABLE: u8 = 2;
+}
+
+/// What a command has to say.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub status: u8,
+}
+
+/// Runs muster with the process's arguments and prints the result.
+pub fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // clap prints help and version to stdout, usage errors to stderr.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { status::UNUSABLE } else { status::OK });
+        }
+    };
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let output = run(&args, color);
+    emit(output)
+}
+
+/// Runs a parsed command.
+pub fn run(args: &Args, color: bool) -> Output {
+    commands::run(args, color)
+}
+
+fn emit(output: Output) -> ExitCode {
+    // A closed pipe (`muster check ... | head`) is not an error.
+    let write = |mut w: Box<dyn Write>, text: &str| match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(()),
+        _ => Ok(()),
+    };
+    if write(Box::new(std::io::stdout().lock()), &output.stdout).is_err() {
+        return ExitCode::SUCCESS;
+    }
+    let _ = write(Box::new(std::io::stderr().lock()), &output.stderr);
+    ExitCode::from(output.status)
+}

@@ -1,0 +1,250 @@
+//! Diagnostics: what muster tells the user, as data.
+//!
+//! Every stage returns its findings as [`Diagnostic`]s and keeps going; only
+//! the CLI decides how they are printed. A diagnostic carries a stable
+//! [`Code`] (scripts match on it), a severity, where it points, the rule it
+//! comes from and, where muster knows one, a fix.
+
+use crate::source::{SourceFile, Span};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal,)*) => {
+        /// Stable diagnostic codes. The text form is part of the CLI contract:
+        /// never rename one, only add.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $($(#[$doc])* $variant,)* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A line the roster grammar cannot read.
+    ParseError = "parse-error",
+    /// The roster is empty, binary, not UTF-8 or too large.
+    UnreadableInput = "unreadable-input",
+    /// The roster names no army.
+    MissingArmy = "missing-army",
+    /// The roster names an army muster does not know.
+    UnknownArmy = "unknown-army",
+    /// A header key given twice, or a header value that is not valid.
+    BadHeader = "bad-header",
+    /// The roster names a list version other than the one muster has.
+    VersionMismatch = "version-mismatch",
+    /// A formation name that matches nothing in the list.
+    UnknownFormation = "unknown-formation",
+    /// An upgrade name that matches nothing in the list.
+    UnknownUpgrade = "unknown-upgrade",
+    /// A name that matches more than one entry.
+    AmbiguousName = "ambiguous-name",
+    /// An upgrade the formation may not take.
+    UpgradeNotAllowed = "upgrade-not-allowed",
+    /// Nesting the game does not allow.
+    BadNesting = "bad-nesting",
+    /// The stated cost differs from the computed cost.
+    CostMismatch = "cost-mismatch",
+    /// The total is over the points limit.
+    OverPointsLimit = "over-points-limit",
+    /// The roster has no points limit.
+    MissingPointsLimit = "missing-points-limit",
+    /// A limit of the army list is broken.
+    ListRule = "list-rule",
+    /// Something could not be checked (a value the sources lack, a rule
+    /// muster does not enforce yet).
+    Unchecked = "unchecked",
+    /// A `Counts as:` declaration that cannot be read.
+    CountsAs = "counts-as",
+    /// An inconsistency in the list data itself.
+    ListData = "list-data",
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A place in a source text, with an optional note.
+#[derive(Debug, Clone)]
+pub struct Label {
+    pub file: SourceFile,
+    pub span: Span,
+    pub message: String,
+}
+
+/// The rule a diagnostic enforces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleRef {
+    /// The constraint id within its list.
+    pub id: String,
+    /// Where the rule comes from, for humans.
+    pub provenance: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    /// Where it points; `None` for findings about a whole file.
+    pub primary: Option<Label>,
+    /// Other places that explain it ("first defined here").
+    pub secondary: Vec<Label>,
+    pub rule: Option<RuleRef>,
+    /// Free-standing advice.
+    pub hints: Vec<String>,
+    /// A concrete change that would fix it.
+    pub fix: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            rule: None,
+            hints: Vec::new(),
+            fix: None,
+        }
+    }
+
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message)
+    }
+
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, message)
+    }
+
+    pub fn note(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Note, code, message)
+    }
+
+    pub fn at(mut self, file: &SourceFile, span: Span) -> Diagnostic {
+        self.primary = Some(Label {
+            file: file.clone(),
+            span,
+            message: String::new(),
+        });
+        self
+    }
+
+    pub fn label(mut self, message: impl Into<String>) -> Diagnostic {
+        if let Some(primary) = &mut self.primary {
+            primary.message = message.into();
+        }
+        self
+    }
+
+    pub fn also(mut self, file: &SourceFile, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label {
+            file: file.clone(),
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn rule(mut self, id: impl Into<String>, provenance: impl Into<String>) -> Diagnostic {
+        self.rule = Some(RuleRef {
+            id: id.into(),
+            provenance: provenance.into(),
+        });
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hints.push(hint.into());
+        self
+    }
+
+    pub fn fix(mut self, fix: impl Into<String>) -> Diagnostic {
+        self.fix = Some(fix.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// 1-based line and column of the primary label.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        self.primary
+            .as_ref()
+            .map(|label| label.file.line_col(label.span.start))
+    }
+}
+
+/// "Did you mean" for a name among candidates, by edit distance, the way
+/// rustc and just suggest. Returns the closest candidate within reach.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = name.to_lowercase();
+    let mut best: Option<(f64, &'a str)> = None;
+    for candidate in candidates {
+        let lower = candidate.to_lowercase();
+        let distance = strsim::levenshtein(&name, &lower);
+        // Short names tolerate fewer edits; long names a few more.
+        let allowed = (name.chars().count().max(lower.chars().count()) / 4).clamp(1, 4);
+        let prefix = lower.starts_with(&name) || name.starts_with(&lower);
+        if distance > allowed && !prefix {
+            continue;
+        }
+        let score = if prefix && distance > allowed {
+            0.5 + strsim::normalized_levenshtein(&name, &lower)
+        } else {
+            2.0 + strsim::normalized_levenshtein(&name, &lower)
+        };
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_finds_typos_and_prefixes() {
+        let names = ["Tactical Detachment", "Terminator Detachment", "Whirlwind"];
+        assert_eq!(nearest("Whirlwnd", names), Some("Whirlwind"));
+        assert_eq!(nearest("tactical", names), Some("Tactical Detachment"));
+        assert_eq!(nearest("Baneblade", names), None);
+    }
+
+    #[test]
+    fn codes_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            assert!(seen.insert(code.as_str()), "{code} twice");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! muster: army-list builder and tournament validator.
+//!
+//! The pipeline, one module a stage, data flowing one way:
+//!
+//! 1. [`catalogue`]: list files (YAML, checked against their JSON Schema) to
+//!    a cross-referenced catalogue of armies, formations, upgrades, rules.
+//! 2. [`roster`]: roster text (`grammar/roster.pest`) to a syntax tree.
+//! 3. [`resolve`]: the tree's names matched against one army list, giving an
+//!    [`resolve::Army`] with points.
+//! 4. [`validate`]: the army checked against its list's rules
+//!    ([`rules`], `grammar/rules.pest`) and the game's, giving diagnostics.
+//! 5. [`report`]: results as terminal text and JSON; [`cli`] is the edge.
+//!
+//! There is no semantic-versioning promise for this library API; the CLI and
+//! its JSON output are the contract.
+
+pub mod catalogue;
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod report;
+pub mod resolve;
+pub mod roster;
+pub mod rules;
+pub mod schema;
+pub mod source;
+pub mod validate;

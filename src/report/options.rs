@@ -1,0 +1,303 @@
+//! What a list offers, for `muster options` (text and JSON) and the starter
+//! roster of `muster new`.
+
+use crate::catalogue::{ArmyList, Catalogue, Cost, Scope};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+#[derive(Serialize)]
+pub struct OptionsView<'a> {
+    game: &'a str,
+    id: &'a str,
+    name: &'a str,
+    version: &'a str,
+    version_label: Option<&'a str>,
+    /// Null where the sources do not give it.
+    strategy_rating: Option<u8>,
+    sections: Vec<SectionView<'a>>,
+    upgrades: Vec<UpgradeView<'a>>,
+    rules: Vec<RuleView<'a>>,
+    not_enforced: Vec<NotEnforcedView<'a>>,
+    special_rules: Vec<SpecialRuleView<'a>>,
+}
+
+#[derive(Serialize)]
+struct SectionView<'a> {
+    name: &'a str,
+    formations: Vec<FormationView<'a>>,
+}
+
+#[derive(Serialize)]
+struct FormationView<'a> {
+    id: &'a str,
+    name: &'a str,
+    aliases: &'a [String],
+    points: Option<i32>,
+    initiative: Option<&'a str>,
+    units: Vec<UnitView>,
+    upgrades: Vec<&'a str>,
+    tags: Vec<&'a str>,
+    note: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct UnitView {
+    unit: String,
+    count: u32,
+}
+
+#[derive(Serialize)]
+struct UpgradeView<'a> {
+    id: &'a str,
+    name: &'a str,
+    aliases: &'a [String],
+    /// Successive costs where the list prices the first, second... apart.
+    points: Option<Vec<i32>>,
+    adds: Vec<UnitView>,
+    replaces: Vec<UnitView>,
+    note: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct RuleView<'a> {
+    id: &'a str,
+    scope: &'static str,
+    rule: &'a str,
+    message: &'a str,
+    provenance: &'a str,
+}
+
+#[derive(Serialize)]
+struct NotEnforcedView<'a> {
+    id: &'a str,
+    rule: &'a str,
+    why: &'a str,
+}
+
+#[derive(Serialize)]
+struct SpecialRuleView<'a> {
+    id: &'a str,
+    name: &'a str,
+    summary: &'a str,
+}
+
+fn unit_name(list: &ArmyList, catalogue: &Catalogue, unit: usize) -> String {
+    let id = &list.units[unit];
+    catalogue
+        .datasheet(list.game, id)
+        .map_or_else(|| id.clone(), |d| d.name.clone())
+}
+
+fn costs(cost: &Option<Cost>) -> Option<Vec<i32>> {
+    cost.as_ref().map(|c| match c {
+        Cost::Each(each) => vec![*each],
+        Cost::Successive(all) => all.clone(),
+    })
+}
+
+impl<'a> OptionsView<'a> {
+    pub fn new(list: &'a ArmyList, catalogue: &Catalogue) -> OptionsView<'a> {
+        let units = |counts: &[(usize, u32)]| -> Vec<UnitView> {
+            counts
+                .iter()
+                .map(|&(u, count)| UnitView {
+                    unit: unit_name(list, catalogue, u),
+                    count,
+                })
+                .collect()
+        };
+        OptionsView {
+            game: list.game.as_str(),
+            id: &list.id,
+            name: &list.name,
+            version: &list.version,
+            version_label: list.version_label.as_deref(),
+            strategy_rating: list.strategy_rating,
+            sections: list
+                .sections
+                .iter()
+                .map(|s| SectionView {
+                    name: &s.name,
+                    formations: s
+                        .formations
+                        .iter()
+                        .map(|&f| {
+                            let f = &list.formations[f];
+                            FormationView {
+                                id: &f.id,
+                                name: &f.name,
+                                aliases: &f.aliases,
+                                points: f.points,
+                                initiative: f.initiative.as_deref(),
+                                units: units(&f.units),
+                                upgrades: f.upgrades.iter().map(|&u| list.upgrades[u].id.as_str()).collect(),
+                                tags: f.tags.iter().map(String::as_str).collect(),
+                                note: f.note.as_deref(),
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+            upgrades: list
+                .upgrades
+                .iter()
+                .map(|u| UpgradeView {
+                    id: &u.id,
+                    name: &u.name,
+                    aliases: &u.aliases,
+                    points: costs(&u.cost),
+                    adds: units(&u.adds),
+                    replaces: units(&u.replaces),
+                    note: u.note.as_deref(),
+                })
+                .collect(),
+            rules: list
+                .constraints
+                .iter()
+                .map(|c| RuleView {
+                    id: &c.id,
+                    scope: match c.scope {
+                        Scope::Army => "army",
+                        Scope::Formation => "formation",
+                    },
+                    rule: &c.text,
+                    message: &c.message,
+                    provenance: &c.provenance,
+                })
+                .collect(),
+            not_enforced: list
+                .not_enforced
+                .iter()
+                .map(|n| NotEnforcedView {
+                    id: &n.id,
+                    rule: &n.rule,
+                    why: &n.why,
+                })
+                .collect(),
+            special_rules: list
+                .special_rules
+                .iter()
+                .map(|r| SpecialRuleView {
+                    id: &r.id,
+                    name: &r.name,
+                    summary: &r.summary,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn points_text(points: Option<i32>) -> String {
+    points.map_or_else(|| "?".to_string(), |p| p.to_string())
+}
+
+fn cost_text(cost: &Option<Cost>) -> String {
+    match cost {
+        None => "?".to_string(),
+        Some(Cost::Each(each)) if *each >= 0 => format!("+{each}"),
+        Some(Cost::Each(each)) => format!("{each}"),
+        Some(Cost::Successive(all)) => {
+            let parts: Vec<String> = all.iter().map(|c| format!("+{c}")).collect();
+            parts.join("/")
+        }
+    }
+}
+
+/// The readable form of `muster options`.
+pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}), {}", list.name, list.version_text(), list.game.title());
+    let _ = writeln!(out, "id: {}", list.id);
+    let _ = writeln!(
+        out,
+        "strategy rating: {}",
+        list.strategy_rating.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+    );
+    for section in &list.sections {
+        let _ = writeln!(out, "\n{}", section.name.to_uppercase());
+        for &f in &section.formations {
+            let f = &list.formations[f];
+            let _ = writeln!(
+                out,
+                "  {:<32} {:>5} pts  initiative {}",
+                f.name,
+                points_text(f.points),
+                f.initiative.as_deref().unwrap_or("?")
+            );
+            if !f.units.is_empty() {
+                let units: Vec<String> = f
+                    .units
+                    .iter()
+                    .map(|&(u, n)| format!("{n} {}", unit_name(list, catalogue, u)))
+                    .collect();
+                let _ = writeln!(out, "      units: {}", units.join(", "));
+            }
+            if !f.upgrades.is_empty() {
+                let ups: Vec<String> = f
+                    .upgrades
+                    .iter()
+                    .map(|&u| format!("{} ({})", list.upgrades[u].name, cost_text(&list.upgrades[u].cost)))
+                    .collect();
+                let _ = writeln!(out, "      upgrades: {}", ups.join(", "));
+            }
+            if let Some(note) = &f.note {
+                let _ = writeln!(out, "      note: {note}");
+            }
+        }
+    }
+    if !list.constraints.is_empty() {
+        let _ = writeln!(out, "\nRULES");
+        for c in &list.constraints {
+            let _ = writeln!(out, "  {}: {}", c.id, c.message);
+            let _ = writeln!(out, "      {}  [{}]", c.text, c.provenance);
+        }
+    }
+    if !list.not_enforced.is_empty() {
+        let _ = writeln!(out, "\nNOT CHECKED BY MUSTER");
+        for n in &list.not_enforced {
+            let _ = writeln!(out, "  {}: {} ({})", n.id, n.rule, n.why);
+        }
+    }
+    if !list.special_rules.is_empty() {
+        let _ = writeln!(out, "\nSPECIAL RULES");
+        for r in &list.special_rules {
+            let _ = writeln!(out, "  {}: {}", r.name, r.summary);
+        }
+    }
+    out
+}
+
+/// A roster to start from: the header filled in, every formation and its
+/// upgrades as comments.
+pub fn starter(list: &ArmyList, points: u32) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# A {} roster, written by `muster new`.", list.name);
+    let _ = writeln!(out, "# Remove the `#` before each formation you take; put its upgrades after");
+    let _ = writeln!(out, "# the colon, with counts (`2x Name`). Then run `muster check` on this file.");
+    let _ = writeln!(out, "Army: {} ({})", list.name, list.version);
+    let _ = writeln!(out, "Points: {points}");
+    let _ = writeln!(out, "# Player: your name");
+    let _ = writeln!(out, "# Event: the event's name");
+    for section in &list.sections {
+        let _ = writeln!(out, "\n# --- {} ---", section.name);
+        for &f in &section.formations {
+            let f = &list.formations[f];
+            let _ = writeln!(out, "# {}  [{}]", f.name, points_text(f.points));
+            if !f.upgrades.is_empty() {
+                let ups: Vec<String> = f
+                    .upgrades
+                    .iter()
+                    .map(|&u| format!("{} {}", list.upgrades[u].name, cost_text(&list.upgrades[u].cost)))
+                    .collect();
+                let _ = writeln!(out, "#   upgrades: {}", ups.join(", "));
+            }
+        }
+    }
+    if !list.constraints.is_empty() {
+        let _ = writeln!(out, "\n# The list's rules (muster checks each):");
+        for c in &list.constraints {
+            let _ = writeln!(out, "#   {}", c.message);
+        }
+    }
+    out
+}

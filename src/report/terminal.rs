@@ -1,0 +1,97 @@
+//! rustc-style text for terminals, through codespan-reporting.
+
+use crate::check::Checked;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::Buffer};
+use std::fmt::Write as _;
+
+/// Renders diagnostics the way rustc does; `color` adds ANSI colours.
+pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
+    let mut files = SimpleFiles::new();
+    let mut ids: Vec<(SourceFile, usize)> = Vec::new();
+    for label in diagnostics.iter().flat_map(|d| d.primary.iter().chain(&d.secondary)) {
+        if !ids.iter().any(|(f, _)| f.same(&label.file)) {
+            let id = files.add(label.file.name().to_string(), label.file.text().to_string());
+            ids.push((label.file.clone(), id));
+        }
+    }
+    let id_of = |file: &SourceFile| -> usize {
+        ids.iter().find(|(f, _)| f.same(file)).map_or(0, |(_, id)| *id)
+    };
+    let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let config = term::Config::default();
+    for d in diagnostics {
+        let mut labels = Vec::new();
+        if let Some(p) = &d.primary {
+            labels.push(cs::Label::primary(id_of(&p.file), p.span.start..p.span.end).with_message(&p.message));
+        }
+        for s in &d.secondary {
+            labels.push(cs::Label::secondary(id_of(&s.file), s.span.start..s.span.end).with_message(&s.message));
+        }
+        let mut notes = Vec::new();
+        if let Some(rule) = &d.rule {
+            notes.push(format!("rule: {} [{}]", rule.provenance, rule.id));
+        }
+        notes.extend(d.hints.iter().map(|h| format!("hint: {h}")));
+        if let Some(fix) = &d.fix {
+            notes.push(format!("fix: {fix}"));
+        }
+        let severity = match d.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+            Severity::Note => cs::Severity::Note,
+        };
+        let diagnostic = cs::Diagnostic::new(severity)
+            .with_code(d.code.as_str())
+            .with_message(&d.message)
+            .with_labels(labels)
+            .with_notes(notes);
+        // Labels only ever point into files registered above.
+        let _ = term::emit_to_write_style(&mut buffer, &config, &files, &diagnostic);
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+/// The verdict line for one roster: `file: legal, Codex Astartes, 2990/3000 points`.
+pub fn verdict(c: &Checked<'_>) -> String {
+    let mut line = String::new();
+    let _ = write!(line, "{}: ", c.name);
+    if c.unusable() {
+        line.push_str("not a usable roster");
+        return line;
+    }
+    let errors = c.errors();
+    if errors == 0 {
+        line.push_str("legal");
+    } else {
+        let _ = write!(line, "NOT legal ({errors} error{})", if errors == 1 { "" } else { "s" });
+    }
+    if let Some(list) = c.list {
+        let _ = write!(line, ", {} ({})", list.name, list.version_text());
+    }
+    if let Some(army) = &c.army {
+        let _ = write!(line, ", {}", army.total);
+        if let Some(limit) = c.limit() {
+            let _ = write!(line, "/{limit}");
+        }
+        line.push_str(" points");
+        if army.total_incomplete {
+            line.push_str(" (some costs unknown)");
+        }
+    }
+    line
+}
+
+/// Points per formation, aligned, for a legal roster's summary.
+pub fn formations(c: &Checked<'_>) -> String {
+    let Some(army) = &c.army else { return String::new() };
+    let width = army.formations.iter().map(|f| f.name.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for f in &army.formations {
+        let _ = writeln!(out, "  {:<width$}  {:>5}", f.name, f.points);
+    }
+    out
+}

@@ -1,0 +1,366 @@
+//! Name resolution: a roster's entries matched against one army list.
+//!
+//! Produces an [`Army`] (formations with their upgrades, counts and points)
+//! and diagnostics for every name that matches nothing, matches too much, or
+//! is not allowed where it stands. Costs are computed here; limits are
+//! checked by `validate`.
+
+use crate::catalogue::names::Lookup;
+use crate::catalogue::{ArmyList, FormationIdx, UpgradeIdx};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::roster::{Entry, Item, Roster, Spanned};
+use crate::source::Span;
+
+/// A roster resolved against its list.
+#[derive(Debug)]
+pub struct Army<'l> {
+    pub list: &'l ArmyList,
+    pub formations: Vec<ArmyFormation>,
+    /// Sum of known points.
+    pub total: i64,
+    /// Whether any cost is missing from the sources, so `total` is a floor.
+    pub total_incomplete: bool,
+    pub counts_as: Vec<Declaration>,
+}
+
+/// One formation of the army (a `2x` entry gives two).
+#[derive(Debug, Clone)]
+pub struct ArmyFormation {
+    pub formation: FormationIdx,
+    pub upgrades: Vec<Taken>,
+    pub points: i64,
+    pub points_known: bool,
+    /// Where the formation's name is written.
+    pub name_span: Span,
+    /// Net units by the list's unit table index.
+    pub units: Vec<i64>,
+}
+
+/// An upgrade taken by a formation, all mentions added up.
+#[derive(Debug, Clone)]
+pub struct Taken {
+    pub upgrade: UpgradeIdx,
+    pub count: u32,
+    /// Where each mention is written.
+    pub spans: Vec<Span>,
+}
+
+/// A `Counts as:` declaration, resolved as far as the list allows.
+#[derive(Debug, Clone)]
+pub struct Declaration {
+    pub model: Spanned<String>,
+    pub target: Spanned<String>,
+    /// The formation the target names, if it names one.
+    pub formation: Option<FormationIdx>,
+    /// The upgrade the target names, if it names one.
+    pub upgrade: Option<UpgradeIdx>,
+}
+
+pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagnostic>) {
+    let mut resolver = Resolver {
+        roster,
+        list,
+        diagnostics: Vec::new(),
+    };
+    let mut formations = Vec::new();
+    for entry in &roster.entries {
+        resolver.entry(entry, &mut formations);
+    }
+    let counts_as = roster
+        .counts_as
+        .iter()
+        .map(|c| resolver.declaration(c))
+        .collect();
+    let total = formations.iter().map(|f: &ArmyFormation| f.points).sum();
+    let total_incomplete = formations.iter().any(|f| !f.points_known);
+    (
+        Army {
+            list,
+            formations,
+            total,
+            total_incomplete,
+            counts_as,
+        },
+        resolver.diagnostics,
+    )
+}
+
+struct Resolver<'r, 'l> {
+    roster: &'r Roster,
+    list: &'l ArmyList,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Resolver<'_, '_> {
+    fn error(&mut self, code: Code, message: String, span: Span) -> &mut Diagnostic {
+        self.diagnostics
+            .push(Diagnostic::error(code, message).at(&self.roster.file, span));
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+
+    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>) {
+        let list = self.list;
+        let name = &entry.item.name;
+        let formation = match list.formation_names.lookup(&name.value) {
+            Lookup::Found(f) => f,
+            Lookup::Ambiguous(candidates) => {
+                let names: Vec<String> = candidates
+                    .iter()
+                    .map(|&f| format!("`{}`", list.formations[f].name))
+                    .collect();
+                let d = self.error(
+                    Code::AmbiguousName,
+                    format!("`{}` could be any of {}", name.value, names.join(", ")),
+                    name.span,
+                );
+                *d = d.clone().hint("write the full name of the formation you mean");
+                return;
+            }
+            Lookup::NotFound => {
+                self.unknown_formation(name);
+                return;
+            }
+        };
+        if entry.item.count == 0 {
+            self.diagnostics.push(
+                Diagnostic::warning(Code::ParseError, "a count of 0 adds nothing")
+                    .at(&self.roster.file, entry.item.span),
+            );
+            return;
+        }
+
+        let mut taken: Vec<Taken> = Vec::new();
+        let skip_until = self.snapfire_units_end(entry, formation);
+        for item in entry.upgrades.iter().filter(|i| i.span.end > skip_until) {
+            self.upgrade(item, formation, &mut taken);
+        }
+        for child in &entry.children {
+            if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
+                self.error(
+                    Code::BadNesting,
+                    format!(
+                        "in {} lists, lines under a formation are its upgrades, one a line",
+                        list.game.title()
+                    ),
+                    child.line_span,
+                );
+                continue;
+            }
+            self.upgrade(&child.item, formation, &mut taken);
+        }
+
+        let f = &list.formations[formation];
+        let mut points = i64::from(f.points.unwrap_or(0));
+        let mut points_known = f.points.is_some();
+        let mut units = vec![0i64; list.units.len()];
+        for &(unit, count) in &f.units {
+            units[unit] += i64::from(count);
+        }
+        for t in &taken {
+            let u = &list.upgrades[t.upgrade];
+            match &u.cost {
+                Some(cost) => points += cost.of(t.count),
+                None => points_known = false,
+            }
+            for &(unit, count) in &u.adds {
+                units[unit] += i64::from(count) * i64::from(t.count);
+            }
+            for &(unit, count) in &u.replaces {
+                units[unit] -= i64::from(count) * i64::from(t.count);
+            }
+        }
+
+        if let Some(stated) = &entry.cost {
+            let expected = points * i64::from(entry.item.count);
+            if points_known && i64::from(stated.value) != expected {
+                let each = if entry.item.count > 1 {
+                    format!(" ({} formations at {points})", entry.item.count)
+                } else {
+                    String::new()
+                };
+                let d = self.error(
+                    Code::CostMismatch,
+                    format!(
+                        "the stated cost is {} but {} costs {expected}{each}",
+                        stated.value, f.name
+                    ),
+                    stated.span,
+                );
+                *d = d.clone().label(format!("computed: {expected}")).fix(format!("[{expected}]"));
+            }
+        }
+
+        for _ in 0..entry.item.count {
+            out.push(ArmyFormation {
+                formation,
+                upgrades: taken.clone(),
+                points,
+                points_known,
+                name_span: name.span,
+                units: units.clone(),
+            });
+        }
+    }
+
+    /// Snapfire prints a formation's unit description before its upgrades;
+    /// returns the offset where that description ends, if it is there.
+    fn snapfire_units_end(&self, entry: &Entry, formation: FormationIdx) -> usize {
+        let (Some(details), Some(units)) = (
+            &entry.details,
+            &self.list.formations[formation].snapfire_units,
+        ) else {
+            return 0;
+        };
+        let text = details.value.to_lowercase();
+        let prefix = units.trim().to_lowercase();
+        if text.starts_with(&prefix) {
+            details.span.start + prefix.len()
+        } else {
+            0
+        }
+    }
+
+    fn unknown_formation(&mut self, name: &Spanned<String>) {
+        let list = self.list;
+        let mut d = Diagnostic::error(
+            Code::UnknownFormation,
+            format!("{} has no formation called `{}`", list.name, name.value),
+        )
+        .at(&self.roster.file, name.span);
+        if let Some(suggestion) = list.formation_names.suggest(&name.value) {
+            d = d.label(format!("did you mean `{suggestion}`?")).fix(suggestion.to_string());
+        }
+        if let Lookup::Found(u) = list.upgrade_names.lookup(&name.value) {
+            d = d.hint(format!(
+                "`{}` is an upgrade: write it after a formation, as in `Formation: {}`",
+                list.upgrades[u].name, list.upgrades[u].name
+            ));
+        }
+        d = d.hint(format!("`muster options {}` lists every formation", list.id));
+        self.diagnostics.push(d);
+    }
+
+    fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) {
+        let list = self.list;
+        let f = &list.formations[formation];
+        let upgrade = match list.upgrade_names.lookup(&item.name.value) {
+            Lookup::Found(u) => u,
+            Lookup::Ambiguous(candidates) => {
+                let allowed: Vec<UpgradeIdx> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|u| f.upgrades.contains(u))
+                    .collect();
+                if let [one] = allowed.as_slice() {
+                    *one
+                } else {
+                    let names: Vec<String> = candidates
+                        .iter()
+                        .map(|&u| format!("`{}`", list.upgrades[u].name))
+                        .collect();
+                    self.error(
+                        Code::AmbiguousName,
+                        format!("`{}` could be any of {}", item.name.value, names.join(", ")),
+                        item.name.span,
+                    );
+                    return;
+                }
+            }
+            Lookup::NotFound => {
+                let allowed = f.upgrades.iter().flat_map(|&u| {
+                    std::iter::once(list.upgrades[u].name.as_str())
+                        .chain(list.upgrades[u].aliases.iter().map(String::as_str))
+                });
+                let suggestion = crate::diagnostic::nearest(&item.name.value, allowed)
+                    .or_else(|| list.upgrade_names.suggest(&item.name.value));
+                let mut d = Diagnostic::error(
+                    Code::UnknownUpgrade,
+                    format!("{} has no upgrade called `{}`", list.name, item.name.value),
+                )
+                .at(&self.roster.file, item.name.span);
+                if let Some(s) = suggestion {
+                    d = d.label(format!("did you mean `{s}`?")).fix(s.to_string());
+                }
+                if let Lookup::Found(other) = list.formation_names.lookup(&item.name.value) {
+                    d = d.hint(format!(
+                        "`{}` is a formation: give it a line of its own",
+                        list.formations[other].name
+                    ));
+                }
+                self.diagnostics.push(d.hint(allowed_hint(list, formation)));
+                return;
+            }
+        };
+        if !f.upgrades.contains(&upgrade) {
+            let d = Diagnostic::error(
+                Code::UpgradeNotAllowed,
+                format!("{} may not take {}", f.name, list.upgrades[upgrade].name),
+            )
+            .at(&self.roster.file, item.name.span)
+            .hint(allowed_hint(list, formation));
+            self.diagnostics.push(d);
+            return;
+        }
+        match taken.iter_mut().find(|t| t.upgrade == upgrade) {
+            Some(t) => {
+                t.count = t.count.saturating_add(item.count);
+                t.spans.push(item.span);
+            }
+            None => taken.push(Taken {
+                upgrade,
+                count: item.count,
+                spans: vec![item.span],
+            }),
+        }
+    }
+
+    fn declaration(&mut self, c: &crate::roster::CountsAs) -> Declaration {
+        let list = self.list;
+        let formation = match list.formation_names.lookup(&c.target.value) {
+            Lookup::Found(f) => Some(f),
+            _ => None,
+        };
+        let upgrade = match list.upgrade_names.lookup(&c.target.value) {
+            Lookup::Found(u) => Some(u),
+            _ => None,
+        };
+        let unit = list.units.iter().any(|id| {
+            crate::catalogue::names::normalize(id) == crate::catalogue::names::normalize(&c.target.value)
+        });
+        if formation.is_none() && upgrade.is_none() && !unit {
+            let suggestion = list
+                .formation_names
+                .suggest(&c.target.value)
+                .or_else(|| list.upgrade_names.suggest(&c.target.value));
+            let mut d = Diagnostic::error(
+                Code::CountsAs,
+                format!(
+                    "`{}` is not an entry of {}: a model can only count as something in the list",
+                    c.target.value, list.name
+                ),
+            )
+            .at(&self.roster.file, c.target.span);
+            if let Some(s) = suggestion {
+                d = d.label(format!("did you mean `{s}`?")).fix(s.to_string());
+            }
+            self.diagnostics.push(d);
+        }
+        Declaration {
+            model: c.model.clone(),
+            target: c.target.clone(),
+            formation,
+            upgrade,
+        }
+    }
+}
+
+fn allowed_hint(list: &ArmyList, formation: FormationIdx) -> String {
+    let f = &list.formations[formation];
+    if f.upgrades.is_empty() {
+        format!("{} takes no upgrades", f.name)
+    } else {
+        let names: Vec<&str> = f.upgrades.iter().map(|&u| list.upgrades[u].name.as_str()).collect();
+        format!("{} may take: {}", f.name, names.join(", "))
+    }
+}

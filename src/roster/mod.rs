@@ -1,0 +1,91 @@
+//! Rosters as written: the syntax tree of `grammar/roster.pest`.
+//!
+//! Parsing never fails: [`parse`] returns a [`Roster`] with whatever it could
+//! read and a diagnostic for every line it could not. Names stay strings
+//! here; `resolve` matches them against a list.
+
+mod parse;
+
+pub use parse::{MAX_ROSTER_BYTES, decode, parse};
+
+use crate::source::{SourceFile, Span};
+
+/// A value with the place it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
+/// Which format the roster was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// muster's own format: `Key: value` header, one entry a line.
+    Native,
+    /// Snapfire's plain-text export.
+    Snapfire,
+}
+
+#[derive(Debug, Clone)]
+pub struct Roster {
+    pub file: SourceFile,
+    pub dialect: Dialect,
+    pub header: Header,
+    pub entries: Vec<Entry>,
+    pub counts_as: Vec<CountsAs>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Header {
+    /// The army list named, without any version in parentheses.
+    pub army: Option<Spanned<String>>,
+    /// The list version named (`Army: X (2026-02-04)`, `Version:`, or
+    /// Snapfire's version string).
+    pub version: Option<Spanned<String>>,
+    pub points: Option<Spanned<u32>>,
+    pub player: Option<Spanned<String>>,
+    pub event: Option<Spanned<String>>,
+    /// Snapfire's army name (the first line of its export).
+    pub title: Option<Spanned<String>>,
+    /// The whole line naming the army, for diagnostics about the army.
+    pub army_line: Option<Span>,
+}
+
+/// A name with a count, as in `2x Land Raider`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub count: u32,
+    /// Whether a count was written at all.
+    pub counted: bool,
+    pub name: Spanned<String>,
+    /// The whole item, count included.
+    pub span: Span,
+}
+
+/// One formation line with what hangs under it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub item: Item,
+    /// Upgrades after the colon, or on a Snapfire details line.
+    pub upgrades: Vec<Item>,
+    pub cost: Option<Spanned<u32>>,
+    /// Entries indented under this one.
+    pub children: Vec<Entry>,
+    /// The whole line.
+    pub line_span: Span,
+    /// Snapfire: the details line, for stripping the unit description.
+    pub details: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CountsAs {
+    pub model: Spanned<String>,
+    pub target: Spanned<String>,
+    pub span: Span,
+}

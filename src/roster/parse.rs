@@ -1,0 +1,556 @@
+//! The roster parser: bytes to text, text to lines, lines to a [`Roster`].
+
+use super::{CountsAs, Dialect, Entry, Header, Item, Roster, Spanned};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{SourceFile, Span};
+use pest::Parser;
+use pest::iterators::Pair;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/roster.pest"]
+struct RosterParser;
+
+/// Rosters larger than this are refused: no real roster comes close, and a
+/// limit keeps a stray file from costing seconds.
+pub const MAX_ROSTER_BYTES: usize = 1 << 20;
+
+/// Turns raw bytes into roster text, or says why they are not one.
+pub fn decode(bytes: &[u8]) -> Result<String, Diagnostic> {
+    if bytes.len() > MAX_ROSTER_BYTES {
+        return Err(Diagnostic::error(
+            Code::UnreadableInput,
+            format!(
+                "the file is {} bytes; a roster may be at most {} bytes (1 MiB)",
+                bytes.len(),
+                MAX_ROSTER_BYTES
+            ),
+        ));
+    }
+    if bytes.contains(&0) {
+        return Err(Diagnostic::error(
+            Code::UnreadableInput,
+            "the file is binary (it contains NUL bytes), not a roster",
+        ));
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => Err(Diagnostic::error(
+            Code::UnreadableInput,
+            format!("the file is not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
+        )
+        .hint("save the roster as UTF-8 text")),
+    }
+}
+
+/// One line of the text: its byte range without the line break.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    text: &'a str,
+    start: usize,
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        let body = piece.strip_suffix('\n').unwrap_or(piece);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        out.push(Line { text: body, start });
+        start += piece.len();
+    }
+    out
+}
+
+/// Parses a roster. Every line that cannot be read gives a diagnostic; the
+/// rest is still returned.
+pub fn parse(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
+    let all = lines(file.text());
+    let mut parser = Builder {
+        file,
+        header: Header::default(),
+        flat: Vec::new(),
+        counts_as: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let dialect = if let Some(body) = snapfire_header(&all, &mut parser) {
+        parser.snapfire_body(body);
+        Dialect::Snapfire
+    } else {
+        for line in &all {
+            parser.native_line(*line);
+        }
+        Dialect::Native
+    };
+    let entries = nest(std::mem::take(&mut parser.flat));
+    (
+        Roster {
+            file: file.clone(),
+            dialect,
+            header: parser.header,
+            entries,
+            counts_as: parser.counts_as,
+        },
+        parser.diagnostics,
+    )
+}
+
+struct Builder<'f> {
+    file: &'f SourceFile,
+    header: Header,
+    flat: Vec<(usize, Entry)>,
+    counts_as: Vec<CountsAs>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn span(pair: &Pair<'_, Rule>, offset: usize) -> Span {
+    Span::new(pair.as_span().start(), pair.as_span().end()).shifted(offset)
+}
+
+fn parse_error(file: &SourceFile, line: Line<'_>, e: pest::error::Error<Rule>) -> Diagnostic {
+    let at = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            names.join(", ")
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = line.text[at.min(line.text.len())..].chars().next();
+    let message = match (found, expected.is_empty()) {
+        (Some(c), false) => format!("unexpected `{c}`: expected {expected}"),
+        (Some(c), true) => format!("unexpected `{c}`"),
+        (None, false) => format!("the line ends too early: expected {expected}"),
+        (None, true) => "the line ends too early".to_string(),
+    };
+    let start = line.start + at.min(line.text.len());
+    let end = line.start + line.text.len().max(at);
+    Diagnostic::error(Code::ParseError, message)
+        .at(file, Span::new(start, (start + 1).min(end.max(start))))
+        .hint("a roster line is `Key: value`, `Formation: upgrade, 2x upgrade [cost]`, or `Counts as: model = entry`")
+}
+
+/// Names for grammar rules in messages. Exhaustive: a new rule must be named.
+fn rule_name(rule: &Rule) -> &'static str {
+    match rule {
+        Rule::line | Rule::body => "a roster line",
+        Rule::indent | Rule::WHITESPACE => "a space",
+        Rule::comment => "a comment",
+        Rule::header | Rule::header_key => "a header key",
+        Rule::header_value => "a value",
+        Rule::counts_as => "`Counts as: model = entry`",
+        Rule::entry | Rule::item | Rule::name | Rule::name_word | Rule::plain_name => "a name",
+        Rule::upgrades => "an upgrade",
+        Rule::count_prefix | Rule::count_suffix | Rule::number | Rule::times => "a count",
+        Rule::name_char => "a letter",
+        Rule::cost => "a cost like `[325]`",
+        Rule::snapfire_title | Rule::title_text => "`Name, 3000 POINTS`",
+        Rule::snapfire_army | Rule::snapfire_list | Rule::snapfire_version => "`List (version)`",
+        Rule::snapfire_rule => "`=====`",
+        Rule::snapfire_heading => "`FORMATION [cost]`",
+        Rule::snapfire_details => "a comma-separated list of upgrades",
+        Rule::EOI => "the end of the line",
+    }
+}
+
+fn number(text: &str) -> u32 {
+    // The grammar caps numbers at nine digits, so this cannot overflow.
+    text.parse().unwrap_or(u32::MAX)
+}
+
+fn parse_item(pair: Pair<'_, Rule>, offset: usize) -> Item {
+    let whole = span(&pair, offset);
+    let mut count = 1;
+    let mut counted = false;
+    let mut name = Spanned::new(String::new(), whole);
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::count_prefix | Rule::count_suffix => {
+                if let Some(n) = part.into_inner().find(|p| p.as_rule() == Rule::number) {
+                    count = number(n.as_str());
+                    counted = true;
+                }
+            }
+            Rule::name => name = Spanned::new(part.as_str().to_string(), span(&part, offset)),
+            other => unreachable!("{other:?} not supposed to get there (parse_item)"),
+        }
+    }
+    Item {
+        count,
+        counted,
+        name,
+        span: whole,
+    }
+}
+
+fn parse_upgrades(pair: Pair<'_, Rule>, offset: usize) -> Vec<Item> {
+    pair.into_inner()
+        .filter(|p| p.as_rule() == Rule::item)
+        .map(|p| parse_item(p, offset))
+        .collect()
+}
+
+fn parse_cost(pair: Pair<'_, Rule>, offset: usize) -> Spanned<u32> {
+    let whole = span(&pair, offset);
+    let value = pair
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::number)
+        .map_or(0, |n| number(n.as_str()));
+    Spanned::new(value, whole)
+}
+
+/// Points as people write them: `3000`, `3,000`, `3000 points`.
+fn parse_points(value: &str) -> Option<u32> {
+    let lower = value.to_lowercase();
+    let digits = lower
+        .trim()
+        .trim_end_matches("points")
+        .trim_end_matches("pts")
+        .trim_end_matches("pt")
+        .trim()
+        .replace([',', '_', ' '], "");
+    if digits.is_empty() || digits.len() > 9 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Splits `Codex Astartes (2026-02-04)` into the name and the version, when
+/// the parenthesis holds something with a digit in it.
+fn split_version(value: &str) -> (&str, Option<&str>) {
+    let trimmed = value.trim_end();
+    if let Some(inner) = trimmed.strip_suffix(')') {
+        let mut depth = 0usize;
+        for (i, c) in inner.char_indices().rev() {
+            match c {
+                ')' => depth += 1,
+                '(' if depth == 0 => {
+                    let version = &inner[i + 1..];
+                    if version.chars().any(|c| c.is_ascii_digit()) {
+                        return (inner[..i].trim_end(), Some(version));
+                    }
+                    break;
+                }
+                '(' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    (trimmed, None)
+}
+
+fn indent_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
+}
+
+impl Builder<'_> {
+    fn set<T: Clone>(
+        diagnostics: &mut Vec<Diagnostic>,
+        file: &SourceFile,
+        slot: &mut Option<Spanned<T>>,
+        value: Spanned<T>,
+        key: &str,
+    ) {
+        if let Some(first) = slot {
+            diagnostics.push(
+                Diagnostic::error(Code::BadHeader, format!("`{key}` is given twice"))
+                    .at(file, value.span)
+                    .also(file, first.span, "first given here")
+                    .fix(format!("keep one `{key}:` line")),
+            );
+        } else {
+            *slot = Some(value);
+        }
+    }
+
+    fn native_line(&mut self, line: Line<'_>) {
+        if line.text.trim().is_empty() {
+            return;
+        }
+        let pairs = match RosterParser::parse(Rule::line, line.text) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                self.diagnostics.push(parse_error(self.file, line, e));
+                return;
+            }
+        };
+        let line_span = Span::new(line.start, line.start + line.text.len());
+        let mut indent = 0;
+        for pair in pairs.flat_map(|p| p.into_inner()) {
+            match pair.as_rule() {
+                Rule::indent => indent = indent_width(pair.as_str()),
+                Rule::body => {
+                    for inner in pair.into_inner() {
+                        self.body(inner, indent, line, line_span);
+                    }
+                }
+                Rule::comment | Rule::EOI => {}
+                other => unreachable!("{other:?} not supposed to get there (native_line)"),
+            }
+        }
+    }
+
+    fn body(&mut self, pair: Pair<'_, Rule>, indent: usize, line: Line<'_>, line_span: Span) {
+        let offset = line.start;
+        match pair.as_rule() {
+            Rule::header => {
+                let mut key = String::new();
+                let mut value = Spanned::new(String::new(), line_span);
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::header_key => key = part.as_str().to_lowercase(),
+                        Rule::header_value => {
+                            value = Spanned::new(part.as_str().to_string(), span(&part, offset));
+                        }
+                        other => unreachable!("{other:?} not supposed to get there (header)"),
+                    }
+                }
+                self.header_value(&key, value, line_span);
+            }
+            Rule::counts_as => {
+                let mut names = pair
+                    .into_inner()
+                    .map(|p| Spanned::new(p.as_str().to_string(), span(&p, offset)));
+                if let (Some(model), Some(target)) = (names.next(), names.next()) {
+                    self.counts_as.push(CountsAs {
+                        model,
+                        target,
+                        span: line_span,
+                    });
+                }
+            }
+            Rule::entry => {
+                let mut item = None;
+                let mut upgrades = Vec::new();
+                let mut cost = None;
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::item => item = Some(parse_item(part, offset)),
+                        Rule::upgrades => upgrades = parse_upgrades(part, offset),
+                        Rule::cost => cost = Some(parse_cost(part, offset)),
+                        other => unreachable!("{other:?} not supposed to get there (entry)"),
+                    }
+                }
+                if let Some(item) = item {
+                    self.flat.push((
+                        indent,
+                        Entry {
+                            item,
+                            upgrades,
+                            cost,
+                            children: Vec::new(),
+                            line_span,
+                            details: None,
+                        },
+                    ));
+                }
+            }
+            other => unreachable!("{other:?} not supposed to get there (body)"),
+        }
+    }
+
+    fn header_value(&mut self, key: &str, value: Spanned<String>, line_span: Span) {
+        let (file, diagnostics, header) = (self.file, &mut self.diagnostics, &mut self.header);
+        match key {
+            "army" | "list" => {
+                let (name, version) = split_version(&value.value);
+                let name_span = Span::new(value.span.start, value.span.start + name.len());
+                if let Some(version) = version {
+                    let start = value.span.start + value.value.find(version).unwrap_or(0);
+                    let v = Spanned::new(version.to_string(), Span::new(start, start + version.len()));
+                    Self::set(diagnostics, file, &mut header.version, v, "version");
+                }
+                if header.army.is_none() {
+                    header.army_line = Some(line_span);
+                }
+                Self::set(diagnostics, file, &mut header.army, Spanned::new(name.to_string(), name_span), "Army");
+            }
+            "version" => Self::set(diagnostics, file, &mut header.version, value, "Version"),
+            "points" | "points limit" | "limit" => match parse_points(&value.value) {
+                Some(points) => {
+                    Self::set(diagnostics, file, &mut header.points, Spanned::new(points, value.span), "Points")
+                }
+                None => diagnostics.push(
+                    Diagnostic::error(
+                        Code::BadHeader,
+                        format!("`{}` is not a points limit", value.value),
+                    )
+                    .at(file, value.span)
+                    .fix("write the limit as a whole number, e.g. `Points: 3000`"),
+                ),
+            },
+            "player" => Self::set(diagnostics, file, &mut header.player, value, "Player"),
+            "event" => Self::set(diagnostics, file, &mut header.event, value, "Event"),
+            other => unreachable!("header key {other} not supposed to get there (header_value)"),
+        }
+    }
+
+    fn snapfire_body(&mut self, body: &[Line<'_>]) {
+        for line in body {
+            let trimmed = line.text.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let line_span = Span::new(line.start, line.start + line.text.len());
+            if let Ok(mut pairs) = RosterParser::parse(Rule::snapfire_heading, line.text) {
+                let mut item = None;
+                let mut cost = None;
+                for part in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
+                    match part.as_rule() {
+                        Rule::item => item = Some(parse_item(part, line.start)),
+                        Rule::cost => cost = Some(parse_cost(part, line.start)),
+                        Rule::EOI => {}
+                        other => unreachable!("{other:?} not supposed to get there (snapfire_body)"),
+                    }
+                }
+                if let Some(item) = item {
+                    self.flat.push((
+                        0,
+                        Entry {
+                            item,
+                            upgrades: Vec::new(),
+                            cost,
+                            children: Vec::new(),
+                            line_span,
+                            details: None,
+                        },
+                    ));
+                }
+                continue;
+            }
+            let Some((_, current)) = self.flat.last_mut() else {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::ParseError,
+                        "expected a formation heading such as `TACTICAL [325]`",
+                    )
+                    .at(self.file, line_span),
+                );
+                continue;
+            };
+            if current.details.is_some() {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::ParseError,
+                        "a second details line: Snapfire writes one line of units and upgrades under each formation",
+                    )
+                    .at(self.file, line_span),
+                );
+                continue;
+            }
+            match RosterParser::parse(Rule::snapfire_details, line.text) {
+                Ok(pairs) => {
+                    let upgrades = pairs
+                        .flat_map(|p| p.into_inner())
+                        .filter(|p| p.as_rule() == Rule::upgrades)
+                        .flat_map(|p| parse_upgrades(p, line.start))
+                        .collect();
+                    current.upgrades = upgrades;
+                    let start = line.start + (line.text.len() - line.text.trim_start().len());
+                    current.details = Some(Spanned::new(
+                        trimmed.to_string(),
+                        Span::new(start, start + trimmed.len()),
+                    ));
+                }
+                Err(e) => self.diagnostics.push(parse_error(self.file, *line, e)),
+            }
+        }
+    }
+}
+
+/// Recognises Snapfire's three header lines; returns the remaining lines.
+fn snapfire_header<'a, 'l>(all: &'l [Line<'a>], builder: &mut Builder<'_>) -> Option<&'l [Line<'a>]> {
+    let mut non_blank = all
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.text.trim().is_empty());
+    let (_, title) = non_blank.next()?;
+    let (_, army) = non_blank.next()?;
+    let (rule_index, rule) = non_blank.next()?;
+    let title_pairs = RosterParser::parse(Rule::snapfire_title, title.text).ok()?;
+    let army_pairs = RosterParser::parse(Rule::snapfire_army, army.text).ok()?;
+    RosterParser::parse(Rule::snapfire_rule, rule.text).ok()?;
+
+    for part in title_pairs.flat_map(|p| p.into_inner()) {
+        match part.as_rule() {
+            Rule::title_text => {
+                builder.header.title =
+                    Some(Spanned::new(part.as_str().trim().to_string(), span(&part, title.start)));
+            }
+            Rule::number => {
+                builder.header.points = Some(Spanned::new(number(part.as_str()), span(&part, title.start)));
+            }
+            _ => {}
+        }
+    }
+    builder.header.army_line = Some(Span::new(army.start, army.start + army.text.len()));
+    for part in army_pairs.flat_map(|p| p.into_inner()) {
+        match part.as_rule() {
+            Rule::snapfire_list => {
+                builder.header.army =
+                    Some(Spanned::new(part.as_str().trim().to_string(), span(&part, army.start)));
+            }
+            Rule::snapfire_version => {
+                builder.header.version = Some(Spanned::new(part.as_str().to_string(), span(&part, army.start)));
+            }
+            _ => {}
+        }
+    }
+    all.get(rule_index + 1..)
+}
+
+/// Builds the tree of entries from their indentation.
+fn nest(flat: Vec<(usize, Entry)>) -> Vec<Entry> {
+    fn attach(done: Entry, stack: &mut [(usize, Entry)], roots: &mut Vec<Entry>) {
+        match stack.last_mut() {
+            Some((_, parent)) => parent.children.push(done),
+            None => roots.push(done),
+        }
+    }
+    let mut roots = Vec::new();
+    let mut stack: Vec<(usize, Entry)> = Vec::new();
+    for (indent, entry) in flat {
+        while stack.last().is_some_and(|(top, _)| *top >= indent) {
+            if let Some((_, done)) = stack.pop() {
+                attach(done, &mut stack, &mut roots);
+            }
+        }
+        stack.push((indent, entry));
+    }
+    while let Some((_, done)) = stack.pop() {
+        attach(done, &mut stack, &mut roots);
+    }
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_split_from_army_names() {
+        assert_eq!(split_version("Codex Astartes (2026-02-04)"), ("Codex Astartes", Some("2026-02-04")));
+        assert_eq!(
+            split_version("Codex Astartes (NetEA Tournament Pack (2026-02-04))"),
+            ("Codex Astartes", Some("NetEA Tournament Pack (2026-02-04)"))
+        );
+        assert_eq!(split_version("Blitz (Big)"), ("Blitz (Big)", None));
+    }
+
+    #[test]
+    fn points_forms() {
+        assert_eq!(parse_points("3000"), Some(3000));
+        assert_eq!(parse_points("3,000 points"), Some(3000));
+        assert_eq!(parse_points("2500pts"), Some(2500));
+        assert_eq!(parse_points("lots"), None);
+        assert_eq!(parse_points("99999999999"), None);
+    }
+}

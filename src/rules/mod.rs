@@ -1,0 +1,366 @@
+//! The constraint language of list files (`grammar/rules.pest`).
+//!
+//! A list states its limits as small expressions over counts and points
+//! ("count(tag:spacecraft) <= 1"). This module owns their syntax tree, the
+//! parser and the evaluator. It knows nothing of rosters or list files: the
+//! catalogue resolves the names in selectors (see [`Expr::map_selectors`]) and
+//! the validator supplies the numbers through [`Facts`].
+
+mod parse;
+
+pub use parse::{RuleError, parse, parse_item};
+
+use crate::source::Span;
+
+/// Which tally a measure reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// The rule's own scope: the army for army rules, one formation for
+    /// formation rules.
+    Local,
+    /// The whole army, from a formation rule (`army.count(...)`).
+    Army,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Count,
+    Points,
+    Units,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    Floor,
+    Ceil,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+}
+
+impl Compare {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Compare::Le => "<=",
+            Compare::Ge => ">=",
+            Compare::Eq => "==",
+            Compare::Ne => "!=",
+            Compare::Lt => "<",
+            Compare::Gt => ">",
+        }
+    }
+
+    fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Compare::Le => a <= b,
+            Compare::Ge => a >= b,
+            Compare::Eq => a == b,
+            Compare::Ne => a != b,
+            Compare::Lt => a < b,
+            Compare::Gt => b < a,
+        }
+    }
+}
+
+/// One item of a selector, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    Id(String),
+    Tag(String),
+    Everything,
+}
+
+/// A selector as written: `a, tag:b in c`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectorSyntax {
+    pub items: Vec<(Item, Span)>,
+    pub within: Vec<(Item, Span)>,
+}
+
+/// A condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cond<S> {
+    Compare(Box<Num<S>>, Compare, Box<Num<S>>),
+    Not(Box<Cond<S>>),
+    And(Vec<Cond<S>>),
+    Or(Vec<Cond<S>>),
+    Implies(Box<Cond<S>>, Box<Cond<S>>),
+}
+
+/// An integer expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Num<S> {
+    Int(i64),
+    Limit,
+    Measure(Reach, Measure, Option<S>),
+    Add(Box<Num<S>>, Box<Num<S>>),
+    Sub(Box<Num<S>>, Box<Num<S>>),
+    Mul(Box<Num<S>>, Box<Num<S>>),
+    Neg(Box<Num<S>>),
+    Div(Rounding, Box<Num<S>>, Box<Num<S>>),
+    Min(Box<Num<S>>, Box<Num<S>>),
+    Max(Box<Num<S>>, Box<Num<S>>),
+}
+
+/// The numbers a rule is evaluated against.
+pub trait Facts<S> {
+    fn measure(&self, reach: Reach, measure: Measure, selector: Option<&S>) -> i64;
+    fn limit(&self) -> i64;
+}
+
+/// Why a rule could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EvalError {
+    DivisionByZero,
+    Overflow,
+}
+
+impl<S> Cond<S> {
+    /// Replaces every selector, failing on the first one `f` rejects.
+    pub fn map_selectors<T, E>(self, f: &mut impl FnMut(S) -> Result<T, E>) -> Result<Cond<T>, E> {
+        Ok(match self {
+            Cond::Compare(a, op, b) => {
+                Cond::Compare(Box::new(a.map_selectors(f)?), op, Box::new(b.map_selectors(f)?))
+            }
+            Cond::Not(c) => Cond::Not(Box::new(c.map_selectors(f)?)),
+            Cond::And(cs) => Cond::And(map_all(cs, f)?),
+            Cond::Or(cs) => Cond::Or(map_all(cs, f)?),
+            Cond::Implies(a, b) => {
+                Cond::Implies(Box::new(a.map_selectors(f)?), Box::new(b.map_selectors(f)?))
+            }
+        })
+    }
+
+    pub fn eval(&self, facts: &impl Facts<S>) -> Result<bool, EvalError> {
+        Ok(match self {
+            Cond::Compare(a, op, b) => op.holds(a.eval(facts)?, b.eval(facts)?),
+            Cond::Not(c) => !c.eval(facts)?,
+            Cond::And(cs) => {
+                for c in cs {
+                    if !c.eval(facts)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Cond::Or(cs) => {
+                for c in cs {
+                    if c.eval(facts)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Cond::Implies(a, b) => !a.eval(facts)? || b.eval(facts)?,
+        })
+    }
+
+    /// Every selector in the order written (the validator points at what
+    /// the first one matches).
+    pub fn selectors(&self) -> Vec<&S> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
+        match self {
+            Cond::Compare(a, _, b) => {
+                a.collect(out);
+                b.collect(out);
+            }
+            Cond::Not(c) => c.collect(out),
+            Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| c.collect(out)),
+            Cond::Implies(a, b) => {
+                a.collect(out);
+                b.collect(out);
+            }
+        }
+    }
+}
+
+type Pair<T> = (Box<Num<T>>, Box<Num<T>>);
+
+fn both<S, T, E>(
+    a: Box<Num<S>>,
+    b: Box<Num<S>>,
+    f: &mut impl FnMut(S) -> Result<T, E>,
+) -> Result<Pair<T>, E> {
+    Ok((Box::new(a.map_selectors(f)?), Box::new(b.map_selectors(f)?)))
+}
+
+fn map_all<S, T, E>(
+    cs: Vec<Cond<S>>,
+    f: &mut impl FnMut(S) -> Result<T, E>,
+) -> Result<Vec<Cond<T>>, E> {
+    cs.into_iter().map(|c| c.map_selectors(f)).collect()
+}
+
+impl<S> Num<S> {
+    fn map_selectors<T, E>(self, f: &mut impl FnMut(S) -> Result<T, E>) -> Result<Num<T>, E> {
+        Ok(match self {
+            Num::Int(n) => Num::Int(n),
+            Num::Limit => Num::Limit,
+            Num::Measure(reach, m, s) => Num::Measure(reach, m, s.map(&mut *f).transpose()?),
+            Num::Add(a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Add(a, b)
+            }
+            Num::Sub(a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Sub(a, b)
+            }
+            Num::Mul(a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Mul(a, b)
+            }
+            Num::Min(a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Min(a, b)
+            }
+            Num::Max(a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Max(a, b)
+            }
+            Num::Div(r, a, b) => {
+                let (a, b) = both(a, b, f)?;
+                Num::Div(r, a, b)
+            }
+            Num::Neg(a) => Num::Neg(Box::new(a.map_selectors(f)?)),
+        })
+    }
+
+    pub fn eval(&self, facts: &impl Facts<S>) -> Result<i64, EvalError> {
+        use EvalError::Overflow;
+        Ok(match self {
+            Num::Int(n) => *n,
+            Num::Limit => facts.limit(),
+            Num::Measure(reach, m, s) => facts.measure(*reach, *m, s.as_ref()),
+            Num::Add(a, b) => a.eval(facts)?.checked_add(b.eval(facts)?).ok_or(Overflow)?,
+            Num::Sub(a, b) => a.eval(facts)?.checked_sub(b.eval(facts)?).ok_or(Overflow)?,
+            Num::Mul(a, b) => a.eval(facts)?.checked_mul(b.eval(facts)?).ok_or(Overflow)?,
+            Num::Neg(a) => a.eval(facts)?.checked_neg().ok_or(Overflow)?,
+            Num::Min(a, b) => a.eval(facts)?.min(b.eval(facts)?),
+            Num::Max(a, b) => a.eval(facts)?.max(b.eval(facts)?),
+            Num::Div(rounding, a, b) => {
+                let (a, b) = (a.eval(facts)?, b.eval(facts)?);
+                if b == 0 {
+                    return Err(EvalError::DivisionByZero);
+                }
+                let q = a.checked_div_euclid(b).ok_or(Overflow)?;
+                let exact = a.checked_rem_euclid(b).ok_or(Overflow)? == 0;
+                match rounding {
+                    Rounding::Floor => {
+                        if b < 0 && !exact { q + 1 } else { q }
+                    }
+                    Rounding::Ceil => {
+                        if exact || b < 0 { q } else { q + 1 }
+                    }
+                }
+            }
+        })
+    }
+
+    fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
+        match self {
+            Num::Int(_) | Num::Limit => {}
+            Num::Measure(_, _, s) => out.extend(s.as_ref()),
+            Num::Add(a, b)
+            | Num::Sub(a, b)
+            | Num::Mul(a, b)
+            | Num::Min(a, b)
+            | Num::Max(a, b)
+            | Num::Div(_, a, b) => {
+                a.collect(out);
+                b.collect(out);
+            }
+            Num::Neg(a) => a.collect(out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Facts where `count(x)` is the number in the id ("n7" → 7).
+    struct Numbers {
+        limit: i64,
+    }
+
+    impl Facts<SelectorSyntax> for Numbers {
+        fn measure(&self, reach: Reach, m: Measure, s: Option<&SelectorSyntax>) -> i64 {
+            let base: i64 = s
+                .into_iter()
+                .flat_map(|s| &s.items)
+                .map(|(item, _)| match item {
+                    Item::Id(id) => id.trim_start_matches('n').parse().unwrap_or(0),
+                    Item::Tag(_) => 100,
+                    Item::Everything => 1000,
+                })
+                .sum();
+            let reach = if reach == Reach::Army { 10_000 } else { 0 };
+            let m = match m {
+                Measure::Count => 0,
+                Measure::Points => 1,
+                Measure::Units => 2,
+            };
+            base + reach + m
+        }
+        fn limit(&self) -> i64 {
+            self.limit
+        }
+    }
+
+    fn holds(rule: &str) -> bool {
+        let cond = parse(rule).unwrap_or_else(|e| panic!("{rule}: {e:?}"));
+        cond.eval(&Numbers { limit: 3000 }).unwrap()
+    }
+
+    #[test]
+    fn arithmetic_and_rounding() {
+        assert!(holds("count(n3) + 2 * count(n4) == 11"));
+        assert!(holds("floor(limit / 1000) == 3 and ceil(2001 / 1000) == 3"));
+        assert!(holds("floor(7 / 2) == 3 and ceil(7 / 2) == 4 and floor(-7 / 2) == -4"));
+        assert!(holds("ceil(-7 / 2) == -3"));
+        assert!(holds("min(count(n3), 2) == 2 and max(1, count(n3)) == 3"));
+        assert!(holds("-count(n2) == -2 and (1 + 2) * 3 == 9"));
+        assert!(holds("3 * points(n10) <= limit"));
+        assert!(holds("units(n5) == 7 and points() == 1"));
+        assert!(holds("army.count(n1) == 10001"));
+        assert!(holds("count(n1, n2) == 3 and count(tag:x) == 100 and count(*) == 1000"));
+    }
+
+    #[test]
+    fn logic() {
+        assert!(holds("not count(n1) > 1"));
+        assert!(holds("count(n1) == 1 or count(n1) == 2"));
+        assert!(!holds("count(n1) == 1 and count(n1) == 2"));
+        assert!(holds("count(n0) > 0 => count(n1) > 5"));
+        assert!(!holds("count(n1) > 0 => count(n1) > 5"));
+        assert!(holds("(count(n1) == 1 or count(n2) == 1) and not (count(n3) < 3)"));
+        assert!(holds("count(n1) != 2 and count(n2) >= 2 and count(n2) < 3"));
+    }
+
+    #[test]
+    fn selectors_with_in() {
+        let cond = parse("count(warlord in great-gargant, gargant) == 1").unwrap();
+        let sels = cond.selectors();
+        assert_eq!(sels.len(), 1);
+        assert_eq!(sels[0].items[0].0, Item::Id("warlord".into()));
+        assert_eq!(sels[0].within.len(), 2);
+    }
+
+    #[test]
+    fn division_by_zero_is_an_error() {
+        let cond = parse("floor(4 / count(n0)) == 1").unwrap();
+        assert_eq!(cond.eval(&Numbers { limit: 0 }), Err(EvalError::DivisionByZero));
+    }
+}

@@ -1,0 +1,320 @@
+//! From rule text to [`Cond`], one function per grammar rule.
+
+use super::{Compare, Cond, Item, Measure, Num, Reach, Rounding, SelectorSyntax};
+use crate::source::Span;
+use pest::Parser;
+use pest::iterators::Pair;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/rules.pest"]
+struct RulesParser;
+
+/// A rule that does not parse, with the place in the rule text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Parses one constraint expression.
+pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
+    let mut pairs = RulesParser::parse(Rule::constraint, text).map_err(|e| {
+        let (start, end) = match e.location {
+            pest::error::InputLocation::Pos(p) => (p, p),
+            pest::error::InputLocation::Span(s) => s,
+        };
+        let e = e.renamed_rules(rule_name);
+        let message = match &e.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+                format!("expected {}", join_or(positives.iter().map(|r| rule_name(r))))
+            }
+            pest::error::ErrorVariant::ParsingError { .. } => "unexpected text".to_string(),
+            pest::error::ErrorVariant::CustomError { message } => message.clone(),
+        };
+        RuleError {
+            span: Span::new(start, end),
+            message,
+        }
+    })?;
+    let constraint = pairs.next().ok_or_else(|| RuleError {
+        span: Span::default(),
+        message: "empty rule".into(),
+    })?;
+    let expr = constraint
+        .into_inner()
+        .next()
+        .ok_or_else(|| RuleError {
+            span: Span::default(),
+            message: "empty rule".into(),
+        })?;
+    Ok(parse_expr(expr))
+}
+
+/// Parses one selector item (`id`, `tag:x` or `*`), as `applies_to` lists them.
+pub fn parse_item(text: &str) -> Option<Item> {
+    let text = text.trim();
+    let pair = RulesParser::parse(Rule::item, text).ok()?.next()?;
+    (pair.as_str().len() == text.len()).then(|| parse_item_pair(pair).0)
+}
+
+fn join_or(names: impl Iterator<Item = String>) -> String {
+    let mut names: Vec<String> = names.collect();
+    names.dedup();
+    match names.len() {
+        0 => String::new(),
+        1 => names.remove(0),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("{} or {}", names.join(", "), last)
+        }
+    }
+}
+
+/// User-facing names for grammar rules. Exhaustive, so a new rule must be
+/// named here.
+fn rule_name(rule: &Rule) -> String {
+    match rule {
+        Rule::constraint | Rule::expr | Rule::disjunction | Rule::conjunction => "a condition",
+        Rule::negation | Rule::comparison => "a comparison",
+        Rule::op_implies => "`=>`",
+        Rule::op_or => "`or`",
+        Rule::op_and => "`and`",
+        Rule::op_not => "`not`",
+        Rule::op_compare => "a comparison operator (<=, >=, ==, !=, <, >)",
+        Rule::sum | Rule::product | Rule::factor | Rule::negate => "a number or a measure",
+        Rule::op_add => "`+` or `-`",
+        Rule::op_mul => "`*`",
+        Rule::call | Rule::measure | Rule::measure_fn => "count(...), points(...) or units(...)",
+        Rule::rounding | Rule::rounding_fn => "floor(a / b) or ceil(a / b)",
+        Rule::extreme | Rule::extreme_fn => "min(a, b) or max(a, b)",
+        Rule::army_prefix => "`army.`",
+        Rule::limit => "`limit`",
+        Rule::selector | Rule::items | Rule::item => "an id, tag:NAME or *",
+        Rule::tag => "tag:NAME",
+        Rule::everything => "`*`",
+        Rule::kw_in => "`in`",
+        Rule::id | Rule::ident_char => "an id",
+        Rule::integer => "an integer",
+        Rule::EOI => "the end of the rule",
+        Rule::WHITESPACE => "white space",
+    }
+    .to_string()
+}
+
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    Span::new(pair.as_span().start(), pair.as_span().end())
+}
+
+fn parse_expr(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
+    let mut inner = pair.into_inner();
+    let mut cond = inner.next().map(parse_disjunction).unwrap_or(Cond::And(vec![]));
+    while let Some(op) = inner.next() {
+        debug_assert_eq!(op.as_rule(), Rule::op_implies);
+        if let Some(rhs) = inner.next() {
+            cond = Cond::Implies(Box::new(cond), Box::new(parse_disjunction(rhs)));
+        }
+    }
+    cond
+}
+
+fn parse_disjunction(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
+    let mut parts: Vec<_> = pair
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::conjunction)
+        .map(parse_conjunction)
+        .collect();
+    if parts.len() == 1 { parts.remove(0) } else { Cond::Or(parts) }
+}
+
+fn parse_conjunction(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
+    let mut parts: Vec<_> = pair
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::negation)
+        .map(parse_negation)
+        .collect();
+    if parts.len() == 1 { parts.remove(0) } else { Cond::And(parts) }
+}
+
+fn parse_negation(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
+    let mut inner = pair.into_inner();
+    match inner.next() {
+        Some(p) if p.as_rule() == Rule::op_not => match inner.next() {
+            Some(n) => Cond::Not(Box::new(parse_negation(n))),
+            None => unreachable!("`not` without operand (parse_negation)"),
+        },
+        Some(p) if p.as_rule() == Rule::comparison => parse_comparison(p),
+        Some(p) if p.as_rule() == Rule::expr => parse_expr(p),
+        other => unreachable!("{other:?} not supposed to get there (parse_negation)"),
+    }
+}
+
+fn parse_comparison(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
+    let mut inner = pair.into_inner();
+    let (Some(a), Some(op), Some(b)) = (inner.next(), inner.next(), inner.next()) else {
+        unreachable!("comparison without three parts (parse_comparison)")
+    };
+    let op = match op.as_str() {
+        "<=" => Compare::Le,
+        ">=" => Compare::Ge,
+        "==" => Compare::Eq,
+        "!=" => Compare::Ne,
+        "<" => Compare::Lt,
+        ">" => Compare::Gt,
+        other => unreachable!("{other} not supposed to get there (parse_comparison)"),
+    };
+    Cond::Compare(Box::new(parse_sum(a)), op, Box::new(parse_sum(b)))
+}
+
+fn parse_sum(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
+    let mut inner = pair.into_inner();
+    let mut acc = inner.next().map(parse_product).unwrap_or(Num::Int(0));
+    while let (Some(op), Some(rhs)) = (inner.next(), inner.next()) {
+        let rhs = Box::new(parse_product(rhs));
+        acc = if op.as_str() == "+" {
+            Num::Add(Box::new(acc), rhs)
+        } else {
+            Num::Sub(Box::new(acc), rhs)
+        };
+    }
+    acc
+}
+
+fn parse_product(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
+    let mut inner = pair.into_inner();
+    let mut acc = inner.next().map(parse_factor).unwrap_or(Num::Int(1));
+    while let (Some(_op), Some(rhs)) = (inner.next(), inner.next()) {
+        acc = Num::Mul(Box::new(acc), Box::new(parse_factor(rhs)));
+    }
+    acc
+}
+
+fn parse_factor(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
+    let Some(inner) = pair.into_inner().next() else {
+        unreachable!("empty factor (parse_factor)")
+    };
+    match inner.as_rule() {
+        // The grammar only admits digits; a number too large for i64 is
+        // clamped, and checked arithmetic reports the overflow.
+        Rule::integer => Num::Int(inner.as_str().parse().unwrap_or(i64::MAX)),
+        Rule::negate => match inner.into_inner().next() {
+            Some(f) => Num::Neg(Box::new(parse_factor(f))),
+            None => unreachable!("negation without operand (parse_factor)"),
+        },
+        Rule::sum => parse_sum(inner),
+        Rule::call => parse_call(inner),
+        other => unreachable!("{other:?} not supposed to get there (parse_factor)"),
+    }
+}
+
+fn parse_call(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
+    let Some(call) = pair.into_inner().next() else {
+        unreachable!("empty call (parse_call)")
+    };
+    match call.as_rule() {
+        Rule::limit => Num::Limit,
+        Rule::rounding => {
+            let mut inner = call.into_inner();
+            let (Some(f), Some(a), Some(b)) = (inner.next(), inner.next(), inner.next()) else {
+                unreachable!("rounding without operands (parse_call)")
+            };
+            let rounding = if f.as_str() == "floor" {
+                Rounding::Floor
+            } else {
+                Rounding::Ceil
+            };
+            Num::Div(rounding, Box::new(parse_sum(a)), Box::new(parse_sum(b)))
+        }
+        Rule::extreme => {
+            let mut inner = call.into_inner();
+            let (Some(f), Some(a), Some(b)) = (inner.next(), inner.next(), inner.next()) else {
+                unreachable!("min/max without operands (parse_call)")
+            };
+            let (a, b) = (Box::new(parse_sum(a)), Box::new(parse_sum(b)));
+            if f.as_str() == "min" { Num::Min(a, b) } else { Num::Max(a, b) }
+        }
+        Rule::measure => {
+            let mut reach = Reach::Local;
+            let mut measure = Measure::Count;
+            let mut selector = None;
+            for part in call.into_inner() {
+                match part.as_rule() {
+                    Rule::army_prefix => reach = Reach::Army,
+                    Rule::measure_fn => {
+                        measure = match part.as_str() {
+                            "count" => Measure::Count,
+                            "points" => Measure::Points,
+                            _ => Measure::Units,
+                        }
+                    }
+                    Rule::selector => selector = Some(parse_selector(part)),
+                    other => unreachable!("{other:?} not supposed to get there (parse_call)"),
+                }
+            }
+            Num::Measure(reach, measure, selector)
+        }
+        other => unreachable!("{other:?} not supposed to get there (parse_call)"),
+    }
+}
+
+fn parse_selector(pair: Pair<'_, Rule>) -> SelectorSyntax {
+    let mut selector = SelectorSyntax {
+        items: Vec::new(),
+        within: Vec::new(),
+    };
+    let mut after_in = false;
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::items => {
+                let items = part.into_inner().map(parse_item_pair).collect();
+                if after_in {
+                    selector.within = items;
+                } else {
+                    selector.items = items;
+                }
+            }
+            Rule::kw_in => after_in = true,
+            other => unreachable!("{other:?} not supposed to get there (parse_selector)"),
+        }
+    }
+    selector
+}
+
+fn parse_item_pair(pair: Pair<'_, Rule>) -> (Item, Span) {
+    let span = span_of(&pair);
+    let Some(inner) = pair.into_inner().next() else {
+        unreachable!("empty item (parse_item)")
+    };
+    let item = match inner.as_rule() {
+        Rule::tag => Item::Tag(inner.as_str().trim_start_matches("tag:").to_string()),
+        Rule::everything => Item::Everything,
+        Rule::id => Item::Id(inner.as_str().to_string()),
+        other => unreachable!("{other:?} not supposed to get there (parse_item)"),
+    };
+    (item, span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = parse("count(a) <= ").unwrap_err();
+        assert_eq!(e.span.start, 12);
+        assert!(e.message.contains("a number or a measure"), "{}", e.message);
+        let e = parse("count(a) 3").unwrap_err();
+        assert!(e.message.contains("comparison operator"), "{}", e.message);
+        assert!(parse("floor(3)").is_err());
+        assert!(parse("count(A B) == 1").is_err());
+        assert!(parse("").is_err());
+    }
+
+    #[test]
+    fn spans_of_items() {
+        let cond = parse("count(x, tag:y) == 1").unwrap();
+        let sel = cond.selectors()[0];
+        assert_eq!(sel.items[0].1, Span::new(6, 7));
+        assert_eq!(sel.items[1], (Item::Tag("y".into()), Span::new(9, 14)));
+    }
+}

@@ -1,0 +1,121 @@
+//! Source texts and spans: the one place that turns byte offsets into lines
+//! and columns.
+//!
+//! Every diagnostic points into a [`SourceFile`]; rosters, list files and
+//! rule expressions all go through here, so positions are computed one way.
+
+use std::sync::Arc;
+
+/// A byte range in one source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// A span moved by `offset` bytes (for spans parsed from a slice).
+    pub fn shifted(self, offset: usize) -> Span {
+        Span::new(self.start + offset, self.end + offset)
+    }
+
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A named text with its line starts, shared cheaply between diagnostics.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    name: String,
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        SourceFile {
+            inner: Arc::new(Inner {
+                name: name.into(),
+                text,
+                line_starts,
+            }),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.inner.text
+    }
+
+    pub fn line_starts(&self) -> &[usize] {
+        &self.inner.line_starts
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.inner.text.len());
+        let line = match self.inner.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.inner.line_starts[line];
+        let column = self
+            .inner
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line + 1, column + 1)
+    }
+
+    /// The byte span of 1-based line `line`, without its line break.
+    pub fn line_span(&self, line: usize) -> Span {
+        let starts = &self.inner.line_starts;
+        let Some(&start) = starts.get(line.wrapping_sub(1)) else {
+            return Span::new(self.inner.text.len(), self.inner.text.len());
+        };
+        let end = starts
+            .get(line)
+            .map_or(self.inner.text.len(), |&next| next.saturating_sub(1));
+        let text = &self.inner.text[start..end];
+        let trimmed = text.strip_suffix('\r').unwrap_or(text);
+        Span::new(start, start + trimmed.len())
+    }
+
+    pub fn same(&self, other: &SourceFile) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_are_one_based() {
+        let f = SourceFile::new("t", "ab\ncdé\n\nx");
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(7), (2, 4));
+        assert_eq!(f.line_col(9), (3, 1));
+        assert_eq!(f.line_col(10), (4, 1));
+        assert_eq!(f.line_span(2), Span::new(3, 7));
+        assert_eq!(f.line_span(3), Span::new(8, 8));
+    }
+}

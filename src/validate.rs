@@ -1,0 +1,306 @@
+//! Validation: a resolved army checked against the points limit and every
+//! constraint of its list.
+//!
+//! All findings are collected; nothing stops at the first. Where a rule is
+//! broken, the diagnostic points at the roster entry that tipped it over
+//! (the last one counted), with the others as secondary labels.
+
+use crate::catalogue::{Constraint, RuleSeverity, Scope, Selector};
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::resolve::{Army, ArmyFormation};
+use crate::roster::Roster;
+use crate::rules::{Cond, EvalError, Facts, Measure, Reach};
+use crate::source::Span;
+
+/// Checks an army; returns the diagnostics in roster order.
+pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let file = &roster.file;
+    let army_span = roster.header.army_line.unwrap_or_default();
+    let limit = roster.header.points.as_ref().map(|p| i64::from(p.value));
+
+    match &roster.header.points {
+        Some(points) if army.total > i64::from(points.value) => out.push(
+            Diagnostic::error(
+                Code::OverPointsLimit,
+                format!(
+                    "the army costs {} points, {} over the limit of {}",
+                    army.total,
+                    army.total - i64::from(points.value),
+                    points.value
+                ),
+            )
+            .at(file, points.span)
+            .label(format!("limit {}", points.value))
+            .rule("points-limit", "tournament rules: formations total the agreed points or less")
+            .hint("remove or shrink a formation, or raise the limit if the event allows it"),
+        ),
+        Some(_) => {}
+        None => out.push(
+            Diagnostic::warning(
+                Code::MissingPointsLimit,
+                "the roster states no points limit; limits that depend on it use the army's total",
+            )
+            .at(file, army_span)
+            .fix("add a line such as `Points: 3000`"),
+        ),
+    }
+
+    let facts = ArmyFacts {
+        army,
+        limit: limit.unwrap_or(army.total),
+    };
+    for constraint in &army.list.constraints {
+        match constraint.scope {
+            Scope::Army => {
+                if let Some(d) = check(constraint, &facts, &facts, roster, army_span) {
+                    out.push(d);
+                }
+            }
+            Scope::Formation => {
+                for (i, f) in army.formations.iter().enumerate() {
+                    if !constraint.applies_to(f.formation) {
+                        continue;
+                    }
+                    let local = FormationFacts { army: &facts, index: i };
+                    if let Some(d) = check(constraint, &local, &local, roster, f.name_span) {
+                        out.push(d);
+                    }
+                }
+            }
+        }
+    }
+
+    for f in army.formations.iter().filter(|f| !f.points_known) {
+        let formation = &army.list.formations[f.formation];
+        out.push(
+            Diagnostic::warning(
+                Code::Unchecked,
+                format!(
+                    "a cost in {} is missing from the sources, so its points and the total are not checked",
+                    formation.name
+                ),
+            )
+            .at(file, f.name_span),
+        );
+    }
+
+    if !army.list.not_enforced.is_empty() {
+        let mut d = Diagnostic::note(
+            Code::Unchecked,
+            format!(
+                "{} of {}'s rules are not checked by muster; check them by hand",
+                army.list.not_enforced.len(),
+                army.list.name
+            ),
+        );
+        for rule in &army.list.not_enforced {
+            d = d.hint(format!("{} ({})", rule.rule, rule.why));
+        }
+        out.push(d);
+    }
+
+    out
+}
+
+fn check<F: Facts<Selector> + Locate>(
+    constraint: &Constraint,
+    facts: &F,
+    locate: &F,
+    roster: &Roster,
+    fallback: Span,
+) -> Option<Diagnostic> {
+    let file = &roster.file;
+    let severity = match constraint.severity {
+        RuleSeverity::Error => Severity::Error,
+        RuleSeverity::Warning => Severity::Warning,
+    };
+    match constraint.cond.eval(facts) {
+        Ok(true) => None,
+        Ok(false) => {
+            let (primary, others) = match constraint.scope {
+                Scope::Formation => (fallback, Vec::new()),
+                Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
+            };
+            let mut d = Diagnostic::new(severity, Code::ListRule, constraint.message.clone())
+                .at(file, primary)
+                .rule(&constraint.id, &constraint.provenance)
+                .hint(format!("the rule is `{}`{}", constraint.text, explain(&constraint.cond, facts)));
+            for span in others.into_iter().take(6) {
+                d = d.also(file, span, "counted here");
+            }
+            Some(d)
+        }
+        Err(e) => Some(
+            Diagnostic::error(
+                Code::ListData,
+                format!(
+                    "rule `{}` of the list cannot be evaluated ({}); this is a fault in the list data",
+                    constraint.id,
+                    match e {
+                        EvalError::DivisionByZero => "division by zero",
+                        EvalError::Overflow => "a number too large",
+                    }
+                ),
+            )
+            .at(file, fallback),
+        ),
+    }
+}
+
+/// The numbers behind a broken top-level comparison: ` (here: 2 <= 1)`.
+fn explain<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> String {
+    match cond {
+        Cond::Compare(a, op, b) => match (a.eval(facts), b.eval(facts)) {
+            (Ok(a), Ok(b)) => format!(" (here: {a} {} {b})", op.symbol()),
+            _ => String::new(),
+        },
+        Cond::Implies(_, b) => explain(b, facts),
+        _ => String::new(),
+    }
+}
+
+/// Where to point when an army rule is broken.
+trait Locate {
+    fn locate(&self, cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)>;
+}
+
+struct ArmyFacts<'a, 'l> {
+    army: &'a Army<'l>,
+    limit: i64,
+}
+
+impl ArmyFacts<'_, '_> {
+    fn count_in(&self, f: &ArmyFormation, s: &Selector) -> i64 {
+        if !s.admits_formation(f.formation) {
+            return 0;
+        }
+        let own = i64::from(s.formation(f.formation));
+        let upgrades: i64 = f
+            .upgrades
+            .iter()
+            .filter(|t| s.upgrade(t.upgrade))
+            .map(|t| i64::from(t.count))
+            .sum();
+        own + upgrades
+    }
+
+    fn points_in(&self, f: &ArmyFormation, s: Option<&Selector>) -> i64 {
+        let Some(s) = s else { return f.points };
+        if !s.admits_formation(f.formation) {
+            return 0;
+        }
+        if s.formation(f.formation) {
+            return f.points;
+        }
+        f.upgrades
+            .iter()
+            .filter(|t| s.upgrade(t.upgrade))
+            .filter_map(|t| {
+                self.army.list.upgrades[t.upgrade]
+                    .cost
+                    .as_ref()
+                    .map(|c| c.of(t.count))
+            })
+            .sum()
+    }
+
+    fn units_in(&self, f: &ArmyFormation, s: Option<&Selector>) -> i64 {
+        if s.is_some_and(|s| !s.admits_formation(f.formation)) {
+            return 0;
+        }
+        f.units
+            .iter()
+            .enumerate()
+            .filter(|(unit, _)| s.is_none_or(|s| s.unit(*unit)))
+            .map(|(_, n)| *n)
+            .sum()
+    }
+
+    fn measure_one(&self, f: &ArmyFormation, m: Measure, s: Option<&Selector>) -> i64 {
+        match (m, s) {
+            (Measure::Count, Some(s)) => self.count_in(f, s),
+            (Measure::Count, None) => 1,
+            (Measure::Points, s) => self.points_in(f, s),
+            (Measure::Units, s) => self.units_in(f, s),
+        }
+    }
+
+    /// The spans a selector matches in one formation, in roster order.
+    fn spans_in(&self, f: &ArmyFormation, s: &Selector) -> Vec<Span> {
+        let mut spans = Vec::new();
+        if !s.admits_formation(f.formation) {
+            return spans;
+        }
+        let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
+        if s.formation(f.formation) || has_unit {
+            spans.push(f.name_span);
+        }
+        for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {
+            spans.extend(&t.spans);
+        }
+        spans
+    }
+}
+
+impl Facts<Selector> for ArmyFacts<'_, '_> {
+    fn measure(&self, _reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
+        self.army
+            .formations
+            .iter()
+            .map(|f| self.measure_one(f, m, s))
+            .sum()
+    }
+
+    fn limit(&self) -> i64 {
+        self.limit
+    }
+}
+
+impl Locate for ArmyFacts<'_, '_> {
+    fn locate(&self, cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
+        for s in cond.selectors() {
+            let mut spans: Vec<Span> = self
+                .army
+                .formations
+                .iter()
+                .flat_map(|f| self.spans_in(f, s))
+                .collect();
+            spans.sort_by_key(|s| s.start);
+            spans.dedup();
+            if let Some(last) = spans.pop() {
+                return Some((last, spans));
+            }
+        }
+        None
+    }
+}
+
+struct FormationFacts<'a, 'b, 'l> {
+    army: &'a ArmyFacts<'b, 'l>,
+    index: usize,
+}
+
+impl Facts<Selector> for FormationFacts<'_, '_, '_> {
+    fn measure(&self, reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
+        match reach {
+            Reach::Army => self.army.measure(reach, m, s),
+            Reach::Local => self
+                .army
+                .army
+                .formations
+                .get(self.index)
+                .map_or(0, |f| self.army.measure_one(f, m, s)),
+        }
+    }
+
+    fn limit(&self) -> i64 {
+        self.army.limit
+    }
+}
+
+impl Locate for FormationFacts<'_, '_, '_> {
+    fn locate(&self, _cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
+        None
+    }
+}

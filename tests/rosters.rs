@@ -1,0 +1,147 @@
+//! Tests as data: every roster under `tests/rosters/` is checked, and its
+//! diagnostics must be exactly the ones annotated on its lines with `#!`
+//! (see `tests/rosters/README.md`).
+
+use muster::catalogue::{Catalogue, load_embedded};
+use muster::check::check_text;
+use muster::diagnostic::Severity;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// (line, severity, code, rule)
+type Expectation = (usize, String, String, Option<String>);
+
+fn expectations(text: &str) -> Vec<Expectation> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for annotation in line.split("#!").skip(1) {
+            let mut words = annotation.split_whitespace();
+            let (Some(severity), Some(code)) = (words.next(), words.next()) else {
+                panic!("line {}: an annotation is `#! error CODE[:RULE]`", i + 1)
+            };
+            let (code, rule) = match code.split_once(':') {
+                Some((code, rule)) => (code.to_string(), Some(rule.to_string())),
+                None => (code.to_string(), None),
+            };
+            out.push((i + 1, severity.to_string(), code, rule));
+        }
+    }
+    out
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "txt") {
+            out.push(path);
+        }
+    }
+}
+
+fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let name = path.display().to_string();
+    let result = check_text(catalogue, &name, &text);
+    let expected = expectations(&text);
+    let mut problems = Vec::new();
+
+    let actual_errors: BTreeSet<(usize, String, Option<String>)> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| {
+            let line = d.line_col().map_or(0, |(l, _)| l);
+            (line, d.code.as_str().to_string(), d.rule.as_ref().map(|r| r.id.clone()))
+        })
+        .collect();
+    let expected_errors: BTreeSet<(usize, String, Option<String>)> = expected
+        .iter()
+        .filter(|e| e.1 == "error")
+        .map(|(line, _, code, rule)| (*line, code.clone(), rule.clone()))
+        .collect();
+    // An annotation without a rule matches a diagnostic of that code with any rule.
+    let matches = |e: &(usize, String, Option<String>), a: &(usize, String, Option<String>)| {
+        e.0 == a.0 && e.1 == a.1 && (e.2.is_none() || e.2 == a.2)
+    };
+    for e in &expected_errors {
+        if !actual_errors.iter().any(|a| matches(e, a)) {
+            problems.push(format!("expected error {} {:?} on line {}", e.1, e.2, e.0));
+        }
+    }
+    for a in &actual_errors {
+        if !expected_errors.iter().any(|e| matches(e, a)) {
+            problems.push(format!("unexpected error {} {:?} on line {}", a.1, a.2, a.0));
+        }
+    }
+    for (line, severity, code, rule) in expected.iter().filter(|e| e.1 != "error") {
+        let found = result.diagnostics.iter().any(|d| {
+            d.severity.as_str() == severity
+                && d.code.as_str() == code
+                && d.line_col().map_or(0, |(l, _)| l) == *line
+                && (rule.is_none() || d.rule.as_ref().map(|r| &r.id) == rule.as_ref())
+        });
+        if !found {
+            problems.push(format!("expected {severity} {code} {rule:?} on line {line}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}:\n  {}\n--- muster said:\n{}",
+            problems.join("\n  "),
+            muster::report::terminal::diagnostics(&result.diagnostics, false)
+        ))
+    }
+}
+
+#[test]
+fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
+    let report = load_embedded();
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    let mut paths = Vec::new();
+    files(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters").as_path(), &mut paths);
+    paths.sort();
+    assert!(paths.len() > 100, "only {} roster cases", paths.len());
+    let failures: Vec<String> = paths
+        .iter()
+        .filter_map(|p| check_one(&report.catalogue, p).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} roster cases failed:\n\n{}",
+        failures.len(),
+        paths.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Every constraint of every shipped list has a case that breaks it and one
+/// that satisfies it.
+#[test]
+fn every_constraint_has_a_broken_and_an_ok_case() {
+    let report = load_embedded();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters");
+    let mut missing = Vec::new();
+    for list in &report.catalogue.lists {
+        let dir = root.join(list.game.as_str()).join(&list.id);
+        for c in &list.constraints {
+            for kind in ["ok", "broken"] {
+                let path = dir.join(format!("{}.{kind}.txt", c.id));
+                if !path.exists() {
+                    missing.push(path.display().to_string());
+                }
+            }
+            let broken = dir.join(format!("{}.broken.txt", c.id));
+            if let Ok(text) = std::fs::read_to_string(&broken) {
+                let wanted = format!("list-rule:{}", c.id);
+                if !text.contains(&wanted) {
+                    missing.push(format!("{} does not expect {wanted}", broken.display()));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing cases:\n{}", missing.join("\n"));
+}
