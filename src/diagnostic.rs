@@ -209,7 +209,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
         let lower = candidate.to_lowercase();
-        let distance = strsim::levenshtein(&name, &lower);
+        let distance = strsim::osa_distance(&name, &lower);
         // Short names tolerate fewer edits; long names a few more.
         let allowed = (name.chars().count().max(lower.chars().count()) / 4).clamp(1, 4);
         let prefix = lower.starts_with(&name) || name.starts_with(&lower);

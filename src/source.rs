@@ -113,8 +113,8 @@ mod tests {
         assert_eq!(f.line_col(0), (1, 1));
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(7), (2, 4));
-        assert_eq!(f.line_col(9), (3, 1));
-        assert_eq!(f.line_col(10), (4, 1));
+        assert_eq!(f.line_col(8), (3, 1));
+        assert_eq!(f.line_col(9), (4, 1));
         assert_eq!(f.line_span(2), Span::new(3, 7));
         assert_eq!(f.line_span(3), Span::new(8, 8));
     }

@@ -95,9 +95,9 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
             ),
         );
         for rule in &army.list.not_enforced {
-            d = d.hint(format!("{} ({})", rule.rule, rule.why));
+            d = d.hint(rule.rule.clone());
         }
-        out.push(d);
+        out.push(d.hint(format!("`muster options {}` says why each is not checked", army.list.id)));
     }
 
     out

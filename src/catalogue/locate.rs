@@ -133,8 +133,8 @@ mod tests {
         let p = Positions::of(text);
         assert_eq!(p.find("/game"), Some((1, 1)));
         assert_eq!(p.find("/sections/0/id"), Some((3, 5)));
-        assert_eq!(p.find("/sections/0/formations/0/points"), Some((5, 17)));
+        assert_eq!(p.find("/sections/0/formations/0/points"), Some((5, 18)));
         assert_eq!(p.find("/sections/0/formations/1/points"), Some((7, 9)));
-        assert_eq!(p.find("/sections/0/formations/1/nothing"), Some((6, 9)));
+        assert_eq!(p.find("/sections/0/formations/1/nothing"), Some((6, 11)));
     }
 }

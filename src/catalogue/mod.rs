@@ -121,9 +121,14 @@ impl ArmyList {
             .chain(self.snapfire_id.as_deref())
     }
 
-    /// The dated version label for humans.
-    pub fn version_text(&self) -> &str {
-        self.version_label.as_deref().unwrap_or(&self.version)
+    /// The version for humans: the pack's label, with the version itself
+    /// where the label does not contain it.
+    pub fn version_text(&self) -> String {
+        match &self.version_label {
+            Some(label) if label.contains(&self.version) => label.clone(),
+            Some(label) => format!("{label}, {}", self.version),
+            None => self.version.clone(),
+        }
     }
 }
 

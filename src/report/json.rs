@@ -69,7 +69,7 @@ pub struct DiagnosticReport {
     /// A replacement that would fix it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Advice, possibly empty.
     pub hints: Vec<String>,
 }
 

@@ -1,0 +1,292 @@
+//! The CLI contract: exit statuses, the JSON shape and the terminal output.
+//! Each test runs the real binary, as a user or a script would.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    status: i32,
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/{name}")
+}
+
+fn muster(args: &[&str]) -> Run {
+    muster_with_input(args, None)
+}
+
+fn muster_with_input(args: &[&str], input: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster runs");
+    if let Some(input) = input {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        status: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn a_legal_roster_exits_0_with_its_points() {
+    let run = muster(&["check", &fixture("legal.txt")]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn an_illegal_roster_exits_1_and_shows_every_error_with_its_line() {
+    let run = muster(&["check", &fixture("illegal.txt")]);
+    assert_eq!(run.status, 1);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_snapfire_export_is_accepted_as_it_is() {
+    let run = muster(&["check", &fixture("snapfire.txt")]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(run.stdout.contains("legal, Codex Astartes"));
+}
+
+#[test]
+fn one_illegal_roster_among_legal_ones_gives_1() {
+    let run = muster(&["check", &fixture("legal.txt"), &fixture("illegal.txt")]);
+    assert_eq!(run.status, 1);
+}
+
+#[test]
+fn unusable_inputs_give_2_and_say_why() {
+    let missing = muster(&["check", "tests/fixtures/no-such-file.txt"]);
+    assert_eq!(missing.status, 2);
+    assert!(missing.stdout.contains("cannot read"), "{}", missing.stdout);
+
+    let latin1 = temp_file("latin1.txt", b"Army: Codex Astartes\nPlayer: Ren\xe9\n");
+    let run = muster(&["check", latin1.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("not UTF-8"), "{}", run.stdout);
+
+    let big = temp_file("big.txt", &vec![b'#'; (1 << 20) + 10]);
+    let run = muster(&["check", big.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("1 MiB"), "{}", run.stdout);
+
+    let binary = temp_file("binary.txt", b"\x00\x01\x02PNG");
+    let run = muster(&["check", binary.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("binary"), "{}", run.stdout);
+
+    let empty = temp_file("empty.txt", b"\n  \n# only a comment\n");
+    let run = muster(&["check", empty.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("empty"), "{}", run.stdout);
+
+    // An unusable file among legal ones still makes the run unusable.
+    let run = muster(&["check", &fixture("legal.txt"), empty.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+}
+
+#[test]
+fn wrong_arguments_give_2() {
+    assert_eq!(muster(&["check"]).status, 2);
+    assert_eq!(muster(&["frobnicate"]).status, 2);
+    assert_eq!(muster(&["check", "--format", "xml", "x"]).status, 2);
+    assert_eq!(muster(&["options", "Squats of Doom"]).status, 2);
+    assert_eq!(muster(&["--help"]).status, 0);
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let roster = std::fs::read(fixture("legal.txt")).unwrap();
+    let run = muster_with_input(&["check", "-"], Some(&roster));
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(run.stdout.starts_with("note") || run.stdout.contains("<stdin>: legal"), "{}", run.stdout);
+}
+
+#[test]
+fn json_output_follows_its_schema() {
+    let run = muster(&["check", "--format", "json", &fixture("legal.txt"), &fixture("illegal.txt")]);
+    assert_eq!(run.status, 1);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    assert_eq!(value["legal"], false);
+    let legal = &value["rosters"][0];
+    assert_eq!(legal["file"], "tests/fixtures/legal.txt");
+    assert_eq!(legal["game"], "netea");
+    assert_eq!(legal["army"], "codex-astartes");
+    assert_eq!(legal["version"], "2026-02-04");
+    assert_eq!(legal["points"], 1700);
+    assert_eq!(legal["limit"], 2000);
+    assert_eq!(legal["legal"], true);
+    assert_eq!(legal["formations"][0]["name"], "Tactical");
+    assert_eq!(legal["formations"][0]["points"], 375);
+
+    let illegal = &value["rosters"][1];
+    assert_eq!(illegal["legal"], false);
+    let codes: Vec<(String, u64)> = illegal["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| (d["code"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            ("unknown-formation".to_string(), 5),
+            ("unknown-upgrade".to_string(), 6),
+            ("cost-mismatch".to_string(), 6),
+            ("list-rule".to_string(), 8),
+            ("list-rule".to_string(), 9),
+        ]
+    );
+    let rule = illegal["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["line"] == 8)
+        .unwrap();
+    assert_eq!(rule["rule"], "one-spacecraft");
+    assert_eq!(rule["column"], 1);
+}
+
+#[test]
+fn lists_shows_every_list() {
+    let run = muster(&["lists"]);
+    assert_eq!(run.status, 0);
+    insta::assert_snapshot!(run.stdout);
+    let json: serde_json::Value = serde_json::from_str(&muster(&["lists", "--format", "json"]).stdout).unwrap();
+    let ids: Vec<&str> = json.as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"codex-astartes") && ids.contains(&"steel-legion") && ids.contains(&"ghazghkull-war-horde"));
+    for row in json.as_array().unwrap() {
+        for key in ["game", "id", "name", "version"] {
+            assert!(row[key].is_string(), "{key} in {row}");
+        }
+    }
+}
+
+#[test]
+fn lists_check_proves_the_data_consistent() {
+    let run = muster(&["lists", "--check"]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(run.stdout.contains("all consistent"), "{}", run.stdout);
+}
+
+#[test]
+fn a_broken_list_folder_is_reported_with_file_path_and_line() {
+    let dir = std::env::temp_dir().join(format!("muster-lists-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("broken.yaml"),
+        "game: netea\nid: broken\nname: Broken\nversion: '1'\nsource: []\nstrategy_rating: 2\nsections:\n  - id: s\n    name: S\n    formations:\n      - id: f\n        name: F\n        points: lots\n        initiative: 2+\n",
+    )
+    .unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
+    assert_eq!(run.status, 1);
+    assert!(run.stdout.contains("broken.yaml:13:9"), "{}", run.stdout);
+    assert!(run.stdout.contains("/sections/0/formations/0/points"), "{}", run.stdout);
+
+    // Other commands refuse to work on a broken catalogue.
+    let run = muster(&["--lists", dir.to_str().unwrap(), "check", &fixture("legal.txt")]);
+    assert_eq!(run.status, 2);
+}
+
+#[test]
+fn a_list_folder_can_override_a_built_in_list() {
+    let dir = std::env::temp_dir().join(format!("muster-override-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("house.yaml"),
+        "game: netea\nid: house-marines\nname: House Marines\nversion: '2026-01-01'\nsource: [{document: house rules}]\nstrategy_rating: 5\nsections:\n  - id: s\n    name: S\n    formations:\n      - id: tac\n        name: Tactical\n        points: 300\n        initiative: 1+\n        units: [{unit: tactical-marines, count: 6}]\n",
+    )
+    .unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists"]);
+    assert!(run.stdout.contains("house-marines"), "{}", run.stdout);
+    let roster = temp_file("house.txt", b"Army: House Marines\nPoints: 2000\nTactical [300]\n");
+    let run = muster(&["--lists", dir.to_str().unwrap(), "check", roster.to_str().unwrap()]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+}
+
+#[test]
+fn options_shows_formations_upgrades_and_rules() {
+    let run = muster(&["options", "Space Marines"]);
+    assert_eq!(run.status, 0);
+    for expected in ["Tactical", "Captain", "one-spacecraft", "RULES", "strategy rating: 5"] {
+        assert!(run.stdout.contains(expected), "{expected} in {}", run.stdout);
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&muster(&["options", "steel-legion", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["id"], "steel-legion");
+    assert!(json["sections"][0]["formations"][0]["points"].is_number());
+    assert!(!json["rules"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn an_unknown_army_suggests_the_nearest() {
+    let run = muster(&["options", "Codex Astartez"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("did you mean `Codex Astartes`"), "{}", run.stderr);
+}
+
+#[test]
+fn new_prints_a_roster_that_muster_reads() {
+    for army in ["codex-astartes", "steel-legion", "ghazghkull-war-horde"] {
+        let run = muster(&["new", army, "--points", "2500"]);
+        assert_eq!(run.status, 0);
+        assert!(run.stdout.contains("Points: 2500"));
+        let path = temp_file(&format!("new-{army}.txt"), run.stdout.as_bytes());
+        let checked = muster(&["check", "--format", "json", path.to_str().unwrap()]);
+        let json: serde_json::Value = serde_json::from_str(&checked.stdout).unwrap();
+        let roster = &json["rosters"][0];
+        assert_eq!(roster["army"], army);
+        let parse_errors = roster["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "parse-error")
+            .count();
+        assert_eq!(parse_errors, 0, "{}", checked.stdout);
+    }
+}
+
+#[test]
+fn checked_in_schemas_are_up_to_date() {
+    let run = muster(&["schema", "--check", "--out", "schema"]);
+    assert_eq!(run.status, 0, "{}\nrun `cargo run -- schema` to regenerate", run.stderr);
+}
+
+#[test]
+fn schema_writes_the_files() {
+    let dir = std::env::temp_dir().join(format!("muster-schema-{}", std::process::id()));
+    let run = muster(&["schema", "--out", dir.to_str().unwrap()]);
+    assert_eq!(run.status, 0);
+    for name in ["army-list.schema.json", "datasheets.schema.json", "check-output.schema.json"] {
+        assert!(Path::new(&dir).join(name).exists(), "{name}");
+    }
+}
