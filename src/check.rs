@@ -49,9 +49,7 @@ impl Checked<'_> {
 
     /// Whether the input could not be used at all (unreadable, not a roster).
     pub fn unusable(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.code == Code::UnreadableInput)
+        self.diagnostics.iter().any(|d| d.code == Code::UnreadableInput)
     }
 
     pub fn errors(&self) -> usize {
@@ -74,7 +72,7 @@ pub fn check_bytes<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Ch
             header: Header::default(),
             list: None,
             army: None,
-            diagnostics: vec![d],
+            diagnostics: vec![d.diagnostic()],
         },
     }
 }
@@ -91,7 +89,10 @@ pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Check
         army: None,
         diagnostics: Vec::new(),
     };
-    if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+    if text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
         checked.diagnostics.push(
             Diagnostic::error(Code::UnreadableInput, "the file is empty: no roster in it")
                 .hint("`muster new ARMY` prints a roster to start from"),

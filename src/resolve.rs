@@ -66,11 +66,7 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
     for entry in &roster.entries {
         resolver.entry(entry, &mut formations);
     }
-    let counts_as = roster
-        .counts_as
-        .iter()
-        .map(|c| resolver.declaration(c))
-        .collect();
+    let counts_as = roster.counts_as.iter().map(|c| resolver.declaration(c)).collect();
     let total = formations.iter().map(|f: &ArmyFormation| f.points).sum();
     let total_incomplete = formations.iter().any(|f| !f.points_known);
     (
@@ -187,7 +183,10 @@ impl Resolver<'_, '_> {
                     ),
                     stated.span,
                 );
-                *d = d.clone().label(format!("computed: {expected}")).fix(format!("[{expected}]"));
+                *d = d
+                    .clone()
+                    .label(format!("computed: {expected}"))
+                    .fix(format!("[{expected}]"));
             }
         }
 
@@ -206,10 +205,8 @@ impl Resolver<'_, '_> {
     /// Snapfire prints a formation's unit description before its upgrades;
     /// returns the offset where that description ends, if it is there.
     fn snapfire_units_end(&self, entry: &Entry, formation: FormationIdx) -> usize {
-        let (Some(details), Some(units)) = (
-            &entry.details,
-            &self.list.formations[formation].snapfire_units,
-        ) else {
+        let (Some(details), Some(units)) = (&entry.details, &self.list.formations[formation].snapfire_units)
+        else {
             return 0;
         };
         let text = details.value.to_lowercase();
@@ -229,7 +226,9 @@ impl Resolver<'_, '_> {
         )
         .at(&self.roster.file, name.span);
         if let Some(suggestion) = list.formation_names.suggest(&name.value) {
-            d = d.label(format!("did you mean `{suggestion}`?")).fix(suggestion.to_string());
+            d = d
+                .label(format!("did you mean `{suggestion}`?"))
+                .fix(suggestion.to_string());
         }
         if let Lookup::Found(u) = list.upgrade_names.lookup(&name.value) {
             d = d.hint(format!(
@@ -360,7 +359,11 @@ fn allowed_hint(list: &ArmyList, formation: FormationIdx) -> String {
     if f.upgrades.is_empty() {
         format!("{} takes no upgrades", f.name)
     } else {
-        let names: Vec<&str> = f.upgrades.iter().map(|&u| list.upgrades[u].name.as_str()).collect();
+        let names: Vec<&str> = f
+            .upgrades
+            .iter()
+            .map(|&u| list.upgrades[u].name.as_str())
+            .collect();
         format!("{} may take: {}", f.name, names.join(", "))
     }
 }

@@ -13,7 +13,10 @@ pub fn all() -> Vec<(&'static str, serde_json::Value)> {
     vec![
         ("army-list.schema.json", army_list().clone()),
         ("datasheets.schema.json", datasheets().clone()),
-        ("check-output.schema.json", to_value(schemars::schema_for!(CheckOutput))),
+        (
+            "check-output.schema.json",
+            to_value(schemars::schema_for!(CheckOutput)),
+        ),
     ]
 }
 

@@ -32,7 +32,10 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
             )
             .at(file, points.span)
             .label(format!("limit {}", points.value))
-            .rule("points-limit", "tournament rules: formations total the agreed points or less")
+            .rule(
+                "points-limit",
+                "tournament rules: formations total the agreed points or less",
+            )
             .hint("remove or shrink a formation, or raise the limit if the event allows it"),
         ),
         Some(_) => {}
@@ -62,7 +65,10 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
                     if !constraint.applies_to(f.formation) {
                         continue;
                     }
-                    let local = FormationFacts { army: &facts, index: i };
+                    let local = FormationFacts {
+                        army: &facts,
+                        index: i,
+                    };
                     if let Some(d) = check(constraint, &local, &local, roster, f.name_span) {
                         out.push(d);
                     }
@@ -97,7 +103,10 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
         for rule in &army.list.not_enforced {
             d = d.hint(rule.rule.clone());
         }
-        out.push(d.hint(format!("`muster options {}` says why each is not checked", army.list.id)));
+        out.push(d.hint(format!(
+            "`muster options {}` says why each is not checked",
+            army.list.id
+        )));
     }
 
     out
@@ -125,7 +134,11 @@ fn check<F: Facts<Selector> + Locate>(
             let mut d = Diagnostic::new(severity, Code::ListRule, constraint.message.clone())
                 .at(file, primary)
                 .rule(&constraint.id, &constraint.provenance)
-                .hint(format!("the rule is `{}`{}", constraint.text, explain(&constraint.cond, facts)));
+                .hint(format!(
+                    "the rule is `{}`{}",
+                    constraint.text,
+                    explain(&constraint.cond, facts)
+                ));
             for span in others.into_iter().take(6) {
                 d = d.also(file, span, "counted here");
             }

@@ -121,12 +121,22 @@ fn standard_input_is_read_with_a_dash() {
     let roster = std::fs::read(fixture("legal.txt")).unwrap();
     let run = muster_with_input(&["check", "-"], Some(&roster));
     assert_eq!(run.status, 0, "{}", run.stdout);
-    assert!(run.stdout.starts_with("note") || run.stdout.contains("<stdin>: legal"), "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with("note") || run.stdout.contains("<stdin>: legal"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn json_output_follows_its_schema() {
-    let run = muster(&["check", "--format", "json", &fixture("legal.txt"), &fixture("illegal.txt")]);
+    let run = muster(&[
+        "check",
+        "--format",
+        "json",
+        &fixture("legal.txt"),
+        &fixture("illegal.txt"),
+    ]);
     assert_eq!(run.status, 1);
     let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
     let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
@@ -154,7 +164,12 @@ fn json_output_follows_its_schema() {
         .unwrap()
         .iter()
         .filter(|d| d["severity"] == "error")
-        .map(|d| (d["code"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap()))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         codes,
@@ -181,9 +196,19 @@ fn lists_shows_every_list() {
     let run = muster(&["lists"]);
     assert_eq!(run.status, 0);
     insta::assert_snapshot!(run.stdout);
-    let json: serde_json::Value = serde_json::from_str(&muster(&["lists", "--format", "json"]).stdout).unwrap();
-    let ids: Vec<&str> = json.as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
-    assert!(ids.contains(&"codex-astartes") && ids.contains(&"steel-legion") && ids.contains(&"ghazghkull-war-horde"));
+    let json: serde_json::Value =
+        serde_json::from_str(&muster(&["lists", "--format", "json"]).stdout).unwrap();
+    let ids: Vec<&str> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"codex-astartes")
+            && ids.contains(&"steel-legion")
+            && ids.contains(&"ghazghkull-war-horde")
+    );
     for row in json.as_array().unwrap() {
         for key in ["game", "id", "name", "version"] {
             assert!(row[key].is_string(), "{key} in {row}");
@@ -210,7 +235,11 @@ fn a_broken_list_folder_is_reported_with_file_path_and_line() {
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
     assert_eq!(run.status, 1);
     assert!(run.stdout.contains("broken.yaml:13:9"), "{}", run.stdout);
-    assert!(run.stdout.contains("/sections/0/formations/0/points"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("/sections/0/formations/0/points"),
+        "{}",
+        run.stdout
+    );
 
     // Other commands refuse to work on a broken catalogue.
     let run = muster(&["--lists", dir.to_str().unwrap(), "check", &fixture("legal.txt")]);
@@ -228,8 +257,16 @@ fn a_list_folder_can_override_a_built_in_list() {
     .unwrap();
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists"]);
     assert!(run.stdout.contains("house-marines"), "{}", run.stdout);
-    let roster = temp_file("house.txt", b"Army: House Marines\nPoints: 2000\nTactical [300]\n");
-    let run = muster(&["--lists", dir.to_str().unwrap(), "check", roster.to_str().unwrap()]);
+    let roster = temp_file(
+        "house.txt",
+        b"Army: House Marines\nPoints: 2000\nTactical [300]\n",
+    );
+    let run = muster(&[
+        "--lists",
+        dir.to_str().unwrap(),
+        "check",
+        roster.to_str().unwrap(),
+    ]);
     assert_eq!(run.status, 0, "{}", run.stdout);
 }
 
@@ -237,7 +274,13 @@ fn a_list_folder_can_override_a_built_in_list() {
 fn options_shows_formations_upgrades_and_rules() {
     let run = muster(&["options", "Space Marines"]);
     assert_eq!(run.status, 0);
-    for expected in ["Tactical", "Captain", "one-spacecraft", "RULES", "strategy rating: 5"] {
+    for expected in [
+        "Tactical",
+        "Captain",
+        "one-spacecraft",
+        "RULES",
+        "strategy rating: 5",
+    ] {
         assert!(run.stdout.contains(expected), "{expected} in {}", run.stdout);
     }
     let json: serde_json::Value =
@@ -251,7 +294,11 @@ fn options_shows_formations_upgrades_and_rules() {
 fn an_unknown_army_suggests_the_nearest() {
     let run = muster(&["options", "Codex Astartez"]);
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("did you mean `Codex Astartes`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `Codex Astartes`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -278,7 +325,11 @@ fn new_prints_a_roster_that_muster_reads() {
 #[test]
 fn checked_in_schemas_are_up_to_date() {
     let run = muster(&["schema", "--check", "--out", "schema"]);
-    assert_eq!(run.status, 0, "{}\nrun `cargo run -- schema` to regenerate", run.stderr);
+    assert_eq!(
+        run.status, 0,
+        "{}\nrun `cargo run -- schema` to regenerate",
+        run.stderr
+    );
 }
 
 #[test]
@@ -286,7 +337,11 @@ fn schema_writes_the_files() {
     let dir = std::env::temp_dir().join(format!("muster-schema-{}", std::process::id()));
     let run = muster(&["schema", "--out", dir.to_str().unwrap()]);
     assert_eq!(run.status, 0);
-    for name in ["army-list.schema.json", "datasheets.schema.json", "check-output.schema.json"] {
+    for name in [
+        "army-list.schema.json",
+        "datasheets.schema.json",
+        "check-output.schema.json",
+    ] {
         assert!(Path::new(&dir).join(name).exists(), "{name}");
     }
 }

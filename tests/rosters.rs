@@ -53,7 +53,11 @@ fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
             let line = d.line_col().map_or(0, |(l, _)| l);
-            (line, d.code.as_str().to_string(), d.rule.as_ref().map(|r| r.id.clone()))
+            (
+                line,
+                d.code.as_str().to_string(),
+                d.rule.as_ref().map(|r| r.id.clone()),
+            )
         })
         .collect();
     let expected_errors: BTreeSet<(usize, String, Option<String>)> = expected
@@ -102,7 +106,12 @@ fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
     let report = load_embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let mut paths = Vec::new();
-    files(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters").as_path(), &mut paths);
+    files(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/rosters")
+            .as_path(),
+        &mut paths,
+    );
     paths.sort();
     assert!(paths.len() > 100, "only {} roster cases", paths.len());
     let failures: Vec<String> = paths

@@ -134,7 +134,10 @@ fn link_list(
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         let pointer = format!("/upgrades/{u}/id");
         if let Some(first) = ids.insert(&upgrade.id, pointer.clone()) {
-            errors.error(&pointer, format!("id `{}` is already used at {first}", upgrade.id));
+            errors.error(
+                &pointer,
+                format!("id `{}` is already used at {first}", upgrade.id),
+            );
         }
         upgrade_index.insert(&upgrade.id, u);
     }
@@ -142,7 +145,10 @@ fn link_list(
         for (f, formation) in section.formations.iter().enumerate() {
             let pointer = format!("/sections/{s}/formations/{f}/id");
             if let Some(first) = ids.insert(&formation.id, pointer.clone()) {
-                errors.error(&pointer, format!("id `{}` is already used at {first}", formation.id));
+                errors.error(
+                    &pointer,
+                    format!("id `{}` is already used at {first}", formation.id),
+                );
             }
         }
     }
@@ -151,7 +157,10 @@ fn link_list(
     let mut units: Vec<String> = Vec::new();
     let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
         if catalogue.datasheet(file.game, id).is_none() {
-            errors.error(&pointer, format!("no datasheet `{id}` for {}", file.game.as_str()));
+            errors.error(
+                &pointer,
+                format!("no datasheet `{id}` for {}", file.game.as_str()),
+            );
             return None;
         }
         Some(match units.iter().position(|u| u == id) {
@@ -213,7 +222,10 @@ fn link_list(
                     Some(&u) => allowed.push(u),
                     None => errors.error(
                         &format!("{base}/upgrades/{i}"),
-                        format!("formation `{}` names an upgrade `{id}` the list does not define", formation.id),
+                        format!(
+                            "formation `{}` names an upgrade `{id}` the list does not define",
+                            formation.id
+                        ),
                     ),
                 }
             }
@@ -244,11 +256,17 @@ fn link_list(
 
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
-        errors.error("/sections", format!("the name `{key}` fits formations {}", names.join(", ")));
+        errors.error(
+            "/sections",
+            format!("the name `{key}` fits formations {}", names.join(", ")),
+        );
     }
     for (key, clash) in upgrade_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
-        errors.error("/upgrades", format!("the name `{key}` fits upgrades {}", names.join(", ")));
+        errors.error(
+            "/upgrades",
+            format!("the name `{key}` fits upgrades {}", names.join(", ")),
+        );
     }
 
     let scope = Resolver {
@@ -312,7 +330,10 @@ fn link_list(
         if constraint.scope == raw::Scope::Army && applies_to.is_some() {
             errors.error(
                 &format!("/constraints/{c}/applies_to"),
-                format!("rule `{}` has army scope; applies_to is for formation rules", constraint.id),
+                format!(
+                    "rule `{}` has army scope; applies_to is for formation rules",
+                    constraint.id
+                ),
             );
         }
         constraints.push(Constraint {
@@ -330,7 +351,10 @@ fn link_list(
     let mut seen = BTreeSet::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
         if !seen.insert(&constraint.id) {
-            errors.error(&format!("/constraints/{c}/id"), format!("rule id `{}` is used twice", constraint.id));
+            errors.error(
+                &format!("/constraints/{c}/id"),
+                format!("rule id `{}` is used twice", constraint.id),
+            );
         }
     }
 

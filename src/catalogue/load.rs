@@ -143,9 +143,8 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
                 .location()
                 .map(|l| Span::new(l.index(), l.index()))
                 .unwrap_or_default();
-            diagnostics.push(
-                Diagnostic::error(Code::ListData, format!("not valid YAML: {e}")).at(file, span),
-            );
+            diagnostics
+                .push(Diagnostic::error(Code::ListData, format!("not valid YAML: {e}")).at(file, span));
             return None;
         }
     };
@@ -180,7 +179,11 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
                         Span::new(start, line_span.end)
                     })
                     .unwrap_or_default();
-                let at = if pointer.is_empty() { "/".to_string() } else { pointer };
+                let at = if pointer.is_empty() {
+                    "/".to_string()
+                } else {
+                    pointer
+                };
                 diagnostics.push(
                     Diagnostic::error(Code::ListData, format!("at {at}: {error}"))
                         .at(file, span)

@@ -14,14 +14,8 @@ pub struct Positions {
 }
 
 enum Frame {
-    Map {
-        path: Vec<String>,
-        key: Option<String>,
-    },
-    Seq {
-        path: Vec<String>,
-        index: usize,
-    },
+    Map { path: Vec<String>, key: Option<String> },
+    Seq { path: Vec<String>, index: usize },
 }
 
 #[derive(Default)]

@@ -148,7 +148,8 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     sorted.sort_by(|a, b| (a.game, &a.id).cmp(&(b.game, &b.id)));
     let mut out = Output::default();
     if check {
-        out.stdout.push_str(&terminal::diagnostics(&report.diagnostics, color));
+        out.stdout
+            .push_str(&terminal::diagnostics(&report.diagnostics, color));
         let rules: usize = catalogue.lists.iter().map(|l| l.constraints.len()).sum();
         let unchecked: usize = catalogue.lists.iter().map(|l| l.not_enforced.len()).sum();
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -210,11 +211,16 @@ fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output
         ListLookup::Found(list) => Ok(list),
         ListLookup::Ambiguous(lists) => {
             let ids: Vec<&str> = lists.iter().map(|l| l.id.as_str()).collect();
-            Err(usage(format!("`{army}` names more than one list: {}; use its id", ids.join(", "))))
+            Err(usage(format!(
+                "`{army}` names more than one list: {}; use its id",
+                ids.join(", ")
+            )))
         }
         ListLookup::NotFound(suggestion) => Err(usage(format!(
             "muster knows no army list called `{army}`{}\nhint: `muster lists` shows every list",
-            suggestion.map(|s| format!("; did you mean `{s}`?")).unwrap_or_default()
+            suggestion
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default()
         ))),
     }
 }
@@ -261,7 +267,11 @@ fn schema(out: &Path, check: bool) -> Output {
             match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == text => {}
                 _ => {
-                    let _ = writeln!(result.stderr, "error: {} is stale; run `muster schema`", path.display());
+                    let _ = writeln!(
+                        result.stderr,
+                        "error: {} is stale; run `muster schema`",
+                        path.display()
+                    );
                     result.status = status::FAILED;
                 }
             }

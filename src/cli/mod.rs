@@ -39,7 +39,11 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // clap prints help and version to stdout, usage errors to stderr.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { status::UNUSABLE } else { status::OK });
+            return ExitCode::from(if e.use_stderr() {
+                status::UNUSABLE
+            } else {
+                status::OK
+            });
         }
     };
     let color = match args.color {
@@ -60,10 +64,11 @@ pub fn run(args: &Args, color: bool) -> Output {
 
 fn emit(output: Output) -> ExitCode {
     // A closed pipe (`muster check ... | head`) is not an error.
-    let write = |mut w: Box<dyn Write>, text: &str| match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(()),
-        _ => Ok(()),
-    };
+    let write =
+        |mut w: Box<dyn Write>, text: &str| match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(()),
+            _ => Ok(()),
+        };
     if write(Box::new(std::io::stdout().lock()), &output.stdout).is_err() {
         return ExitCode::SUCCESS;
     }

@@ -206,12 +206,19 @@ fn cost_text(cost: &Option<Cost>) -> String {
 /// The readable form of `muster options`.
 pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({}), {}", list.name, list.version_text(), list.game.title());
+    let _ = writeln!(
+        out,
+        "{} ({}), {}",
+        list.name,
+        list.version_text(),
+        list.game.title()
+    );
     let _ = writeln!(out, "id: {}", list.id);
     let _ = writeln!(
         out,
         "strategy rating: {}",
-        list.strategy_rating.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+        list.strategy_rating
+            .map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
     );
     for section in &list.sections {
         let _ = writeln!(out, "\n{}", section.name.to_uppercase());
@@ -236,7 +243,13 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
                 let ups: Vec<String> = f
                     .upgrades
                     .iter()
-                    .map(|&u| format!("{} ({})", list.upgrades[u].name, cost_text(&list.upgrades[u].cost)))
+                    .map(|&u| {
+                        format!(
+                            "{} ({})",
+                            list.upgrades[u].name,
+                            cost_text(&list.upgrades[u].cost)
+                        )
+                    })
                     .collect();
                 let _ = writeln!(out, "      upgrades: {}", ups.join(", "));
             }
@@ -272,8 +285,14 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
 pub fn starter(list: &ArmyList, points: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# A {} roster, written by `muster new`.", list.name);
-    let _ = writeln!(out, "# Remove the `#` before each formation you take; put its upgrades after");
-    let _ = writeln!(out, "# the colon, with counts (`2x Name`). Then run `muster check` on this file.");
+    let _ = writeln!(
+        out,
+        "# Remove the `#` before each formation you take; put its upgrades after"
+    );
+    let _ = writeln!(
+        out,
+        "# the colon, with counts (`2x Name`). Then run `muster check` on this file."
+    );
     let _ = writeln!(out, "Army: {} ({})", list.name, list.version);
     let _ = writeln!(out, "Points: {points}");
     let _ = writeln!(out, "# Player: your name");

@@ -12,24 +12,29 @@ use std::fmt::Write as _;
 pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
     let mut files = SimpleFiles::new();
     let mut ids: Vec<(SourceFile, usize)> = Vec::new();
-    for label in diagnostics.iter().flat_map(|d| d.primary.iter().chain(&d.secondary)) {
+    for label in diagnostics
+        .iter()
+        .flat_map(|d| d.primary.iter().chain(&d.secondary))
+    {
         if !ids.iter().any(|(f, _)| f.same(&label.file)) {
             let id = files.add(label.file.name().to_string(), label.file.text().to_string());
             ids.push((label.file.clone(), id));
         }
     }
-    let id_of = |file: &SourceFile| -> usize {
-        ids.iter().find(|(f, _)| f.same(file)).map_or(0, |(_, id)| *id)
-    };
+    let id_of =
+        |file: &SourceFile| -> usize { ids.iter().find(|(f, _)| f.same(file)).map_or(0, |(_, id)| *id) };
     let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
     let config = term::Config::default();
     for d in diagnostics {
         let mut labels = Vec::new();
         if let Some(p) = &d.primary {
-            labels.push(cs::Label::primary(id_of(&p.file), p.span.start..p.span.end).with_message(&p.message));
+            labels
+                .push(cs::Label::primary(id_of(&p.file), p.span.start..p.span.end).with_message(&p.message));
         }
         for s in &d.secondary {
-            labels.push(cs::Label::secondary(id_of(&s.file), s.span.start..s.span.end).with_message(&s.message));
+            labels.push(
+                cs::Label::secondary(id_of(&s.file), s.span.start..s.span.end).with_message(&s.message),
+            );
         }
         let mut notes = Vec::new();
         if let Some(rule) = &d.rule {
@@ -67,7 +72,11 @@ pub fn verdict(c: &Checked<'_>) -> String {
     if errors == 0 {
         line.push_str("legal");
     } else {
-        let _ = write!(line, "NOT legal ({errors} error{})", if errors == 1 { "" } else { "s" });
+        let _ = write!(
+            line,
+            "NOT legal ({errors} error{})",
+            if errors == 1 { "" } else { "s" }
+        );
     }
     if let Some(list) = c.list {
         let _ = write!(line, ", {} ({})", list.name, list.version_text());
@@ -88,7 +97,12 @@ pub fn verdict(c: &Checked<'_>) -> String {
 /// Points per formation, aligned, for a legal roster's summary.
 pub fn formations(c: &Checked<'_>) -> String {
     let Some(army) = &c.army else { return String::new() };
-    let width = army.formations.iter().map(|f| f.name.chars().count()).max().unwrap_or(0);
+    let width = army
+        .formations
+        .iter()
+        .map(|f| f.name.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     for f in &army.formations {
         let _ = writeln!(out, "  {:<width$}  {:>5}", f.name, f.points);

@@ -15,32 +15,49 @@ struct RosterParser;
 /// limit keeps a stray file from costing seconds.
 pub const MAX_ROSTER_BYTES: usize = 1 << 20;
 
-/// Turns raw bytes into roster text, or says why they are not one.
-pub fn decode(bytes: &[u8]) -> Result<String, Diagnostic> {
-    if bytes.len() > MAX_ROSTER_BYTES {
-        return Err(Diagnostic::error(
-            Code::UnreadableInput,
-            format!(
-                "the file is {} bytes; a roster may be at most {} bytes (1 MiB)",
-                bytes.len(),
-                MAX_ROSTER_BYTES
+/// Why bytes are not roster text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Larger than [`MAX_ROSTER_BYTES`]; the size.
+    TooLarge(usize),
+    /// Contains NUL bytes.
+    Binary,
+    /// Not UTF-8; the offset of the first bad byte.
+    NotUtf8(usize),
+}
+
+impl Unreadable {
+    pub fn diagnostic(self) -> Diagnostic {
+        match self {
+            Unreadable::TooLarge(size) => Diagnostic::error(
+                Code::UnreadableInput,
+                format!("the file is {size} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"),
             ),
-        ));
+            Unreadable::Binary => Diagnostic::error(
+                Code::UnreadableInput,
+                "the file is binary (it contains NUL bytes), not a roster",
+            ),
+            Unreadable::NotUtf8(offset) => Diagnostic::error(
+                Code::UnreadableInput,
+                format!("the file is not UTF-8 text (invalid byte at offset {offset})"),
+            )
+            .hint("save the roster as UTF-8 text"),
+        }
+    }
+}
+
+/// Turns raw bytes into roster text, or says why they are not one.
+pub fn decode(bytes: &[u8]) -> Result<String, Unreadable> {
+    if bytes.len() > MAX_ROSTER_BYTES {
+        return Err(Unreadable::TooLarge(bytes.len()));
     }
     if bytes.contains(&0) {
-        return Err(Diagnostic::error(
-            Code::UnreadableInput,
-            "the file is binary (it contains NUL bytes), not a roster",
-        ));
+        return Err(Unreadable::Binary);
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
-        Err(e) => Err(Diagnostic::error(
-            Code::UnreadableInput,
-            format!("the file is not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
-        )
-        .hint("save the roster as UTF-8 text")),
+        Err(e) => Err(Unreadable::NotUtf8(e.valid_up_to())),
     }
 }
 
@@ -246,9 +263,7 @@ fn split_version(value: &str) -> (&str, Option<&str>) {
 }
 
 fn indent_width(text: &str) -> usize {
-    text.chars()
-        .map(|c| if c == '\t' { 4 } else { 1 })
-        .sum()
+    text.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 impl Builder<'_> {
@@ -371,13 +386,23 @@ impl Builder<'_> {
                 if header.army.is_none() {
                     header.army_line = Some(line_span);
                 }
-                Self::set(diagnostics, file, &mut header.army, Spanned::new(name.to_string(), name_span), "Army");
+                Self::set(
+                    diagnostics,
+                    file,
+                    &mut header.army,
+                    Spanned::new(name.to_string(), name_span),
+                    "Army",
+                );
             }
             "version" => Self::set(diagnostics, file, &mut header.version, value, "Version"),
             "points" | "points limit" | "limit" => match parse_points(&value.value) {
-                Some(points) => {
-                    Self::set(diagnostics, file, &mut header.points, Spanned::new(points, value.span), "Points")
-                }
+                Some(points) => Self::set(
+                    diagnostics,
+                    file,
+                    &mut header.points,
+                    Spanned::new(points, value.span),
+                    "Points",
+                ),
                 None => diagnostics.push(
                     Diagnostic::error(
                         Code::BadHeader,
@@ -468,10 +493,7 @@ impl Builder<'_> {
 
 /// Recognises Snapfire's three header lines; returns the remaining lines.
 fn snapfire_header<'a, 'l>(all: &'l [Line<'a>], builder: &mut Builder<'_>) -> Option<&'l [Line<'a>]> {
-    let mut non_blank = all
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| !l.text.trim().is_empty());
+    let mut non_blank = all.iter().enumerate().filter(|(_, l)| !l.text.trim().is_empty());
     let (_, title) = non_blank.next()?;
     let (_, army) = non_blank.next()?;
     let (rule_index, rule) = non_blank.next()?;
@@ -482,8 +504,10 @@ fn snapfire_header<'a, 'l>(all: &'l [Line<'a>], builder: &mut Builder<'_>) -> Op
     for part in title_pairs.flat_map(|p| p.into_inner()) {
         match part.as_rule() {
             Rule::title_text => {
-                builder.header.title =
-                    Some(Spanned::new(part.as_str().trim().to_string(), span(&part, title.start)));
+                builder.header.title = Some(Spanned::new(
+                    part.as_str().trim().to_string(),
+                    span(&part, title.start),
+                ));
             }
             Rule::number => {
                 builder.header.points = Some(Spanned::new(number(part.as_str()), span(&part, title.start)));
@@ -495,11 +519,14 @@ fn snapfire_header<'a, 'l>(all: &'l [Line<'a>], builder: &mut Builder<'_>) -> Op
     for part in army_pairs.flat_map(|p| p.into_inner()) {
         match part.as_rule() {
             Rule::snapfire_list => {
-                builder.header.army =
-                    Some(Spanned::new(part.as_str().trim().to_string(), span(&part, army.start)));
+                builder.header.army = Some(Spanned::new(
+                    part.as_str().trim().to_string(),
+                    span(&part, army.start),
+                ));
             }
             Rule::snapfire_version => {
-                builder.header.version = Some(Spanned::new(part.as_str().to_string(), span(&part, army.start)));
+                builder.header.version =
+                    Some(Spanned::new(part.as_str().to_string(), span(&part, army.start)));
             }
             _ => {}
         }
@@ -537,7 +564,10 @@ mod tests {
 
     #[test]
     fn versions_split_from_army_names() {
-        assert_eq!(split_version("Codex Astartes (2026-02-04)"), ("Codex Astartes", Some("2026-02-04")));
+        assert_eq!(
+            split_version("Codex Astartes (2026-02-04)"),
+            ("Codex Astartes", Some("2026-02-04"))
+        );
         assert_eq!(
             split_version("Codex Astartes (NetEA Tournament Pack (2026-02-04))"),
             ("Codex Astartes", Some("NetEA Tournament Pack (2026-02-04)"))

@@ -188,18 +188,11 @@ impl<S> Cond<S> {
 
 type Pair<T> = (Box<Num<T>>, Box<Num<T>>);
 
-fn both<S, T, E>(
-    a: Box<Num<S>>,
-    b: Box<Num<S>>,
-    f: &mut impl FnMut(S) -> Result<T, E>,
-) -> Result<Pair<T>, E> {
+fn both<S, T, E>(a: Num<S>, b: Num<S>, f: &mut impl FnMut(S) -> Result<T, E>) -> Result<Pair<T>, E> {
     Ok((Box::new(a.map_selectors(f)?), Box::new(b.map_selectors(f)?)))
 }
 
-fn map_all<S, T, E>(
-    cs: Vec<Cond<S>>,
-    f: &mut impl FnMut(S) -> Result<T, E>,
-) -> Result<Vec<Cond<T>>, E> {
+fn map_all<S, T, E>(cs: Vec<Cond<S>>, f: &mut impl FnMut(S) -> Result<T, E>) -> Result<Vec<Cond<T>>, E> {
     cs.into_iter().map(|c| c.map_selectors(f)).collect()
 }
 
@@ -210,27 +203,27 @@ impl<S> Num<S> {
             Num::Limit => Num::Limit,
             Num::Measure(reach, m, s) => Num::Measure(reach, m, s.map(&mut *f).transpose()?),
             Num::Add(a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Add(a, b)
             }
             Num::Sub(a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Sub(a, b)
             }
             Num::Mul(a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Mul(a, b)
             }
             Num::Min(a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Min(a, b)
             }
             Num::Max(a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Max(a, b)
             }
             Num::Div(r, a, b) => {
-                let (a, b) = both(a, b, f)?;
+                let (a, b) = both(*a, *b, f)?;
                 Num::Div(r, a, b)
             }
             Num::Neg(a) => Num::Neg(Box::new(a.map_selectors(f)?)),
@@ -258,10 +251,18 @@ impl<S> Num<S> {
                 let exact = a.checked_rem_euclid(b).ok_or(Overflow)? == 0;
                 match rounding {
                     Rounding::Floor => {
-                        if b < 0 && !exact { q + 1 } else { q }
+                        if b < 0 && !exact {
+                            q + 1
+                        } else {
+                            q
+                        }
                     }
                     Rounding::Ceil => {
-                        if exact || b < 0 { q } else { q + 1 }
+                        if exact || b < 0 {
+                            q
+                        } else {
+                            q + 1
+                        }
                     }
                 }
             }
@@ -328,14 +329,18 @@ mod tests {
     fn arithmetic_and_rounding() {
         assert!(holds("count(n3) + 2 * count(n4) == 11"));
         assert!(holds("floor(limit / 1000) == 3 and ceil(2001 / 1000) == 3"));
-        assert!(holds("floor(7 / 2) == 3 and ceil(7 / 2) == 4 and floor(-7 / 2) == -4"));
+        assert!(holds(
+            "floor(7 / 2) == 3 and ceil(7 / 2) == 4 and floor(-7 / 2) == -4"
+        ));
         assert!(holds("ceil(-7 / 2) == -3"));
         assert!(holds("min(count(n3), 2) == 2 and max(1, count(n3)) == 3"));
         assert!(holds("-count(n2) == -2 and (1 + 2) * 3 == 9"));
         assert!(holds("3 * points(n10) <= limit"));
         assert!(holds("units(n5) == 7 and points() == 1"));
         assert!(holds("army.count(n1) == 10001"));
-        assert!(holds("count(n1, n2) == 3 and count(tag:x) == 100 and count(*) == 1000"));
+        assert!(holds(
+            "count(n1, n2) == 3 and count(tag:x) == 100 and count(*) == 1000"
+        ));
     }
 
     #[test]
@@ -345,7 +350,9 @@ mod tests {
         assert!(!holds("count(n1) == 1 and count(n1) == 2"));
         assert!(holds("count(n0) > 0 => count(n1) > 5"));
         assert!(!holds("count(n1) > 0 => count(n1) > 5"));
-        assert!(holds("(count(n1) == 1 or count(n2) == 1) and not (count(n3) < 3)"));
+        assert!(holds(
+            "(count(n1) == 1 or count(n2) == 1) and not (count(n3) < 3)"
+        ));
         assert!(holds("count(n1) != 2 and count(n2) >= 2 and count(n2) < 3"));
     }
 

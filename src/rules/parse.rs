@@ -27,7 +27,7 @@ pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
         let e = e.renamed_rules(rule_name);
         let message = match &e.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
-                format!("expected {}", join_or(positives.iter().map(|r| rule_name(r))))
+                format!("expected {}", join_or(positives.iter().map(rule_name)))
             }
             pest::error::ErrorVariant::ParsingError { .. } => "unexpected text".to_string(),
             pest::error::ErrorVariant::CustomError { message } => message.clone(),
@@ -41,13 +41,10 @@ pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
         span: Span::default(),
         message: "empty rule".into(),
     })?;
-    let expr = constraint
-        .into_inner()
-        .next()
-        .ok_or_else(|| RuleError {
-            span: Span::default(),
-            message: "empty rule".into(),
-        })?;
+    let expr = constraint.into_inner().next().ok_or_else(|| RuleError {
+        span: Span::default(),
+        message: "empty rule".into(),
+    })?;
     Ok(parse_expr(expr))
 }
 
@@ -124,7 +121,11 @@ fn parse_disjunction(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
         .filter(|p| p.as_rule() == Rule::conjunction)
         .map(parse_conjunction)
         .collect();
-    if parts.len() == 1 { parts.remove(0) } else { Cond::Or(parts) }
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Cond::Or(parts)
+    }
 }
 
 fn parse_conjunction(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
@@ -133,7 +134,11 @@ fn parse_conjunction(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
         .filter(|p| p.as_rule() == Rule::negation)
         .map(parse_negation)
         .collect();
-    if parts.len() == 1 { parts.remove(0) } else { Cond::And(parts) }
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Cond::And(parts)
+    }
 }
 
 fn parse_negation(pair: Pair<'_, Rule>) -> Cond<SelectorSyntax> {
@@ -231,7 +236,11 @@ fn parse_call(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
                 unreachable!("min/max without operands (parse_call)")
             };
             let (a, b) = (Box::new(parse_sum(a)), Box::new(parse_sum(b)));
-            if f.as_str() == "min" { Num::Min(a, b) } else { Num::Max(a, b) }
+            if f.as_str() == "min" {
+                Num::Min(a, b)
+            } else {
+                Num::Max(a, b)
+            }
         }
         Rule::measure => {
             let mut reach = Reach::Local;
