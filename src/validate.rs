@@ -94,11 +94,10 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
     if !army.list.not_enforced.is_empty() {
         let mut d = Diagnostic::note(
             Code::Unchecked,
-            format!(
-                "{} of {}'s rules are not checked by muster; check them by hand",
-                army.list.not_enforced.len(),
-                army.list.name
-            ),
+            match army.list.not_enforced.len() {
+                1 => format!("1 rule of {} is not checked by muster; check it by hand", army.list.name),
+                n => format!("{n} rules of {} are not checked by muster; check them by hand", army.list.name),
+            },
         );
         for rule in &army.list.not_enforced {
             d = d.hint(rule.rule.clone());
