@@ -95,8 +95,14 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
         let mut d = Diagnostic::note(
             Code::Unchecked,
             match army.list.not_enforced.len() {
-                1 => format!("1 rule of {} is not checked by muster; check it by hand", army.list.name),
-                n => format!("{n} rules of {} are not checked by muster; check them by hand", army.list.name),
+                1 => format!(
+                    "1 rule of {} is not checked by muster; check it by hand",
+                    army.list.name
+                ),
+                n => format!(
+                    "{n} rules of {} are not checked by muster; check them by hand",
+                    army.list.name
+                ),
             },
         );
         for rule in &army.list.not_enforced {

@@ -1,0 +1,91 @@
+//! No input makes muster panic: arbitrary text goes through the parser and
+//! the whole check, and must come back as diagnostics.
+
+use muster::catalogue::{Catalogue, load_embedded};
+use muster::check::{check_bytes, check_text};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| load_embedded().catalogue)
+}
+
+/// Lines that look like rosters, so the generator reaches deep into the
+/// resolver and validator instead of stopping at the parser.
+fn roster_like() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        Just("Army: Codex Astartes".to_string()),
+        Just("Army: Steel Legion (2023-01-03)".to_string()),
+        Just("Army: Orks".to_string()),
+        Just("Points: 3000".to_string()),
+        Just("Counts as: Squigoth = Battlewagon".to_string()),
+        "[0-9]{0,3}x? ?(Tactical|Warband|Tank Company|Warhound|Gargant|Kroozer|[A-Za-z' ()-]{1,20})(: [A-Za-z0-9 ,()x'-]{0,40})?( \\[[0-9]{1,4}\\])?",
+        "[ \t]{0,4}[A-Za-z0-9 ]{0,20}",
+        ".{0,30}",
+    ];
+    prop::collection::vec(line, 0..20).prop_map(|lines| lines.join("\n"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn any_text_gives_diagnostics_not_a_panic(text in ".{0,300}") {
+        let _ = check_text(catalogue(), "fuzz.txt", &text);
+    }
+
+    #[test]
+    fn any_bytes_give_diagnostics_not_a_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let result = check_bytes(catalogue(), "fuzz.bin", &bytes);
+        // Every diagnostic with a position points inside the text.
+        if let Some(file) = &result.file {
+            for d in &result.diagnostics {
+                if let Some(p) = &d.primary {
+                    prop_assert!(p.span.end <= file.text().len());
+                    prop_assert!(file.text().is_char_boundary(p.span.start));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn roster_like_text_is_checked_without_panicking(text in roster_like()) {
+        let result = check_text(catalogue(), "fuzz.txt", &text);
+        let rendered = muster::report::terminal::diagnostics(&result.diagnostics, false);
+        prop_assert!(result.legal() || !rendered.is_empty());
+    }
+}
+
+#[test]
+fn the_catalogue_loads_without_errors() {
+    let report = load_embedded();
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+}
+
+#[test]
+fn a_roster_over_one_mebibyte_is_refused_cleanly() {
+    let big = "# filler\n".repeat(200_000);
+    let result = check_bytes(catalogue(), "big.txt", big.as_bytes());
+    assert!(result.unusable());
+    assert!(result.diagnostics[0].message.contains("1 MiB"));
+}
+
+#[test]
+fn text_that_is_not_utf8_is_refused_cleanly() {
+    let result = check_bytes(catalogue(), "latin1.txt", b"Army: Orks\nPlayer: Ren\xe9\n");
+    assert!(result.unusable());
+    assert!(result.diagnostics[0].message.contains("UTF-8"));
+}
+
+#[test]
+fn deeply_nested_and_long_lines_are_fine() {
+    let mut text = String::from("Army: Orks\nPoints: 3000\n");
+    for depth in 0..500 {
+        text.push_str(&" ".repeat(depth));
+        text.push_str("Warband\n");
+    }
+    text.push_str("Warband: ");
+    text.push_str(&"Boyz, ".repeat(5000));
+    let _ = check_text(catalogue(), "deep.txt", &text);
+}
