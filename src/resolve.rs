@@ -167,6 +167,35 @@ impl Resolver<'_, '_> {
             }
         }
 
+        // Transports that fill the formation come after every other unit is
+        // counted, since what they carry depends on the rest.
+        for t in &taken {
+            let Some(fills) = &list.upgrades[t.upgrade].fills else {
+                continue;
+            };
+            let needed = fills.needed(&units);
+            units[fills.unit] += needed;
+            let written = written_count(entry, t.upgrade, list);
+            if let Some(written) = written.filter(|&n| i64::from(n) != needed) {
+                let upgrade = &list.upgrades[t.upgrade];
+                let d = Diagnostic::error(
+                    Code::ListRule,
+                    format!(
+                        "{} takes exactly as many {} as it needs to be carried: {needed}, not {written}",
+                        f.name, upgrade.name
+                    ),
+                )
+                .at(&self.roster.file, t.spans[0])
+                .rule("exact-transport", fills.provenance.clone())
+                .fix(if needed == 0 {
+                    format!("remove {}", upgrade.name)
+                } else {
+                    format!("{needed} {}", upgrade.name)
+                });
+                self.diagnostics.push(d);
+            }
+        }
+
         if let Some(stated) = &entry.cost {
             let expected = points * i64::from(entry.item.count);
             if points_known && i64::from(stated.value) != expected {
@@ -301,14 +330,21 @@ impl Resolver<'_, '_> {
             self.diagnostics.push(d);
             return;
         }
+        // An option that fills the formation with transports is taken once,
+        // whatever number of vehicles is written; the number is checked apart.
+        let count = if list.upgrades[upgrade].fills.is_some() {
+            1
+        } else {
+            item.count
+        };
         match taken.iter_mut().find(|t| t.upgrade == upgrade) {
             Some(t) => {
-                t.count = t.count.saturating_add(item.count);
+                t.count = t.count.saturating_add(count);
                 t.spans.push(item.span);
             }
             None => taken.push(Taken {
                 upgrade,
-                count: item.count,
+                count,
                 spans: vec![item.span],
             }),
         }
@@ -352,6 +388,17 @@ impl Resolver<'_, '_> {
             upgrade,
         }
     }
+}
+
+/// The count written for an upgrade, if the roster wrote one (`3 Rhinos`).
+fn written_count(entry: &Entry, upgrade: UpgradeIdx, list: &ArmyList) -> Option<u32> {
+    entry
+        .upgrades
+        .iter()
+        .chain(entry.children.iter().map(|c| &c.item))
+        .filter(|item| item.counted)
+        .find(|item| matches!(list.upgrade_names.lookup(&item.name.value), Lookup::Found(u) if u == upgrade))
+        .map(|item| item.count)
 }
 
 fn allowed_hint(list: &ArmyList, formation: FormationIdx) -> String {

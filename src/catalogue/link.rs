@@ -186,6 +186,32 @@ fn link_list(
         };
         let adds = counts(&upgrade.adds, "adds", &mut errors);
         let replaces = counts(&upgrade.replaces, "replaces", &mut errors);
+        let fills = upgrade.fills.as_ref().and_then(|f| {
+            let base = format!("/upgrades/{u}/fills");
+            let unit = unit_slot(&f.unit, format!("{base}/unit"), &mut errors)?;
+            let carries = f
+                .carries
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| unit_slot(c, format!("{base}/carries/{i}"), &mut errors))
+                .collect();
+            let shared_with = f
+                .shared_with
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    unit_slot(&t.unit, format!("{base}/shared_with/{i}/unit"), &mut errors)
+                        .map(|u| (u, t.capacity))
+                })
+                .collect();
+            Some(super::Fills {
+                unit,
+                capacity: f.capacity,
+                carries,
+                shared_with,
+                provenance: f.provenance.clone(),
+            })
+        });
         for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
             upgrade_names.insert(name, u);
         }
@@ -198,6 +224,7 @@ fn link_list(
             replaces,
             tags: upgrade.tags.iter().cloned().collect(),
             note: upgrade.note.clone(),
+            fills,
         });
     }
 

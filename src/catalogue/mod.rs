@@ -177,6 +177,29 @@ pub struct Upgrade {
     pub replaces: Vec<(UnitIdx, u32)>,
     pub tags: BTreeSet<String>,
     pub note: Option<String>,
+    pub fills: Option<Fills>,
+}
+
+/// Exactly enough transports: see `raw::Fills`.
+#[derive(Debug, Clone)]
+pub struct Fills {
+    pub unit: UnitIdx,
+    pub capacity: u32,
+    pub carries: Vec<UnitIdx>,
+    pub shared_with: Vec<(UnitIdx, u32)>,
+    pub provenance: String,
+}
+
+impl Fills {
+    /// How many transports `units` (net counts by unit index) need.
+    pub fn needed(&self, units: &[i64]) -> i64 {
+        let at = |i: usize| units.get(i).copied().unwrap_or(0).max(0);
+        let carried: i64 = self.carries.iter().map(|&u| at(u)).sum();
+        let shared: i64 = self.shared_with.iter().map(|&(u, c)| at(u) * i64::from(c)).sum();
+        let capacity = i64::from(self.capacity.max(1));
+        let need = (carried - shared).max(0);
+        (need + capacity - 1) / capacity
+    }
 }
 
 impl Cost {

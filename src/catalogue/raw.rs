@@ -211,6 +211,38 @@ pub struct Upgrade {
     pub tags: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// For "enough transports to carry the formation": the number of units
+    /// is worked out from the formation, and a count written in a roster
+    /// must match it exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fills: Option<Fills>,
+}
+
+/// Exactly enough transport vehicles for the formation.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fills {
+    /// The transport's datasheet id.
+    pub unit: String,
+    /// How many units one transport carries.
+    #[schemars(range(min = 1))]
+    pub capacity: u32,
+    /// Datasheet ids of the units that need carrying.
+    pub carries: Vec<String>,
+    /// Other transports in the formation that carry some of them first.
+    #[serde(default)]
+    pub shared_with: Vec<TransportSlot>,
+    /// Where the rule comes from.
+    pub provenance: String,
+}
+
+/// A transport already in the formation and how many units it carries.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TransportSlot {
+    pub unit: String,
+    #[schemars(range(min = 1))]
+    pub capacity: u32,
 }
 
 /// An upgrade's cost.
