@@ -2,21 +2,26 @@
 //! diagnostics. This is the library's main entry point; the CLI and the
 //! tests call [`check_bytes`] or [`check_text`] and render the result.
 
-use crate::catalogue::{ArmyList, Catalogue, ListLookup, names};
+use crate::catalogue::{ArmyList, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::event::Event;
+use crate::facts::{self, FormationFacts};
 use crate::resolve::{Army, resolve};
-use crate::roster::{self, Dialect, Header};
+use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
-use crate::validate::validate;
+use crate::validate::{Limit, validate};
 
 /// A formation as it appears in results.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct FormationSummary {
     pub name: String,
     pub id: String,
     pub points: i64,
     /// 1-based line of the roster entry.
     pub line: usize,
+    /// Upgrades taken, with counts.
+    pub upgrades: Vec<(String, u32)>,
+    pub facts: FormationFacts,
 }
 
 /// Everything muster found out about one roster.
@@ -33,12 +38,17 @@ pub struct Checked<'c> {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Points of a resolved army.
+/// Points and facts of a resolved army.
 #[derive(Debug, Clone)]
 pub struct ArmySummary {
     pub total: i64,
     pub total_incomplete: bool,
+    /// The points limit the roster was held to (its own, or the event's).
+    pub limit: Option<u32>,
+    pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationSummary>,
+    /// `Counts as:` declarations, model and target, as written.
+    pub counts_as: Vec<(String, String)>,
 }
 
 impl Checked<'_> {
@@ -56,15 +66,34 @@ impl Checked<'_> {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
 
+    /// The points limit the roster was held to: its own, or the event's.
     pub fn limit(&self) -> Option<u32> {
-        self.header.points.as_ref().map(|p| p.value)
+        self.army
+            .as_ref()
+            .and_then(|a| a.limit)
+            .or_else(|| self.header.points.as_ref().map(|p| p.value))
     }
 }
 
 /// Checks a roster given as raw bytes (from a file or standard input).
 pub fn check_bytes<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Checked<'c> {
+    check_bytes_for(catalogue, None, name, bytes)
+}
+
+/// Checks a roster given as text.
+pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Checked<'c> {
+    check_text_for(catalogue, None, name, text)
+}
+
+/// [`check_bytes`] for an event: its rules apply as well as the list's.
+pub fn check_bytes_for<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    bytes: &[u8],
+) -> Checked<'c> {
     match roster::decode(bytes) {
-        Ok(text) => check_text(catalogue, name, &text),
+        Ok(text) => check_text_for(catalogue, event, name, &text),
         Err(d) => Checked {
             name: name.to_string(),
             file: None,
@@ -77,8 +106,13 @@ pub fn check_bytes<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Ch
     }
 }
 
-/// Checks a roster given as text.
-pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Checked<'c> {
+/// [`check_text`] for an event: its rules apply as well as the list's.
+pub fn check_text_for<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    text: &str,
+) -> Checked<'c> {
     let file = SourceFile::new(name, text);
     let mut checked = Checked {
         name: name.to_string(),
@@ -150,27 +184,37 @@ pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Check
 
     if let Some(list) = list {
         checked.list = Some(list);
-        if let Some(version) = &parsed.header.version {
-            if !version_matches(list, &version.value) {
-                diagnostics.push(
-                    Diagnostic::warning(
-                        Code::VersionMismatch,
-                        format!(
-                            "the roster names version `{}`, but muster has {} version {}",
-                            version.value,
-                            list.name,
-                            list.version_text()
-                        ),
-                    )
-                    .at(&file, version.span)
-                    .hint("the roster is checked against the version muster has"),
-                );
-            }
+        let army_span = parsed.header.army_line.unwrap_or_default();
+        if let Some(event) = event.filter(|e| !e.allows(list)) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::EventRule,
+                    format!(
+                        "{} is not one of the lists allowed at {}",
+                        list.name, event.file.name
+                    ),
+                )
+                .at(&file, army_span)
+                .rule("event-lists", "the event file's `lists`"),
+            );
+        }
+        diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
+        let limit = points_limit(&file, &parsed.header, event, &mut diagnostics);
+        if let Some(d) = points_range(&file, list.game, limit, army_span) {
+            diagnostics.push(d);
         }
         let (army, resolve_diagnostics) = resolve(&parsed, list);
         diagnostics.extend(resolve_diagnostics);
-        diagnostics.extend(validate(&parsed, &army));
-        checked.army = Some(summary(&file, &army));
+        let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
+        diagnostics.extend(validate(&parsed, &army, limit, restrictions));
+        let counts_as_allowed = event.is_none_or(|e| e.file.counts_as);
+        diagnostics.extend(crate::counts_as::check(
+            &parsed,
+            &army,
+            catalogue,
+            counts_as_allowed,
+        ));
+        checked.army = Some(summary(&file, &army, catalogue, limit));
     }
 
     sort(&mut diagnostics);
@@ -191,22 +235,170 @@ fn version_matches(list: &ArmyList, written: &str) -> bool {
         || written.contains(&version)
 }
 
-fn summary(file: &SourceFile, army: &Army<'_>) -> ArmySummary {
+/// The version a roster names, against the list's and the event's.
+fn check_version(
+    file: &SourceFile,
+    header: &Header,
+    list: &ArmyList,
+    event: Option<&Event>,
+    army_span: crate::source::Span,
+) -> Option<Diagnostic> {
+    let allowed = event
+        .and_then(|e| e.allowed(list))
+        .map(|l| l.versions.as_slice())
+        .filter(|v| !v.is_empty());
+    let Some(version) = &header.version else {
+        return Some(
+            Diagnostic::note(
+                Code::NoVersion,
+                format!(
+                    "the roster names no list version; it is checked against {} {}",
+                    list.name,
+                    list.version_text()
+                ),
+            )
+            .at(file, army_span)
+            .fix(format!("Army: {} ({})", list.name, list.version)),
+        );
+    };
+    if let Some(allowed) = allowed {
+        let ok = allowed.iter().any(|v| same_version(v, &version.value));
+        if !ok {
+            return Some(
+                Diagnostic::error(
+                    Code::VersionMismatch,
+                    format!(
+                        "the roster names version `{}`, but the event allows {} only in version {}",
+                        version.value,
+                        list.name,
+                        allowed.join(" or ")
+                    ),
+                )
+                .at(file, version.span)
+                .rule("event-versions", "the event file's `lists` versions")
+                .fix(format!("rebuild the roster for version {}", allowed.join(" or "))),
+            );
+        }
+        return None;
+    }
+    if version_matches(list, &version.value) {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(
+            Code::VersionMismatch,
+            format!(
+                "the roster names version `{}`, but muster has {} version {}",
+                version.value,
+                list.name,
+                list.version_text()
+            ),
+        )
+        .at(file, version.span)
+        .hint("the roster is checked against the version muster has"),
+    )
+}
+
+fn same_version(a: &str, b: &str) -> bool {
+    let (a, b) = (names::normalize(a), names::normalize(b));
+    a == b || a.contains(&b) || b.contains(&a)
+}
+
+/// The limit the roster is held to: the event's, which the roster must
+/// agree with when it states one; otherwise the roster's own.
+fn points_limit(
+    file: &SourceFile,
+    header: &Header,
+    event: Option<&Event>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Limit> {
+    let own = header.points.as_ref().map(|p: &Spanned<u32>| Limit {
+        points: p.value,
+        span: Some(p.span),
+    });
+    let Some(event) = event else { return own };
+    if let Some(own) = &header.points {
+        if own.value != event.file.points {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::EventRule,
+                    format!(
+                        "{} is played at {} points, but the roster is built to {}",
+                        event.file.name, event.file.points, own.value
+                    ),
+                )
+                .at(file, own.span)
+                .rule("event-points", "the event file's `points`")
+                .fix(format!("Points: {}", event.file.points)),
+            );
+        }
+    }
+    Some(Limit {
+        points: event.file.points,
+        span: header.points.as_ref().map(|p| p.span),
+    })
+}
+
+/// NetEA lists are balanced for 2,000-5,000 points (tournament rules 6.1.1).
+fn points_range(
+    file: &SourceFile,
+    game: GameId,
+    limit: Option<Limit>,
+    army_span: crate::source::Span,
+) -> Option<Diagnostic> {
+    let (low, high) = match game {
+        GameId::Netea => (2000, 5000),
+        _ => return None,
+    };
+    let limit = limit?;
+    (limit.points < low || limit.points > high).then(|| {
+        Diagnostic::warning(
+            Code::PointsRange,
+            format!(
+                "{} points is outside the {low}-{high} points the tournament lists are balanced for",
+                limit.points
+            ),
+        )
+        .at(file, limit.span.unwrap_or(army_span))
+        .rule(
+            "points-range",
+            "NetEA tournament rules 6.1.1: armies of 2,000 to 5,000 points",
+        )
+        .hint("larger or smaller games may be unbalanced; the roster is still checked")
+    })
+}
+
+fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Option<Limit>) -> ArmySummary {
+    let facts = facts::derive(army, catalogue);
     ArmySummary {
         total: army.total,
         total_incomplete: army.total_incomplete,
+        limit: limit.map(|l| l.points),
+        strategy_rating: facts.strategy_rating,
         formations: army
             .formations
             .iter()
-            .map(|f| {
+            .zip(facts.formations)
+            .map(|(f, facts)| {
                 let formation = &army.list.formations[f.formation];
                 FormationSummary {
                     name: formation.name.clone(),
                     id: formation.id.clone(),
                     points: f.points,
                     line: file.line_col(f.name_span.start).0,
+                    upgrades: f
+                        .upgrades
+                        .iter()
+                        .map(|t| (army.list.upgrades[t.upgrade].name.clone(), t.count))
+                        .collect(),
+                    facts,
                 }
             })
+            .collect(),
+        counts_as: army
+            .counts_as
+            .iter()
+            .map(|d| (d.model.value.clone(), d.target.value.clone()))
             .collect(),
     }
 }

@@ -80,6 +80,18 @@ codes! {
     CountsAs = "counts-as",
     /// An inconsistency in the list data itself.
     ListData = "list-data",
+    /// A problem in an event file.
+    EventFile = "event-file",
+    /// A rule of the event the roster is checked for.
+    EventRule = "event-rule",
+    /// A points limit outside the range the lists are balanced for.
+    PointsRange = "points-range",
+    /// A roster that names no list version.
+    NoVersion = "no-version",
+    /// A 'Counts As' declaration whose target the roster does not use.
+    CountsAsUnused = "counts-as-unused",
+    /// A 'Counts As' declaration whose model and target differ in unit type.
+    CountsAsType = "counts-as-type",
 }
 
 impl fmt::Display for Code {

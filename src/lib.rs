@@ -17,7 +17,10 @@
 pub mod catalogue;
 pub mod check;
 pub mod cli;
+pub mod counts_as;
 pub mod diagnostic;
+pub mod event;
+pub mod facts;
 pub mod report;
 pub mod resolve;
 pub mod roster;

@@ -4,7 +4,7 @@
 //! the repository differ from what the types generate, so the two cannot
 //! drift. The list-file schemas also validate every list when it loads.
 
-use crate::catalogue::raw::{ArmyListFile, DatasheetFile};
+use crate::catalogue::raw::{ArmyListFile, DatasheetFile, ModelsFile};
 use crate::report::json::CheckOutput;
 use std::sync::OnceLock;
 
@@ -13,6 +13,8 @@ pub fn all() -> Vec<(&'static str, serde_json::Value)> {
     vec![
         ("army-list.schema.json", army_list().clone()),
         ("datasheets.schema.json", datasheets().clone()),
+        ("models.schema.json", models().clone()),
+        ("event.schema.json", event().clone()),
         (
             "check-output.schema.json",
             to_value(schemars::schema_for!(CheckOutput)),
@@ -39,6 +41,30 @@ pub fn army_list() -> &'static serde_json::Value {
 pub fn datasheets() -> &'static serde_json::Value {
     static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
     SCHEMA.get_or_init(|| to_value(schemars::schema_for!(DatasheetFile)))
+}
+
+pub fn models() -> &'static serde_json::Value {
+    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(ModelsFile)))
+}
+
+pub fn event() -> &'static serde_json::Value {
+    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(crate::event::EventFile)))
+}
+
+pub fn models_validator() -> Option<&'static jsonschema::Validator> {
+    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| jsonschema::validator_for(models()).ok())
+        .as_ref()
+}
+
+pub fn event_validator() -> Option<&'static jsonschema::Validator> {
+    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| jsonschema::validator_for(event()).ok())
+        .as_ref()
 }
 
 /// Compiled validators; `None` only if a generated schema were itself

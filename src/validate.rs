@@ -12,32 +12,49 @@ use crate::roster::Roster;
 use crate::rules::{Cond, EvalError, Facts, Measure, Reach};
 use crate::source::Span;
 
-/// Checks an army; returns the diagnostics in roster order.
-pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
+/// The points limit a roster is held to, and where it was written (`None`
+/// when it comes from the event file rather than the roster).
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub points: u32,
+    pub span: Option<Span>,
+}
+
+/// Checks an army against its list's constraints and any extra
+/// `restrictions` (an event's); returns the diagnostics.
+pub fn validate(
+    roster: &Roster,
+    army: &Army<'_>,
+    limit: Option<Limit>,
+    restrictions: &[Constraint],
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = &roster.file;
     let army_span = roster.header.army_line.unwrap_or_default();
-    let limit = roster.header.points.as_ref().map(|p| i64::from(p.value));
 
-    match &roster.header.points {
-        Some(points) if army.total > i64::from(points.value) => out.push(
-            Diagnostic::error(
+    match limit {
+        Some(limit) if army.total > i64::from(limit.points) => {
+            let mut d = Diagnostic::error(
                 Code::OverPointsLimit,
                 format!(
                     "the army costs {} points, {} over the limit of {}",
                     army.total,
-                    army.total - i64::from(points.value),
-                    points.value
+                    army.total - i64::from(limit.points),
+                    limit.points
                 ),
             )
-            .at(file, points.span)
-            .label(format!("limit {}", points.value))
+            .at(file, limit.span.unwrap_or(army_span))
             .rule(
                 "points-limit",
                 "tournament rules: formations total the agreed points or less",
             )
-            .hint("remove or shrink a formation, or raise the limit if the event allows it"),
-        ),
+            .hint("remove or shrink a formation, or raise the limit if the event allows it");
+            d = d.label(match limit.span {
+                Some(_) => format!("limit {}", limit.points),
+                None => format!("the event's limit is {}", limit.points),
+            });
+            out.push(d);
+        }
         Some(_) => {}
         None => out.push(
             Diagnostic::warning(
@@ -51,12 +68,18 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
 
     let facts = ArmyFacts {
         army,
-        limit: limit.unwrap_or(army.total),
+        limit: limit.map_or(army.total, |l| i64::from(l.points)),
     };
-    for constraint in &army.list.constraints {
+    let rules = army
+        .list
+        .constraints
+        .iter()
+        .map(|c| (c, Code::ListRule))
+        .chain(restrictions.iter().map(|c| (c, Code::EventRule)));
+    for (constraint, code) in rules {
         match constraint.scope {
             Scope::Army => {
-                if let Some(d) = check(constraint, &facts, &facts, roster, army_span) {
+                if let Some(d) = check(constraint, code, &facts, &facts, roster, army_span) {
                     out.push(d);
                 }
             }
@@ -69,7 +92,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
                         army: &facts,
                         index: i,
                     };
-                    if let Some(d) = check(constraint, &local, &local, roster, f.name_span) {
+                    if let Some(d) = check(constraint, code, &local, &local, roster, f.name_span) {
                         out.push(d);
                     }
                 }
@@ -119,6 +142,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
 
 fn check<F: Facts<Selector> + Locate>(
     constraint: &Constraint,
+    code: Code,
     facts: &F,
     locate: &F,
     roster: &Roster,
@@ -136,7 +160,7 @@ fn check<F: Facts<Selector> + Locate>(
                 Scope::Formation => (fallback, Vec::new()),
                 Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
             };
-            let mut d = Diagnostic::new(severity, Code::ListRule, constraint.message.clone())
+            let mut d = Diagnostic::new(severity, code, constraint.message.clone())
                 .at(file, primary)
                 .rule(&constraint.id, &constraint.provenance)
                 .hint(format!(

@@ -345,3 +345,100 @@ fn schema_writes_the_files() {
         assert!(Path::new(&dir).join(name).exists(), "{name}");
     }
 }
+
+#[test]
+fn event_new_prints_an_event_that_loads() {
+    let run = muster(&["event", "new"]);
+    assert_eq!(run.status, 0);
+    let path = temp_file("event.yaml", run.stdout.as_bytes());
+    let checked = muster(&["check", "--event", path.to_str().unwrap(), &fixture("legal.txt")]);
+    // The template's limit is 3,000; the fixture is built to 2,000.
+    assert_eq!(checked.status, 1, "{}{}", checked.stdout, checked.stderr);
+    assert!(
+        checked.stdout.contains("played at 3000 points"),
+        "{}",
+        checked.stdout
+    );
+}
+
+#[test]
+fn a_broken_event_file_gives_2_and_names_its_lines() {
+    let event = temp_file(
+        "broken-event.yaml",
+        b"name: Bad\ngame: netea\npoints: 3000\nlists:\n  - id: codex-astartez\nrestrictions:\n  - id: r\n    scope: army\n    rule: \"count(tag:no-such-tag) <= 1\"\n    message: m\n    provenance: p\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("broken-event.yaml:5:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `codex-astartes`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("broken-event.yaml:9:"), "{}", run.stderr);
+    assert!(run.stderr.contains("names nothing"), "{}", run.stderr);
+
+    let not_yaml = temp_file("not-an-event.yaml", b"name: [unclosed\n");
+    assert_eq!(
+        muster(&[
+            "check",
+            "--event",
+            not_yaml.to_str().unwrap(),
+            &fixture("legal.txt")
+        ])
+        .status,
+        2
+    );
+    assert_eq!(
+        muster(&["check", "--event", "no/such/event.yaml", &fixture("legal.txt")]).status,
+        2
+    );
+}
+
+#[test]
+fn json_tells_the_player_strategy_initiative_and_targets() {
+    let run = muster(&["check", "--format", "json", &fixture("legal.txt")]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let roster = &json["rosters"][0];
+    assert_eq!(roster["strategy_rating"], 5);
+    let formations = roster["formations"].as_array().unwrap();
+    let by_name = |name: &str| formations.iter().find(|f| f["name"] == name).unwrap();
+    assert_eq!(by_name("Tactical")["initiative"], "1+");
+    assert_eq!(by_name("Tactical")["upgrades"][0]["name"], "Captain");
+    // The Terminators (400) are the most expensive formation.
+    let targets: Vec<&str> = formations
+        .iter()
+        .filter(|f| f["break_their_spirit"] == true)
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(targets, vec!["Terminator"]);
+    assert_eq!(by_name("Terminator")["vp_full"], 400);
+    assert_eq!(by_name("Terminator")["vp_half"], 200);
+    // Land Speeders are scouts: a garrison. Rhino-borne Tacticals are not.
+    assert_eq!(by_name("Land Speeder")["garrison"]["answer"], "yes");
+    assert_eq!(by_name("Tactical")["garrison"]["answer"], "no");
+    // A Warhound is a war engine of damage capacity 3.
+    assert_eq!(by_name("Warhound")["strength"], 3);
+    assert_eq!(by_name("Warhound")["garrison"]["answer"], "no");
+    assert_eq!(roster["counts_as"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn counts_as_declarations_are_printed() {
+    let roster = temp_file(
+        "squigoth.txt",
+        b"Army: Orks (2026-02-21)\nPoints: 2000\nWarband: 2x Battlewagon [250]\nCounts as: Squigoth = Battlewagon\n",
+    );
+    let run = muster(&["check", roster.to_str().unwrap()]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("counts as: Squigoth = Battlewagon"),
+        "{}",
+        run.stdout
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&muster(&["check", "--format", "json", roster.to_str().unwrap()]).stdout)
+            .unwrap();
+    assert_eq!(json["rosters"][0]["counts_as"][0]["model"], "Squigoth");
+    assert_eq!(json["rosters"][0]["counts_as"][0]["target"], "Battlewagon");
+}

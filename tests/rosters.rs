@@ -3,8 +3,10 @@
 //! (see `tests/rosters/README.md`).
 
 use muster::catalogue::{Catalogue, load_embedded};
-use muster::check::check_text;
+use muster::check::check_text_for;
 use muster::diagnostic::Severity;
+use muster::event::Event;
+use muster::source::SourceFile;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -15,6 +17,9 @@ fn expectations(text: &str) -> Vec<Expectation> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         for annotation in line.split("#!").skip(1) {
+            if annotation.trim_start().starts_with("event ") {
+                continue;
+            }
             let mut words = annotation.split_whitespace();
             let (Some(severity), Some(code)) = (words.next(), words.next()) else {
                 panic!("line {}: an annotation is `#! error CODE[:RULE]`", i + 1)
@@ -40,10 +45,30 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// A roster case checked for an event says so on a line of its own:
+/// `#! event events/name.yaml` (relative to `tests/`).
+fn event_of(catalogue: &Catalogue, text: &str) -> Result<Option<Event>, String> {
+    let Some(path) = text
+        .lines()
+        .find_map(|l| l.split_once("#! event ").map(|(_, p)| p.trim().to_string()))
+    else {
+        return Ok(None);
+    };
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(&path);
+    let source = SourceFile::new(
+        path.clone(),
+        std::fs::read_to_string(&full).map_err(|e| format!("{path}: {e}"))?,
+    );
+    muster::event::load(source, catalogue)
+        .map(Some)
+        .map_err(|d| format!("{path} does not load: {d:#?}"))
+}
+
 fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.display().to_string();
-    let result = check_text(catalogue, &name, &text);
+    let event = event_of(catalogue, &text)?;
+    let result = check_text_for(catalogue, event.as_ref(), &name, &text);
     let expected = expectations(&text);
     let mut problems = Vec::new();
 

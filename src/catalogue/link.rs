@@ -44,9 +44,21 @@ impl FileErrors<'_> {
 pub fn link(
     lists: Vec<(Box<ArmyListFile>, SourceFile, Origin)>,
     sheets: Vec<(DatasheetFile, SourceFile)>,
+    models: Vec<raw::ModelsFile>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Catalogue {
     let mut catalogue = Catalogue::default();
+    for file in models {
+        for model in file.models {
+            catalogue.models.push(super::ModelEntry {
+                game: file.game,
+                name: model.name,
+                aliases: model.aliases,
+                armies: model.armies,
+                unit_type: model.unit_type,
+            });
+        }
+    }
     for (file, source) in sheets {
         let mut errors = FileErrors {
             file: &source,
@@ -300,79 +312,14 @@ fn link_list(
         formations: &formations,
         upgrades: &upgrades,
         units: &units,
+        lenient: false,
     };
     let mut constraints = Vec::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
-        let pointer = format!("/constraints/{c}/rule");
-        let cond = match rules::parse(&constraint.rule) {
-            Ok(cond) => cond,
-            Err(e) => {
-                errors.error(
-                    &pointer,
-                    format!(
-                        "rule `{}` does not parse at column {}: {}",
-                        constraint.id,
-                        e.span.start + 1,
-                        e.message
-                    ),
-                );
-                continue;
-            }
-        };
-        let cond = match cond.map_selectors(&mut |s| scope.selector(&s)) {
-            Ok(cond) => cond,
-            Err(message) => {
-                errors.error(&pointer, format!("rule `{}`: {message}", constraint.id));
-                continue;
-            }
-        };
-        let applies_to = if constraint.applies_to.is_empty() {
-            None
-        } else {
-            let items: Result<Vec<(Item, Span)>, String> = constraint
-                .applies_to
-                .iter()
-                .map(|text| {
-                    rules::parse_item(text)
-                        .map(|item| (item, Span::default()))
-                        .ok_or_else(|| format!("`{text}` is not an id, tag:NAME or *"))
-                })
-                .collect();
-            match items.and_then(|items| {
-                scope.selector(&SelectorSyntax {
-                    items,
-                    within: Vec::new(),
-                })
-            }) {
-                Ok(selector) => Some(selector.formations),
-                Err(message) => {
-                    errors.error(
-                        &format!("/constraints/{c}/applies_to"),
-                        format!("rule `{}`: {message}", constraint.id),
-                    );
-                    continue;
-                }
-            }
-        };
-        if constraint.scope == raw::Scope::Army && applies_to.is_some() {
-            errors.error(
-                &format!("/constraints/{c}/applies_to"),
-                format!(
-                    "rule `{}` has army scope; applies_to is for formation rules",
-                    constraint.id
-                ),
-            );
+        match compile(constraint, &scope) {
+            Ok(compiled) => constraints.push(compiled),
+            Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
         }
-        constraints.push(Constraint {
-            id: constraint.id.clone(),
-            scope: constraint.scope,
-            applies_to,
-            cond,
-            text: constraint.rule.clone(),
-            message: constraint.message.clone(),
-            provenance: constraint.provenance.clone(),
-            severity: constraint.severity,
-        });
     }
 
     let mut seen = BTreeSet::new();
@@ -428,31 +375,117 @@ fn link_list(
     })
 }
 
+/// Parses a constraint and resolves its selectors against one list. The
+/// error names the field at fault and says what is wrong.
+fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constraint, (&'static str, String)> {
+    let cond = rules::parse(&constraint.rule).map_err(|e| {
+        (
+            "rule",
+            format!(
+                "rule `{}` does not parse at column {}: {}",
+                constraint.id,
+                e.span.start + 1,
+                e.message
+            ),
+        )
+    })?;
+    let cond = cond
+        .map_selectors(&mut |s| scope.selector(&s))
+        .map_err(|message| ("rule", format!("rule `{}`: {message}", constraint.id)))?;
+    let applies_to = if constraint.applies_to.is_empty() {
+        None
+    } else {
+        let items: Vec<(Item, Span)> = constraint
+            .applies_to
+            .iter()
+            .map(|text| {
+                rules::parse_item(text)
+                    .map(|item| (item, Span::default()))
+                    .ok_or_else(|| ("applies_to", format!("`{text}` is not an id, tag:NAME or *")))
+            })
+            .collect::<Result<_, _>>()?;
+        let selector = scope
+            .selector(&SelectorSyntax {
+                items,
+                within: Vec::new(),
+            })
+            .map_err(|message| ("applies_to", format!("rule `{}`: {message}", constraint.id)))?;
+        Some(selector.formations)
+    };
+    if constraint.scope == raw::Scope::Army && applies_to.is_some() {
+        return Err((
+            "applies_to",
+            format!(
+                "rule `{}` has army scope; applies_to is for formation rules",
+                constraint.id
+            ),
+        ));
+    }
+    Ok(Constraint {
+        id: constraint.id.clone(),
+        scope: constraint.scope,
+        applies_to,
+        cond,
+        text: constraint.rule.clone(),
+        message: constraint.message.clone(),
+        provenance: constraint.provenance.clone(),
+        severity: constraint.severity,
+    })
+}
+
+impl ArmyList {
+    /// Compiles a constraint written outside the list (an event's
+    /// restriction) against it. Lenient: an id or tag the list lacks
+    /// matches nothing, since one event serves many lists.
+    pub fn compile_foreign(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
+        let scope = Resolver {
+            formations: &self.formations,
+            upgrades: &self.upgrades,
+            units: &self.units,
+            lenient: true,
+        };
+        compile(constraint, &scope).map_err(|(_, message)| message)
+    }
+
+    /// Whether a selector item names anything in this list.
+    pub fn knows_item(&self, item: &Item) -> bool {
+        let scope = Resolver {
+            formations: &self.formations,
+            upgrades: &self.upgrades,
+            units: &self.units,
+            lenient: false,
+        };
+        let mut selector = scope.empty();
+        scope.mark(item, &mut selector).is_ok()
+    }
+}
+
 /// Resolves selector items against one list.
 struct Resolver<'a> {
     formations: &'a [Formation],
     upgrades: &'a [Upgrade],
     units: &'a [String],
+    /// Unknown ids and tags match nothing instead of being errors.
+    lenient: bool,
 }
 
 impl Resolver<'_> {
-    fn selector(&self, syntax: &SelectorSyntax) -> Result<Selector, String> {
-        let mut selector = Selector {
+    fn empty(&self) -> Selector {
+        Selector {
             formations: vec![false; self.formations.len()],
             upgrades: vec![false; self.upgrades.len()],
             units: vec![false; self.units.len()],
             within: None,
-        };
+        }
+    }
+
+    fn selector(&self, syntax: &SelectorSyntax) -> Result<Selector, String> {
+        let mut selector = self.empty();
         for (item, _) in &syntax.items {
             self.mark(item, &mut selector)?;
         }
         if !syntax.within.is_empty() {
-            let mut within = Selector {
-                formations: vec![false; self.formations.len()],
-                upgrades: vec![false; self.upgrades.len()],
-                units: vec![false; self.units.len()],
-                within: None,
-            };
+            let mut within = self.empty();
             for (item, _) in &syntax.within {
                 self.mark(item, &mut within)?;
             }
@@ -490,7 +523,7 @@ impl Resolver<'_> {
             selector.units[i] |= hit;
             any |= hit;
         }
-        if any || matches!(item, Item::Everything) {
+        if any || self.lenient || matches!(item, Item::Everything) {
             Ok(())
         } else {
             Err(match item {

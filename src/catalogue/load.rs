@@ -6,7 +6,7 @@
 //! rest still load.
 
 use super::locate::Positions;
-use super::raw::{ArmyListFile, DatasheetFile};
+use super::raw::{ArmyListFile, DatasheetFile, ModelsFile};
 use super::{Catalogue, link};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{SourceFile, Span};
@@ -73,14 +73,16 @@ pub fn load(extra: Option<&Path>) -> LoadReport {
 
     let mut lists = Vec::new();
     let mut sheets = Vec::new();
+    let mut models = Vec::new();
     for (file, origin) in sources {
         match parse_file(&file, &mut diagnostics) {
             Some(Parsed::List(list)) => lists.push((list, file, origin)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file)),
+            Some(Parsed::Models(m)) => models.push(m),
             None => {}
         }
     }
-    let catalogue = link::link(lists, sheets, &mut diagnostics);
+    let catalogue = link::link(lists, sheets, models, &mut diagnostics);
     LoadReport {
         catalogue,
         diagnostics,
@@ -133,6 +135,15 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 enum Parsed {
     List(Box<ArmyListFile>),
     Datasheets(DatasheetFile),
+    Models(ModelsFile),
+}
+
+/// The kinds of file `lists/` holds, told apart by their top-level key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    List,
+    Datasheets,
+    Models,
 }
 
 fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Parsed> {
@@ -148,22 +159,26 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
             return None;
         }
     };
-    let is_list = value.get("sections").is_some();
-    let is_sheets = !is_list && value.get("units").is_some();
-    if !is_list && !is_sheets {
+    let kind = if value.get("sections").is_some() {
+        Kind::List
+    } else if value.get("units").is_some() {
+        Kind::Datasheets
+    } else if value.get("models").is_some() {
+        Kind::Models
+    } else {
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "neither an army list (no `sections:`) nor a datasheet file (no `units:`)",
+                "not a list file: an army list has `sections:`, a datasheet file `units:`, a model file `models:`",
             )
             .at(file, file.line_span(1)),
         );
         return None;
-    }
-    let validator = if is_list {
-        crate::schema::army_list_validator()
-    } else {
-        crate::schema::datasheets_validator()
+    };
+    let (validator, schema) = match kind {
+        Kind::List => (crate::schema::army_list_validator(), "army-list"),
+        Kind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
+        Kind::Models => (crate::schema::models_validator(), "models"),
     };
     if let Some(validator) = validator {
         let errors: Vec<_> = validator.iter_errors(&value).collect();
@@ -187,20 +202,18 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
                 diagnostics.push(
                     Diagnostic::error(Code::ListData, format!("at {at}: {error}"))
                         .at(file, span)
-                        .hint(if is_list {
-                            "the format is described in lists/README.md and schema/army-list.schema.json"
-                        } else {
-                            "the format is described in lists/README.md and schema/datasheets.schema.json"
-                        }),
+                        .hint(format!(
+                            "the format is described in lists/README.md and schema/{schema}.schema.json"
+                        )),
                 );
             }
             return None;
         }
     }
-    let parsed = if is_list {
-        serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l)))
-    } else {
-        serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets)
+    let parsed = match kind {
+        Kind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
+        Kind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
+        Kind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
     };
     match parsed {
         Ok(parsed) => Some(parsed),

@@ -9,7 +9,7 @@
 
 mod link;
 mod load;
-mod locate;
+pub mod locate;
 pub mod names;
 pub mod raw;
 
@@ -47,6 +47,18 @@ impl GameId {
 pub struct Catalogue {
     pub lists: Vec<ArmyList>,
     pub datasheets: Vec<Datasheet>,
+    /// Models without an entry of their own, for the 'Counts As' rule.
+    pub models: Vec<ModelEntry>,
+}
+
+/// A model without an entry of its own in the lists.
+#[derive(Debug, Clone)]
+pub struct ModelEntry {
+    pub game: GameId,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub armies: Vec<String>,
+    pub unit_type: UnitType,
 }
 
 impl Catalogue {

@@ -378,3 +378,30 @@ pub struct Weapon {
     #[serde(default)]
     pub notes: Vec<String>,
 }
+
+/// Models that have no entry of their own in the lists (out of production,
+/// or from older editions), with their unit type, for the 'Counts As' rule:
+/// `lists/<game>/models.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelsFile {
+    pub game: GameId,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub models: Vec<Model>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// The list ids whose players are likely to own it.
+    pub armies: Vec<String>,
+    #[serde(rename = "type")]
+    pub unit_type: UnitType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}

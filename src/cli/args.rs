@@ -35,6 +35,15 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Apply an event's rules too (points, lists and versions allowed,
+        /// 'Counts As', extra restrictions). `muster event new` writes one.
+        #[arg(long, value_name = "EVENT.yaml")]
+        event: Option<PathBuf>,
+    },
+    /// Work with event files.
+    Event {
+        #[command(subcommand)]
+        action: EventAction,
     },
     /// Show every army list muster knows.
     Lists {
@@ -72,6 +81,12 @@ pub enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+pub enum EventAction {
+    /// Print a commented event file to start from.
+    New,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -98,7 +113,7 @@ mod tests {
         assert!(parse(&["check"]).is_err());
         let args = parse(&["check", "a.txt", "b.txt", "--format", "json"]).unwrap();
         match args.command {
-            Command::Check { files, format } => {
+            Command::Check { files, format, .. } => {
                 assert_eq!(files.len(), 2);
                 assert_eq!(format, Format::Json);
             }

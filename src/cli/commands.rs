@@ -1,10 +1,11 @@
 //! The subcommands. Each turns its arguments into library calls and its
 //! results into an [`Output`].
 
-use super::{Args, Command, Format, Output, status};
+use super::{Args, Command, EventAction, Format, Output, status};
 use crate::catalogue::{self, ArmyList, Catalogue, ListLookup, LoadReport};
 use crate::check::{self, Checked};
 use crate::diagnostic::{Code, Diagnostic};
+use crate::event::Event;
 use crate::report::{json::CheckOutput, terminal};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -29,7 +30,20 @@ pub fn run(args: &Args, color: bool) -> Output {
             }
             let catalogue = &report.catalogue;
             match other {
-                Command::Check { files, format } => check(catalogue, files, *format, color),
+                Command::Check { files, format, event } => {
+                    let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
+                        Some(Ok(event)) => Some(event),
+                        Some(Err(out)) => return out,
+                        None => None,
+                    };
+                    check(catalogue, event.as_ref(), files, *format, color)
+                }
+                Command::Event {
+                    action: EventAction::New,
+                } => Output {
+                    stdout: crate::event::template(catalogue),
+                    ..Output::default()
+                },
                 Command::Options { army, format } => options(catalogue, army, *format),
                 Command::New { army, points } => new(catalogue, army, *points),
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
@@ -67,7 +81,35 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn check(catalogue: &Catalogue, files: &[std::path::PathBuf], format: Format, color: bool) -> Output {
+fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
+    let text = std::fs::read(path)
+        .map_err(|e| format!("cannot read the event file {}: {e}", path.display()))
+        .and_then(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|_| format!("the event file {} is not UTF-8 text", path.display()))
+        });
+    let text = match text {
+        Ok(text) => text,
+        Err(message) => return Err(usage(message)),
+    };
+    let source = crate::source::SourceFile::new(path.display().to_string(), text);
+    crate::event::load(source, catalogue).map_err(|diagnostics| Output {
+        stderr: format!(
+            "{}error: the event file cannot be used\n",
+            terminal::diagnostics(&diagnostics, color)
+        ),
+        status: status::UNUSABLE,
+        ..Output::default()
+    })
+}
+
+fn check(
+    catalogue: &Catalogue,
+    event: Option<&Event>,
+    files: &[std::path::PathBuf],
+    format: Format,
+    color: bool,
+) -> Output {
     let mut results: Vec<Checked<'_>> = Vec::new();
     for path in files {
         let name = if path.as_os_str() == "-" {
@@ -76,7 +118,7 @@ fn check(catalogue: &Catalogue, files: &[std::path::PathBuf], format: Format, co
             path.display().to_string()
         };
         let checked = match read_input(path) {
-            Ok(bytes) => check::check_bytes(catalogue, &name, &bytes),
+            Ok(bytes) => check::check_bytes_for(catalogue, event, &name, &bytes),
             Err(message) => Checked {
                 name,
                 file: None,
@@ -103,9 +145,7 @@ fn check(catalogue: &Catalogue, files: &[std::path::PathBuf], format: Format, co
             for c in &results {
                 out.push_str(&terminal::diagnostics(&with_file_name(c), color));
                 let _ = writeln!(out, "{}", terminal::verdict(c));
-                if c.legal() {
-                    out.push_str(&terminal::formations(c));
-                }
+                out.push_str(&terminal::formations(c));
             }
             out
         }

@@ -8,7 +8,7 @@
 mod args;
 mod commands;
 
-pub use args::{Args, ColorChoice, Command, Format};
+pub use args::{Args, ColorChoice, Command, EventAction, Format};
 
 use clap::Parser;
 use std::io::{IsTerminal, Write};

@@ -35,8 +35,41 @@ pub struct RosterReport {
     /// No errors.
     pub legal: bool,
     pub player: Option<String>,
+    /// The army's strategy rating; null where the sources lack it.
+    pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationReport>,
+    /// `Counts as:` declarations.
+    pub counts_as: Vec<CountsAsReport>,
     pub diagnostics: Vec<DiagnosticReport>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CountsAsReport {
+    pub model: String,
+    pub target: String,
+}
+
+/// A yes/no answer with its reason.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VerdictReport {
+    /// `yes`, `if` (on a condition muster does not check), `no` or `unknown`.
+    pub answer: String,
+    pub reason: String,
+}
+
+impl From<&crate::facts::Verdict> for VerdictReport {
+    fn from(v: &crate::facts::Verdict) -> VerdictReport {
+        VerdictReport {
+            answer: v.word().to_string(),
+            reason: v.reason().to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UpgradeReport {
+    pub name: String,
+    pub count: u32,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -47,6 +80,20 @@ pub struct FormationReport {
     pub points: i64,
     /// 1-based line of the roster entry.
     pub line: usize,
+    pub upgrades: Vec<UpgradeReport>,
+    /// Initiative rating such as `1+`; null where the sources lack it.
+    pub initiative: Option<String>,
+    /// Whether the formation may be set up as a garrison.
+    pub garrison: VerdictReport,
+    /// Whether the formation may be kept in reserve.
+    pub reserve: VerdictReport,
+    /// Units, war engines counted by damage capacity; null if unknown.
+    pub strength: Option<i64>,
+    /// Victory points the opponent scores for it in a tiebreak: in full, or half.
+    pub vp_full: i64,
+    pub vp_half: i64,
+    /// The most expensive formation: the target of Break Their Spirit.
+    pub break_their_spirit: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -101,6 +148,7 @@ impl From<&Checked<'_>> for RosterReport {
             limit: c.limit(),
             legal: c.legal(),
             player: c.header.player.as_ref().map(|p| p.value.clone()),
+            strategy_rating: c.army.as_ref().and_then(|a| a.strategy_rating),
             formations: c
                 .army
                 .iter()
@@ -110,6 +158,30 @@ impl From<&Checked<'_>> for RosterReport {
                     id: f.id.clone(),
                     points: f.points,
                     line: f.line,
+                    upgrades: f
+                        .upgrades
+                        .iter()
+                        .map(|(name, count)| UpgradeReport {
+                            name: name.clone(),
+                            count: *count,
+                        })
+                        .collect(),
+                    initiative: f.facts.initiative.clone(),
+                    garrison: VerdictReport::from(&f.facts.garrison),
+                    reserve: VerdictReport::from(&f.facts.reserve),
+                    strength: f.facts.strength,
+                    vp_full: f.facts.vp_full,
+                    vp_half: f.facts.vp_half,
+                    break_their_spirit: f.facts.break_their_spirit,
+                })
+                .collect(),
+            counts_as: c
+                .army
+                .iter()
+                .flat_map(|a| &a.counts_as)
+                .map(|(model, target)| CountsAsReport {
+                    model: model.clone(),
+                    target: target.clone(),
                 })
                 .collect(),
             diagnostics: c.diagnostics.iter().map(DiagnosticReport::from).collect(),

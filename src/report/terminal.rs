@@ -94,18 +94,53 @@ pub fn verdict(c: &Checked<'_>) -> String {
     line
 }
 
-/// Points per formation, aligned, for a legal roster's summary.
+/// The army at a glance: points, initiative, garrison and reserve per
+/// formation, the Break Their Spirit target, strategy rating and counts-as.
 pub fn formations(c: &Checked<'_>) -> String {
     let Some(army) = &c.army else { return String::new() };
+    if army.formations.is_empty() {
+        return String::new();
+    }
     let width = army
         .formations
         .iter()
         .map(|f| f.name.chars().count())
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max("formation".len());
     let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  {:<width$}  {:>6}  {:<4}  {:<8}  {:<7}  {:>8}",
+        "formation", "points", "init", "garrison", "reserve", "strength"
+    );
     for f in &army.formations {
-        let _ = writeln!(out, "  {:<width$}  {:>5}", f.name, f.points);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>6}  {:<4}  {:<8}  {:<7}  {:>8}{}",
+            f.name,
+            f.points,
+            f.facts.initiative.as_deref().unwrap_or("?"),
+            f.facts.garrison.word(),
+            f.facts.reserve.word(),
+            f.facts
+                .strength
+                .map_or_else(|| "?".to_string(), |s| s.to_string()),
+            if f.facts.break_their_spirit {
+                "  <- Break Their Spirit target"
+            } else {
+                ""
+            }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  strategy rating {}",
+        army.strategy_rating
+            .map_or_else(|| "unknown".to_string(), |s| s.to_string())
+    );
+    for (model, target) in &army.counts_as {
+        let _ = writeln!(out, "  counts as: {model} = {target}");
     }
     out
 }

@@ -1,0 +1,282 @@
+//! Event files: what an organiser adds to the lists' own rules for one
+//! event: the points limit, the lists and versions allowed, whether
+//! 'Counts As' is allowed, and extra restrictions in the constraint
+//! language. `muster check --event EVENT.yaml` applies them to every roster.
+//!
+//! This module reads and compiles event files; `check` applies them.
+
+use crate::catalogue::locate::Positions;
+use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
+use crate::catalogue::{ArmyList, Catalogue, Constraint};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::rules::{self, Item};
+use crate::source::{SourceFile, Span};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// An event file, as written.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventFile {
+    pub name: String,
+    /// `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^\d{4}-\d{2}-\d{2}$"))]
+    pub date: Option<String>,
+    pub game: GameId,
+    /// The points limit every roster is built to.
+    #[schemars(range(min = 1))]
+    pub points: u32,
+    /// The lists allowed, with the versions allowed; empty allows every list
+    /// of the game in any version.
+    #[serde(default)]
+    pub lists: Vec<EventList>,
+    /// Whether 'Counts As' declarations are allowed.
+    #[serde(default = "yes")]
+    pub counts_as: bool,
+    /// Extra rules for every roster, in the constraint language of list
+    /// files (`lists/README.md`). Ids and tags a list lacks match nothing.
+    #[serde(default)]
+    pub restrictions: Vec<RawConstraint>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A list allowed at the event.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventList {
+    /// The list's id.
+    pub id: String,
+    /// The versions allowed; empty allows any.
+    #[serde(default)]
+    pub versions: Vec<String>,
+}
+
+/// A loaded event, its restrictions compiled for each list it allows.
+#[derive(Debug)]
+pub struct Event {
+    pub file: EventFile,
+    pub source: SourceFile,
+    restrictions: HashMap<String, Vec<Constraint>>,
+}
+
+impl Event {
+    /// The event's restrictions as they apply to one list.
+    pub fn restrictions(&self, list: &ArmyList) -> &[Constraint] {
+        self.restrictions.get(&list.id).map_or(&[], Vec::as_slice)
+    }
+
+    /// `None` when every list of the game is allowed.
+    pub fn allowed(&self, list: &ArmyList) -> Option<&EventList> {
+        self.file.lists.iter().find(|l| l.id == list.id)
+    }
+
+    pub fn allows(&self, list: &ArmyList) -> bool {
+        list.game == self.file.game && (self.file.lists.is_empty() || self.allowed(list).is_some())
+    }
+}
+
+/// Reads an event file and compiles it against the catalogue. Every problem
+/// is reported, with the line it is on.
+pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
+    let mut problems = Vec::new();
+    let positions = Positions::of(source.text());
+    let at = |pointer: &str| -> Span {
+        positions
+            .find(pointer)
+            .map(|(line, col)| {
+                let line_span = source.line_span(line);
+                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
+            })
+            .unwrap_or_default()
+    };
+    let value: serde_json::Value = match serde_yaml::from_str(source.text()) {
+        Ok(value) => value,
+        Err(e) => {
+            let span = e
+                .location()
+                .map(|l| Span::new(l.index(), l.index()))
+                .unwrap_or_default();
+            return Err(vec![
+                Diagnostic::error(Code::EventFile, format!("not valid YAML: {e}")).at(&source, span),
+            ]);
+        }
+    };
+    if let Some(validator) = crate::schema::event_validator() {
+        for error in validator.iter_errors(&value) {
+            let pointer = error.instance_path().as_str().to_string();
+            problems.push(
+                Diagnostic::error(
+                    Code::EventFile,
+                    format!("at {}: {error}", if pointer.is_empty() { "/" } else { &pointer }),
+                )
+                .at(&source, at(&pointer))
+                .hint(
+                    "`muster event new` prints a commented template; the schema is schema/event.schema.json",
+                ),
+            );
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+    }
+    let file: EventFile = match serde_json::from_value(value) {
+        Ok(file) => file,
+        Err(e) => {
+            return Err(vec![
+                Diagnostic::error(Code::EventFile, format!("cannot read the event file: {e}"))
+                    .at(&source, source.line_span(1)),
+            ]);
+        }
+    };
+
+    let mut allowed: Vec<&ArmyList> = Vec::new();
+    if file.lists.is_empty() {
+        allowed.extend(catalogue.lists.iter().filter(|l| l.game == file.game));
+    }
+    for (i, entry) in file.lists.iter().enumerate() {
+        match catalogue
+            .lists
+            .iter()
+            .find(|l| l.id == entry.id && l.game == file.game)
+        {
+            Some(list) => allowed.push(list),
+            None => {
+                let ids = catalogue
+                    .lists
+                    .iter()
+                    .filter(|l| l.game == file.game)
+                    .map(|l| l.id.as_str());
+                let mut d = Diagnostic::error(
+                    Code::EventFile,
+                    format!(
+                        "muster has no {} list with the id `{}`",
+                        file.game.title(),
+                        entry.id
+                    ),
+                )
+                .at(&source, at(&format!("/lists/{i}/id")));
+                if let Some(s) = crate::diagnostic::nearest(&entry.id, ids) {
+                    d = d.label(format!("did you mean `{s}`?")).fix(s.to_string());
+                }
+                problems.push(d);
+            }
+        }
+    }
+
+    let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
+    for (r, raw) in file.restrictions.iter().enumerate() {
+        let pointer = format!("/restrictions/{r}/rule");
+        let cond = match rules::parse(&raw.rule) {
+            Ok(cond) => cond,
+            Err(e) => {
+                problems.push(
+                    Diagnostic::error(
+                        Code::EventFile,
+                        format!(
+                            "restriction `{}` does not parse at column {}: {}",
+                            raw.id,
+                            e.span.start + 1,
+                            e.message
+                        ),
+                    )
+                    .at(&source, at(&pointer)),
+                );
+                continue;
+            }
+        };
+        // An item must mean something in at least one allowed list, or it
+        // is a typo.
+        let mut items: Vec<Item> = cond
+            .selectors()
+            .into_iter()
+            .flat_map(|s| s.items.iter().chain(&s.within).map(|(item, _)| item.clone()))
+            .collect();
+        items.extend(raw.applies_to.iter().filter_map(|text| rules::parse_item(text)));
+        for item in &items {
+            if !allowed.iter().any(|list| list.knows_item(item)) {
+                let name = match item {
+                    Item::Id(id) => format!("`{id}`"),
+                    Item::Tag(tag) => format!("`tag:{tag}`"),
+                    Item::Everything => "`*`".to_string(),
+                };
+                problems.push(
+                    Diagnostic::error(
+                        Code::EventFile,
+                        format!("restriction `{}`: {name} names nothing in any list the event allows", raw.id),
+                    )
+                    .at(&source, at(&pointer))
+                    .hint("tags shared by lists, such as `tag:spacecraft` or `tag:one-third`, work across lists"),
+                );
+            }
+        }
+        for list in &allowed {
+            match list.compile_foreign(raw) {
+                Ok(c) => restrictions.entry(list.id.clone()).or_default().push(c),
+                Err(message) => problems.push(
+                    Diagnostic::error(Code::EventFile, format!("{message} (for {})", list.name))
+                        .at(&source, at(&pointer)),
+                ),
+            }
+        }
+    }
+
+    if problems.is_empty() {
+        Ok(Event {
+            file,
+            source,
+            restrictions,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// The commented template of `muster event new`.
+pub fn template(catalogue: &Catalogue) -> String {
+    let mut ids: Vec<&str> = catalogue
+        .lists
+        .iter()
+        .filter(|l| l.game == GameId::Netea)
+        .map(|l| l.id.as_str())
+        .collect();
+    ids.sort();
+    let mut out = String::from(
+        "# yaml-language-server: $schema=https://example.invalid/muster/event.schema.json\n\
+         # An event for `muster check --event THIS_FILE rosters/`. Written by `muster event new`.\n\
+         # The schema is schema/event.schema.json in muster's repository.\n\
+         name: My Epic Tournament\n\
+         date: 2026-12-05            # YYYY-MM-DD\n\
+         game: netea                 # netea | bfg | space-fleet | netepic | heresy\n\
+         points: 3000                # every roster must be built to this limit\n\
+         counts_as: true             # false forbids 'Counts as:' declarations\n\
+         \n\
+         # The lists allowed, each optionally with the versions allowed (a roster\n\
+         # naming another version is an error). Leave the list empty to allow\n\
+         # every list of the game.\n\
+         lists:\n",
+    );
+    for id in ids {
+        out.push_str(&format!("  - id: {id}\n"));
+    }
+    out.push_str(
+        "  # - id: codex-astartes\n\
+         \x20 #   versions: [\"2026-02-04\"]\n\
+         \n\
+         # Extra restrictions, in the constraint language of list files\n\
+         # (lists/README.md in muster's repository). Ids or tags a list lacks\n\
+         # match nothing, so shared tags work across lists.\n\
+         restrictions: []\n\
+         # restrictions:\n\
+         #   - id: no-titans\n\
+         #     scope: army\n\
+         #     rule: \"count(tag:titan) == 0\"\n\
+         #     message: \"Titans are not allowed at this event.\"\n\
+         #     provenance: \"My Epic Tournament player pack\"\n",
+    );
+    out
+}

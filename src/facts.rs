@@ -1,0 +1,238 @@
+//! What a roster tells a player at the table (NetEA tournament rules 6.1):
+//! the army's strategy rating, each formation's initiative, the formations
+//! the opponent's Break Their Spirit goal targets, which formations may be
+//! set up as garrisons or kept in reserve, and each formation's strength and
+//! victory-point values for the tiebreak.
+//!
+//! Derived from the resolved army and the datasheets; never a source of
+//! diagnostics. Where a datasheet value is missing, the answer says so.
+
+use crate::catalogue::{Catalogue, Datasheet, UnitType};
+use crate::resolve::{Army, ArmyFormation};
+
+/// A yes/no answer with its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Yes(String),
+    /// Yes, on a condition muster does not check.
+    If(String),
+    No(String),
+    /// The sources lack a value the answer needs.
+    Unknown(String),
+}
+
+impl Verdict {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Yes(_) => "yes",
+            Verdict::If(_) => "if",
+            Verdict::No(_) => "no",
+            Verdict::Unknown(_) => "unknown",
+        }
+    }
+
+    pub fn reason(&self) -> &str {
+        match self {
+            Verdict::Yes(r) | Verdict::If(r) | Verdict::No(r) | Verdict::Unknown(r) => r,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FormationFacts {
+    pub initiative: Option<String>,
+    pub garrison: Verdict,
+    pub reserve: Verdict,
+    /// Units, with war engines counted by damage capacity; `None` when a
+    /// war engine's damage capacity is not known.
+    pub strength: Option<i64>,
+    /// Victory points to the opponent if destroyed (or broken at half
+    /// strength), and half of that, rounded up.
+    pub vp_full: i64,
+    pub vp_half: i64,
+    /// A target of the opponent's Break Their Spirit goal.
+    pub break_their_spirit: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ArmyFacts {
+    pub strategy_rating: Option<u8>,
+    pub formations: Vec<FormationFacts>,
+}
+
+struct Unit<'a> {
+    sheet: &'a Datasheet,
+    count: i64,
+}
+
+fn units<'a>(army: &Army<'_>, f: &ArmyFormation, catalogue: &'a Catalogue) -> Result<Vec<Unit<'a>>, String> {
+    let mut out = Vec::new();
+    for (i, &count) in f.units.iter().enumerate() {
+        if count <= 0 {
+            continue;
+        }
+        let id = &army.list.units[i];
+        let sheet = catalogue
+            .datasheet(army.list.game, id)
+            .ok_or_else(|| format!("no datasheet for `{id}`"))?;
+        // Characters join a unit; they are not units themselves.
+        if sheet.unit_type != UnitType::Character {
+            out.push(Unit { sheet, count });
+        }
+    }
+    Ok(out)
+}
+
+/// Speed in cm: `Some(0)` for immobile units, `None` for aircraft speeds
+/// (`Fighter`, `Bomber`) and values the sources lack.
+fn speed(sheet: &Datasheet) -> Option<i64> {
+    let text = sheet.speed.as_deref()?.trim().to_lowercase();
+    if text == "immobile" {
+        return Some(0);
+    }
+    text.strip_suffix("cm")?.trim().parse().ok()
+}
+
+fn has_note(sheet: &Datasheet, note: &str) -> bool {
+    sheet.notes.iter().any(|n| n.eq_ignore_ascii_case(note))
+}
+
+fn damage_capacity(sheet: &Datasheet) -> Option<i64> {
+    sheet.notes.iter().find_map(|n| {
+        let lower = n.to_lowercase();
+        lower.strip_prefix("damage capacity ")?.trim().parse().ok()
+    })
+}
+
+fn is_aircraft(t: UnitType) -> bool {
+    matches!(t, UnitType::Aircraft | UnitType::AircraftWarEngine)
+}
+
+fn garrison(units: &[Unit<'_>]) -> Verdict {
+    if units.is_empty() {
+        return Verdict::Unknown("the formation has no units with datasheets".into());
+    }
+    if units
+        .iter()
+        .any(|u| is_aircraft(u.sheet.unit_type) || u.sheet.unit_type == UnitType::Spacecraft)
+    {
+        return Verdict::No("aircraft and spacecraft are never set up on the table".into());
+    }
+    let total: i64 = units.iter().map(|u| u.count).sum();
+    let scouts: i64 = units
+        .iter()
+        .filter(|u| has_note(u.sheet, "Scout"))
+        .map(|u| u.count)
+        .sum();
+    if scouts * 2 >= total {
+        return Verdict::Yes("half or more of its units are scouts".into());
+    }
+    if units.iter().any(|u| speed(u.sheet) == Some(0)) {
+        return Verdict::Yes("it includes a unit of speed 0".into());
+    }
+    if let Some(u) = units.iter().find(|u| speed(u.sheet).is_none()) {
+        return Verdict::Unknown(format!("the speed of {} is not in the sources", u.sheet.name));
+    }
+    let fast: i64 = units
+        .iter()
+        .filter(|u| speed(u.sheet).is_some_and(|s| s > 15))
+        .map(|u| u.count)
+        .sum();
+    let war_engines = units.iter().any(|u| u.sheet.unit_type == UnitType::WarEngine);
+    match (fast <= 1, war_engines) {
+        (true, false) => {
+            Verdict::Yes("no more than one unit moves faster than 15cm, and none is a war engine".into())
+        }
+        (_, true) => Verdict::No("it includes a war engine".into()),
+        (false, false) => Verdict::No(format!("{fast} of its units move faster than 15cm")),
+    }
+}
+
+fn reserve(army: &Army<'_>, f: &ArmyFormation, units: &[Unit<'_>], transports: bool) -> Verdict {
+    if units.is_empty() {
+        return Verdict::Unknown("the formation has no units with datasheets".into());
+    }
+    if units.iter().all(|u| is_aircraft(u.sheet.unit_type)) {
+        return Verdict::Yes("aircraft".into());
+    }
+    if units.iter().any(|u| u.sheet.unit_type == UnitType::Spacecraft) {
+        return Verdict::No("spacecraft are set up before the battle, not kept in reserve".into());
+    }
+    if units.iter().all(|u| has_note(u.sheet, "Teleport")) {
+        return Verdict::Yes("every unit can teleport".into());
+    }
+    let planetfall = f
+        .upgrades
+        .iter()
+        .any(|t| army.list.upgrades[t.upgrade].tags.contains("planetfall"));
+    if planetfall {
+        return Verdict::Yes("it arrives by planetfall".into());
+    }
+    if transports && !units.iter().any(|u| u.sheet.unit_type == UnitType::WarEngine) {
+        return Verdict::If("if the army's transport aircraft carry it (capacity is not checked)".into());
+    }
+    Verdict::No("it is neither aircraft nor able to arrive by air, planetfall or teleport".into())
+}
+
+fn strength(units: &[Unit<'_>]) -> Option<i64> {
+    units
+        .iter()
+        .map(|u| {
+            if matches!(
+                u.sheet.unit_type,
+                UnitType::WarEngine | UnitType::AircraftWarEngine
+            ) {
+                damage_capacity(u.sheet).map(|dc| dc * u.count)
+            } else {
+                Some(u.count)
+            }
+        })
+        .sum()
+}
+
+/// Works out the facts of a resolved army.
+pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
+    let most = army.formations.iter().map(|f| f.points).max();
+    let all_units: Vec<Result<Vec<Unit<'_>>, String>> = army
+        .formations
+        .iter()
+        .map(|f| units(army, f, catalogue))
+        .collect();
+    let transports = all_units.iter().flatten().flatten().any(|u| {
+        is_aircraft(u.sheet.unit_type)
+            && u.sheet
+                .notes
+                .iter()
+                .any(|n| n.to_lowercase().starts_with("transport"))
+    });
+    let formations = army
+        .formations
+        .iter()
+        .zip(&all_units)
+        .map(|(f, units)| {
+            let formation = &army.list.formations[f.formation];
+            let (garrison, reserve, strength) = match units {
+                Ok(units) => (
+                    garrison(units),
+                    reserve(army, f, units, transports),
+                    strength(units),
+                ),
+                Err(e) => (Verdict::Unknown(e.clone()), Verdict::Unknown(e.clone()), None),
+            };
+            FormationFacts {
+                initiative: formation.initiative.clone(),
+                garrison,
+                reserve,
+                strength,
+                vp_full: f.points,
+                // The pack rounds fractions up unless a rule says otherwise.
+                vp_half: (f.points + 1).div_euclid(2),
+                break_their_spirit: Some(f.points) == most,
+            }
+        })
+        .collect();
+    ArmyFacts {
+        strategy_rating: army.list.strategy_rating,
+        formations,
+    }
+}
