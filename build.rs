@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("lists");
+    // Read at run time: `env!` would bake in the folder the build script was
+    // compiled in, and a copied `target/` would then embed another tree's lists.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    let root = Path::new(&manifest_dir).join("lists");
     println!("cargo:rerun-if-changed=lists");
     let mut files = Vec::new();
     collect(&root, &mut files);

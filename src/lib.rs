@@ -21,6 +21,7 @@ pub mod counts_as;
 pub mod diagnostic;
 pub mod event;
 pub mod facts;
+pub mod notation;
 pub mod report;
 pub mod resolve;
 pub mod roster;

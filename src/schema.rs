@@ -4,7 +4,7 @@
 //! the repository differ from what the types generate, so the two cannot
 //! drift. The list-file schemas also validate every list when it loads.
 
-use crate::catalogue::raw::{ArmyListFile, DatasheetFile, ModelsFile};
+use crate::catalogue::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
 use crate::report::json::CheckOutput;
 use std::sync::OnceLock;
 
@@ -14,6 +14,7 @@ pub fn all() -> Vec<(&'static str, serde_json::Value)> {
         ("army-list.schema.json", army_list().clone()),
         ("datasheets.schema.json", datasheets().clone()),
         ("models.schema.json", models().clone()),
+        ("glossary.schema.json", glossary().clone()),
         ("event.schema.json", event().clone()),
         (
             "check-output.schema.json",
@@ -46,6 +47,18 @@ pub fn datasheets() -> &'static serde_json::Value {
 pub fn models() -> &'static serde_json::Value {
     static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
     SCHEMA.get_or_init(|| to_value(schemars::schema_for!(ModelsFile)))
+}
+
+pub fn glossary() -> &'static serde_json::Value {
+    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(GlossaryFile)))
+}
+
+pub fn glossary_validator() -> Option<&'static jsonschema::Validator> {
+    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| jsonschema::validator_for(glossary()).ok())
+        .as_ref()
 }
 
 pub fn event() -> &'static serde_json::Value {

@@ -67,6 +67,19 @@ pub fn link(
             errors: 0,
         };
         for (i, unit) in file.units.into_iter().enumerate() {
+            let sheet = if super::sheets::has_notation(file.game) {
+                match super::sheets::parse(&unit) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(&format!("/units/{i}/{}", field.path), field.message(&unit.id));
+                        }
+                        None
+                    }
+                }
+            } else {
+                None
+            };
             if let Some(existing) = catalogue
                 .datasheets
                 .iter_mut()
@@ -80,9 +93,9 @@ pub fn link(
                     continue;
                 }
                 // A later file (from --lists) overrides a built-in datasheet.
-                *existing = datasheet(file.game, &file.id, unit);
+                *existing = datasheet(file.game, &file.id, unit, sheet);
             } else {
-                catalogue.datasheets.push(datasheet(file.game, &file.id, unit));
+                catalogue.datasheets.push(datasheet(file.game, &file.id, unit, sheet));
             }
         }
     }
@@ -101,7 +114,12 @@ pub fn link(
     catalogue
 }
 
-fn datasheet(game: raw::GameId, faction: &str, unit: raw::Datasheet) -> Datasheet {
+fn datasheet(
+    game: raw::GameId,
+    faction: &str,
+    unit: raw::Datasheet,
+    sheet: Option<crate::notation::Sheet>,
+) -> Datasheet {
     Datasheet {
         game,
         id: unit.id,
@@ -116,6 +134,8 @@ fn datasheet(game: raw::GameId, faction: &str, unit: raw::Datasheet) -> Datashee
         notes: unit.notes,
         critical_hit: unit.critical_hit,
         faction: faction.to_string(),
+        remarks: unit.remarks,
+        sheet,
     }
 }
 

@@ -6,7 +6,7 @@
 //! rest still load.
 
 use super::locate::Positions;
-use super::raw::{ArmyListFile, DatasheetFile, ModelsFile};
+use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
 use super::{Catalogue, link};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{SourceFile, Span};
@@ -74,15 +74,18 @@ pub fn load(extra: Option<&Path>) -> LoadReport {
     let mut lists = Vec::new();
     let mut sheets = Vec::new();
     let mut models = Vec::new();
+    let mut glossaries = Vec::new();
     for (file, origin) in sources {
         match parse_file(&file, &mut diagnostics) {
             Some(Parsed::List(list)) => lists.push((list, file, origin)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file)),
             Some(Parsed::Models(m)) => models.push(m),
+            Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
             None => {}
         }
     }
-    let catalogue = link::link(lists, sheets, models, &mut diagnostics);
+    let mut catalogue = link::link(lists, sheets, models, &mut diagnostics);
+    super::glossary::link(&mut catalogue, glossaries, &mut diagnostics);
     LoadReport {
         catalogue,
         diagnostics,
@@ -136,6 +139,7 @@ enum Parsed {
     List(Box<ArmyListFile>),
     Datasheets(DatasheetFile),
     Models(ModelsFile),
+    Glossary(GlossaryFile),
 }
 
 /// The kinds of file `lists/` holds, told apart by their top-level key.
@@ -144,6 +148,7 @@ enum Kind {
     List,
     Datasheets,
     Models,
+    Glossary,
 }
 
 fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Parsed> {
@@ -165,11 +170,13 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         Kind::Datasheets
     } else if value.get("models").is_some() {
         Kind::Models
+    } else if value.get("terms").is_some() {
+        Kind::Glossary
     } else {
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:`, a model file `models:`",
+                "not a list file: an army list has `sections:`, a datasheet file `units:`, a model file `models:`, a glossary `terms:`",
             )
             .at(file, file.line_span(1)),
         );
@@ -179,6 +186,7 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         Kind::List => (crate::schema::army_list_validator(), "army-list"),
         Kind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
         Kind::Models => (crate::schema::models_validator(), "models"),
+        Kind::Glossary => (crate::schema::glossary_validator(), "glossary"),
     };
     if let Some(validator) = validator {
         let errors: Vec<_> = validator.iter_errors(&value).collect();
@@ -214,6 +222,7 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         Kind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
         Kind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
         Kind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
+        Kind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
     };
     match parsed {
         Ok(parsed) => Some(parsed),

@@ -7,11 +7,13 @@
 //! resolved to an index and every rule is parsed: the validator never looks a
 //! name up by string or meets a malformed rule.
 
+pub mod glossary;
 mod link;
 mod load;
 pub mod locate;
 pub mod names;
 pub mod raw;
+mod sheets;
 
 pub use load::{LoadReport, Origin, load, load_embedded};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
@@ -49,6 +51,8 @@ pub struct Catalogue {
     pub datasheets: Vec<Datasheet>,
     /// Models without an entry of their own, for the 'Counts As' rule.
     pub models: Vec<ModelEntry>,
+    /// One glossary per game whose datasheets use abbreviations.
+    pub glossaries: Vec<glossary::Glossary>,
 }
 
 /// A model without an entry of its own in the lists.
@@ -310,4 +314,10 @@ pub struct Datasheet {
     pub notes: Vec<String>,
     pub critical_hit: Option<String>,
     pub faction: String,
+    /// What the notation cannot say, in our words.
+    pub remarks: Vec<String>,
+    /// The values parsed by `crate::notation`; `None` for games whose
+    /// datasheets are not written in it, or when a value did not parse (the
+    /// load reports it).
+    pub sheet: Option<crate::notation::Sheet>,
 }

@@ -361,6 +361,10 @@ pub struct Datasheet {
     /// Unit notes in the pack's notation (`Walker`, `Damage Capacity 3`).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// What the notation cannot say (what a transport carries, what a
+    /// piece of wargear does), in our own words; printed on crib sheets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remarks: Vec<String>,
     /// War engines: what a critical hit does, in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub critical_hit: Option<String>,
@@ -404,4 +408,47 @@ pub struct Model {
     pub unit_type: UnitType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// The abbreviations and special rules of one game's datasheets, each with
+/// its full name and a one-line summary in our own words:
+/// `lists/<game>/glossary.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlossaryFile {
+    pub game: GameId,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub terms: Vec<GlossaryTerm>,
+}
+
+/// One abbreviation or special rule.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlossaryTerm {
+    /// The id muster's notation module uses for it (`macro-weapon`).
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// How datasheets abbreviate it (`MW`, `TK(x)`), if they do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbreviation: Option<String>,
+    /// The full name (`Macro-weapon`).
+    pub name: String,
+    pub kind: TermKind,
+    /// One line, in our own words.
+    pub summary: String,
+}
+
+/// Where on a datasheet a term appears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TermKind {
+    UnitType,
+    Characteristic,
+    Speed,
+    Range,
+    Firepower,
+    WeaponNote,
+    UnitNote,
 }
