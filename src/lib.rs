@@ -22,6 +22,7 @@ pub mod diagnostic;
 pub mod event;
 pub mod facts;
 pub mod notation;
+pub mod print;
 pub mod report;
 pub mod resolve;
 pub mod roster;

@@ -70,6 +70,43 @@ pub enum Command {
         #[arg(long, default_value_t = 3000)]
         points: u32,
     },
+    /// Explain datasheet notation part by part (`muster explain "MW2+,
+    /// TK(D3), FxF"`), or with --army show one unit's datasheet.
+    Explain {
+        /// Notation, comma-separated; with --army, a unit's name.
+        text: String,
+        /// The army list whose unit TEXT names.
+        #[arg(long)]
+        army: Option<String>,
+    },
+    /// Print a crib sheet of datasheets: every unit of an army list, or
+    /// only the units of a roster. HTML on standard output unless --pdf or
+    /// --html says where to write.
+    Sheet {
+        /// The list's id, name or alias.
+        #[arg(required_unless_present = "roster", conflicts_with = "roster")]
+        army: Option<String>,
+        /// Only the units this roster fields.
+        #[arg(long, value_name = "FILE")]
+        roster: Option<PathBuf>,
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+    /// Print a roster with its check result, as PDF (--pdf) or HTML. An
+    /// illegal roster still prints, its errors first; the exit status is
+    /// that of `muster check`.
+    Roster {
+        /// The roster file; `-` reads standard input.
+        file: PathBuf,
+        /// Append the crib sheet of the roster's units.
+        #[arg(long)]
+        with_sheet: bool,
+        /// Check against an event's rules too.
+        #[arg(long, value_name = "EVENT.yaml")]
+        event: Option<PathBuf>,
+        #[command(flatten)]
+        print: PrintArgs,
+    },
     /// Write the JSON Schemas of list files and of the JSON output.
     Schema {
         /// The folder to write to.
@@ -91,6 +128,27 @@ pub enum EventAction {
 pub enum Format {
     Text,
     Json,
+}
+
+/// Where printed documents go.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PrintArgs {
+    /// Write a PDF to this file.
+    #[arg(long, value_name = "OUT.pdf")]
+    pub pdf: Option<PathBuf>,
+    /// Write HTML to this file (`-`: standard output, the default when
+    /// --pdf is not given).
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
+    /// Paper size.
+    #[arg(long, value_enum, default_value_t = PaperChoice::A4)]
+    pub paper: PaperChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaperChoice {
+    A4,
+    Letter,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -116,6 +174,36 @@ mod tests {
             Command::Check { files, format, .. } => {
                 assert_eq!(files.len(), 2);
                 assert_eq!(format, Format::Json);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn sheet_takes_an_army_or_a_roster_but_not_both() {
+        assert!(parse(&["sheet"]).is_err());
+        assert!(parse(&["sheet", "orks", "--roster", "r.txt"]).is_err());
+        match parse(&["sheet", "--roster", "r.txt", "--pdf", "out.pdf", "--paper", "letter"])
+            .unwrap()
+            .command
+        {
+            Command::Sheet { army, roster, print } => {
+                assert_eq!(army, None);
+                assert_eq!(roster, Some(PathBuf::from("r.txt")));
+                assert_eq!(print.pdf, Some(PathBuf::from("out.pdf")));
+                assert_eq!(print.paper, PaperChoice::Letter);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn roster_prints_to_a4_by_default() {
+        match parse(&["roster", "r.txt", "--with-sheet"]).unwrap().command {
+            Command::Roster { with_sheet, print, .. } => {
+                assert!(with_sheet);
+                assert_eq!(print.paper, PaperChoice::A4);
+                assert_eq!(print.pdf, None);
             }
             other => panic!("{other:?}"),
         }

@@ -46,6 +46,16 @@ pub fn run(args: &Args, color: bool) -> Output {
                 },
                 Command::Options { army, format } => options(catalogue, army, *format),
                 Command::New { army, points } => new(catalogue, army, *points),
+                Command::Explain { text, army } => super::print::explain(catalogue, text, army.as_deref()),
+                Command::Sheet { army, roster, print } => {
+                    super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print)
+                }
+                Command::Roster {
+                    file,
+                    with_sheet,
+                    event,
+                    print,
+                } => super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color),
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }
@@ -58,7 +68,7 @@ fn to_json<T: Serialize>(value: &T) -> String {
     text
 }
 
-fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, String> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         // Read one byte past the limit, so an oversized input is reported
@@ -81,7 +91,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
+pub(super) fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
     let text = std::fs::read(path)
         .map_err(|e| format!("cannot read the event file {}: {e}", path.display()))
         .and_then(|bytes| {
@@ -246,7 +256,7 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     out
 }
 
-fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output> {
+pub(super) fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output> {
     match catalogue.find_list(army) {
         ListLookup::Found(list) => Ok(list),
         ListLookup::Ambiguous(lists) => {
@@ -265,7 +275,7 @@ fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output
     }
 }
 
-fn usage(message: String) -> Output {
+pub(super) fn usage(message: String) -> Output {
     Output {
         stdout: String::new(),
         stderr: format!("error: {message}\n"),

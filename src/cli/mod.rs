@@ -7,8 +7,9 @@
 
 mod args;
 mod commands;
+mod print;
 
-pub use args::{Args, ColorChoice, Command, EventAction, Format};
+pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};
 
 use clap::Parser;
 use std::io::{IsTerminal, Write};

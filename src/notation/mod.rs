@@ -130,7 +130,7 @@ impl ShotKind {
             ShotKind::AntiPersonnel => "infantry and light vehicles",
             ShotKind::AntiTank => "armoured vehicles, light vehicles and war engines",
             ShotKind::AntiAircraft => "aircraft",
-            ShotKind::Macro => "any target, as a macro-weapon",
+            ShotKind::Macro => "any target",
         }
     }
 
@@ -693,7 +693,10 @@ impl Firepower {
                 };
                 let parts: Vec<String> = shots
                     .iter()
-                    .map(|s| format!("{} on {}+ ({})", s.kind.targets(), s.score, s.kind.abbreviation()))
+                    .map(|s| match s.kind {
+                        ShotKind::Macro => format!("any target on {}+ as a macro-weapon (MW)", s.score),
+                        kind => format!("{} on {}+ ({})", kind.targets(), s.score, kind.abbreviation()),
+                    })
                     .collect();
                 if parts.len() == 1 {
                     format!("{dice} to hit {}", parts.join(""))

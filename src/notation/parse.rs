@@ -116,15 +116,27 @@ fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError 
     };
     expected.sort();
     expected.dedup();
+    // Between comma-separated terms, another term is the useful expectation.
+    if entry == Rule::terms && expected.len() > 1 {
+        expected.retain(|e| *e != rule_name(&Rule::EOI));
+    }
     if expected.is_empty() {
         expected.push(rule_name(&entry));
     }
     let column = text.get(..offset).map_or(offset, |s| s.chars().count()) + 1;
+    // Suggest for the part that failed, not the whole list of terms.
+    let part = if entry == Rule::terms {
+        let start = text.get(..offset).and_then(|s| s.rfind(',')).map_or(0, |i| i + 1);
+        let end = text.get(offset..).and_then(|s| s.find(',')).map_or(text.len(), |i| offset + i);
+        text.get(start..end).unwrap_or(text)
+    } else {
+        text
+    };
     NotationError {
         offset,
         column,
         expected: join_or(expected),
-        suggestion: suggest(entry, text),
+        suggestion: suggest(entry, part),
     }
 }
 

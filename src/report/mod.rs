@@ -3,5 +3,6 @@
 //! I/O; the CLI decides where the output goes.
 
 pub mod json;
+pub mod explain;
 pub mod options;
 pub mod terminal;

@@ -1,0 +1,250 @@
+//! The commands that explain and print: `explain`, `sheet` and `roster`.
+//! They find the list, check the roster, build the views and write the
+//! files; the documents themselves come from `crate::print`.
+
+use super::commands::{find, load_event, read_input, usage};
+use super::{Output, PaperChoice, PrintArgs, status};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, names};
+use crate::check::{self, Checked};
+use crate::notation;
+use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
+use crate::report::{explain as text, terminal};
+use std::fmt::Write as _;
+use std::path::Path;
+
+impl From<PaperChoice> for Paper {
+    fn from(choice: PaperChoice) -> Paper {
+        match choice {
+            PaperChoice::A4 => Paper::A4,
+            PaperChoice::Letter => Paper::Letter,
+        }
+    }
+}
+
+/// Today's date, or the one `SOURCE_DATE_EPOCH` gives (for reproducible
+/// output, as build tools use it).
+fn today() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    print::date_from_unix(seconds)
+}
+
+pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output {
+    if let Some(army) = army {
+        let list = match find(catalogue, army) {
+            Ok(list) => list,
+            Err(out) => return out,
+        };
+        return match find_unit(catalogue, list, text) {
+            Ok(sheet) => Output {
+                stdout: text::datasheet(sheet, &list.name, catalogue.glossary(list.game)),
+                ..Output::default()
+            },
+            Err(message) => usage(message),
+        };
+    }
+    match notation::parse_terms(text) {
+        Ok(parts) => Output {
+            stdout: text::notation(text, &parts, catalogue.glossary(GameId::Netea)),
+            ..Output::default()
+        },
+        Err(error) => {
+            // A unit's name is not notation, but it is what the user wants
+            // explained: show its datasheet when only one unit has it.
+            let wanted = names::normalize(text);
+            let mut sheets = catalogue
+                .datasheets
+                .iter()
+                .filter(|d| unit_names(d).any(|n| names::normalize(n) == wanted));
+            if let (Some(sheet), None) = (sheets.next(), sheets.next()) {
+                return Output {
+                    stdout: text::datasheet(sheet, &sheet.faction, catalogue.glossary(sheet.game)),
+                    ..Output::default()
+                };
+            }
+            let column = error.column;
+            usage(format!(
+                "`{text}` is not datasheet notation\n  {text}\n  {:>column$} {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet",
+                "^"
+            ))
+        }
+    }
+}
+
+fn unit_names(sheet: &Datasheet) -> impl Iterator<Item = &str> {
+    std::iter::once(sheet.id.as_str())
+        .chain(std::iter::once(sheet.name.as_str()))
+        .chain(sheet.aliases.iter().map(String::as_str))
+}
+
+/// The datasheet of `list` a name means: its id, name or an alias.
+fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Result<&'c Datasheet, String> {
+    let sheets: Vec<&Datasheet> = list
+        .units
+        .iter()
+        .filter_map(|id| catalogue.datasheet(list.game, id))
+        .collect();
+    let wanted = names::normalize(name);
+    let found: Vec<&Datasheet> = sheets
+        .iter()
+        .copied()
+        .filter(|d| unit_names(d).any(|n| names::normalize(n) == wanted))
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            let suggestion = crate::diagnostic::nearest(
+                name,
+                sheets.iter().flat_map(|d| unit_names(d).skip(1)),
+            );
+            Err(format!(
+                "{} has no unit called `{name}`{}\nhint: `muster sheet {}` prints every unit of the list",
+                list.name,
+                suggestion.map(|s| format!("; did you mean `{s}`?")).unwrap_or_default(),
+                list.id
+            ))
+        }
+        many => {
+            let ids: Vec<&str> = many.iter().map(|d| d.id.as_str()).collect();
+            Err(format!("`{name}` names more than one unit: {}; use its id", ids.join(", ")))
+        }
+    }
+}
+
+/// Writes what `print` asks for: a PDF, an HTML file, or HTML on standard
+/// output.
+fn write(
+    print: &PrintArgs,
+    html: impl FnOnce(Paper) -> Result<String, PrintError>,
+    pdf: impl FnOnce(Paper) -> Result<Vec<u8>, PrintError>,
+) -> Output {
+    let paper = Paper::from(print.paper);
+    let mut out = Output::default();
+    let fail = |out: &mut Output, message: String| {
+        let _ = writeln!(out.stderr, "error: {message}");
+        out.status = status::UNUSABLE;
+    };
+    if let Some(path) = &print.pdf {
+        match pdf(paper) {
+            Ok(bytes) => match std::fs::write(path, bytes) {
+                Ok(()) => {
+                    let _ = writeln!(out.stdout, "wrote {}", path.display());
+                }
+                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+            },
+            Err(e) => fail(&mut out, e.to_string()),
+        }
+    }
+    let html_to = match (&print.html, &print.pdf) {
+        (Some(path), _) => Some(path.as_path()),
+        (None, None) => Some(Path::new("-")),
+        (None, Some(_)) => None,
+    };
+    if let Some(path) = html_to {
+        match html(paper) {
+            Ok(page) if path.as_os_str() == "-" => out.stdout.push_str(&page),
+            Ok(page) => match std::fs::write(path, page) {
+                Ok(()) => {
+                    let _ = writeln!(out.stdout, "wrote {}", path.display());
+                }
+                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+            },
+            Err(e) => fail(&mut out, e.to_string()),
+        }
+    }
+    out
+}
+
+fn checked<'c>(catalogue: &'c Catalogue, file: &Path, event: Option<&crate::event::Event>) -> Result<Checked<'c>, Output> {
+    let name = if file.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        file.display().to_string()
+    };
+    let bytes = read_input(file).map_err(usage)?;
+    Ok(check::check_bytes_for(catalogue, event, &name, &bytes))
+}
+
+pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, print: &PrintArgs) -> Output {
+    let date = today();
+    let sheet = match (army, roster) {
+        (Some(army), _) => match find(catalogue, army) {
+            Ok(list) => CribSheet::for_list(catalogue, list, &date),
+            Err(out) => return out,
+        },
+        (None, Some(file)) => {
+            let checked = match checked(catalogue, file, None) {
+                Ok(checked) => checked,
+                Err(out) => return out,
+            };
+            match RosterSheet::new(&checked, catalogue, &date, true).sheet {
+                Some(sheet) => sheet,
+                None => {
+                    return Output {
+                        stderr: format!(
+                            "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
+                            terminal::diagnostics(&checked.diagnostics, false),
+                            checked.name
+                        ),
+                        status: status::UNUSABLE,
+                        ..Output::default()
+                    };
+                }
+            }
+        }
+        (None, None) => return usage("give an army list or --roster FILE".into()),
+    };
+    write(
+        print,
+        |paper| print::crib_html(&sheet, paper),
+        |paper| print::crib_pdf(&sheet, paper),
+    )
+}
+
+pub fn roster(
+    catalogue: &Catalogue,
+    file: &Path,
+    with_sheet: bool,
+    event: Option<&Path>,
+    print: &PrintArgs,
+    color: bool,
+) -> Output {
+    let event = match event.map(|path| load_event(path, catalogue, color)) {
+        Some(Ok(event)) => Some(event),
+        Some(Err(out)) => return out,
+        None => None,
+    };
+    let checked = match checked(catalogue, file, event.as_ref()) {
+        Ok(checked) => checked,
+        Err(out) => return out,
+    };
+    let view = RosterSheet::new(&checked, catalogue, &today(), with_sheet);
+    let mut out = write(
+        print,
+        |paper| print::roster_html(&view, paper),
+        |paper| print::roster_pdf(&view, paper),
+    );
+    if out.status == status::OK {
+        out.status = if checked.unusable() {
+            status::UNUSABLE
+        } else if checked.legal() {
+            status::OK
+        } else {
+            status::FAILED
+        };
+        if !checked.legal() {
+            let _ = writeln!(
+                out.stderr,
+                "{}: {}; the errors are listed on the roster's first page",
+                checked.name, view.verdict
+            );
+        }
+    }
+    out
+}

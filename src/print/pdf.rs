@@ -1,0 +1,844 @@
+//! PDF pages from the views: a small flow layout (paragraphs, headings,
+//! ruled tables, unit cards kept on one page) drawn with printpdf, in the
+//! DejaVu Sans Condensed font shipped in `assets/fonts/` (free licence,
+//! embedded and subset), so `×`, accents and curly quotes print anywhere.
+//!
+//! Black on white with grey shading only, for black-and-white printers.
+//! Text is measured with the font's own advance widths, so columns line up
+//! and nothing runs off the page. No I/O: the caller writes the bytes.
+
+use super::view::{CribSheet, RosterSheet};
+use super::{Paper, PrintError};
+use printpdf::{
+    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle, PdfPage,
+    PdfSaveOptions, Point, Pt, Rect, TextItem,
+};
+use std::sync::OnceLock;
+
+static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
+static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+
+/// Sizes in points.
+const MARGIN: f32 = 36.0;
+const BOTTOM: f32 = 44.0;
+const BODY: f32 = 8.5;
+const SMALL: f32 = 7.0;
+const HEADING: f32 = 11.0;
+const TITLE: f32 = 15.0;
+const LEADING: f32 = 1.22;
+const PAD_X: f32 = 2.5;
+const PAD_Y: f32 = 1.6;
+const SHADE: f32 = 0.86;
+
+struct Fonts {
+    regular: ParsedFont,
+    bold: ParsedFont,
+}
+
+/// The fonts, parsed once per process.
+fn fonts() -> Result<&'static Fonts, PrintError> {
+    static FONTS: OnceLock<Option<Fonts>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let regular = ParsedFont::from_bytes(REGULAR_TTF, 0, &mut Vec::new())?;
+            let bold = ParsedFont::from_bytes(BOLD_TTF, 0, &mut Vec::new())?;
+            Some(Fonts { regular, bold })
+        })
+        .as_ref()
+        .ok_or(PrintError::Font)
+}
+
+impl Fonts {
+    fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
+        let font = if bold { &self.bold } else { &self.regular };
+        let units = f32::from(font.font_metrics.units_per_em.max(1));
+        let advance: f32 = text
+            .chars()
+            .map(|c| {
+                font.lookup_glyph_index(u32::from(c))
+                    .map_or(units / 2.0, |g| f32::from(font.get_horizontal_advance(g)))
+            })
+            .sum();
+        advance / units * size
+    }
+}
+
+/// A stretch of text in one weight.
+#[derive(Debug, Clone)]
+struct Run {
+    text: String,
+    bold: bool,
+}
+
+fn plain(text: impl Into<String>) -> Run {
+    Run {
+        text: text.into(),
+        bold: false,
+    }
+}
+
+fn bold(text: impl Into<String>) -> Run {
+    Run {
+        text: text.into(),
+        bold: true,
+    }
+}
+
+/// A laid-out line: pieces of text at x offsets.
+type LineOut = Vec<(f32, String, bool)>;
+
+#[derive(Debug, Clone)]
+struct Table {
+    /// Column widths as fractions of the text width.
+    widths: Vec<f32>,
+    header: Vec<String>,
+    rows: Vec<Row>,
+    /// Columns aligned right (numbers).
+    right: Vec<usize>,
+    borders: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Row {
+    cells: Vec<Vec<Run>>,
+    bold: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Block {
+    Title(String),
+    Text { runs: Vec<Run>, size: f32 },
+    Heading(String),
+    Table(Table),
+    /// A shaded title bar: runs on the left, text on the right.
+    Bar { left: Vec<Run>, right: String },
+    /// A paragraph in a ruled box, under a bar or table.
+    Boxed(Vec<Run>),
+    /// The verdict: a thick frame, doubled when the roster is not legal.
+    Verdict { text: String, legal: bool },
+    /// Blocks kept on one page when they fit on one.
+    Keep(Vec<Block>),
+    PageBreak,
+    Gap(f32),
+}
+
+struct Writer<'f> {
+    fonts: &'f Fonts,
+    regular_id: FontId,
+    bold_id: FontId,
+    page_width: f32,
+    page_height: f32,
+    pages: Vec<Vec<Op>>,
+    ops: Vec<Op>,
+    /// Top of the free space, from the bottom of the page.
+    y: f32,
+}
+
+impl Writer<'_> {
+    fn width(&self) -> f32 {
+        self.page_width - 2.0 * MARGIN
+    }
+
+    fn top(&self) -> f32 {
+        self.page_height - MARGIN
+    }
+
+    fn room(&self) -> f32 {
+        self.y - BOTTOM
+    }
+
+    fn new_page(&mut self) {
+        let ops = std::mem::take(&mut self.ops);
+        self.pages.push(ops);
+        self.y = self.top();
+    }
+
+    fn ensure(&mut self, height: f32) {
+        if height > self.room() && self.y < self.top() {
+            self.new_page();
+        }
+    }
+
+    fn line_height(size: f32) -> f32 {
+        size * LEADING
+    }
+
+    /// Greedy word wrap of runs into lines no wider than `width`; a line
+    /// break in the text starts a new line.
+    fn wrap(&self, runs: &[Run], size: f32, width: f32) -> Vec<LineOut> {
+        let mut paragraphs: Vec<Vec<Run>> = vec![Vec::new()];
+        for run in runs {
+            for (i, part) in run.text.split('\n').enumerate() {
+                if i > 0 {
+                    paragraphs.push(Vec::new());
+                }
+                if let Some(paragraph) = paragraphs.last_mut() {
+                    paragraph.push(Run {
+                        text: part.to_string(),
+                        bold: run.bold,
+                    });
+                }
+            }
+        }
+        paragraphs
+            .iter()
+            .flat_map(|p| self.wrap_paragraph(p, size, width))
+            .collect()
+    }
+
+    fn wrap_paragraph(&self, runs: &[Run], size: f32, width: f32) -> Vec<LineOut> {
+        let space = |bold| self.fonts.width(" ", bold, size);
+        let mut lines: Vec<LineOut> = vec![Vec::new()];
+        let mut x = 0.0f32;
+        for run in runs {
+            for (i, word) in run.text.split(' ').enumerate() {
+                let gap = if i > 0 || run.text.starts_with(' ') { space(run.bold) } else { 0.0 };
+                if word.is_empty() {
+                    if i > 0 {
+                        x += gap;
+                    }
+                    continue;
+                }
+                let w = self.fonts.width(word, run.bold, size);
+                let line_empty = lines.last().is_none_or(Vec::is_empty);
+                let gap = if line_empty { 0.0 } else { gap };
+                if !line_empty && x + gap + w > width {
+                    lines.push(Vec::new());
+                    x = 0.0;
+                    self.place_word(&mut lines, &mut x, word, run.bold, size, width);
+                } else {
+                    x += gap;
+                    self.place_word(&mut lines, &mut x, word, run.bold, size, width);
+                }
+            }
+        }
+        // Merge neighbouring pieces of one weight into one text run.
+        lines
+            .into_iter()
+            .map(|line| {
+                let mut merged: LineOut = Vec::new();
+                for (px, text, b) in line {
+                    match merged.last_mut() {
+                        Some((mx, mtext, mb)) if *mb == b => {
+                            let end = *mx + self.fonts.width(mtext, *mb, size);
+                            let spaces = ((px - end) / space(b)).round().max(0.0) as usize;
+                            mtext.push_str(&" ".repeat(spaces));
+                            mtext.push_str(&text);
+                        }
+                        _ => merged.push((px, text, b)),
+                    }
+                }
+                merged
+            })
+            .collect()
+    }
+
+    /// Puts a word at `x`, breaking it by characters if it is wider than a
+    /// whole line.
+    fn place_word(&self, lines: &mut Vec<LineOut>, x: &mut f32, word: &str, bold: bool, size: f32, width: f32) {
+        let w = self.fonts.width(word, bold, size);
+        if w <= width {
+            if let Some(line) = lines.last_mut() {
+                line.push((*x, word.to_string(), bold));
+            }
+            *x += w;
+            return;
+        }
+        let mut piece = String::new();
+        for c in word.chars() {
+            let mut next = piece.clone();
+            next.push(c);
+            if !piece.is_empty() && *x + self.fonts.width(&next, bold, size) > width {
+                if let Some(line) = lines.last_mut() {
+                    line.push((*x, std::mem::take(&mut piece), bold));
+                }
+                lines.push(Vec::new());
+                *x = 0.0;
+                next = c.to_string();
+            }
+            piece = next;
+        }
+        let w = self.fonts.width(&piece, bold, size);
+        if let Some(line) = lines.last_mut() {
+            line.push((*x, piece, bold));
+        }
+        *x += w;
+    }
+
+    fn text_op(&mut self, x: f32, baseline: f32, text: &str, bold: bool, size: f32) {
+        let font = if bold { self.bold_id.clone() } else { self.regular_id.clone() };
+        self.ops.extend([
+            Op::StartTextSection,
+            Op::SetFont {
+                font: PdfFontHandle::External(font),
+                size: Pt(size),
+            },
+            Op::SetTextCursor {
+                pos: Point { x: Pt(x), y: Pt(baseline) },
+            },
+            Op::ShowText {
+                items: vec![TextItem::Text(text.to_string())],
+            },
+            Op::EndTextSection,
+        ]);
+    }
+
+    /// Draws wrapped lines with their first line's top at `top`.
+    fn draw_lines(&mut self, lines: &[LineOut], x: f32, top: f32, size: f32, right_edge: Option<f32>) {
+        let lh = Self::line_height(size);
+        for (i, line) in lines.iter().enumerate() {
+            let baseline = top - lh * i as f32 - size * 0.95;
+            let shift = match (right_edge, line.last()) {
+                (Some(edge), Some((lx, text, b))) => edge - (x + lx + self.fonts.width(text, *b, size)),
+                _ => 0.0,
+            };
+            for (px, text, b) in line {
+                self.text_op(x + px + shift, baseline, text, *b, size);
+            }
+        }
+    }
+
+    fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Option<f32>, stroke: Option<f32>) {
+        if let Some(grey) = fill {
+            self.ops.push(Op::SetFillColor {
+                col: Color::Greyscale(Greyscale {
+                    percent: grey,
+                    icc_profile: None,
+                }),
+            });
+            self.ops.push(Op::DrawRectangle {
+                rectangle: Rect {
+                    mode: Some(PaintMode::Fill),
+                    ..Rect::from_xywh(Pt(x), Pt(y), Pt(w), Pt(h))
+                },
+            });
+            self.ops.push(Op::SetFillColor {
+                col: Color::Greyscale(Greyscale {
+                    percent: 0.0,
+                    icc_profile: None,
+                }),
+            });
+        }
+        if let Some(thickness) = stroke {
+            self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
+            self.ops.push(Op::DrawLine {
+                line: Rect::from_xywh(Pt(x), Pt(y), Pt(w), Pt(h)).to_line(),
+            });
+        }
+    }
+
+    fn hline(&mut self, x1: f32, x2: f32, y: f32, thickness: f32) {
+        let point = |x: f32| LinePoint {
+            p: Point { x: Pt(x), y: Pt(y) },
+            bezier: false,
+        };
+        self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
+        self.ops.push(Op::DrawLine {
+            line: Line {
+                points: vec![point(x1), point(x2)],
+                is_closed: false,
+            },
+        });
+    }
+
+    // ------------------------------------------------------------ measuring
+
+    fn measure(&self, block: &Block) -> f32 {
+        let width = self.width();
+        match block {
+            Block::Title(text) => self.wrap(&[bold(text.clone())], TITLE, width).len() as f32
+                * Self::line_height(TITLE)
+                + 3.0,
+            Block::Text { runs, size } => {
+                self.wrap(runs, *size, width).len() as f32 * Self::line_height(*size) + 2.0
+            }
+            Block::Heading(text) => {
+                self.wrap(&[bold(text.clone())], HEADING, width).len() as f32 * Self::line_height(HEADING) + 10.0
+            }
+            Block::Table(table) => {
+                let header = if table.header.is_empty() { 0.0 } else { self.header_height(table) };
+                header + table.rows.iter().map(|r| self.row_height(table, r)).sum::<f32>()
+            }
+            Block::Bar { left, right } => self.bar_lines(left, right).0 as f32 * Self::line_height(BODY) + 2.0 * PAD_Y,
+            Block::Boxed(runs) => {
+                self.wrap(runs, BODY, width - 2.0 * PAD_X).len() as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
+            }
+            Block::Verdict { text, .. } => {
+                self.wrap(&[bold(text.clone())], HEADING, width - 16.0).len() as f32 * Self::line_height(HEADING)
+                    + 18.0
+            }
+            Block::Keep(blocks) => blocks.iter().map(|b| self.measure(b)).sum(),
+            Block::PageBreak => 0.0,
+            Block::Gap(h) => *h,
+        }
+    }
+
+    fn column_widths(&self, table: &Table) -> Vec<f32> {
+        table.widths.iter().map(|f| f * self.width()).collect()
+    }
+
+    fn cell_lines(&self, table: &Table, cells: &[Vec<Run>]) -> Vec<Vec<LineOut>> {
+        self.column_widths(table)
+            .iter()
+            .zip(cells)
+            .map(|(w, runs)| self.wrap(runs, BODY, w - 2.0 * PAD_X))
+            .collect()
+    }
+
+    fn lines_height(lines: &[Vec<LineOut>]) -> f32 {
+        lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
+    }
+
+    fn header_cells(table: &Table) -> Vec<Vec<Run>> {
+        table.header.iter().map(|h| vec![bold(h.clone())]).collect()
+    }
+
+    fn header_height(&self, table: &Table) -> f32 {
+        Self::lines_height(&self.cell_lines(table, &Self::header_cells(table)))
+    }
+
+    fn row_cells(row: &Row) -> Vec<Vec<Run>> {
+        row.cells
+            .iter()
+            .map(|runs| {
+                runs.iter()
+                    .map(|r| Run {
+                        text: r.text.clone(),
+                        bold: r.bold || row.bold,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn row_height(&self, table: &Table, row: &Row) -> f32 {
+        Self::lines_height(&self.cell_lines(table, &Self::row_cells(row)))
+    }
+
+    /// Lines a bar needs (1, or 2 when both sides do not fit on one).
+    fn bar_lines(&self, left: &[Run], right: &str) -> (usize, f32) {
+        let width = self.width() - 2.0 * PAD_X;
+        let left_width: f32 = left.iter().map(|r| self.fonts.width(&r.text, r.bold, BODY)).sum();
+        let right_width = self.fonts.width(right, false, BODY);
+        if left_width + right_width + 8.0 <= width { (1, left_width) } else { (2, left_width) }
+    }
+
+    // -------------------------------------------------------------- drawing
+
+    fn block(&mut self, block: &Block) {
+        let width = self.width();
+        match block {
+            Block::Title(text) => {
+                let lines = self.wrap(&[bold(text.clone())], TITLE, width);
+                self.ensure(lines.len() as f32 * Self::line_height(TITLE));
+                self.draw_lines(&lines, MARGIN, self.y, TITLE, None);
+                self.y -= lines.len() as f32 * Self::line_height(TITLE) + 3.0;
+            }
+            Block::Text { runs, size } => {
+                let lh = Self::line_height(*size);
+                for line in self.wrap(runs, *size, width) {
+                    self.ensure(lh);
+                    self.draw_lines(&[line], MARGIN, self.y, *size, None);
+                    self.y -= lh;
+                }
+                self.y -= 2.0;
+            }
+            Block::Heading(text) => {
+                let lines = self.wrap(&[bold(text.clone())], HEADING, width);
+                let h = lines.len() as f32 * Self::line_height(HEADING);
+                // A heading never ends a page alone.
+                self.ensure(h + 10.0 + 3.0 * Self::line_height(BODY));
+                self.y -= 6.0;
+                self.draw_lines(&lines, MARGIN, self.y, HEADING, None);
+                self.y -= h + 1.0;
+                self.hline(MARGIN, MARGIN + width, self.y, 0.8);
+                self.y -= 3.0;
+            }
+            Block::Table(table) => self.table(table),
+            Block::Bar { left, right } => {
+                let h = self.measure(block);
+                self.ensure(h);
+                let top = self.y;
+                self.rect(MARGIN, top - h, width, h, Some(SHADE), Some(0.5));
+                let lines = self.wrap(left, BODY, width - 2.0 * PAD_X);
+                let (count, _) = self.bar_lines(left, right);
+                if let Some(first) = lines.first() {
+                    self.draw_lines(std::slice::from_ref(first), MARGIN + PAD_X, top - PAD_Y, BODY, None);
+                }
+                let right_top = top - PAD_Y - (count - 1) as f32 * Self::line_height(BODY);
+                let right_lines = vec![vec![(0.0, right.clone(), false)]];
+                self.draw_lines(&right_lines, MARGIN + PAD_X, right_top, BODY, Some(MARGIN + width - PAD_X));
+                self.y -= h;
+            }
+            Block::Boxed(runs) => {
+                let lines = self.wrap(runs, BODY, width - 2.0 * PAD_X);
+                let h = lines.len() as f32 * Self::line_height(BODY) + 2.0 * PAD_Y;
+                self.ensure(h);
+                let top = self.y;
+                self.rect(MARGIN, top - h, width, h, None, Some(0.5));
+                self.draw_lines(&lines, MARGIN + PAD_X, top - PAD_Y, BODY, None);
+                self.y -= h;
+            }
+            Block::Verdict { text, legal } => {
+                let h = self.measure(block);
+                self.ensure(h);
+                let top = self.y - 4.0;
+                let box_h = h - 8.0;
+                self.rect(MARGIN, top - box_h, width, box_h, None, Some(2.0));
+                if !legal {
+                    self.rect(MARGIN + 3.0, top - box_h + 3.0, width - 6.0, box_h - 6.0, None, Some(1.0));
+                }
+                let lines = self.wrap(&[bold(text.clone())], HEADING, width - 16.0);
+                self.draw_lines(&lines, MARGIN + 8.0, top - 5.0, HEADING, None);
+                self.y -= h;
+            }
+            Block::Keep(blocks) => {
+                let h = self.measure(block);
+                if h <= self.top() - BOTTOM {
+                    self.ensure(h);
+                }
+                for b in blocks {
+                    self.block(b);
+                }
+            }
+            Block::PageBreak => {
+                if self.y < self.top() {
+                    self.new_page();
+                }
+            }
+            Block::Gap(h) => {
+                self.y -= h;
+            }
+        }
+    }
+
+    fn table(&mut self, table: &Table) {
+        let widths = self.column_widths(table);
+        let header = Self::header_cells(table);
+        let header_h = if table.header.is_empty() { 0.0 } else { self.header_height(table) };
+        let first = table.rows.first().map_or(0.0, |r| self.row_height(table, r));
+        self.ensure(header_h + first);
+        if !table.header.is_empty() {
+            self.row(table, &widths, &header, true);
+        }
+        for row in &table.rows {
+            let cells = Self::row_cells(row);
+            let h = Self::lines_height(&self.cell_lines(table, &cells));
+            if h > self.room() && self.y < self.top() {
+                self.new_page();
+                if !table.header.is_empty() {
+                    self.row(table, &widths, &header, true);
+                }
+            }
+            self.row(table, &widths, &cells, false);
+        }
+    }
+
+    fn row(&mut self, table: &Table, widths: &[f32], cells: &[Vec<Run>], header: bool) {
+        let lines = self.cell_lines(table, cells);
+        let h = Self::lines_height(&lines);
+        let top = self.y;
+        let mut x = MARGIN;
+        for (i, (w, cell)) in widths.iter().zip(&lines).enumerate() {
+            if table.borders {
+                self.rect(x, top - h, *w, h, header.then_some(SHADE), Some(0.5));
+            }
+            let right = table.right.contains(&i).then_some(x + w - PAD_X);
+            self.draw_lines(cell, x + PAD_X, top - PAD_Y, BODY, right);
+            x += w;
+        }
+        self.y -= h;
+    }
+
+    fn footer(&mut self, index: usize, count: usize, left: &str) {
+        let baseline = BOTTOM - 22.0;
+        self.hline(MARGIN, self.page_width - MARGIN, baseline + 9.0, 0.4);
+        self.text_op(MARGIN, baseline, left, false, SMALL);
+        let right = format!("page {} of {count}", index + 1);
+        let w = self.fonts.width(&right, false, SMALL);
+        self.text_op(self.page_width - MARGIN - w, baseline, &right, false, SMALL);
+    }
+}
+
+/// Page size in points.
+fn size(paper: Paper) -> (f32, f32) {
+    match paper {
+        Paper::A4 => (595.28, 841.89),
+        Paper::Letter => (612.0, 792.0),
+    }
+}
+
+/// Lays out blocks and saves the document.
+fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<Vec<u8>, PrintError> {
+    let fonts = fonts()?;
+    let mut doc = PdfDocument::new(title);
+    let regular_id = doc.add_font(&fonts.regular);
+    let bold_id = doc.add_font(&fonts.bold);
+    let (page_width, page_height) = size(paper);
+    let mut writer = Writer {
+        fonts,
+        regular_id,
+        bold_id,
+        page_width,
+        page_height,
+        pages: Vec::new(),
+        ops: Vec::new(),
+        y: page_height - MARGIN,
+    };
+    for block in blocks {
+        writer.block(block);
+    }
+    writer.new_page();
+    let count = writer.pages.len();
+    let mut pages = Vec::with_capacity(count);
+    for (i, ops) in std::mem::take(&mut writer.pages).into_iter().enumerate() {
+        writer.ops = ops;
+        writer.footer(i, count, footer);
+        let ops = std::mem::take(&mut writer.ops);
+        pages.push(PdfPage::new(
+            Mm(page_width * 25.4 / 72.0),
+            Mm(page_height * 25.4 / 72.0),
+            ops,
+        ));
+    }
+    let bytes = doc.with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new());
+    Ok(bytes)
+}
+
+fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Title(sheet.title.clone()));
+    blocks.push(Block::Text {
+        runs: vec![plain(sheet.subtitle.clone())],
+        size: BODY,
+    });
+    blocks.push(Block::Gap(4.0));
+    for unit in &sheet.units {
+        let mut card = vec![Block::Bar {
+            left: vec![bold(unit.name.clone()), plain(format!("  {} ({})", unit.unit_type, unit.type_name))],
+            right: format!(
+                "Speed {} · Armour {} · CC {} · FF {}",
+                unit.speed, unit.armour, unit.cc, unit.ff
+            ),
+        }];
+        if !unit.weapons.is_empty() {
+            card.push(Block::Table(Table {
+                widths: vec![0.29, 0.11, 0.24, 0.36],
+                header: ["Weapon", "Range", "Firepower", "Notes"].map(String::from).to_vec(),
+                rows: unit
+                    .weapons
+                    .iter()
+                    .map(|w| Row {
+                        cells: vec![
+                            vec![plain(w.name.clone())],
+                            vec![plain(w.range.clone())],
+                            vec![plain(w.firepower.clone())],
+                            vec![plain(w.notes.clone())],
+                        ],
+                        bold: false,
+                    })
+                    .collect(),
+                right: Vec::new(),
+                borders: true,
+            }));
+        }
+        if !unit.notes.is_empty() {
+            card.push(Block::Boxed(vec![bold("Notes: "), plain(unit.notes.join(", "))]));
+        }
+        if let Some(critical) = &unit.critical_hit {
+            card.push(Block::Boxed(vec![bold("Critical hit: "), plain(critical.clone())]));
+        }
+        for remark in &unit.remarks {
+            card.push(Block::Boxed(vec![plain(remark.clone())]));
+        }
+        card.push(Block::Gap(6.0));
+        blocks.push(Block::Keep(card));
+    }
+    if sheet.has_missing() {
+        blocks.push(Block::Text {
+            runs: vec![plain("? marks a value the sources do not give.")],
+            size: BODY,
+        });
+    }
+    if !sheet.glossary.is_empty() {
+        blocks.push(Block::Heading("Abbreviations and rules used".into()));
+        blocks.push(Block::Table(Table {
+            widths: vec![0.18, 0.82],
+            header: Vec::new(),
+            rows: sheet
+                .glossary
+                .iter()
+                .map(|g| {
+                    let mut text = Vec::new();
+                    if !g.name.is_empty() {
+                        text.push(bold(format!("{}: ", g.name)));
+                    }
+                    text.push(plain(g.summary.clone()));
+                    Row {
+                        cells: vec![vec![bold(g.term.clone())], text],
+                        bold: false,
+                    }
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: false,
+        }));
+    }
+}
+
+pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+    let mut blocks = Vec::new();
+    crib_blocks(sheet, &mut blocks);
+    render(&sheet.title, &format!("{} · {}", sheet.title, sheet.stamp), &blocks, paper)
+}
+
+pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+    let mut blocks = Vec::new();
+    let title = match &roster.army_name {
+        Some(name) => format!("{name}: {} roster", roster.army),
+        None => format!("{} roster", roster.army),
+    };
+    blocks.push(Block::Title(title.clone()));
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.file.clone())],
+        size: SMALL,
+    });
+    blocks.push(Block::Gap(3.0));
+
+    let mut facts: Vec<(&str, String)> = Vec::new();
+    if let Some(player) = &roster.player {
+        facts.push(("Player", player.clone()));
+    }
+    if let Some(event) = &roster.event {
+        facts.push(("Event", event.clone()));
+    }
+    let mut list = roster.army.clone();
+    if let Some(version) = &roster.version {
+        list.push_str(&format!(", {version}"));
+    }
+    if let Some(written) = &roster.version_written {
+        list.push_str(&format!(" (the roster names {written})"));
+    }
+    facts.push(("Army list", list));
+    facts.push((
+        "Points",
+        format!(
+            "{} of {}",
+            roster.points.as_deref().unwrap_or("?"),
+            roster.limit.map_or("no limit given".to_string(), |l| l.to_string())
+        ),
+    ));
+    if let Some(rating) = roster.strategy_rating {
+        facts.push(("Strategy rating", rating.to_string()));
+    }
+    blocks.push(Block::Table(Table {
+        widths: vec![0.2, 0.8],
+        header: Vec::new(),
+        rows: facts
+            .into_iter()
+            .map(|(k, v)| Row {
+                cells: vec![vec![bold(k)], vec![plain(v)]],
+                bold: false,
+            })
+            .collect(),
+        right: Vec::new(),
+        borders: true,
+    }));
+    blocks.push(Block::Verdict {
+        text: roster.verdict.clone(),
+        legal: roster.legal,
+    });
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.checked_by.clone())],
+        size: BODY,
+    });
+    if !roster.errors.is_empty() {
+        blocks.push(Block::Heading("Errors".into()));
+        for (i, e) in roster.errors.iter().enumerate() {
+            let mut runs = vec![bold(format!("{}. ", i + 1))];
+            if !e.place.is_empty() {
+                runs.push(bold(format!("{}: ", e.place)));
+            }
+            runs.push(plain(format!("{} [{}]", e.message, e.code)));
+            if let Some(fix) = &e.fix {
+                runs.push(plain(format!(" Fix: {fix}")));
+            }
+            blocks.push(Block::Text { runs, size: BODY });
+        }
+    }
+    blocks.push(Block::Heading("Formations".into()));
+    if roster.formations.is_empty() {
+        blocks.push(Block::Text {
+            runs: vec![plain("No formation could be read.")],
+            size: BODY,
+        });
+    } else {
+        blocks.push(Block::Table(Table {
+            widths: vec![0.04, 0.25, 0.31, 0.26, 0.07, 0.07],
+            header: ["#", "Formation", "Units", "Upgrades", "Init.", "Points"]
+                .map(String::from)
+                .to_vec(),
+            rows: roster
+                .formations
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let mut name = vec![plain(f.name.clone())];
+                    if f.break_their_spirit {
+                        name.push(bold("\n▶ Break Their Spirit target"));
+                    }
+                    Row {
+                        cells: vec![
+                            vec![plain((i + 1).to_string())],
+                            name,
+                            vec![plain(f.units.clone())],
+                            vec![plain(f.upgrades.clone())],
+                            vec![plain(f.initiative.clone())],
+                            vec![plain(f.points.to_string())],
+                        ],
+                        bold: f.break_their_spirit,
+                    }
+                })
+                .collect(),
+            right: vec![0, 5],
+            borders: true,
+        }));
+    }
+    if !roster.counts_as.is_empty() {
+        blocks.push(Block::Heading("Counts as".into()));
+        blocks.push(Block::Table(Table {
+            widths: vec![0.5, 0.5],
+            header: ["Model", "Counts as"].map(String::from).to_vec(),
+            rows: roster
+                .counts_as
+                .iter()
+                .map(|(model, target)| Row {
+                    cells: vec![vec![plain(model.clone())], vec![plain(target.clone())]],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !roster.warnings.is_empty() || !roster.notes.is_empty() {
+        blocks.push(Block::Heading("Warnings and notes".into()));
+        let findings = roster
+            .warnings
+            .iter()
+            .map(|w| ("Warning", w))
+            .chain(roster.notes.iter().map(|n| ("Note", n)));
+        for (kind, f) in findings {
+            let mut runs = vec![bold(format!("{kind}: "))];
+            if !f.place.is_empty() {
+                runs.push(plain(format!("{}: ", f.place)));
+            }
+            runs.push(plain(format!("{} [{}]", f.message, f.code)));
+            blocks.push(Block::Text { runs, size: BODY });
+        }
+    }
+    if let Some(sheet) = &roster.sheet {
+        blocks.push(Block::PageBreak);
+        crib_blocks(sheet, &mut blocks);
+    }
+    render(&title, &format!("{title} · {}", roster.checked_by), &blocks, paper)
+}

@@ -1,0 +1,494 @@
+//! What a printed page says, as plain strings: crib sheets built from the
+//! catalogue's datasheets and glossary, rosters built from a checked roster.
+//!
+//! Both renderers (`html`, `pdf`) read only these types, so the two outputs
+//! say the same things. Building a view does no I/O and makes no decision a
+//! checker should make: legality, points and derived facts come from
+//! `check::Checked`.
+
+use crate::catalogue::glossary::Glossary;
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
+use crate::check::Checked;
+use crate::diagnostic::Severity;
+use std::collections::BTreeSet;
+
+/// A crib sheet: one card per datasheet, then the glossary of the terms
+/// the cards use.
+#[derive(Debug, Clone)]
+pub struct CribSheet {
+    pub title: String,
+    pub subtitle: String,
+    pub units: Vec<UnitCard>,
+    pub glossary: Vec<GlossaryLine>,
+    /// Who made it and when: `muster 0.1.0, 2026-11-22`.
+    pub stamp: String,
+}
+
+/// One datasheet, every value in canonical notation.
+#[derive(Debug, Clone)]
+pub struct UnitCard {
+    pub name: String,
+    /// `INF`, `AC/WE`.
+    pub unit_type: String,
+    /// `Infantry`, `Aircraft / War Engine`.
+    pub type_name: String,
+    pub speed: String,
+    pub armour: String,
+    pub cc: String,
+    pub ff: String,
+    pub weapons: Vec<WeaponRow>,
+    pub notes: Vec<String>,
+    pub critical_hit: Option<String>,
+    pub remarks: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct WeaponRow {
+    pub name: String,
+    pub range: String,
+    pub firepower: String,
+    pub notes: String,
+}
+
+/// A glossary line: `MW`, `Macro-weapon`, summary. `name` is empty when the
+/// term is its own name (`Walker`).
+#[derive(Debug, Clone)]
+pub struct GlossaryLine {
+    pub term: String,
+    pub name: String,
+    pub summary: String,
+}
+
+/// Shown for a value the sources do not give.
+const MISSING: &str = "?";
+
+impl UnitCard {
+    pub fn new(sheet: &Datasheet) -> UnitCard {
+        let stat = |parsed: Option<String>, raw: &Option<String>| {
+            parsed.or_else(|| raw.clone()).unwrap_or_else(|| MISSING.to_string())
+        };
+        let parsed = sheet.sheet.as_ref();
+        let weapons = match parsed {
+            Some(p) => p
+                .weapons
+                .iter()
+                .map(|w| WeaponRow {
+                    name: w.name.to_string(),
+                    range: w.range.to_string(),
+                    firepower: w.firepower.to_string(),
+                    notes: join(w.notes.iter().map(ToString::to_string)),
+                })
+                .collect(),
+            None => sheet
+                .weapons
+                .iter()
+                .map(|w| WeaponRow {
+                    name: w.name.clone(),
+                    range: w.range.clone(),
+                    firepower: w.firepower.clone(),
+                    notes: w.notes.join(", "),
+                })
+                .collect(),
+        };
+        let notes = match parsed {
+            Some(p) => p.notes.iter().map(ToString::to_string).collect(),
+            None => sheet.notes.clone(),
+        };
+        UnitCard {
+            name: sheet.name.clone(),
+            unit_type: type_abbreviation(sheet.unit_type).to_string(),
+            type_name: type_name(sheet.unit_type).to_string(),
+            speed: stat(parsed.and_then(|p| p.speed).map(|s| s.to_string()), &sheet.speed),
+            armour: stat(parsed.and_then(|p| p.armour).map(|s| s.to_string()), &sheet.armour),
+            cc: stat(parsed.and_then(|p| p.cc).map(|s| s.to_string()), &sheet.cc),
+            ff: stat(parsed.and_then(|p| p.ff).map(|s| s.to_string()), &sheet.ff),
+            weapons,
+            notes,
+            critical_hit: sheet.critical_hit.clone(),
+            remarks: sheet.remarks.clone(),
+        }
+    }
+
+    /// Whether a value is missing from the sources.
+    pub fn has_missing(&self) -> bool {
+        [&self.speed, &self.armour, &self.cc, &self.ff]
+            .iter()
+            .any(|v| v.as_str() == MISSING)
+    }
+}
+
+fn join(parts: impl Iterator<Item = String>) -> String {
+    parts.collect::<Vec<_>>().join(", ")
+}
+
+pub fn type_abbreviation(t: UnitType) -> &'static str {
+    match t {
+        UnitType::Infantry => "INF",
+        UnitType::LightVehicle => "LV",
+        UnitType::ArmouredVehicle => "AV",
+        UnitType::WarEngine => "WE",
+        UnitType::Aircraft => "AC",
+        UnitType::AircraftWarEngine => "AC/WE",
+        UnitType::Spacecraft => "SC",
+        UnitType::Character => "CH",
+    }
+}
+
+pub fn type_name(t: UnitType) -> &'static str {
+    match t {
+        UnitType::Infantry => "Infantry",
+        UnitType::LightVehicle => "Light Vehicle",
+        UnitType::ArmouredVehicle => "Armoured Vehicle",
+        UnitType::WarEngine => "War Engine",
+        UnitType::Aircraft => "Aircraft",
+        UnitType::AircraftWarEngine => "Aircraft / War Engine",
+        UnitType::Spacecraft => "Spacecraft",
+        UnitType::Character => "Character",
+    }
+}
+
+/// The glossary lines for what `sheets` use, in glossary order.
+pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec<GlossaryLine> {
+    let Some(glossary) = glossary else {
+        return Vec::new();
+    };
+    let ids: BTreeSet<&str> = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
+    glossary
+        .entries_for(&ids)
+        .into_iter()
+        .map(|e| match &e.abbreviation {
+            Some(a) if a != &e.name => GlossaryLine {
+                term: a.clone(),
+                name: e.name.clone(),
+                summary: e.summary.clone(),
+            },
+            _ => GlossaryLine {
+                term: e.name.clone(),
+                name: String::new(),
+                summary: e.summary.clone(),
+            },
+        })
+        .collect()
+}
+
+/// `muster 0.1.0, 2026-11-22`.
+pub fn stamp(date: &str) -> String {
+    format!("muster {}, {date}", env!("CARGO_PKG_VERSION"))
+}
+
+impl CribSheet {
+    /// Every datasheet a list uses, in the order the list first uses them.
+    pub fn for_list(catalogue: &Catalogue, list: &ArmyList, date: &str) -> CribSheet {
+        let mut slots: Vec<usize> = Vec::new();
+        for f in 0..list.formations.len() {
+            for slot in formation_slots(list, f) {
+                if !slots.contains(&slot) {
+                    slots.push(slot);
+                }
+            }
+        }
+        let sheets: Vec<&Datasheet> = slots
+            .iter()
+            .filter_map(|&u| list.units.get(u))
+            .filter_map(|id| catalogue.datasheet(list.game, id))
+            .collect();
+        CribSheet::build(
+            catalogue,
+            list,
+            &sheets,
+            format!("{}: crib sheet", list.name),
+            format!("{}, every unit of the list", list.version_text()),
+            date,
+        )
+    }
+
+    /// The datasheets of the given unit ids of `list`, in that order.
+    pub fn for_units(
+        catalogue: &Catalogue,
+        list: &ArmyList,
+        ids: &[&str],
+        subtitle: String,
+        date: &str,
+    ) -> CribSheet {
+        let sheets: Vec<&Datasheet> = ids
+            .iter()
+            .filter_map(|id| catalogue.datasheet(list.game, id))
+            .collect();
+        CribSheet::build(
+            catalogue,
+            list,
+            &sheets,
+            format!("{}: crib sheet", list.name),
+            subtitle,
+            date,
+        )
+    }
+
+    fn build(
+        catalogue: &Catalogue,
+        list: &ArmyList,
+        sheets: &[&Datasheet],
+        title: String,
+        subtitle: String,
+        date: &str,
+    ) -> CribSheet {
+        CribSheet {
+            title,
+            subtitle,
+            units: sheets.iter().map(|s| UnitCard::new(s)).collect(),
+            glossary: glossary_lines(catalogue.glossary(list.game), sheets),
+            stamp: stamp(date),
+        }
+    }
+
+    pub fn has_missing(&self) -> bool {
+        self.units.iter().any(UnitCard::has_missing)
+    }
+}
+
+/// A printed roster.
+#[derive(Debug, Clone)]
+pub struct RosterSheet {
+    /// The file the roster was read from.
+    pub file: String,
+    pub player: Option<String>,
+    pub event: Option<String>,
+    /// The army's own name (Snapfire's first line), if it has one.
+    pub army_name: Option<String>,
+    /// The list, or what the roster wrote when muster does not know it.
+    pub army: String,
+    /// The list version muster checked against.
+    pub version: Option<String>,
+    /// The version the roster names, when it differs in wording.
+    pub version_written: Option<String>,
+    pub points: Option<String>,
+    pub limit: Option<u32>,
+    pub strategy_rating: Option<u8>,
+    pub formations: Vec<FormationRow>,
+    pub counts_as: Vec<(String, String)>,
+    pub legal: bool,
+    /// `Legal` or `NOT legal: 3 errors`.
+    pub verdict: String,
+    pub errors: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+    pub notes: Vec<Finding>,
+    /// `Checked by muster 0.1.0 on 2026-11-22`.
+    pub checked_by: String,
+    pub stamp: String,
+    pub sheet: Option<CribSheet>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FormationRow {
+    pub name: String,
+    /// `6 Tactical, 3 Rhino, Captain`.
+    pub units: String,
+    /// `Captain, 2× Razorback (Twin Heavy Bolter)`.
+    pub upgrades: String,
+    pub initiative: String,
+    pub points: i64,
+    /// The most expensive formation: the Break Their Spirit target.
+    pub break_their_spirit: bool,
+}
+
+/// A diagnostic, as a roster prints it.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// `line 6`, or empty for findings about the whole roster.
+    pub place: String,
+    pub code: String,
+    pub message: String,
+    pub fix: Option<String>,
+}
+
+impl RosterSheet {
+    /// A roster sheet for a checked roster; `with_sheet` appends the crib
+    /// sheet of the units it fields.
+    pub fn new(checked: &Checked<'_>, catalogue: &Catalogue, date: &str, with_sheet: bool) -> RosterSheet {
+        let header = &checked.header;
+        let list = checked.list;
+        let army = checked.army.as_ref();
+        let resolved = resolve_units(checked);
+        let formations = army
+            .map(|a| {
+                a.formations
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| FormationRow {
+                        name: f.name.clone(),
+                        units: resolved
+                            .as_ref()
+                            .and_then(|r| r.formations.get(i))
+                            .map(|units| describe_units(catalogue, list, units))
+                            .unwrap_or_default(),
+                        upgrades: f
+                            .upgrades
+                            .iter()
+                            .map(|(name, count)| counted(*count, name))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        initiative: f.facts.initiative.clone().unwrap_or_else(|| MISSING.into()),
+                        points: f.points,
+                        break_their_spirit: f.facts.break_their_spirit,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let finding = |d: &crate::diagnostic::Diagnostic| Finding {
+            place: d.line_col().map(|(line, _)| format!("line {line}")).unwrap_or_default(),
+            code: d.code.as_str().to_string(),
+            message: d.message.clone(),
+            fix: d.fix.clone(),
+        };
+        let of = |severity: Severity| -> Vec<Finding> {
+            checked
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == severity)
+                .map(finding)
+                .collect()
+        };
+        let errors = of(Severity::Error);
+        let legal = checked.legal();
+        let verdict = if legal {
+            "Legal".to_string()
+        } else {
+            format!(
+                "NOT legal: {} error{}",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            )
+        };
+        let sheet = match (with_sheet, list, &resolved) {
+            (true, Some(list), Some(resolved)) => {
+                let ids: Vec<&str> = (resolved.unit_order.iter())
+                    .filter_map(|&u| list.units.get(u).map(String::as_str))
+                    .collect();
+                Some(CribSheet::for_units(
+                    catalogue,
+                    list,
+                    &ids,
+                    format!("{}, the units of this roster", list.version_text()),
+                    date,
+                ))
+            }
+            _ => None,
+        };
+        RosterSheet {
+            file: checked.name.clone(),
+            player: header.player.as_ref().map(|p| p.value.clone()),
+            event: header.event.as_ref().map(|e| e.value.clone()),
+            army_name: header.title.as_ref().map(|t| t.value.clone()),
+            army: list
+                .map(|l| l.name.clone())
+                .or_else(|| header.army.as_ref().map(|a| a.value.clone()))
+                .unwrap_or_else(|| "no army named".to_string()),
+            version: list.map(ArmyList::version_text),
+            version_written: header
+                .version
+                .as_ref()
+                .map(|v| v.value.clone())
+                .filter(|v| list.is_none_or(|l| !l.version_text().contains(v.as_str()))),
+            points: army.map(|a| format!("{}{}", a.total, if a.total_incomplete { "+" } else { "" })),
+            limit: checked.limit(),
+            strategy_rating: army.and_then(|a| a.strategy_rating),
+            formations,
+            counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
+            legal,
+            verdict,
+            errors,
+            warnings: of(Severity::Warning),
+            notes: of(Severity::Note),
+            checked_by: format!("Checked by muster {} on {date}", env!("CARGO_PKG_VERSION")),
+            stamp: stamp(date),
+            sheet,
+        }
+    }
+}
+
+/// `2× Rhino`, or the name alone for one.
+fn counted(count: u32, name: &str) -> String {
+    if count == 1 {
+        name.to_string()
+    } else {
+        format!("{count}× {name}")
+    }
+}
+
+/// The units of a formation in the order a reader expects: the
+/// formation's own units, then those its upgrades add, then any other.
+fn formation_slots(list: &ArmyList, formation: usize) -> Vec<usize> {
+    let mut slots: Vec<usize> = Vec::new();
+    let mut add = |slot: usize| {
+        if !slots.contains(&slot) {
+            slots.push(slot);
+        }
+    };
+    if let Some(f) = list.formations.get(formation) {
+        f.units.iter().for_each(|&(u, _)| add(u));
+        for &upgrade in &f.upgrades {
+            if let Some(upgrade) = list.upgrades.get(upgrade) {
+                upgrade.adds.iter().for_each(|&(u, _)| add(u));
+            }
+        }
+    }
+    (0..list.units.len()).for_each(add);
+    slots
+}
+
+/// Each formation's units, as (list unit index, count) in reading order,
+/// and every unit index in the order the roster first fields it.
+struct ResolvedUnits {
+    formations: Vec<Vec<(usize, i64)>>,
+    unit_order: Vec<usize>,
+}
+
+/// The roster parsed and resolved again, for the unit counts `Checked`
+/// does not keep. Same input, same list: the formations line up.
+fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
+    let (file, list) = (checked.file.as_ref()?, checked.list?);
+    let (roster, _) = crate::roster::parse(file);
+    let (army, _) = crate::resolve::resolve(&roster, list);
+    let formations: Vec<Vec<(usize, i64)>> = army
+        .formations
+        .iter()
+        .map(|f| {
+            formation_slots(list, f.formation)
+                .into_iter()
+                .filter_map(|u| f.units.get(u).map(|&count| (u, count)))
+                .filter(|&(_, count)| count > 0)
+                .collect()
+        })
+        .collect();
+    let mut unit_order = Vec::new();
+    for &(u, _) in formations.iter().flatten() {
+        if !unit_order.contains(&u) {
+            unit_order.push(u);
+        }
+    }
+    Some(ResolvedUnits {
+        formations,
+        unit_order,
+    })
+}
+
+fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usize, i64)]) -> String {
+    let Some(list) = list else {
+        return String::new();
+    };
+    units
+        .iter()
+        .filter_map(|&(u, count)| {
+            let id = list.units.get(u)?;
+            let name = catalogue
+                .datasheet(list.game, id)
+                .map_or(id.as_str(), |d| d.name.as_str());
+            Some(if count == 1 {
+                name.to_string()
+            } else {
+                format!("{count} {name}")
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,115 @@
+//! `muster explain`: datasheet notation explained part by part, and one
+//! unit's datasheet with its terms expanded, as terminal text.
+//!
+//! The meaning of each value comes from `notation` (what its parameters
+//! say) and the game's glossary (what the rule is); this module only lays
+//! them out.
+
+use crate::catalogue::Datasheet;
+use crate::catalogue::glossary::Glossary;
+use crate::notation::Part;
+use crate::print::view::{UnitCard, type_name};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// Each part of `text`: its canonical form, what kind of notation it is,
+/// what its values say and the glossary lines of its terms.
+pub fn notation(text: &str, parts: &[Part], glossary: Option<&Glossary>) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let canonical = part.term.to_string();
+        let written = text.get(part.span.start..part.span.end).unwrap_or_default().trim();
+        let _ = write!(out, "{canonical}  ({}", part.term.kind());
+        if !written.eq_ignore_ascii_case(&canonical) {
+            let _ = write!(out, "; written `{written}`");
+        }
+        out.push_str(")\n");
+        if let Some(description) = part.term.describe() {
+            let _ = writeln!(out, "  {description}");
+        }
+        for id in part.term.glossary_ids() {
+            match glossary.and_then(|g| g.entry(id)) {
+                Some(entry) => {
+                    let _ = writeln!(out, "  {}: {}", entry.title(), entry.summary);
+                }
+                None => {
+                    let _ = writeln!(out, "  ({id}: no glossary entry)");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One datasheet as a small table, then the glossary of what it uses.
+pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) -> String {
+    let card = UnitCard::new(sheet);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({list_name}): {}, {}",
+        card.name,
+        card.unit_type,
+        type_name(sheet.unit_type)
+    );
+    let _ = writeln!(
+        out,
+        "  Speed {}   Armour {}   CC {}   FF {}",
+        card.speed, card.armour, card.cc, card.ff
+    );
+    if !card.weapons.is_empty() {
+        let head = ["Weapon", "Range", "Firepower", "Notes"];
+        let rows: Vec<[&str; 4]> = card
+            .weapons
+            .iter()
+            .map(|w| [w.name.as_str(), &w.range, &w.firepower, &w.notes])
+            .collect();
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain(std::iter::once(head[i].len()))
+                .max()
+                .unwrap_or(0)
+        };
+        let widths = [width(0), width(1), width(2)];
+        for row in std::iter::once(head).chain(rows.iter().copied()) {
+            let line = format!(
+                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2]
+            );
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    if !card.notes.is_empty() {
+        let _ = writeln!(out, "  Notes: {}", card.notes.join(", "));
+    }
+    if let Some(critical) = &card.critical_hit {
+        let _ = writeln!(out, "  Critical hit: {critical}");
+    }
+    for remark in &card.remarks {
+        let _ = writeln!(out, "  {remark}");
+    }
+    if card.has_missing() {
+        let _ = writeln!(out, "  ? marks a value the sources do not give.");
+    }
+    if let Some(glossary) = glossary {
+        let ids: BTreeSet<&str> = sheet.glossary_ids().into_iter().collect();
+        let entries = glossary.entries_for(&ids);
+        if !entries.is_empty() {
+            out.push('\n');
+            for entry in entries {
+                let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
+            }
+        }
+    }
+    out
+}

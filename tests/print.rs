@@ -1,0 +1,329 @@
+//! Crib sheets and printed rosters, through the real binary: the HTML is
+//! snapshotted; the PDFs are read back with lopdf and checked for page
+//! count, paper size, the embedded font, unit names and expanded
+//! abbreviations.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// 2026-11-22, so the printed date is stable.
+const DATE_EPOCH: &str = "1795305600";
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    status: i32,
+}
+
+fn muster(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("SOURCE_DATE_EPOCH", DATE_EPOCH)
+        .output()
+        .expect("muster runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        status: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn out_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs muster with `--pdf OUT` and reads the file back.
+fn pdf(args: &[&str], name: &str) -> (Run, Pdf) {
+    let path = out_dir().join(name);
+    let path_text = path.display().to_string();
+    let mut full: Vec<&str> = args.to_vec();
+    full.extend(["--pdf", &path_text]);
+    let run = muster(&full);
+    assert!(path.exists(), "no PDF written: {}", run.stderr);
+    let pdf = Pdf::read(&path);
+    (run, pdf)
+}
+
+struct Pdf {
+    doc: lopdf::Document,
+}
+
+impl Pdf {
+    fn read(path: &Path) -> Pdf {
+        let doc = lopdf::Document::load(path).expect("a PDF lopdf can read");
+        Pdf { doc }
+    }
+
+    fn pages(&self) -> usize {
+        self.doc.get_pages().len()
+    }
+
+    fn text(&self, page: u32) -> String {
+        self.doc.extract_text(&[page]).expect("text of the page")
+    }
+
+    fn all_text(&self) -> String {
+        let pages: Vec<u32> = self.doc.get_pages().keys().copied().collect();
+        self.doc.extract_text(&pages).expect("text")
+    }
+
+    /// Width and height of the first page, in points.
+    fn media_box(&self) -> (f32, f32) {
+        let (_, &id) = self.doc.get_pages().iter().next().expect("a page");
+        let page = self.doc.get_dictionary(id).expect("page dictionary");
+        let media = page.get(b"MediaBox").and_then(|m| m.as_array()).expect("MediaBox");
+        let number = |o: &lopdf::Object| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap();
+        // Whole points: the page size goes through millimetres on the way.
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        (
+            round(number(&media[2]) - number(&media[0])),
+            round(number(&media[3]) - number(&media[1])),
+        )
+    }
+
+    /// Base names of the fonts whose program is embedded (`FontFile2`).
+    fn embedded_fonts(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for object in self.doc.objects.values() {
+            let Ok(dict) = object.as_dict() else { continue };
+            if dict.get(b"Type").and_then(|t| t.as_name()).ok() != Some(b"FontDescriptor".as_slice()) {
+                continue;
+            }
+            if dict.get(b"FontFile2").is_ok() {
+                let name = dict.get(b"FontName").and_then(|n| n.as_name()).unwrap_or_default();
+                names.push(String::from_utf8_lossy(name).into_owned());
+            }
+        }
+        names
+    }
+}
+
+/// Text extraction may break lines anywhere; compare without white space.
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn assert_contains(text: &str, wanted: &[&str]) {
+    let squeezed = squeeze(text);
+    for w in wanted {
+        assert!(squeezed.contains(&squeeze(w)), "`{w}` is missing from:\n{text}");
+    }
+}
+
+#[test]
+fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
+    let (run, pdf) = pdf(&["sheet", "codex-astartes"], "codex-astartes.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(pdf.pages(), 5);
+    assert_eq!(pdf.media_box(), (595.28, 841.89));
+    let fonts = pdf.embedded_fonts();
+    assert!(
+        fonts.iter().any(|f| f.ends_with("+DejaVuSansCondensed")) && fonts.iter().any(|f| f.ends_with("-Bold")),
+        "{fonts:?}"
+    );
+    let text = pdf.all_text();
+    assert_contains(
+        &text,
+        &[
+            "Tactical",
+            "Land Raider",
+            "Warlord Class Titan",
+            "Thunderhawk Gunship",
+            "2× Missile Launcher",
+            "AP5+/AT6+",
+            "TK(D3)",
+            // The glossary expands what the cards abbreviate.
+            "Macro-weapon:",
+            "Titan Killer (x):",
+            "Fixed Forward Fire Arc:",
+            "Extra Attacks (+x):",
+            "Reinforced Armour",
+            "Abbreviations and rules used",
+        ],
+    );
+}
+
+#[test]
+fn letter_paper_is_letter_sized() {
+    let (run, pdf) = pdf(&["sheet", "orks", "--paper", "letter"], "orks-letter.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(pdf.media_box(), (612.0, 792.0));
+    assert_contains(
+        &pdf.all_text(),
+        &["Gargant", "D3 Power Fields", "Stop damage like void shields"],
+    );
+}
+
+#[test]
+fn a_legal_roster_prints_on_one_page_with_its_facts() {
+    let (run, pdf) = pdf(&["roster", "tests/fixtures/legal.txt"], "legal.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(pdf.pages(), 1);
+    assert_contains(
+        &pdf.text(1),
+        &[
+            "Jane Doe",
+            "Test Event",
+            "Codex Astartes, NetEA Tournament Pack (2026-02-04)",
+            "1700 of 2000",
+            "Legal",
+            "Checked by muster 0.1.0 on 2026-11-22",
+            "6 Tactical, Captain, 2 Razorback (Twin Heavy Bolter), 2 Rhino",
+            "Terminator ▶ Break Their Spirit target",
+            "Strategy rating 5",
+        ],
+    );
+}
+
+#[test]
+fn with_sheet_appends_the_crib_sheet_of_the_rosters_units() {
+    let (run, pdf) = pdf(&["roster", "tests/fixtures/legal.txt", "--with-sheet"], "legal-sheet.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(pdf.pages(), 3);
+    let sheet = pdf.text(2) + &pdf.text(3);
+    assert_contains(&sheet, &["Codex Astartes: crib sheet", "Land Speeder Tornado", "Warhound Class Titan"]);
+    // Only the roster's units: no Land Raider, which it does not field.
+    assert!(!squeeze(&sheet).contains("LandRaider"), "{sheet}");
+}
+
+#[test]
+fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
+    let (run, pdf) = pdf(&["roster", "tests/fixtures/illegal.txt", "--paper", "letter"], "illegal.pdf");
+    assert_eq!(run.status, 1);
+    assert!(run.stderr.contains("NOT legal: 5 errors"), "{}", run.stderr);
+    assert_contains(
+        &pdf.text(1),
+        &[
+            "NOT legal: 5 errors",
+            "line 5: Codex Astartes has no formation called `Tacticle`",
+            "An army may include only one spacecraft",
+        ],
+    );
+}
+
+#[test]
+fn accents_curly_quotes_and_the_multiplication_sign_print() {
+    let (run, pdf) = pdf(&["roster", "tests/fixtures/typography.txt"], "typography.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_contains(
+        &pdf.text(1),
+        &["Zoë O’Brien", "“Grand Tournoi” de Montréal", "2× Razorback", "Ærø Walker"],
+    );
+}
+
+#[test]
+fn crib_sheet_of_a_roster_as_html() {
+    let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn an_illegal_roster_as_html() {
+    let run = muster(&["roster", "tests/fixtures/illegal.txt"]);
+    assert_eq!(run.status, 1);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_roster_with_counts_as_and_accents_as_html() {
+    let run = muster(&["roster", "tests/fixtures/typography.txt", "--html", "-"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn html_escapes_whatever_a_roster_contains() {
+    let dir = out_dir();
+    let roster = dir.join("script.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes\nPoints: 2000\nPlayer: <script>alert(\"x\")</script> & co\n\nTactical: <b>Captain</b>\n",
+    )
+    .unwrap();
+    let run = muster(&["roster", &roster.display().to_string()]);
+    assert_eq!(run.status, 1);
+    assert!(!run.stdout.contains("<script>"), "{}", run.stdout);
+    assert!(!run.stdout.contains("<b>Captain"), "{}", run.stdout);
+    assert!(run.stdout.contains("&#60;script&#62;") || run.stdout.contains("&lt;script&gt;"));
+}
+
+#[test]
+fn html_files_are_written_where_asked() {
+    let path = out_dir().join("sheet.html");
+    let run = muster(&["sheet", "steel-legion", "--html", &path.display().to_string()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, format!("wrote {}\n", path.display()));
+    let html = std::fs::read_to_string(&path).unwrap();
+    assert!(html.contains("<h1>Steel Legion: crib sheet</h1>"));
+    assert!(html.contains("@page { size: A4;"));
+}
+
+#[test]
+fn a_roster_muster_cannot_read_gives_2() {
+    let run = muster(&["roster", "tests/fixtures/no-such-file.txt"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+    let run = muster(&["sheet", "--roster", "tests/fixtures/no-such-file.txt"]);
+    assert_eq!(run.status, 2);
+}
+
+#[test]
+fn explain_takes_notation_apart() {
+    let run = muster(&["explain", "MW2+, TK(D3), FxF"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn explain_shows_a_units_datasheet() {
+    let run = muster(&["explain", "Land Raider", "--army", "codex-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn explain_points_at_what_it_cannot_read() {
+    let run = muster(&["explain", "MW2+, Reinforced Armor"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "error: `MW2+, Reinforced Armor` is not datasheet notation\n  MW2+, Reinforced Armor\n        ^ at character 7: expected datasheet notation (did you mean `Reinforced Armour`?)\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet\n"
+    );
+    let run = muster(&["explain", "Landraider", "--army", "codex-astartes"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("did you mean `Land Raider`?"), "{}", run.stderr);
+}
+
+#[test]
+fn a_datasheet_in_unknown_notation_fails_the_load_naming_file_unit_field_and_position() {
+    let dir = out_dir().join("bad-lists");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad.yaml"),
+        "game: netea\nid: bad\nname: Bad\nsource: [{ document: test }]\nunits:\n  - id: bad-tank\n    name: Bad Tank\n    type: AV\n    speed: 20cm\n    armour: 4+\n    cc: 6+\n    ff: 5+\n    weapons:\n      - { name: Gun, range: 45cm, firepower: AP5+/XT6+, notes: [MW] }\n    notes: [Reinforced Armor]\n",
+    )
+    .unwrap();
+    let run = muster(&["lists", "--check", "--lists", &dir.display().to_string()]);
+    assert_eq!(run.status, 1);
+    let file = dir.join("bad.yaml").display().to_string();
+    assert!(
+        run.stdout.contains(
+            "datasheet `bad-tank`, weapon 1 (Gun) firepower: `AP5+/XT6+` is not datasheet notation at character 6: expected AP, AT, AA or MW"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(&format!("{file}:14:")), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("datasheet `bad-tank`, unit note 1: `Reinforced Armor` is not datasheet notation at character 1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("did you mean `Reinforced Armour`?"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("{file}:15:")), "{}", run.stdout);
+}
