@@ -19,11 +19,19 @@ fn every_shipped_datasheet_value_parses_and_round_trips() {
     assert!(sheets.len() > 90, "{} datasheets", sheets.len());
     let mut values = 0;
     for d in sheets {
-        let sheet = d.sheet.as_ref().unwrap_or_else(|| panic!("{} was not parsed", d.id));
+        let sheet = d
+            .sheet
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} was not parsed", d.id));
         assert_eq!(sheet.weapons.len(), d.weapons.len(), "{}", d.id);
         assert_eq!(sheet.notes.len(), d.notes.len(), "{}", d.id);
         for (parsed, raw) in sheet.weapons.iter().zip(&d.weapons) {
-            assert_eq!(notation::parse_range(&parsed.range.to_string()), Ok(parsed.range), "{}", raw.range);
+            assert_eq!(
+                notation::parse_range(&parsed.range.to_string()),
+                Ok(parsed.range),
+                "{}",
+                raw.range
+            );
             assert_eq!(
                 notation::parse_firepower(&parsed.firepower.to_string()).as_ref(),
                 Ok(&parsed.firepower),
@@ -70,14 +78,21 @@ fn every_term() -> Vec<Term> {
         .into_iter()
         .map(|p| p.term)
         .collect();
-    terms.extend(NamedNote::ALL.iter().map(|&n| Term::UnitNote(notation::UnitNote::Named(n))));
+    terms.extend(
+        NamedNote::ALL
+            .iter()
+            .map(|&n| Term::UnitNote(notation::UnitNote::Named(n))),
+    );
     terms
 }
 
 #[test]
 fn the_glossary_explains_exactly_the_terms_the_notation_has() {
     let report = catalogue::load_embedded();
-    let glossary = report.catalogue.glossary(GameId::Netea).expect("a NetEA glossary");
+    let glossary = report
+        .catalogue
+        .glossary(GameId::Netea)
+        .expect("a NetEA glossary");
     let mut used: BTreeSet<&str> = every_term().iter().flat_map(Term::glossary_ids).collect();
     for t in [
         UnitType::Infantry,
@@ -96,9 +111,20 @@ fn the_glossary_explains_exactly_the_terms_the_notation_has() {
     let missing: Vec<_> = used.difference(&defined).collect();
     let orphans: Vec<_> = defined.difference(&used).collect();
     assert!(missing.is_empty(), "no glossary entry for {missing:?}");
-    assert!(orphans.is_empty(), "glossary entries no notation produces: {orphans:?}");
+    assert!(
+        orphans.is_empty(),
+        "glossary entries no notation produces: {orphans:?}"
+    );
     for entry in &glossary.entries {
-        assert!(!entry.summary.is_empty() && !entry.name.is_empty(), "{}", entry.id);
-        assert!(entry.summary.ends_with('.'), "{}: one sentence, ending with a full stop", entry.id);
+        assert!(
+            !entry.summary.is_empty() && !entry.name.is_empty(),
+            "{}",
+            entry.id
+        );
+        assert!(
+            entry.summary.ends_with('.'),
+            "{}: one sentence, ending with a full stop",
+            entry.id
+        );
     }
 }

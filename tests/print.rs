@@ -75,7 +75,10 @@ impl Pdf {
     fn media_box(&self) -> (f32, f32) {
         let (_, &id) = self.doc.get_pages().iter().next().expect("a page");
         let page = self.doc.get_dictionary(id).expect("page dictionary");
-        let media = page.get(b"MediaBox").and_then(|m| m.as_array()).expect("MediaBox");
+        let media = page
+            .get(b"MediaBox")
+            .and_then(|m| m.as_array())
+            .expect("MediaBox");
         let number = |o: &lopdf::Object| o.as_float().or_else(|_| o.as_i64().map(|i| i as f32)).unwrap();
         // Whole points: the page size goes through millimetres on the way.
         let round = |v: f32| (v * 100.0).round() / 100.0;
@@ -94,7 +97,10 @@ impl Pdf {
                 continue;
             }
             if dict.get(b"FontFile2").is_ok() {
-                let name = dict.get(b"FontName").and_then(|n| n.as_name()).unwrap_or_default();
+                let name = dict
+                    .get(b"FontName")
+                    .and_then(|n| n.as_name())
+                    .unwrap_or_default();
                 names.push(String::from_utf8_lossy(name).into_owned());
             }
         }
@@ -122,7 +128,8 @@ fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
     assert_eq!(pdf.media_box(), (595.28, 841.89));
     let fonts = pdf.embedded_fonts();
     assert!(
-        fonts.iter().any(|f| f.ends_with("+DejaVuSansCondensed")) && fonts.iter().any(|f| f.ends_with("-Bold")),
+        fonts.iter().any(|f| f.ends_with("+DejaVuSansCondensed"))
+            && fonts.iter().any(|f| f.ends_with("-Bold")),
         "{fonts:?}"
     );
     let text = pdf.all_text();
@@ -181,18 +188,31 @@ fn a_legal_roster_prints_on_one_page_with_its_facts() {
 
 #[test]
 fn with_sheet_appends_the_crib_sheet_of_the_rosters_units() {
-    let (run, pdf) = pdf(&["roster", "tests/fixtures/legal.txt", "--with-sheet"], "legal-sheet.pdf");
+    let (run, pdf) = pdf(
+        &["roster", "tests/fixtures/legal.txt", "--with-sheet"],
+        "legal-sheet.pdf",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert_eq!(pdf.pages(), 3);
     let sheet = pdf.text(2) + &pdf.text(3);
-    assert_contains(&sheet, &["Codex Astartes: crib sheet", "Land Speeder Tornado", "Warhound Class Titan"]);
+    assert_contains(
+        &sheet,
+        &[
+            "Codex Astartes: crib sheet",
+            "Land Speeder Tornado",
+            "Warhound Class Titan",
+        ],
+    );
     // Only the roster's units: no Land Raider, which it does not field.
     assert!(!squeeze(&sheet).contains("LandRaider"), "{sheet}");
 }
 
 #[test]
 fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
-    let (run, pdf) = pdf(&["roster", "tests/fixtures/illegal.txt", "--paper", "letter"], "illegal.pdf");
+    let (run, pdf) = pdf(
+        &["roster", "tests/fixtures/illegal.txt", "--paper", "letter"],
+        "illegal.pdf",
+    );
     assert_eq!(run.status, 1);
     assert!(run.stderr.contains("NOT legal: 5 errors"), "{}", run.stderr);
     assert_contains(
@@ -211,7 +231,12 @@ fn accents_curly_quotes_and_the_multiplication_sign_print() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert_contains(
         &pdf.text(1),
-        &["Zoë O’Brien", "“Grand Tournoi” de Montréal", "2× Razorback", "Ærø Walker"],
+        &[
+            "Zoë O’Brien",
+            "“Grand Tournoi” de Montréal",
+            "2× Razorback",
+            "Ærø Walker",
+        ],
     );
 }
 
@@ -296,7 +321,11 @@ fn explain_points_at_what_it_cannot_read() {
     );
     let run = muster(&["explain", "Landraider", "--army", "codex-astartes"]);
     assert_eq!(run.status, 2);
-    assert!(run.stderr.contains("did you mean `Land Raider`?"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `Land Raider`?"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -320,10 +349,16 @@ fn a_datasheet_in_unknown_notation_fails_the_load_naming_file_unit_field_and_pos
     );
     assert!(run.stdout.contains(&format!("{file}:14:")), "{}", run.stdout);
     assert!(
-        run.stdout.contains("datasheet `bad-tank`, unit note 1: `Reinforced Armor` is not datasheet notation at character 1"),
+        run.stdout.contains(
+            "datasheet `bad-tank`, unit note 1: `Reinforced Armor` is not datasheet notation at character 1"
+        ),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("did you mean `Reinforced Armour`?"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("did you mean `Reinforced Armour`?"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains(&format!("{file}:15:")), "{}", run.stdout);
 }

@@ -47,7 +47,10 @@ impl Glossary {
 
     /// Entries for `ids`, in glossary order, skipping unknown ids.
     pub fn entries_for<'g>(&'g self, ids: &BTreeSet<&str>) -> Vec<&'g Entry> {
-        self.entries.iter().filter(|e| ids.contains(e.id.as_str())).collect()
+        self.entries
+            .iter()
+            .filter(|e| ids.contains(e.id.as_str()))
+            .collect()
     }
 }
 
@@ -61,7 +64,8 @@ impl Datasheet {
     /// Every glossary id its datasheet uses: unit type, the column heads a
     /// crib sheet prints (CC, FF), and every parsed value.
     pub fn glossary_ids(&self) -> Vec<&'static str> {
-        let mut ids: Vec<&'static str> = crate::notation::Abbreviation::unit_type_ids(self.unit_type).to_vec();
+        let mut ids: Vec<&'static str> =
+            crate::notation::Abbreviation::unit_type_ids(self.unit_type).to_vec();
         ids.extend(["close-combat", "firefight"]);
         if self.critical_hit.is_some() {
             ids.push("critical-hit");
@@ -125,14 +129,19 @@ pub(super) fn link(
     let mut missing: Vec<(GameId, &'static str, &str)> = Vec::new();
     for sheet in catalogue.datasheets.iter().filter(|d| d.sheet.is_some()) {
         for id in sheet.glossary_ids() {
-            let known = catalogue.glossary(sheet.game).is_some_and(|g| g.entry(id).is_some());
+            let known = catalogue
+                .glossary(sheet.game)
+                .is_some_and(|g| g.entry(id).is_some());
             if !known && !missing.iter().any(|(game, m, _)| *game == sheet.game && *m == id) {
                 missing.push((sheet.game, id, &sheet.id));
             }
         }
     }
     for (game, id, unit) in missing {
-        let message = format!("the {} glossary has no entry `{id}`, which datasheet `{unit}` uses", game.as_str());
+        let message = format!(
+            "the {} glossary has no entry `{id}`, which datasheet `{unit}` uses",
+            game.as_str()
+        );
         let d = Diagnostic::error(Code::ListData, message).hint(format!(
             "add it to lists/{}/glossary.yaml (the format is schema/glossary.schema.json)",
             game.as_str()

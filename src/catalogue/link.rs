@@ -95,7 +95,9 @@ pub fn link(
                 // A later file (from --lists) overrides a built-in datasheet.
                 *existing = datasheet(file.game, &file.id, unit, sheet);
             } else {
-                catalogue.datasheets.push(datasheet(file.game, &file.id, unit, sheet));
+                catalogue
+                    .datasheets
+                    .push(datasheet(file.game, &file.id, unit, sheet));
             }
         }
     }

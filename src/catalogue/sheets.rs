@@ -41,7 +41,8 @@ pub(super) fn parse(unit: &raw::Datasheet) -> Result<Sheet, Vec<FieldError>> {
     let stat = |fields: &mut Fields, key: &str, value: &Known<String>| {
         known(value).and_then(|v| fields.take(key.into(), key.into(), v, notation::parse_roll))
     };
-    let speed = known(&unit.speed).and_then(|v| fields.take("speed".into(), "speed".into(), v, notation::parse_speed));
+    let speed = known(&unit.speed)
+        .and_then(|v| fields.take("speed".into(), "speed".into(), v, notation::parse_speed));
     let armour = stat(&mut fields, "armour", &unit.armour);
     let cc = stat(&mut fields, "cc", &unit.cc);
     let ff = stat(&mut fields, "ff", &unit.ff);
@@ -49,8 +50,18 @@ pub(super) fn parse(unit: &raw::Datasheet) -> Result<Sheet, Vec<FieldError>> {
     for (w, weapon) in unit.weapons.iter().enumerate() {
         let label = format!("weapon {} ({})", w + 1, weapon.name);
         let path = |field: &str| format!("weapons/{w}/{field}");
-        let name = fields.take(path("name"), format!("{label} name"), &weapon.name, notation::parse_weapon_name);
-        let range = fields.take(path("range"), format!("{label} range"), &weapon.range, notation::parse_range);
+        let name = fields.take(
+            path("name"),
+            format!("{label} name"),
+            &weapon.name,
+            notation::parse_weapon_name,
+        );
+        let range = fields.take(
+            path("range"),
+            format!("{label} range"),
+            &weapon.range,
+            notation::parse_range,
+        );
         let firepower = fields.take(
             path("firepower"),
             format!("{label} firepower"),
@@ -78,7 +89,12 @@ pub(super) fn parse(unit: &raw::Datasheet) -> Result<Sheet, Vec<FieldError>> {
     }
     let notes = (unit.notes.iter().enumerate())
         .filter_map(|(n, note)| {
-            fields.take(format!("notes/{n}"), format!("unit note {}", n + 1), note, notation::parse_unit_note)
+            fields.take(
+                format!("notes/{n}"),
+                format!("unit note {}", n + 1),
+                note,
+                notation::parse_unit_note,
+            )
         })
         .collect();
     if !fields.errors.is_empty() {

@@ -183,9 +183,11 @@ mod tests {
     fn sheet_takes_an_army_or_a_roster_but_not_both() {
         assert!(parse(&["sheet"]).is_err());
         assert!(parse(&["sheet", "orks", "--roster", "r.txt"]).is_err());
-        match parse(&["sheet", "--roster", "r.txt", "--pdf", "out.pdf", "--paper", "letter"])
-            .unwrap()
-            .command
+        match parse(&[
+            "sheet", "--roster", "r.txt", "--pdf", "out.pdf", "--paper", "letter",
+        ])
+        .unwrap()
+        .command
         {
             Command::Sheet { army, roster, print } => {
                 assert_eq!(army, None);
@@ -200,7 +202,9 @@ mod tests {
     #[test]
     fn roster_prints_to_a4_by_default() {
         match parse(&["roster", "r.txt", "--with-sheet"]).unwrap().command {
-            Command::Roster { with_sheet, print, .. } => {
+            Command::Roster {
+                with_sheet, print, ..
+            } => {
                 assert!(with_sheet);
                 assert_eq!(print.paper, PaperChoice::A4);
                 assert_eq!(print.pdf, None);

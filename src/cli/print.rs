@@ -99,20 +99,23 @@ fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Resul
     match found.as_slice() {
         [one] => Ok(one),
         [] => {
-            let suggestion = crate::diagnostic::nearest(
-                name,
-                sheets.iter().flat_map(|d| unit_names(d).skip(1)),
-            );
+            let suggestion =
+                crate::diagnostic::nearest(name, sheets.iter().flat_map(|d| unit_names(d).skip(1)));
             Err(format!(
                 "{} has no unit called `{name}`{}\nhint: `muster sheet {}` prints every unit of the list",
                 list.name,
-                suggestion.map(|s| format!("; did you mean `{s}`?")).unwrap_or_default(),
+                suggestion
+                    .map(|s| format!("; did you mean `{s}`?"))
+                    .unwrap_or_default(),
                 list.id
             ))
         }
         many => {
             let ids: Vec<&str> = many.iter().map(|d| d.id.as_str()).collect();
-            Err(format!("`{name}` names more than one unit: {}; use its id", ids.join(", ")))
+            Err(format!(
+                "`{name}` names more than one unit: {}; use its id",
+                ids.join(", ")
+            ))
         }
     }
 }
@@ -161,7 +164,11 @@ fn write(
     out
 }
 
-fn checked<'c>(catalogue: &'c Catalogue, file: &Path, event: Option<&crate::event::Event>) -> Result<Checked<'c>, Output> {
+fn checked<'c>(
+    catalogue: &'c Catalogue,
+    file: &Path,
+    event: Option<&crate::event::Event>,
+) -> Result<Checked<'c>, Output> {
     let name = if file.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {

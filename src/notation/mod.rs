@@ -168,7 +168,10 @@ pub enum Firepower {
     /// `2BP`, `D6+1BP`: barrage points.
     Barrage(Dice),
     /// `AP5+/AT6+`, `2× MW2+`: one or more values to choose from.
-    Shots { multiplier: Option<Dice>, shots: Vec<Shot> },
+    Shots {
+        multiplier: Option<Dice>,
+        shots: Vec<Shot>,
+    },
 }
 
 impl fmt::Display for Firepower {
@@ -277,7 +280,9 @@ impl WeaponNote {
     /// What the note's parameter says, where it has one.
     pub fn describe(self) -> Option<String> {
         match self {
-            WeaponNote::TitanKiller(None) => Some("a war engine it hits loses 1 point of damage capacity".into()),
+            WeaponNote::TitanKiller(None) => {
+                Some("a war engine it hits loses 1 point of damage capacity".into())
+            }
             WeaponNote::TitanKiller(Some(d)) => Some(format!(
                 "a war engine it hits loses {d} point{} of damage capacity",
                 plural_dice(d)
@@ -412,12 +417,17 @@ impl UnitNote {
         match self {
             UnitNote::Named(_) => None,
             UnitNote::DamageCapacity(n) => Some(format!("it takes {n} point{} of damage to destroy", s(n))),
-            UnitNote::VoidShields(n) => Some(format!("{n} shield{} to knock down before damage gets through", s(n))),
+            UnitNote::VoidShields(n) => Some(format!(
+                "{n} shield{} to knock down before damage gets through",
+                s(n)
+            )),
             UnitNote::PowerFields(d) => Some(format!(
                 "{d} field{} to knock down before damage gets through",
                 plural_dice(d)
             )),
-            UnitNote::Shadowfields(n) => Some(format!("{n} field{} to knock down before hits get through", s(n))),
+            UnitNote::Shadowfields(n) => {
+                Some(format!("{n} field{} to knock down before hits get through", s(n)))
+            }
             UnitNote::Brood(n) => Some(format!("costs {n} swarm point{} to bring back", s(n))),
             UnitNote::Synapse(n) => Some(format!("gives its formation {n} swarm point{}", s(n))),
             UnitNote::SynapseBonus(n) => Some(format!("adds {n} to the synapse value of the unit it joins")),
@@ -701,7 +711,10 @@ impl Firepower {
                 if parts.len() == 1 {
                     format!("{dice} to hit {}", parts.join(""))
                 } else {
-                    format!("{dice} to hit {}: one of these each time it fires", parts.join(", or "))
+                    format!(
+                        "{dice} to hit {}: one of these each time it fires",
+                        parts.join(", or ")
+                    )
                 }
             }
         }

@@ -3,8 +3,8 @@
 //! is a bug in this file, reported by `unreachable!` naming the function.
 
 use super::{
-    Abbreviation, Dice, FireArc, Firepower, NamedNote, Part, Range, Roll, Shot, ShotKind, Speed, Term, UnitNote,
-    WeaponName, WeaponNote,
+    Abbreviation, Dice, FireArc, Firepower, NamedNote, Part, Range, Roll, Shot, ShotKind, Speed, Term,
+    UnitNote, WeaponName, WeaponNote,
 };
 use crate::source::Span;
 use pest::Parser;
@@ -111,7 +111,9 @@ fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError 
     };
     let offset = offset.min(text.len());
     let mut expected: Vec<String> = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => positives.iter().map(rule_name).collect(),
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().map(rule_name).collect()
+        }
         pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
     };
     expected.sort();
@@ -127,7 +129,10 @@ fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError 
     // Suggest for the part that failed, not the whole list of terms.
     let part = if entry == Rule::terms {
         let start = text.get(..offset).and_then(|s| s.rfind(',')).map_or(0, |i| i + 1);
-        let end = text.get(offset..).and_then(|s| s.find(',')).map_or(text.len(), |i| offset + i);
+        let end = text
+            .get(offset..)
+            .and_then(|s| s.find(','))
+            .map_or(text.len(), |i| offset + i);
         text.get(start..end).unwrap_or(text)
     } else {
         text
@@ -154,14 +159,55 @@ fn join_or(mut names: Vec<String>) -> String {
 /// Spellings to suggest for a value that does not parse.
 fn suggest(entry: Rule, text: &str) -> Option<String> {
     const WEAPON_NOTES: &[&str] = &[
-        "MW", "Macro-weapon", "TK", "Titan Killer", "EA(+1)", "Extra Attacks", "IC", "Ignore Cover", "Ind",
-        "Indirect Fire", "D", "Disrupt", "FS", "First Strike", "L", "Lance", "S", "Sniper", "SS", "Single Shot",
-        "Slw", "Slow Firing", "GM", "Guided Missile", "WM", "Weapon Mount", "FxF", "Fixed Forward", "FwA",
-        "Forward Fire Arc", "Left", "Right", "RrA", "Rear Fire Arc",
+        "MW",
+        "Macro-weapon",
+        "TK",
+        "Titan Killer",
+        "EA(+1)",
+        "Extra Attacks",
+        "IC",
+        "Ignore Cover",
+        "Ind",
+        "Indirect Fire",
+        "D",
+        "Disrupt",
+        "FS",
+        "First Strike",
+        "L",
+        "Lance",
+        "S",
+        "Sniper",
+        "SS",
+        "Single Shot",
+        "Slw",
+        "Slow Firing",
+        "GM",
+        "Guided Missile",
+        "WM",
+        "Weapon Mount",
+        "FxF",
+        "Fixed Forward",
+        "FwA",
+        "Forward Fire Arc",
+        "Left",
+        "Right",
+        "RrA",
+        "Rear Fire Arc",
     ];
     const OTHER: &[&str] = &[
-        "Small Arms", "Assault Weapons", "Unlimited", "Fighter", "Bomber", "Fighter-bomber", "Immobile",
-        "Damage Capacity", "Void Shields", "Power Fields", "Shadowfields", "Brood", "Synapse",
+        "Small Arms",
+        "Assault Weapons",
+        "Unlimited",
+        "Fighter",
+        "Bomber",
+        "Fighter-bomber",
+        "Immobile",
+        "Damage Capacity",
+        "Void Shields",
+        "Power Fields",
+        "Shadowfields",
+        "Brood",
+        "Synapse",
         "Augmented Summoning",
     ];
     let named = NamedNote::ALL.iter().map(|n| n.as_str());
@@ -170,7 +216,12 @@ fn suggest(entry: Rule, text: &str) -> Option<String> {
         Rule::unit_note_value => named.chain(OTHER[7..].iter().copied()).collect(),
         Rule::firepower_value => OTHER[..2].to_vec(),
         Rule::speed_value => OTHER[3..7].to_vec(),
-        _ => WEAPON_NOTES.iter().copied().chain(named).chain(OTHER.iter().copied()).collect(),
+        _ => WEAPON_NOTES
+            .iter()
+            .copied()
+            .chain(named)
+            .chain(OTHER.iter().copied())
+            .collect(),
     };
     // Short abbreviations are one edit from anything; only suggest for words.
     let text = text.trim();
@@ -288,9 +339,12 @@ fn rule_name(rule: &Rule) -> String {
         | Rule::support_craft
         | Rule::deflector_shield
         | Rule::automaton => "a unit note such as Walker, Damage Capacity 3 or 4 Void Shields",
-        Rule::speed_value | Rule::speed | Rule::fighter_bomber | Rule::fighter | Rule::bomber | Rule::immobile => {
-            "a speed such as 15cm, Fighter or Bomber"
-        }
+        Rule::speed_value
+        | Rule::speed
+        | Rule::fighter_bomber
+        | Rule::fighter
+        | Rule::bomber
+        | Rule::immobile => "a speed such as 15cm, Fighter or Bomber",
         Rule::roll_value | Rule::roll | Rule::no_value => "a score such as 4+, or - for none, or n/a",
         Rule::weapon_name_value | Rule::weapon_name | Rule::name_text => "a weapon name",
         Rule::terms | Rule::term => "datasheet notation",
@@ -345,7 +399,10 @@ fn range(pair: Pair<'_, Rule>) -> Range {
     match inner.as_rule() {
         Rule::distance => Range::Distance(first_number(inner)),
         Rule::range_band => {
-            let mut numbers = inner.into_inner().filter(|p| p.as_rule() == Rule::number).map(number);
+            let mut numbers = inner
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::number)
+                .map(number);
             let min = numbers.next().unwrap_or(0);
             let max = numbers.next().unwrap_or(0);
             Range::Band { min, max }
@@ -461,7 +518,9 @@ fn unit_note(pair: Pair<'_, Rule>) -> UnitNote {
                 None => UnitNote::Synapse(0),
             }
         }
-        Rule::augmented_summoning => UnitNote::AugmentedSummoning(first_dice(inner).unwrap_or(Dice::fixed(0))),
+        Rule::augmented_summoning => {
+            UnitNote::AugmentedSummoning(first_dice(inner).unwrap_or(Dice::fixed(0)))
+        }
         Rule::named_note => UnitNote::Named(named_note(only(inner, "unit_note"))),
         other => unreachable!("{other:?} not supposed to get there (unit_note)"),
     }

@@ -45,8 +45,16 @@ fn firepower() {
         ("AP5+", shots(None, &[(AntiPersonnel, 5)]), "AP5+"),
         ("AT6+", shots(None, &[(AntiTank, 6)]), "AT6+"),
         ("AA4+", shots(None, &[(AntiAircraft, 4)]), "AA4+"),
-        ("AP5+/AT6+", shots(None, &[(AntiPersonnel, 5), (AntiTank, 6)]), "AP5+/AT6+"),
-        ("AT4+/AA4+", shots(None, &[(AntiTank, 4), (AntiAircraft, 4)]), "AT4+/AA4+"),
+        (
+            "AP5+/AT6+",
+            shots(None, &[(AntiPersonnel, 5), (AntiTank, 6)]),
+            "AP5+/AT6+",
+        ),
+        (
+            "AT4+/AA4+",
+            shots(None, &[(AntiTank, 4), (AntiAircraft, 4)]),
+            "AT4+/AA4+",
+        ),
         (
             "AP5+/AT6+/AA5+",
             shots(None, &[(AntiPersonnel, 5), (AntiTank, 6), (AntiAircraft, 5)]),
@@ -55,10 +63,17 @@ fn firepower() {
         ("2x AP4+", shots(Some(d(2)), &[(AntiPersonnel, 4)]), "2× AP4+"),
         ("2× AP4+", shots(Some(d(2)), &[(AntiPersonnel, 4)]), "2× AP4+"),
         ("3× AP5+", shots(Some(d(3)), &[(AntiPersonnel, 5)]), "3× AP5+"),
-        ("D3× AP5+", shots(Some(Dice::roll(1, 3, 0)), &[(AntiPersonnel, 5)]), "D3× AP5+"),
+        (
+            "D3× AP5+",
+            shots(Some(Dice::roll(1, 3, 0)), &[(AntiPersonnel, 5)]),
+            "D3× AP5+",
+        ),
         (
             "D6+3x AP5+/AA6+",
-            shots(Some(Dice::roll(1, 6, 3)), &[(AntiPersonnel, 5), (AntiAircraft, 6)]),
+            shots(
+                Some(Dice::roll(1, 6, 3)),
+                &[(AntiPersonnel, 5), (AntiAircraft, 6)],
+            ),
             "D6+3× AP5+/AA6+",
         ),
         ("2BP", Firepower::Barrage(d(2)), "2BP"),
@@ -68,7 +83,11 @@ fn firepower() {
         ("MW2+", shots(None, &[(Macro, 2)]), "MW2+"),
         ("MW 2+", shots(None, &[(Macro, 2)]), "MW2+"),
         ("2x MW2+", shots(Some(d(2)), &[(Macro, 2)]), "2× MW2+"),
-        ("MW5+/AA5+", shots(None, &[(Macro, 5), (AntiAircraft, 5)]), "MW5+/AA5+"),
+        (
+            "MW5+/AA5+",
+            shots(None, &[(Macro, 5), (AntiAircraft, 5)]),
+            "MW5+/AA5+",
+        ),
     ];
     for (text, parsed, canonical) in table {
         let got = parse_firepower(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -87,7 +106,11 @@ fn weapon_notes() {
         ("TK", TitanKiller(None), "TK"),
         ("TK(D3)", TitanKiller(Some(Dice::roll(1, 3, 0))), "TK(D3)"),
         ("TK(D6)", TitanKiller(Some(Dice::roll(1, 6, 0))), "TK(D6)"),
-        ("Titan Killer (D3)", TitanKiller(Some(Dice::roll(1, 3, 0))), "TK(D3)"),
+        (
+            "Titan Killer (D3)",
+            TitanKiller(Some(Dice::roll(1, 3, 0))),
+            "TK(D3)",
+        ),
         ("Titan Killer", TitanKiller(None), "TK"),
         ("EA(+1)", ExtraAttacks(d(1)), "EA(+1)"),
         ("EA(+2)", ExtraAttacks(d(2)), "EA(+2)"),
@@ -146,16 +169,32 @@ fn unit_notes_with_parameters() {
         ("DC4", DamageCapacity(4), "Damage Capacity 4"),
         ("4 Void Shields", VoidShields(4), "4 Void Shields"),
         ("1 Void Shield", VoidShields(1), "1 Void Shield"),
-        ("D3 Power Fields", PowerFields(Dice::roll(1, 3, 0)), "D3 Power Fields"),
-        ("D3+3 Power Fields", PowerFields(Dice::roll(1, 3, 3)), "D3+3 Power Fields"),
-        ("D6+6 Power Fields", PowerFields(Dice::roll(1, 6, 6)), "D6+6 Power Fields"),
+        (
+            "D3 Power Fields",
+            PowerFields(Dice::roll(1, 3, 0)),
+            "D3 Power Fields",
+        ),
+        (
+            "D3+3 Power Fields",
+            PowerFields(Dice::roll(1, 3, 3)),
+            "D3+3 Power Fields",
+        ),
+        (
+            "D6+6 Power Fields",
+            PowerFields(Dice::roll(1, 6, 6)),
+            "D6+6 Power Fields",
+        ),
         ("2 Shadowfields", Shadowfields(2), "2 Shadowfields"),
         ("Brood (1)", Brood(1), "Brood (1)"),
         ("Brood (2)", Brood(2), "Brood (2)"),
         ("Synapse (1)", Synapse(1), "Synapse (1)"),
         ("Synapse (2)", Synapse(2), "Synapse (2)"),
         ("Synapse (+1)", SynapseBonus(1), "Synapse (+1)"),
-        ("Augmented Summoning (+2)", AugmentedSummoning(d(2)), "Augmented Summoning (+2)"),
+        (
+            "Augmented Summoning (+2)",
+            AugmentedSummoning(d(2)),
+            "Augmented Summoning (+2)",
+        ),
         (
             "Augmented Summoning (+2D3)",
             AugmentedSummoning(Dice::roll(2, 3, 0)),
@@ -174,17 +213,53 @@ fn every_named_unit_note_parses_in_its_canonical_spelling() {
     for &note in NamedNote::ALL {
         let text = note.as_str();
         assert_eq!(parse_unit_note(text), Ok(UnitNote::Named(note)), "{text}");
-        assert_eq!(parse_unit_note(&text.to_lowercase()), Ok(UnitNote::Named(note)), "{text}");
+        assert_eq!(
+            parse_unit_note(&text.to_lowercase()),
+            Ok(UnitNote::Named(note)),
+            "{text}"
+        );
         assert_eq!(UnitNote::Named(note).to_string(), text);
     }
     // The sources README's list, and the spelling variants the pack uses.
     let readme = [
-        "Reinforced Armour", "Thick Rear Armour", "Walker", "Skimmer", "Scout", "Leader", "Inspiring",
-        "Infiltrator", "Commander", "Supreme Commander", "Teleport", "Mounted", "Jump Packs", "Expendable",
-        "Planetfall", "Fearless", "Invulnerable Save", "Transport", "Daemonic Focus", "Holofield",
-        "Living Metal", "Knight Shield", "Farsight", "Sniper", "Slow and Steady", "Necron", "Markerlights",
-        "Webway Portal", "Regeneration", "Coordinated Fire", "Tunneler", "Tau Jet Packs", "Portal",
-        "Support Craft", "Deflector Shield", "Self Planetfall", "Automaton", "Automata",
+        "Reinforced Armour",
+        "Thick Rear Armour",
+        "Walker",
+        "Skimmer",
+        "Scout",
+        "Leader",
+        "Inspiring",
+        "Infiltrator",
+        "Commander",
+        "Supreme Commander",
+        "Teleport",
+        "Mounted",
+        "Jump Packs",
+        "Expendable",
+        "Planetfall",
+        "Fearless",
+        "Invulnerable Save",
+        "Transport",
+        "Daemonic Focus",
+        "Holofield",
+        "Living Metal",
+        "Knight Shield",
+        "Farsight",
+        "Sniper",
+        "Slow and Steady",
+        "Necron",
+        "Markerlights",
+        "Webway Portal",
+        "Regeneration",
+        "Coordinated Fire",
+        "Tunneler",
+        "Tau Jet Packs",
+        "Portal",
+        "Support Craft",
+        "Deflector Shield",
+        "Self Planetfall",
+        "Automaton",
+        "Automata",
     ];
     for text in readme {
         assert!(matches!(parse_unit_note(text), Ok(UnitNote::Named(_))), "{text}");
@@ -250,7 +325,10 @@ fn terms_split_on_commas_and_keep_their_place() {
     assert_eq!(shown, ["MW2+", "TK(D3)", "FxF"]);
     assert_eq!(parts[1].span, Span::new(6, 12));
     assert!(matches!(parts[0].term, Term::Firepower(_)));
-    assert!(matches!(parts[1].term, Term::WeaponNote(WeaponNote::TitanKiller(_))));
+    assert!(matches!(
+        parts[1].term,
+        Term::WeaponNote(WeaponNote::TitanKiller(_))
+    ));
 
     let parts = parse_terms("INF, CC, 4 Void Shields, (bc), 4+, Walker, BP").unwrap();
     let kinds: Vec<&str> = parts.iter().map(|p| p.term.kind()).collect();
@@ -290,4 +368,35 @@ fn descriptions_use_the_parameters() {
     );
     assert_eq!(t("Walker").describe(), None);
     assert_eq!(t("2× AP5+").glossary_ids(), ["multiplier", "anti-personnel"]);
+}
+
+proptest::proptest! {
+    /// Any text gives a value or an error, never a panic; an error's
+    /// position is inside the text.
+    #[test]
+    fn any_text_parses_or_says_where_it_stops(text in "\\PC{0,40}") {
+        let chars = text.chars().count() + 1;
+        let check = |e: NotationError| {
+            assert!(e.column <= chars && e.offset <= text.len(), "{text:?}: {e:?}");
+        };
+        let _ = parse_terms(&text).map_err(check);
+        let _ = parse_firepower(&text).map_err(check);
+        let _ = parse_range(&text).map_err(check);
+        let _ = parse_weapon_note(&text).map_err(check);
+        let _ = parse_unit_note(&text).map_err(check);
+        let _ = parse_speed(&text).map_err(check);
+        let _ = parse_roll(&text).map_err(check);
+        let _ = parse_weapon_name(&text).map_err(check);
+    }
+
+    /// Notation-shaped text (the grammar's own alphabet) round-trips.
+    #[test]
+    fn what_parses_prints_back_to_itself(text in "[0-9DxAPTMWBSLICFRrwa+/() ,-]{1,16}") {
+        if let Ok(parts) = parse_terms(&text) {
+            for part in parts {
+                let again = parse_terms(&part.term.to_string());
+                proptest::prop_assert_eq!(again.map(|p| p.into_iter().map(|p| p.term).collect::<Vec<_>>()), Ok(vec![part.term]));
+            }
+        }
+    }
 }

@@ -10,8 +10,8 @@
 use super::view::{CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
-    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle, PdfPage,
-    PdfSaveOptions, Point, Pt, Rect, TextItem,
+    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle,
+    PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
 };
 use std::sync::OnceLock;
 
@@ -107,15 +107,24 @@ struct Row {
 #[derive(Debug, Clone)]
 enum Block {
     Title(String),
-    Text { runs: Vec<Run>, size: f32 },
+    Text {
+        runs: Vec<Run>,
+        size: f32,
+    },
     Heading(String),
     Table(Table),
     /// A shaded title bar: runs on the left, text on the right.
-    Bar { left: Vec<Run>, right: String },
+    Bar {
+        left: Vec<Run>,
+        right: String,
+    },
     /// A paragraph in a ruled box, under a bar or table.
     Boxed(Vec<Run>),
     /// The verdict: a thick frame, doubled when the roster is not legal.
-    Verdict { text: String, legal: bool },
+    Verdict {
+        text: String,
+        legal: bool,
+    },
     /// Blocks kept on one page when they fit on one.
     Keep(Vec<Block>),
     PageBreak,
@@ -192,7 +201,11 @@ impl Writer<'_> {
         let mut x = 0.0f32;
         for run in runs {
             for (i, word) in run.text.split(' ').enumerate() {
-                let gap = if i > 0 || run.text.starts_with(' ') { space(run.bold) } else { 0.0 };
+                let gap = if i > 0 || run.text.starts_with(' ') {
+                    space(run.bold)
+                } else {
+                    0.0
+                };
                 if word.is_empty() {
                     if i > 0 {
                         x += gap;
@@ -235,7 +248,15 @@ impl Writer<'_> {
 
     /// Puts a word at `x`, breaking it by characters if it is wider than a
     /// whole line.
-    fn place_word(&self, lines: &mut Vec<LineOut>, x: &mut f32, word: &str, bold: bool, size: f32, width: f32) {
+    fn place_word(
+        &self,
+        lines: &mut Vec<LineOut>,
+        x: &mut f32,
+        word: &str,
+        bold: bool,
+        size: f32,
+        width: f32,
+    ) {
         let w = self.fonts.width(word, bold, size);
         if w <= width {
             if let Some(line) = lines.last_mut() {
@@ -266,7 +287,11 @@ impl Writer<'_> {
     }
 
     fn text_op(&mut self, x: f32, baseline: f32, text: &str, bold: bool, size: f32) {
-        let font = if bold { self.bold_id.clone() } else { self.regular_id.clone() };
+        let font = if bold {
+            self.bold_id.clone()
+        } else {
+            self.regular_id.clone()
+        };
         self.ops.extend([
             Op::StartTextSection,
             Op::SetFont {
@@ -274,7 +299,10 @@ impl Writer<'_> {
                 size: Pt(size),
             },
             Op::SetTextCursor {
-                pos: Point { x: Pt(x), y: Pt(baseline) },
+                pos: Point {
+                    x: Pt(x),
+                    y: Pt(baseline),
+                },
             },
             Op::ShowText {
                 items: vec![TextItem::Text(text.to_string())],
@@ -346,25 +374,34 @@ impl Writer<'_> {
     fn measure(&self, block: &Block) -> f32 {
         let width = self.width();
         match block {
-            Block::Title(text) => self.wrap(&[bold(text.clone())], TITLE, width).len() as f32
-                * Self::line_height(TITLE)
-                + 3.0,
+            Block::Title(text) => {
+                self.wrap(&[bold(text.clone())], TITLE, width).len() as f32 * Self::line_height(TITLE) + 3.0
+            }
             Block::Text { runs, size } => {
                 self.wrap(runs, *size, width).len() as f32 * Self::line_height(*size) + 2.0
             }
             Block::Heading(text) => {
-                self.wrap(&[bold(text.clone())], HEADING, width).len() as f32 * Self::line_height(HEADING) + 10.0
+                self.wrap(&[bold(text.clone())], HEADING, width).len() as f32 * Self::line_height(HEADING)
+                    + 10.0
             }
             Block::Table(table) => {
-                let header = if table.header.is_empty() { 0.0 } else { self.header_height(table) };
+                let header = if table.header.is_empty() {
+                    0.0
+                } else {
+                    self.header_height(table)
+                };
                 header + table.rows.iter().map(|r| self.row_height(table, r)).sum::<f32>()
             }
-            Block::Bar { left, right } => self.bar_lines(left, right).0 as f32 * Self::line_height(BODY) + 2.0 * PAD_Y,
+            Block::Bar { left, right } => {
+                self.bar_lines(left, right).0 as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
+            }
             Block::Boxed(runs) => {
-                self.wrap(runs, BODY, width - 2.0 * PAD_X).len() as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
+                self.wrap(runs, BODY, width - 2.0 * PAD_X).len() as f32 * Self::line_height(BODY)
+                    + 2.0 * PAD_Y
             }
             Block::Verdict { text, .. } => {
-                self.wrap(&[bold(text.clone())], HEADING, width - 16.0).len() as f32 * Self::line_height(HEADING)
+                self.wrap(&[bold(text.clone())], HEADING, width - 16.0).len() as f32
+                    * Self::line_height(HEADING)
                     + 18.0
             }
             Block::Keep(blocks) => blocks.iter().map(|b| self.measure(b)).sum(),
@@ -420,7 +457,11 @@ impl Writer<'_> {
         let width = self.width() - 2.0 * PAD_X;
         let left_width: f32 = left.iter().map(|r| self.fonts.width(&r.text, r.bold, BODY)).sum();
         let right_width = self.fonts.width(right, false, BODY);
-        if left_width + right_width + 8.0 <= width { (1, left_width) } else { (2, left_width) }
+        if left_width + right_width + 8.0 <= width {
+            (1, left_width)
+        } else {
+            (2, left_width)
+        }
     }
 
     // -------------------------------------------------------------- drawing
@@ -463,11 +504,23 @@ impl Writer<'_> {
                 let lines = self.wrap(left, BODY, width - 2.0 * PAD_X);
                 let (count, _) = self.bar_lines(left, right);
                 if let Some(first) = lines.first() {
-                    self.draw_lines(std::slice::from_ref(first), MARGIN + PAD_X, top - PAD_Y, BODY, None);
+                    self.draw_lines(
+                        std::slice::from_ref(first),
+                        MARGIN + PAD_X,
+                        top - PAD_Y,
+                        BODY,
+                        None,
+                    );
                 }
                 let right_top = top - PAD_Y - (count - 1) as f32 * Self::line_height(BODY);
                 let right_lines = vec![vec![(0.0, right.clone(), false)]];
-                self.draw_lines(&right_lines, MARGIN + PAD_X, right_top, BODY, Some(MARGIN + width - PAD_X));
+                self.draw_lines(
+                    &right_lines,
+                    MARGIN + PAD_X,
+                    right_top,
+                    BODY,
+                    Some(MARGIN + width - PAD_X),
+                );
                 self.y -= h;
             }
             Block::Boxed(runs) => {
@@ -486,7 +539,14 @@ impl Writer<'_> {
                 let box_h = h - 8.0;
                 self.rect(MARGIN, top - box_h, width, box_h, None, Some(2.0));
                 if !legal {
-                    self.rect(MARGIN + 3.0, top - box_h + 3.0, width - 6.0, box_h - 6.0, None, Some(1.0));
+                    self.rect(
+                        MARGIN + 3.0,
+                        top - box_h + 3.0,
+                        width - 6.0,
+                        box_h - 6.0,
+                        None,
+                        Some(1.0),
+                    );
                 }
                 let lines = self.wrap(&[bold(text.clone())], HEADING, width - 16.0);
                 self.draw_lines(&lines, MARGIN + 8.0, top - 5.0, HEADING, None);
@@ -515,7 +575,11 @@ impl Writer<'_> {
     fn table(&mut self, table: &Table) {
         let widths = self.column_widths(table);
         let header = Self::header_cells(table);
-        let header_h = if table.header.is_empty() { 0.0 } else { self.header_height(table) };
+        let header_h = if table.header.is_empty() {
+            0.0
+        } else {
+            self.header_height(table)
+        };
         let first = table.rows.first().map_or(0.0, |r| self.row_height(table, r));
         self.ensure(header_h + first);
         if !table.header.is_empty() {
@@ -601,7 +665,9 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<V
             ops,
         ));
     }
-    let bytes = doc.with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new());
+    let bytes = doc
+        .with_pages(pages)
+        .save(&PdfSaveOptions::default(), &mut Vec::new());
     Ok(bytes)
 }
 
@@ -614,7 +680,10 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     blocks.push(Block::Gap(4.0));
     for unit in &sheet.units {
         let mut card = vec![Block::Bar {
-            left: vec![bold(unit.name.clone()), plain(format!("  {} ({})", unit.unit_type, unit.type_name))],
+            left: vec![
+                bold(unit.name.clone()),
+                plain(format!("  {} ({})", unit.unit_type, unit.type_name)),
+            ],
             right: format!(
                 "Speed {} · Armour {} · CC {} · FF {}",
                 unit.speed, unit.armour, unit.cc, unit.ff
@@ -623,7 +692,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         if !unit.weapons.is_empty() {
             card.push(Block::Table(Table {
                 widths: vec![0.29, 0.11, 0.24, 0.36],
-                header: ["Weapon", "Range", "Firepower", "Notes"].map(String::from).to_vec(),
+                header: ["Weapon", "Range", "Firepower", "Notes"]
+                    .map(String::from)
+                    .to_vec(),
                 rows: unit
                     .weapons
                     .iter()
@@ -645,7 +716,10 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
             card.push(Block::Boxed(vec![bold("Notes: "), plain(unit.notes.join(", "))]));
         }
         if let Some(critical) = &unit.critical_hit {
-            card.push(Block::Boxed(vec![bold("Critical hit: "), plain(critical.clone())]));
+            card.push(Block::Boxed(vec![
+                bold("Critical hit: "),
+                plain(critical.clone()),
+            ]));
         }
         for remark in &unit.remarks {
             card.push(Block::Boxed(vec![plain(remark.clone())]));
@@ -688,7 +762,12 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
 pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     let mut blocks = Vec::new();
     crib_blocks(sheet, &mut blocks);
-    render(&sheet.title, &format!("{} · {}", sheet.title, sheet.stamp), &blocks, paper)
+    render(
+        &sheet.title,
+        &format!("{} · {}", sheet.title, sheet.stamp),
+        &blocks,
+        paper,
+    )
 }
 
 pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
@@ -724,7 +803,9 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
         format!(
             "{} of {}",
             roster.points.as_deref().unwrap_or("?"),
-            roster.limit.map_or("no limit given".to_string(), |l| l.to_string())
+            roster
+                .limit
+                .map_or("no limit given".to_string(), |l| l.to_string())
         ),
     ));
     if let Some(rating) = roster.strategy_rating {
@@ -840,5 +921,10 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
         blocks.push(Block::PageBreak);
         crib_blocks(sheet, &mut blocks);
     }
-    render(&title, &format!("{title} · {}", roster.checked_by), &blocks, paper)
+    render(
+        &title,
+        &format!("{title} · {}", roster.checked_by),
+        &blocks,
+        paper,
+    )
 }

@@ -47,7 +47,17 @@ pub struct WeaponRow {
     pub name: String,
     pub range: String,
     pub firepower: String,
+    /// `EA(+1), MW`.
     pub notes: String,
+    /// Each note with its full name, for HTML's `<abbr title>`.
+    pub expanded: Vec<Abbr>,
+}
+
+/// An abbreviation and what it stands for (empty when unknown).
+#[derive(Debug, Clone)]
+pub struct Abbr {
+    pub text: String,
+    pub title: String,
 }
 
 /// A glossary line: `MW`, `Macro-weapon`, summary. `name` is empty when the
@@ -63,9 +73,16 @@ pub struct GlossaryLine {
 const MISSING: &str = "?";
 
 impl UnitCard {
-    pub fn new(sheet: &Datasheet) -> UnitCard {
+    pub fn new(sheet: &Datasheet, glossary: Option<&Glossary>) -> UnitCard {
+        let title = |id: &str| {
+            glossary
+                .and_then(|g| g.entry(id))
+                .map_or(String::new(), |e| e.name.clone())
+        };
         let stat = |parsed: Option<String>, raw: &Option<String>| {
-            parsed.or_else(|| raw.clone()).unwrap_or_else(|| MISSING.to_string())
+            parsed
+                .or_else(|| raw.clone())
+                .unwrap_or_else(|| MISSING.to_string())
         };
         let parsed = sheet.sheet.as_ref();
         let weapons = match parsed {
@@ -77,6 +94,15 @@ impl UnitCard {
                     range: w.range.to_string(),
                     firepower: w.firepower.to_string(),
                     notes: join(w.notes.iter().map(ToString::to_string)),
+                    expanded: w
+                        .notes
+                        .iter()
+                        .map(|n| {
+                            let text = n.to_string();
+                            let title = with_parameter(&title(n.glossary_id()), &text);
+                            Abbr { text, title }
+                        })
+                        .collect(),
                 })
                 .collect(),
             None => sheet
@@ -87,6 +113,14 @@ impl UnitCard {
                     range: w.range.clone(),
                     firepower: w.firepower.clone(),
                     notes: w.notes.join(", "),
+                    expanded: w
+                        .notes
+                        .iter()
+                        .map(|n| Abbr {
+                            text: n.clone(),
+                            title: String::new(),
+                        })
+                        .collect(),
                 })
                 .collect(),
         };
@@ -99,7 +133,10 @@ impl UnitCard {
             unit_type: type_abbreviation(sheet.unit_type).to_string(),
             type_name: type_name(sheet.unit_type).to_string(),
             speed: stat(parsed.and_then(|p| p.speed).map(|s| s.to_string()), &sheet.speed),
-            armour: stat(parsed.and_then(|p| p.armour).map(|s| s.to_string()), &sheet.armour),
+            armour: stat(
+                parsed.and_then(|p| p.armour).map(|s| s.to_string()),
+                &sheet.armour,
+            ),
             cc: stat(parsed.and_then(|p| p.cc).map(|s| s.to_string()), &sheet.cc),
             ff: stat(parsed.and_then(|p| p.ff).map(|s| s.to_string()), &sheet.ff),
             weapons,
@@ -114,6 +151,19 @@ impl UnitCard {
         [&self.speed, &self.armour, &self.cc, &self.ff]
             .iter()
             .any(|v| v.as_str() == MISSING)
+    }
+}
+
+/// A glossary name with its placeholder filled from the written note:
+/// `Titan Killer (x)` and `TK(D3)` give `Titan Killer (D3)`; `TK` gives
+/// `Titan Killer`.
+fn with_parameter(name: &str, written: &str) -> String {
+    let Some(open) = name.find('(') else {
+        return name.to_string();
+    };
+    match written.find('(') {
+        Some(at) => format!("{}{}", &name[..open], &written[at..]),
+        None => name[..open].trim_end().to_string(),
     }
 }
 
@@ -235,7 +285,10 @@ impl CribSheet {
         CribSheet {
             title,
             subtitle,
-            units: sheets.iter().map(|s| UnitCard::new(s)).collect(),
+            units: sheets
+                .iter()
+                .map(|s| UnitCard::new(s, catalogue.glossary(list.game)))
+                .collect(),
             glossary: glossary_lines(catalogue.glossary(list.game), sheets),
             stamp: stamp(date),
         }
@@ -335,7 +388,10 @@ impl RosterSheet {
             })
             .unwrap_or_default();
         let finding = |d: &crate::diagnostic::Diagnostic| Finding {
-            place: d.line_col().map(|(line, _)| format!("line {line}")).unwrap_or_default(),
+            place: d
+                .line_col()
+                .map(|(line, _)| format!("line {line}"))
+                .unwrap_or_default(),
             code: d.code.as_str().to_string(),
             message: d.message.clone(),
             fix: d.fix.clone(),
@@ -491,4 +547,21 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn glossary_names_take_the_written_parameter() {
+        assert_eq!(
+            super::with_parameter("Titan Killer (x)", "TK(D3)"),
+            "Titan Killer (D3)"
+        );
+        assert_eq!(super::with_parameter("Titan Killer (x)", "TK"), "Titan Killer");
+        assert_eq!(
+            super::with_parameter("Extra Attacks (+x)", "EA(+1)"),
+            "Extra Attacks (+1)"
+        );
+        assert_eq!(super::with_parameter("Macro-weapon", "MW"), "Macro-weapon");
+    }
 }

@@ -21,7 +21,10 @@ pub fn notation(text: &str, parts: &[Part], glossary: Option<&Glossary>) -> Stri
             out.push('\n');
         }
         let canonical = part.term.to_string();
-        let written = text.get(part.span.start..part.span.end).unwrap_or_default().trim();
+        let written = text
+            .get(part.span.start..part.span.end)
+            .unwrap_or_default()
+            .trim();
         let _ = write!(out, "{canonical}  ({}", part.term.kind());
         if !written.eq_ignore_ascii_case(&canonical) {
             let _ = write!(out, "; written `{written}`");
@@ -46,7 +49,7 @@ pub fn notation(text: &str, parts: &[Part], glossary: Option<&Glossary>) -> Stri
 
 /// One datasheet as a small table, then the glossary of what it uses.
 pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = UnitCard::new(sheet);
+    let card = UnitCard::new(sheet, glossary);
     let mut out = String::new();
     let _ = writeln!(
         out,

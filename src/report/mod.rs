@@ -2,7 +2,7 @@
 //! the JSON document of `--format json`. Rendering does no checking and no
 //! I/O; the CLI decides where the output goes.
 
-pub mod json;
 pub mod explain;
+pub mod json;
 pub mod options;
 pub mod terminal;
