@@ -322,6 +322,35 @@ fn link_list(
         }
     }
 
+    // Dead data is a sign of a transcription slip: say so, without refusing
+    // the list.
+    for (u, upgrade) in upgrades.iter().enumerate() {
+        if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+            let span = errors.span(&format!("/upgrades/{u}/id"));
+            errors.diagnostics.push(
+                Diagnostic::warning(
+                    Code::ListData,
+                    format!("upgrade `{}` is not offered to any formation", upgrade.id),
+                )
+                .at(source, span),
+            );
+        }
+    }
+    for (f, formation) in formations.iter().enumerate() {
+        if formation.units.is_empty() && formation.upgrades.is_empty() {
+            let section = formation.section;
+            let index = sections[section].formations.iter().position(|&i| i == f).unwrap_or(0);
+            let span = errors.span(&format!("/sections/{section}/formations/{index}/id"));
+            errors.diagnostics.push(
+                Diagnostic::warning(
+                    Code::ListData,
+                    format!("formation `{}` has no units and no upgrades", formation.id),
+                )
+                .at(source, span),
+            );
+        }
+    }
+
     let mut seen = BTreeSet::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
         if !seen.insert(&constraint.id) {
