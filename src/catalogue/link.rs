@@ -23,14 +23,9 @@ struct FileErrors<'a> {
 impl FileErrors<'_> {
     fn span(&mut self, pointer: &str) -> Span {
         let file = self.file;
-        let positions = self.positions.get_or_insert_with(|| Positions::of(file.text()));
-        positions
-            .find(pointer)
-            .map(|(line, col)| {
-                let line_span = file.line_span(line);
-                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
-            })
-            .unwrap_or_default()
+        self.positions
+            .get_or_insert_with(|| Positions::of(file.text()))
+            .span(file, pointer)
     }
 
     fn error(&mut self, pointer: &str, message: String) {
@@ -339,7 +334,11 @@ fn link_list(
     for (f, formation) in formations.iter().enumerate() {
         if formation.units.is_empty() && formation.upgrades.is_empty() {
             let section = formation.section;
-            let index = sections[section].formations.iter().position(|&i| i == f).unwrap_or(0);
+            let index = sections[section]
+                .formations
+                .iter()
+                .position(|&i| i == f)
+                .unwrap_or(0);
             let span = errors.span(&format!("/sections/{section}/formations/{index}/id"));
             errors.diagnostics.push(
                 Diagnostic::warning(
