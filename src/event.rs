@@ -86,7 +86,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     let mut problems = Vec::new();
     let positions = Positions::of(source.text());
     let at = |pointer: &str| positions.span(&source, pointer);
-    let value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![d])?;
+    let value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
     let errors = locate::schema_errors(
         &source,
         &value,

@@ -150,7 +150,7 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
     let value = match locate::parse_yaml(file, Code::ListData) {
         Ok(value) => value,
         Err(d) => {
-            diagnostics.push(d);
+            diagnostics.push(*d);
             return None;
         }
     };

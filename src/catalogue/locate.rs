@@ -10,13 +10,13 @@ use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
 /// Reads YAML text as a JSON value, or says where it is not YAML.
-pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Diagnostic> {
+pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Box<Diagnostic>> {
     serde_yaml::from_str(file.text()).map_err(|e| {
         let span = e
             .location()
             .map(|l| Span::new(l.index(), l.index()))
             .unwrap_or_default();
-        Diagnostic::error(code, format!("not valid YAML: {e}")).at(file, span)
+        Box::new(Diagnostic::error(code, format!("not valid YAML: {e}")).at(file, span))
     })
 }
 
