@@ -5,12 +5,12 @@
 //!
 //! This module reads and compiles event files; `check` applies them.
 
-use crate::catalogue::locate::Positions;
+use crate::catalogue::locate::{self, Positions};
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -85,44 +85,17 @@ impl Event {
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     let positions = Positions::of(source.text());
-    let at = |pointer: &str| -> Span {
-        positions
-            .find(pointer)
-            .map(|(line, col)| {
-                let line_span = source.line_span(line);
-                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
-            })
-            .unwrap_or_default()
-    };
-    let value: serde_json::Value = match serde_yaml::from_str(source.text()) {
-        Ok(value) => value,
-        Err(e) => {
-            let span = e
-                .location()
-                .map(|l| Span::new(l.index(), l.index()))
-                .unwrap_or_default();
-            return Err(vec![
-                Diagnostic::error(Code::EventFile, format!("not valid YAML: {e}")).at(&source, span),
-            ]);
-        }
-    };
-    if let Some(validator) = crate::schema::event_validator() {
-        for error in validator.iter_errors(&value) {
-            let pointer = error.instance_path().as_str().to_string();
-            problems.push(
-                Diagnostic::error(
-                    Code::EventFile,
-                    format!("at {}: {error}", if pointer.is_empty() { "/" } else { &pointer }),
-                )
-                .at(&source, at(&pointer))
-                .hint(
-                    "`muster event new` prints a commented template; the schema is schema/event.schema.json",
-                ),
-            );
-        }
-        if !problems.is_empty() {
-            return Err(problems);
-        }
+    let at = |pointer: &str| positions.span(&source, pointer);
+    let value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
+    let errors = locate::schema_errors(
+        &source,
+        &value,
+        crate::schema::event_validator(),
+        Code::EventFile,
+        "`muster event new` prints a commented template; the schema is schema/event.schema.json",
+    );
+    if !errors.is_empty() {
+        return Err(errors);
     }
     let file: EventFile = match serde_json::from_value(value) {
         Ok(file) => file,

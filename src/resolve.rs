@@ -88,11 +88,9 @@ struct Resolver<'r, 'l> {
 }
 
 impl Resolver<'_, '_> {
-    fn error(&mut self, code: Code, message: String, span: Span) -> &mut Diagnostic {
-        self.diagnostics
-            .push(Diagnostic::error(code, message).at(&self.roster.file, span));
-        let last = self.diagnostics.len() - 1;
-        &mut self.diagnostics[last]
+    /// An error pointing into the roster.
+    fn error(&self, code: Code, message: String, span: Span) -> Diagnostic {
+        Diagnostic::error(code, message).at(&self.roster.file, span)
     }
 
     fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>) {
@@ -110,7 +108,8 @@ impl Resolver<'_, '_> {
                     format!("`{}` could be any of {}", name.value, names.join(", ")),
                     name.span,
                 );
-                *d = d.clone().hint("write the full name of the formation you mean");
+                self.diagnostics
+                    .push(d.hint("write the full name of the formation you mean"));
                 return;
             }
             Lookup::NotFound => {
@@ -133,7 +132,7 @@ impl Resolver<'_, '_> {
         }
         for child in &entry.children {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
-                self.error(
+                let d = self.error(
                     Code::BadNesting,
                     format!(
                         "in {} lists, lines under a formation are its upgrades, one a line",
@@ -141,6 +140,7 @@ impl Resolver<'_, '_> {
                     ),
                     child.line_span,
                 );
+                self.diagnostics.push(d);
                 continue;
             }
             self.upgrade(&child.item, formation, &mut taken);
@@ -212,10 +212,10 @@ impl Resolver<'_, '_> {
                     ),
                     stated.span,
                 );
-                *d = d
-                    .clone()
-                    .label(format!("computed: {expected}"))
-                    .fix(format!("[{expected}]"));
+                self.diagnostics.push(
+                    d.label(format!("computed: {expected}"))
+                        .fix(format!("[{expected}]")),
+                );
             }
         }
 
@@ -287,11 +287,12 @@ impl Resolver<'_, '_> {
                         .iter()
                         .map(|&u| format!("`{}`", list.upgrades[u].name))
                         .collect();
-                    self.error(
+                    let d = self.error(
                         Code::AmbiguousName,
                         format!("`{}` could be any of {}", item.name.value, names.join(", ")),
                         item.name.span,
                     );
+                    self.diagnostics.push(d);
                     return;
                 }
             }

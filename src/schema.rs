@@ -34,67 +34,30 @@ fn to_value(schema: schemars::Schema) -> serde_json::Value {
     schema.to_value()
 }
 
-pub fn army_list() -> &'static serde_json::Value {
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(ArmyListFile)))
+/// A generated schema and its compiled validator, each made once.
+macro_rules! schema {
+    ($schema:ident, $validator:ident, $type:ty) => {
+        pub fn $schema() -> &'static serde_json::Value {
+            static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
+            SCHEMA.get_or_init(|| to_value(schemars::schema_for!($type)))
+        }
+
+        /// `None` only if the generated schema were itself invalid, which
+        /// the schema tests rule out.
+        pub fn $validator() -> Option<&'static jsonschema::Validator> {
+            static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
+            VALIDATOR
+                .get_or_init(|| jsonschema::validator_for($schema()).ok())
+                .as_ref()
+        }
+    };
 }
 
-pub fn datasheets() -> &'static serde_json::Value {
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(DatasheetFile)))
-}
-
-pub fn models() -> &'static serde_json::Value {
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(ModelsFile)))
-}
-
-pub fn glossary() -> &'static serde_json::Value {
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(GlossaryFile)))
-}
-
-pub fn glossary_validator() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::validator_for(glossary()).ok())
-        .as_ref()
-}
-
-pub fn event() -> &'static serde_json::Value {
-    static SCHEMA: OnceLock<serde_json::Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| to_value(schemars::schema_for!(crate::event::EventFile)))
-}
-
-pub fn models_validator() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::validator_for(models()).ok())
-        .as_ref()
-}
-
-pub fn event_validator() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::validator_for(event()).ok())
-        .as_ref()
-}
-
-/// Compiled validators; `None` only if a generated schema were itself
-/// invalid, which the schema tests rule out.
-pub fn army_list_validator() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::validator_for(army_list()).ok())
-        .as_ref()
-}
-
-pub fn datasheets_validator() -> Option<&'static jsonschema::Validator> {
-    static VALIDATOR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::validator_for(datasheets()).ok())
-        .as_ref()
-}
+schema!(army_list, army_list_validator, ArmyListFile);
+schema!(datasheets, datasheets_validator, DatasheetFile);
+schema!(models, models_validator, ModelsFile);
+schema!(glossary, glossary_validator, GlossaryFile);
+schema!(event, event_validator, crate::event::EventFile);
 
 #[cfg(test)]
 mod tests {

@@ -23,14 +23,9 @@ struct FileErrors<'a> {
 impl FileErrors<'_> {
     fn span(&mut self, pointer: &str) -> Span {
         let file = self.file;
-        let positions = self.positions.get_or_insert_with(|| Positions::of(file.text()));
-        positions
-            .find(pointer)
-            .map(|(line, col)| {
-                let line_span = file.line_span(line);
-                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
-            })
-            .unwrap_or_default()
+        self.positions
+            .get_or_insert_with(|| Positions::of(file.text()))
+            .span(file, pointer)
     }
 
     fn error(&mut self, pointer: &str, message: String) {
@@ -341,6 +336,39 @@ fn link_list(
         match compile(constraint, &scope) {
             Ok(compiled) => constraints.push(compiled),
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
+        }
+    }
+
+    // Dead data is a sign of a transcription slip: say so, without refusing
+    // the list.
+    for (u, upgrade) in upgrades.iter().enumerate() {
+        if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+            let span = errors.span(&format!("/upgrades/{u}/id"));
+            errors.diagnostics.push(
+                Diagnostic::warning(
+                    Code::ListData,
+                    format!("upgrade `{}` is not offered to any formation", upgrade.id),
+                )
+                .at(source, span),
+            );
+        }
+    }
+    for (f, formation) in formations.iter().enumerate() {
+        if formation.units.is_empty() && formation.upgrades.is_empty() {
+            let section = formation.section;
+            let index = sections[section]
+                .formations
+                .iter()
+                .position(|&i| i == f)
+                .unwrap_or(0);
+            let span = errors.span(&format!("/sections/{section}/formations/{index}/id"));
+            errors.diagnostics.push(
+                Diagnostic::warning(
+                    Code::ListData,
+                    format!("formation `{}` has no units and no upgrades", formation.id),
+                )
+                .at(source, span),
+            );
         }
     }
 

@@ -5,11 +5,11 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
-use super::locate::Positions;
+use super::locate;
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
 use super::{Catalogue, link};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -152,15 +152,10 @@ enum Kind {
 }
 
 fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Parsed> {
-    let value: serde_json::Value = match serde_yaml::from_str(file.text()) {
+    let value = match locate::parse_yaml(file, Code::ListData) {
         Ok(value) => value,
-        Err(e) => {
-            let span = e
-                .location()
-                .map(|l| Span::new(l.index(), l.index()))
-                .unwrap_or_default();
-            diagnostics
-                .push(Diagnostic::error(Code::ListData, format!("not valid YAML: {e}")).at(file, span));
+        Err(d) => {
+            diagnostics.push(*d);
             return None;
         }
     };
@@ -188,35 +183,11 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         Kind::Models => (crate::schema::models_validator(), "models"),
         Kind::Glossary => (crate::schema::glossary_validator(), "glossary"),
     };
-    if let Some(validator) = validator {
-        let errors: Vec<_> = validator.iter_errors(&value).collect();
-        if !errors.is_empty() {
-            let positions = Positions::of(file.text());
-            for error in errors {
-                let pointer = error.instance_path().as_str().to_string();
-                let span = positions
-                    .find(&pointer)
-                    .map(|(line, col)| {
-                        let line_span = file.line_span(line);
-                        let start = (line_span.start + col - 1).min(line_span.end);
-                        Span::new(start, line_span.end)
-                    })
-                    .unwrap_or_default();
-                let at = if pointer.is_empty() {
-                    "/".to_string()
-                } else {
-                    pointer
-                };
-                diagnostics.push(
-                    Diagnostic::error(Code::ListData, format!("at {at}: {error}"))
-                        .at(file, span)
-                        .hint(format!(
-                            "the format is described in lists/README.md and schema/{schema}.schema.json"
-                        )),
-                );
-            }
-            return None;
-        }
+    let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
+    let errors = locate::schema_errors(file, &value, validator, Code::ListData, &hint);
+    if !errors.is_empty() {
+        diagnostics.extend(errors);
+        return None;
     }
     let parsed = match kind {
         Kind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),

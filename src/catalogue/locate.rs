@@ -4,8 +4,47 @@
 //! serde_yaml keeps no positions, so the text is read a second time with
 //! yaml-rust2's event parser, which reports a mark for every node.
 
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::{SourceFile, Span};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
+
+/// Reads YAML text as a JSON value, or says where it is not YAML.
+pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Box<Diagnostic>> {
+    serde_yaml::from_str(file.text()).map_err(|e| {
+        let span = e
+            .location()
+            .map(|l| Span::new(l.index(), l.index()))
+            .unwrap_or_default();
+        Box::new(Diagnostic::error(code, format!("not valid YAML: {e}")).at(file, span))
+    })
+}
+
+/// Checks a value read from `file` against a schema; every error names the
+/// path inside the file and points at its line.
+pub fn schema_errors(
+    file: &SourceFile,
+    value: &serde_json::Value,
+    validator: Option<&jsonschema::Validator>,
+    code: Code,
+    hint: &str,
+) -> Vec<Diagnostic> {
+    let Some(validator) = validator else {
+        return Vec::new();
+    };
+    let mut positions = None;
+    validator
+        .iter_errors(value)
+        .map(|error| {
+            let pointer = error.instance_path().as_str().to_string();
+            let positions = positions.get_or_insert_with(|| Positions::of(file.text()));
+            let at = if pointer.is_empty() { "/" } else { &pointer };
+            Diagnostic::error(code, format!("at {at}: {error}"))
+                .at(file, positions.span(file, &pointer))
+                .hint(hint)
+        })
+        .collect()
+}
 
 /// Where each node of a YAML document starts: (path, line, column), 1-based.
 #[derive(Debug, Default)]
@@ -99,6 +138,16 @@ impl Positions {
         Positions {
             nodes: collector.nodes,
         }
+    }
+
+    /// The rest of the line where the node at `pointer` starts.
+    pub fn span(&self, file: &SourceFile, pointer: &str) -> Span {
+        self.find(pointer)
+            .map(|(line, col)| {
+                let line_span = file.line_span(line);
+                Span::new((line_span.start + col - 1).min(line_span.end), line_span.end)
+            })
+            .unwrap_or_default()
     }
 
     /// Line and column of the deepest known node on a JSON-pointer path.

@@ -149,7 +149,7 @@ fn check(
         status::FAILED
     };
     let stdout = match format {
-        Format::Json => to_json(&CheckOutput::new(&results)),
+        Format::Json => to_json(&CheckOutput::new(&results, event)),
         Format::Text => {
             let mut out = String::new();
             for c in &results {

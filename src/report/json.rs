@@ -12,6 +12,8 @@ use serde::Serialize;
 pub struct CheckOutput {
     /// The muster version that produced the document.
     pub muster: String,
+    /// The event the rosters were checked for (`--event`), if any.
+    pub event: Option<String>,
     /// Whether every roster is legal.
     pub legal: bool,
     pub rosters: Vec<RosterReport>,
@@ -190,9 +192,10 @@ impl From<&Checked<'_>> for RosterReport {
 }
 
 impl CheckOutput {
-    pub fn new(results: &[Checked<'_>]) -> CheckOutput {
+    pub fn new(results: &[Checked<'_>], event: Option<&crate::event::Event>) -> CheckOutput {
         CheckOutput {
             muster: env!("CARGO_PKG_VERSION").to_string(),
+            event: event.map(|e| e.file.name.clone()),
             legal: results.iter().all(Checked::legal),
             rosters: results.iter().map(RosterReport::from).collect(),
         }
