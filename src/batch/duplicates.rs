@@ -1,7 +1,7 @@
 //! Duplicate submissions: the same player twice, or the same list twice.
 //!
 //! "The same list" is judged on the roster's text with what does not change
-//! the army taken out: comments, blank lines, spacing, letter case, and the
+//! the army taken out: comments, blank lines, all spacing, letter case, and the
 //! `Player:` and `Event:` lines (so one list sent under two names is found).
 //! Duplicates are findings for the organiser; they do not make a roster
 //! illegal.
@@ -89,7 +89,12 @@ pub fn fingerprint(c: &Checked<'_>) -> Option<String> {
             continue;
         }
         let line = line.split_once('#').map_or(line, |(before, _)| before);
-        let line = names::normalize(line);
+        // Case and quotes as names are matched; spacing dropped altogether,
+        // so `Tactical:Captain` and `Tactical : Captain` meet.
+        let line: String = names::normalize(line)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         if !line.is_empty() {
             out.push_str(&line);
             out.push('\n');

@@ -28,14 +28,17 @@ pub struct Totals {
     pub legal: usize,
     pub illegal: usize,
     pub unreadable: usize,
+    /// Text files with nothing of a roster in them.
+    pub not_a_roster: usize,
     /// Pairs of rosters that duplicate each other (same player or same list).
     pub duplicates: usize,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ReportedRoster {
-    /// `legal`, `illegal` or `unreadable` (empty, binary, not UTF-8, over
-    /// 1 MiB, missing).
+    /// `legal`, `illegal`, `unreadable` (empty, binary, not UTF-8, over
+    /// 1 MiB, missing) or `not-a-roster` (text with no army, points, player
+    /// or event line).
     pub status: String,
     /// The army list's name; null when the roster names no known list.
     pub army_name: Option<String>,
@@ -66,6 +69,7 @@ impl CheckReport {
                 legal: summary.count(Status::Legal),
                 illegal: summary.count(Status::Illegal),
                 unreadable: summary.count(Status::Unreadable),
+                not_a_roster: summary.count(Status::NotARoster),
                 duplicates: summary.duplicate_pairs().len(),
             },
             rosters: summary

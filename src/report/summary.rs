@@ -17,6 +17,9 @@ pub enum Status {
     Illegal,
     /// Not read at all: empty, binary, not UTF-8, too large, missing.
     Unreadable,
+    /// Text, but nothing of a roster in it: no army, points, player or
+    /// event line (a letter, notes, a list in some other form).
+    NotARoster,
 }
 
 impl Status {
@@ -26,6 +29,26 @@ impl Status {
             Status::Legal => "legal",
             Status::Illegal => "illegal",
             Status::Unreadable => "unreadable",
+            Status::NotARoster => "not-a-roster",
+        }
+    }
+
+    fn of(c: &Checked<'_>) -> Status {
+        let h = &c.header;
+        if c.unusable() {
+            Status::Unreadable
+        } else if c.legal() {
+            Status::Legal
+        } else if c.list.is_none()
+            && h.army.is_none()
+            && h.points.is_none()
+            && h.player.is_none()
+            && h.event.is_none()
+            && h.title.is_none()
+        {
+            Status::NotARoster
+        } else {
+            Status::Illegal
         }
     }
 }
@@ -69,12 +92,13 @@ impl Row<'_, '_> {
         }
     }
 
-    /// `legal`, `NOT legal (3)` or `unreadable`.
+    /// `legal`, `NOT legal (3)`, `unreadable` or `not a roster`.
     pub fn status_text(&self) -> String {
         match self.status {
             Status::Legal => "legal".to_string(),
             Status::Illegal => format!("NOT legal ({})", self.errors),
             Status::Unreadable => "unreadable".to_string(),
+            Status::NotARoster => "not a roster".to_string(),
         }
     }
 }
@@ -95,13 +119,7 @@ impl<'a, 'c> Summary<'a, 'c> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let status = if c.unusable() {
-                    Status::Unreadable
-                } else if c.legal() {
-                    Status::Legal
-                } else {
-                    Status::Illegal
-                };
+                let status = Status::of(c);
                 let first_error = c
                     .diagnostics
                     .iter()
@@ -172,6 +190,10 @@ impl<'a, 'c> Summary<'a, 'c> {
             self.count(Status::Illegal),
             self.count(Status::Unreadable)
         );
+        let strays = self.count(Status::NotARoster);
+        if strays > 0 {
+            let _ = write!(line, ", {strays} not a roster");
+        }
         let pairs = self.duplicate_pairs().len();
         if pairs > 0 {
             let _ = write!(line, "; {pairs} duplicate{}", if pairs == 1 { "" } else { "s" });
