@@ -167,7 +167,7 @@ fn duplicates_are_flagged_but_do_not_make_a_list_illegal() {
     let resent = format!("# sent again\n\n{resent}");
     write(dir.path(), "in/jd-again.txt", resent.as_bytes());
     // Jane again, with another list.
-    let other = format!("Army: Steel Legion\nPoints: 2000\nPlayer:   jane   DOE\n\nInfantry Company\n");
+    let other = "Army: Steel Legion\nPoints: 2000\nPlayer:   jane   DOE\n\nInfantry Company\n";
     write(dir.path(), "in/jane-2.txt", other.as_bytes());
     let run = muster_in(dir.path(), &["check", "in", "--format", "text"]);
     assert!(

@@ -37,7 +37,7 @@ where
         .map(|input| {
             let checked = match read(input) {
                 Ok(bytes) => check(&bytes, &input.name),
-                Err(diagnostic) => unusable(&input.name, diagnostic),
+                Err(diagnostic) => unusable(&input.name, *diagnostic),
             };
             progress();
             checked
@@ -61,12 +61,18 @@ pub fn unusable<'c>(name: &str, diagnostic: Diagnostic) -> Checked<'c> {
 /// The bytes of an input, at most [`MAX_ROSTER_BYTES`] + 1 of them (so an
 /// oversized file is recognised without reading all of it), or why it
 /// cannot be read.
-pub fn read(input: &Input) -> Result<Vec<u8>, Diagnostic> {
+pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
     if let Some(problem) = &input.problem {
-        return Err(Diagnostic::error(Code::UnreadableInput, problem.clone()));
+        return Err(Box::new(Diagnostic::error(
+            Code::UnreadableInput,
+            problem.clone(),
+        )));
     }
     let cannot = |e: std::io::Error| {
-        Diagnostic::error(Code::UnreadableInput, format!("cannot read {}: {e}", input.name))
+        Box::new(Diagnostic::error(
+            Code::UnreadableInput,
+            format!("cannot read {}: {e}", input.name),
+        ))
     };
     let limit = MAX_ROSTER_BYTES as u64 + 1;
     let mut bytes = Vec::new();
@@ -81,15 +87,15 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Diagnostic> {
     let file = std::fs::File::open(&input.path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if meta.is_dir() {
-        return Err(Diagnostic::error(
+        return Err(Box::new(Diagnostic::error(
             Code::UnreadableInput,
             format!("{} is a folder, not a roster file", input.name),
-        ));
+        )));
     }
     if meta.len() > MAX_ROSTER_BYTES as u64 {
         // Report the real size rather than the bytes read.
         let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
-        return Err(Unreadable::TooLarge(size).diagnostic());
+        return Err(Box::new(Unreadable::TooLarge(size).diagnostic()));
     }
     file.take(limit).read_to_end(&mut bytes).map_err(cannot)?;
     Ok(bytes)
