@@ -11,9 +11,13 @@
 //!    ([`rules`], `grammar/rules.pest`) and the game's, giving diagnostics.
 //! 5. [`report`]: results as terminal text and JSON; [`cli`] is the edge.
 //!
+//! [`batch`] runs the pipeline over many rosters at once (folders walked,
+//! files checked in parallel, duplicates found) for organisers.
+//!
 //! There is no semantic-versioning promise for this library API; the CLI and
 //! its JSON output are the contract.
 
+pub mod batch;
 pub mod catalogue;
 pub mod check;
 pub mod cli;

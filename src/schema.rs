@@ -20,6 +20,10 @@ pub fn all() -> Vec<(&'static str, serde_json::Value)> {
             "check-output.schema.json",
             to_value(schemars::schema_for!(CheckOutput)),
         ),
+        (
+            "check-report.schema.json",
+            to_value(schemars::schema_for!(crate::report::batch_json::CheckReport)),
+        ),
     ]
 }
 

@@ -23,14 +23,19 @@ pub struct Args {
 }
 
 const EXIT_CODES: &str = "Exit status: 0 all rosters legal (or command succeeded), \
-1 a roster is not legal (or list data is inconsistent), 2 unusable input or wrong arguments.";
+1 a roster is not legal (or list data is inconsistent, or a file found in a folder is not a usable roster), \
+2 a path given cannot be used (missing, unreadable, empty, binary, not UTF-8, over 1 MiB), \
+the report cannot be written, or wrong arguments.";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check rosters against their army lists.
     Check {
-        /// Roster files; `-` reads standard input.
-        #[arg(value_name = "FILE", required = true)]
+        /// Roster files, or folders of them (walked recursively, in path
+        /// order; names starting with `.` are left out); `-` reads standard
+        /// input. One file prints its findings in full; several print a
+        /// table with one line per roster.
+        #[arg(value_name = "FILE_OR_DIR", required = true)]
         files: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -39,6 +44,11 @@ pub enum Command {
         /// 'Counts As', extra restrictions). `muster event new` writes one.
         #[arg(long, value_name = "EVENT.yaml")]
         event: Option<PathBuf>,
+        /// Also write a report of every roster and its findings; the
+        /// format follows the extension: .html, .csv or .json. Written
+        /// whole or not at all.
+        #[arg(long, value_name = "OUT")]
+        report: Option<PathBuf>,
     },
     /// Work with event files.
     Event {

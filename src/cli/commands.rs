@@ -3,10 +3,10 @@
 
 use super::{Args, Command, EventAction, Format, Output, status};
 use crate::catalogue::{self, ArmyList, Catalogue, ListLookup, LoadReport};
-use crate::check::{self, Checked};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::check::Checked;
+use crate::diagnostic::Diagnostic;
 use crate::event::Event;
-use crate::report::{json::CheckOutput, terminal};
+use crate::report::terminal;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Read;
@@ -30,13 +30,25 @@ pub fn run(args: &Args, color: bool) -> Output {
             }
             let catalogue = &report.catalogue;
             match other {
-                Command::Check { files, format, event } => {
+                Command::Check {
+                    files,
+                    format,
+                    event,
+                    report,
+                } => {
                     let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
                         Some(Ok(event)) => Some(event),
                         Some(Err(out)) => return out,
                         None => None,
                     };
-                    check(catalogue, event.as_ref(), files, *format, color)
+                    super::batch::check(
+                        catalogue,
+                        event.as_ref(),
+                        files,
+                        *format,
+                        report.as_deref(),
+                        color,
+                    )
                 }
                 Command::Event {
                     action: EventAction::New,
@@ -62,7 +74,7 @@ pub fn run(args: &Args, color: bool) -> Output {
     }
 }
 
-fn to_json<T: Serialize>(value: &T) -> String {
+pub(super) fn to_json<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
     text
@@ -113,58 +125,15 @@ pub(super) fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Res
     })
 }
 
-fn check(
-    catalogue: &Catalogue,
-    event: Option<&Event>,
-    files: &[std::path::PathBuf],
-    format: Format,
-    color: bool,
-) -> Output {
-    let mut results: Vec<Checked<'_>> = Vec::new();
-    for path in files {
-        let name = if path.as_os_str() == "-" {
-            "<stdin>".to_string()
-        } else {
-            path.display().to_string()
-        };
-        let checked = match read_input(path) {
-            Ok(bytes) => check::check_bytes_for(catalogue, event, &name, &bytes),
-            Err(message) => Checked {
-                name,
-                file: None,
-                dialect: None,
-                header: Default::default(),
-                list: None,
-                army: None,
-                diagnostics: vec![Diagnostic::error(Code::UnreadableInput, message)],
-            },
-        };
-        results.push(checked);
+/// The findings of each roster in full, for a check of one file.
+pub(super) fn detailed(results: &[Checked<'_>], color: bool) -> String {
+    let mut out = String::new();
+    for c in results {
+        out.push_str(&terminal::diagnostics(&with_file_name(c), color));
+        let _ = writeln!(out, "{}", terminal::verdict(c));
+        out.push_str(&terminal::formations(c));
     }
-    let status = if results.iter().any(Checked::unusable) {
-        status::UNUSABLE
-    } else if results.iter().all(Checked::legal) {
-        status::OK
-    } else {
-        status::FAILED
-    };
-    let stdout = match format {
-        Format::Json => to_json(&CheckOutput::new(&results, event)),
-        Format::Text => {
-            let mut out = String::new();
-            for c in &results {
-                out.push_str(&terminal::diagnostics(&with_file_name(c), color));
-                let _ = writeln!(out, "{}", terminal::verdict(c));
-                out.push_str(&terminal::formations(c));
-            }
-            out
-        }
-    };
-    Output {
-        stdout,
-        stderr: String::new(),
-        status,
-    }
+    out
 }
 
 /// Diagnostics without a place in the roster still name the file.

@@ -6,6 +6,7 @@
 //! is written exactly once.
 
 mod args;
+mod batch;
 mod commands;
 mod print;
 

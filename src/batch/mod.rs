@@ -1,0 +1,102 @@
+//! Many rosters at once, as an organiser receives them: the paths given on
+//! the command line expanded into inputs (folders walked recursively, in
+//! path order), each input read with the size cap and checked in parallel,
+//! and duplicate submissions found across the results.
+//!
+//! This module owns reading roster files and the order of results. It does
+//! not check a roster itself (the caller passes the per-roster check as a
+//! closure, so event rules or anything else plug in without this module
+//! knowing), and it does not render or print: `report` and `cli` do.
+//!
+//! Invariant: one input gives exactly one [`Checked`], whatever its bytes
+//! are; a file that cannot be read is a result, never an early return.
+
+mod duplicates;
+mod walk;
+
+pub use duplicates::{Duplicate, DuplicateKind, duplicates};
+pub use walk::{Input, Origin, collect};
+
+use crate::check::Checked;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::roster::{Header, MAX_ROSTER_BYTES, Unreadable};
+use rayon::prelude::*;
+use std::io::Read;
+
+/// Checks every input in parallel and returns the results in the inputs'
+/// order. `check` is the per-roster check (bytes and display name);
+/// `progress` is called once per finished input, from any thread.
+pub fn check_all<'c, F>(inputs: &[Input], check: F, progress: &(dyn Fn() + Sync)) -> Vec<Checked<'c>>
+where
+    F: Fn(&[u8], &str) -> Checked<'c> + Sync,
+{
+    // `collect` on an indexed parallel iterator keeps the input order, so
+    // the output is the same however the work was spread over threads.
+    inputs
+        .par_iter()
+        .map(|input| {
+            let checked = match read(input) {
+                Ok(bytes) => check(&bytes, &input.name),
+                Err(diagnostic) => unusable(&input.name, *diagnostic),
+            };
+            progress();
+            checked
+        })
+        .collect()
+}
+
+/// A result for an input that could not be read at all.
+pub fn unusable<'c>(name: &str, diagnostic: Diagnostic) -> Checked<'c> {
+    Checked {
+        name: name.to_string(),
+        file: None,
+        dialect: None,
+        header: Header::default(),
+        list: None,
+        army: None,
+        diagnostics: vec![diagnostic],
+    }
+}
+
+/// The bytes of an input, at most [`MAX_ROSTER_BYTES`] + 1 of them (so an
+/// oversized file is recognised without reading all of it), or why it
+/// cannot be read.
+pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
+    if let Some(problem) = &input.problem {
+        return Err(Box::new(Diagnostic::error(
+            Code::UnreadableInput,
+            problem.clone(),
+        )));
+    }
+    let cannot = |e: std::io::Error| {
+        Box::new(Diagnostic::error(
+            Code::UnreadableInput,
+            format!("cannot read {}: {e}", input.name),
+        ))
+    };
+    let limit = MAX_ROSTER_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    if input.origin == Origin::Stdin {
+        std::io::stdin()
+            .lock()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        return Ok(bytes);
+    }
+    let file = std::fs::File::open(&input.path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(Box::new(Diagnostic::error(
+            Code::UnreadableInput,
+            format!("{} is a folder, not a roster file", input.name),
+        )));
+    }
+    if meta.len() > MAX_ROSTER_BYTES as u64 {
+        // Report the real size rather than the bytes read.
+        let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+        return Err(Box::new(Unreadable::TooLarge(size).diagnostic()));
+    }
+    file.take(limit).read_to_end(&mut bytes).map_err(cannot)?;
+    Ok(bytes)
+}

@@ -1,0 +1,132 @@
+//! Paths from the command line to inputs: files as given, folders walked
+//! recursively with each folder's entries in name order, so a run lists its
+//! results in the same order on every machine.
+//!
+//! Nothing here reads a file's content; problems found while walking (a
+//! folder that cannot be listed, a link to a folder, a device) become inputs
+//! that carry the problem, so they are reported like any unreadable file.
+
+use std::path::{Path, PathBuf};
+
+/// How an input came to be checked. The exit status depends on it: a path
+/// the user named that cannot be used is a usage problem (status 2); a file
+/// found inside a folder that cannot be used is a bad submission (status 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A path given on the command line.
+    Named,
+    /// A file found by walking a folder given on the command line.
+    Walked,
+    /// `-`: standard input.
+    Stdin,
+}
+
+/// One roster to check.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Where to read it (unused for standard input).
+    pub path: PathBuf,
+    /// The name results carry: the path as given or walked, or `<stdin>`.
+    pub name: String,
+    pub origin: Origin,
+    /// Why it cannot be read, when that is known without opening it.
+    pub problem: Option<String>,
+}
+
+impl Input {
+    fn new(path: PathBuf, origin: Origin) -> Input {
+        Input {
+            name: path.display().to_string(),
+            path,
+            origin,
+            problem: None,
+        }
+    }
+
+    fn problem(mut self, problem: String) -> Input {
+        self.problem = Some(problem);
+        self
+    }
+}
+
+/// Expands command-line paths: `-` is standard input, a folder gives every
+/// file under it (hidden files and folders, whose names start with `.`,
+/// are left out: they are editor and system files, not submissions), any
+/// other path is taken as a file. Paths given keep their order.
+pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            inputs.push(Input {
+                path: path.clone(),
+                name: "<stdin>".to_string(),
+                origin: Origin::Stdin,
+                problem: None,
+            });
+            continue;
+        }
+        // A path that does not exist stays an input: reading it reports why.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            inputs.push(Input::new(path.clone(), Origin::Named));
+            continue;
+        }
+        let before = inputs.len();
+        if let Err(e) = walk(path, &mut inputs) {
+            inputs.push(
+                Input::new(path.clone(), Origin::Named)
+                    .problem(format!("cannot read the folder {}: {e}", path.display())),
+            );
+        } else if inputs.len() == before {
+            inputs.push(
+                Input::new(path.clone(), Origin::Named)
+                    .problem(format!("the folder {} holds no files to check", path.display())),
+            );
+        }
+    }
+    inputs
+}
+
+/// Adds the files under `dir`, depth first, each folder's entries sorted by
+/// name. Fails only when `dir` itself cannot be listed; a subfolder that
+/// cannot be listed becomes an input carrying the problem.
+fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        entries.push((entry.path(), entry.file_type()?));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
+            if let Err(e) = walk(&path, inputs) {
+                let message = format!("cannot read the folder {}: {e}", path.display());
+                inputs.push(Input::new(path, Origin::Walked).problem(message));
+            }
+            continue;
+        }
+        let input = Input::new(path.clone(), Origin::Walked);
+        // `metadata` follows links; links are followed to files only, since
+        // a link to a folder could loop.
+        let target = std::fs::metadata(&path);
+        inputs.push(match target {
+            Ok(meta) if meta.is_dir() => {
+                let message = format!(
+                    "{} is a link to a folder; links to folders are not followed",
+                    input.name
+                );
+                input.problem(message)
+            }
+            Ok(meta) if !meta.is_file() => {
+                // Opening a pipe or a device could block or never end.
+                let message = format!("{} is not a regular file", input.name);
+                input.problem(message)
+            }
+            // Reading reports a broken link or a file that went away.
+            _ => input,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The CSV report of a batch (`muster check DIR --report OUT.csv`): one line
+//! per roster, for a spreadsheet. Columns are only ever added at the end.
+//!
+//! Text a roster wrote that a spreadsheet would run as a formula (a cell
+//! starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading
+//! `'`, so opening the file runs nothing. No I/O here.
+
+use super::summary::Summary;
+use crate::batch::DuplicateKind;
+
+/// The column names, in order.
+pub const COLUMNS: [&str; 12] = [
+    "file",
+    "player",
+    "army",
+    "army_id",
+    "version",
+    "points",
+    "limit",
+    "status",
+    "errors",
+    "warnings",
+    "first_error",
+    "duplicates",
+];
+
+/// The report as CSV text with a header line.
+pub fn render(summary: &Summary<'_, '_>) -> Result<String, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(COLUMNS)?;
+    for r in &summary.rows {
+        let duplicates: Vec<String> = r
+            .duplicates
+            .iter()
+            .map(|d| {
+                let kind = match d.kind {
+                    DuplicateKind::SamePlayer => "same player as",
+                    DuplicateKind::SameList => "same list as",
+                };
+                format!("{kind} {}", d.file)
+            })
+            .collect();
+        writer.write_record([
+            defuse(&r.checked.name),
+            defuse(r.player.as_deref().unwrap_or("")),
+            defuse(r.army.as_deref().unwrap_or("")),
+            r.checked.list.map(|l| l.id.clone()).unwrap_or_default(),
+            defuse(r.version.as_deref().unwrap_or("")),
+            r.points.map(|p| p.to_string()).unwrap_or_default(),
+            r.limit.map(|l| l.to_string()).unwrap_or_default(),
+            r.status.as_str().to_string(),
+            r.errors.to_string(),
+            r.warnings.to_string(),
+            defuse(r.first_error.as_deref().unwrap_or("")),
+            defuse(&duplicates.join("; ")),
+        ])?;
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Text a spreadsheet would take for a formula, made plain text.
+fn defuse(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formulas_are_defused() {
+        assert_eq!(super::defuse("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(super::defuse("Jane"), "Jane");
+    }
+}

@@ -1,0 +1,307 @@
+//! One row per roster of a batch (file, player, army, version, points,
+//! status, first error, duplicates), shared by every batch report format,
+//! and the terminal table made of those rows.
+//!
+//! Rows are plain text as the roster wrote it; each format escapes for its
+//! own medium (the table replaces control characters, HTML escapes markup,
+//! CSV quotes and defuses formulas). Nothing here does I/O.
+
+use crate::batch::{Duplicate, DuplicateKind};
+use crate::check::Checked;
+use std::fmt::Write as _;
+
+/// A roster's verdict in a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Legal,
+    Illegal,
+    /// Not read at all: empty, binary, not UTF-8, too large, missing.
+    Unreadable,
+    /// Text, but nothing of a roster in it: no army, points, player or
+    /// event line (a letter, notes, a list in some other form).
+    NotARoster,
+}
+
+impl Status {
+    /// Stable text, used in the JSON and CSV reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Legal => "legal",
+            Status::Illegal => "illegal",
+            Status::Unreadable => "unreadable",
+            Status::NotARoster => "not-a-roster",
+        }
+    }
+
+    fn of(c: &Checked<'_>) -> Status {
+        let h = &c.header;
+        if c.unusable() {
+            Status::Unreadable
+        } else if c.legal() {
+            Status::Legal
+        } else if c.list.is_none()
+            && h.army.is_none()
+            && h.points.is_none()
+            && h.player.is_none()
+            && h.event.is_none()
+            && h.title.is_none()
+        {
+            Status::NotARoster
+        } else {
+            Status::Illegal
+        }
+    }
+}
+
+/// A duplicate as the reports show it.
+#[derive(Debug, Clone)]
+pub struct DuplicateRow {
+    pub kind: DuplicateKind,
+    /// The other roster's row.
+    pub other: usize,
+    /// The other roster's file.
+    pub file: String,
+}
+
+/// One roster of a batch.
+#[derive(Debug)]
+pub struct Row<'a, 'c> {
+    pub checked: &'a Checked<'c>,
+    pub status: Status,
+    pub player: Option<String>,
+    /// The army list's name, when the roster names a known list.
+    pub army: Option<String>,
+    pub version: Option<String>,
+    pub points: Option<i64>,
+    pub limit: Option<u32>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// The first error, prefixed with its line when it has one.
+    pub first_error: Option<String>,
+    pub duplicates: Vec<DuplicateRow>,
+}
+
+impl Row<'_, '_> {
+    /// `2750/3000`, `2750`, `/3000` or empty.
+    pub fn points_text(&self) -> String {
+        match (self.points, self.limit) {
+            (Some(p), Some(l)) => format!("{p}/{l}"),
+            (Some(p), None) => p.to_string(),
+            (None, Some(l)) => format!("/{l}"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// `legal`, `NOT legal (3)`, `unreadable` or `not a roster`.
+    pub fn status_text(&self) -> String {
+        match self.status {
+            Status::Legal => "legal".to_string(),
+            Status::Illegal => format!("NOT legal ({})", self.errors),
+            Status::Unreadable => "unreadable".to_string(),
+            Status::NotARoster => "not a roster".to_string(),
+        }
+    }
+}
+
+/// Every row of a batch, with the counts.
+#[derive(Debug)]
+pub struct Summary<'a, 'c> {
+    pub rows: Vec<Row<'a, 'c>>,
+    /// The event the rosters were checked for, if any.
+    pub event: Option<String>,
+}
+
+impl<'a, 'c> Summary<'a, 'c> {
+    /// Rows for `results`; `duplicates` is [`crate::batch::duplicates`] of
+    /// the same results.
+    pub fn new(results: &'a [Checked<'c>], duplicates: &[Vec<Duplicate>], event: Option<String>) -> Self {
+        let rows = results
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let status = Status::of(c);
+                let first_error = c
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(|d| match d.line_col() {
+                        Some((line, _)) => format!("line {line}: {}", d.message),
+                        None => d.message.clone(),
+                    });
+                Row {
+                    checked: c,
+                    status,
+                    player: c.header.player.as_ref().map(|p| p.value.clone()),
+                    army: c.list.map(|l| l.name.clone()),
+                    version: c.list.map(|l| l.version.clone()),
+                    points: c.army.as_ref().map(|a| a.total),
+                    limit: c.limit(),
+                    errors: c.errors(),
+                    warnings: c.diagnostics.iter().filter(|d| !d.is_error()).count(),
+                    first_error,
+                    duplicates: duplicates
+                        .get(i)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|d| {
+                            results.get(d.other).map(|o| DuplicateRow {
+                                kind: d.kind,
+                                other: d.other,
+                                file: o.name.clone(),
+                            })
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Summary { rows, event }
+    }
+
+    pub fn count(&self, status: Status) -> usize {
+        self.rows.iter().filter(|r| r.status == status).count()
+    }
+
+    /// Each duplicate pair once, in row order: (first file, second file,
+    /// kind, the player's name for same-player pairs).
+    pub fn duplicate_pairs(&self) -> Vec<(&str, &str, DuplicateKind, Option<&str>)> {
+        let mut pairs = Vec::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            for d in &row.duplicates {
+                if d.other > i {
+                    pairs.push((
+                        row.checked.name.as_str(),
+                        d.file.as_str(),
+                        d.kind,
+                        row.player.as_deref(),
+                    ));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// The closing line: `5 rosters: 2 legal, 2 not legal, 1 unreadable`.
+    pub fn totals(&self) -> String {
+        let n = self.rows.len();
+        let mut line = format!(
+            "{n} roster{}: {} legal, {} not legal, {} unreadable",
+            if n == 1 { "" } else { "s" },
+            self.count(Status::Legal),
+            self.count(Status::Illegal),
+            self.count(Status::Unreadable)
+        );
+        let strays = self.count(Status::NotARoster);
+        if strays > 0 {
+            let _ = write!(line, ", {strays} not a roster");
+        }
+        let pairs = self.duplicate_pairs().len();
+        if pairs > 0 {
+            let _ = write!(line, "; {pairs} duplicate{}", if pairs == 1 { "" } else { "s" });
+        }
+        line
+    }
+}
+
+/// Column widths past which the table cuts a cell (with `…`); file names
+/// are never cut, since the organiser needs them to find the file.
+const PLAYER_WIDTH: usize = 24;
+const ARMY_WIDTH: usize = 30;
+const ERROR_WIDTH: usize = 70;
+
+/// The terminal table: a header, one line per roster, the duplicates, and
+/// the totals.
+pub fn table(summary: &Summary<'_, '_>) -> String {
+    let header = [
+        "FILE",
+        "PLAYER",
+        "ARMY",
+        "VERSION",
+        "POINTS",
+        "STATUS",
+        "FIRST ERROR",
+    ];
+    let cells: Vec<[String; 7]> = summary
+        .rows
+        .iter()
+        .map(|r| {
+            [
+                clean(&r.checked.name, usize::MAX),
+                clean(r.player.as_deref().unwrap_or("-"), PLAYER_WIDTH),
+                clean(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
+                clean(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
+                r.points_text(),
+                r.status_text(),
+                clean(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(|h| h.chars().count());
+    for row in &cells {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &[&str]| {
+        let mut text = String::new();
+        for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            if i + 1 == cells.len() {
+                text.push_str(cell);
+            } else {
+                let pad = width - cell.chars().count();
+                let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(&header);
+    for row in &cells {
+        line(&row.each_ref().map(String::as_str));
+    }
+    let pairs = summary.duplicate_pairs();
+    if !pairs.is_empty() {
+        out.push('\n');
+    }
+    for (a, b, kind, player) in pairs {
+        let (a, b) = (clean(a, usize::MAX), clean(b, usize::MAX));
+        let _ = match kind {
+            DuplicateKind::SamePlayer => writeln!(
+                out,
+                "duplicate: {a} and {b} name the same player ({})",
+                clean(player.unwrap_or(""), PLAYER_WIDTH)
+            ),
+            DuplicateKind::SameList => writeln!(out, "duplicate: {a} and {b} hold the same list"),
+        };
+    }
+    out.push('\n');
+    out.push_str(&summary.totals());
+    out.push('\n');
+    out
+}
+
+/// A cell for the terminal: control characters (which could move the
+/// cursor or change colours) shown as `?`, and cut to `width` characters.
+fn clean(text: &str, width: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if out.chars().count() > width {
+        out = out.chars().take(width.saturating_sub(1)).collect();
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean;
+
+    #[test]
+    fn cells_lose_control_characters_and_are_cut() {
+        assert_eq!(clean("a\u{1b}[31mb", 100), "a?[31mb");
+        assert_eq!(clean("abcdef", 4), "abc…");
+        assert_eq!(clean("abc", 3), "abc");
+    }
+}

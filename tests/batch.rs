@@ -1,0 +1,412 @@
+//! `muster check` over an event's worth of rosters: folders walked in path
+//! order, every kind of bad file reported without stopping the run, exit
+//! statuses, duplicates, and the HTML, CSV and JSON reports (escaped,
+//! written atomically).
+//!
+//! Each test builds its own temporary folder of submissions and runs the
+//! real binary inside it, so file names in the output are short and stable.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    status: i32,
+}
+
+fn muster_in(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("muster runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        status: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+const ORKS: &str =
+    "Army: Ghazghkull Thraka's War Horde\nPoints: 3000\nPlayer: Grukk\n\nWarband: Battlewagon\n";
+
+/// A folder as an organiser's inbox looks: good lists, bad lists, and
+/// files that are not lists at all, some in a subfolder.
+fn inbox() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let subs = dir.path().join("subs");
+    write(&subs, "alice.txt", &fixture("legal.txt"));
+    write(&subs, "bob.txt", &fixture("illegal.txt"));
+    write(&subs, "carol-snapfire.txt", &fixture("snapfire.txt"));
+    write(&subs, "late/grukk.txt", ORKS.as_bytes());
+    write(&subs, "late/empty.txt", b"\n   \n# nothing yet\n");
+    write(&subs, "photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00");
+    write(&subs, "latin1.txt", b"Army: Codex Astartes\nPlayer: Ren\xe9\n");
+    write(&subs, "huge.txt", &vec![b'#'; (1 << 20) + 1]);
+    write(
+        &subs,
+        "notes.txt",
+        b"Dear organiser, my list follows next week.\nCheers\n",
+    );
+    write(&subs, ".DS_Store", b"\x00\x00\x00\x01Bud1");
+    dir
+}
+
+#[test]
+fn a_folder_is_walked_in_path_order_and_every_file_gets_a_line() {
+    let dir = inbox();
+    let run = muster_in(dir.path(), &["check", "subs"]);
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    // No progress bar when the output is not a terminal.
+    assert_eq!(run.stderr, "");
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn json_lists_rosters_in_path_order() {
+    let dir = inbox();
+    let run = muster_in(dir.path(), &["check", "--format", "json", "subs"]);
+    assert_eq!(run.status, 1);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let files: Vec<&str> = value["rosters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "subs/alice.txt",
+            "subs/bob.txt",
+            "subs/carol-snapfire.txt",
+            "subs/huge.txt",
+            "subs/late/empty.txt",
+            "subs/late/grukk.txt",
+            "subs/latin1.txt",
+            "subs/notes.txt",
+            "subs/photo.jpg",
+        ]
+    );
+}
+
+#[test]
+fn exit_statuses_tell_a_bad_submission_from_a_bad_command() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "good/a.txt", &fixture("legal.txt"));
+    write(dir.path(), "good/b.txt", &fixture("snapfire.txt"));
+    assert_eq!(muster_in(dir.path(), &["check", "good"]).status, 0);
+
+    // An unreadable file inside a folder is a bad submission: 1.
+    write(dir.path(), "mixed/a.txt", &fixture("legal.txt"));
+    write(dir.path(), "mixed/b.bin", b"\x00\x01\x02");
+    let run = muster_in(dir.path(), &["check", "mixed"]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("binary"), "{}", run.stdout);
+
+    // A path the user named that does not exist, or a named folder with
+    // nothing in it, is a mistake in the command: 2.
+    let run = muster_in(dir.path(), &["check", "good", "no-such-folder"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("no-such-folder"), "{}", run.stdout);
+    std::fs::create_dir_all(dir.path().join("nothing")).unwrap();
+    let run = muster_in(dir.path(), &["check", "nothing"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.contains("holds no files"), "{}", run.stdout);
+
+    // So is a report name whose format cannot be told; nothing is checked.
+    let run = muster_in(dir.path(), &["check", "good", "--report", "out.txt"]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains(".html, .csv or .json"), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn one_file_still_gets_its_findings_in_full() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "bob.txt", &fixture("illegal.txt"));
+    let run = muster_in(dir.path(), &["check", "bob.txt"]);
+    assert_eq!(run.status, 1);
+    assert!(run.stdout.contains("error[unknown-formation]"), "{}", run.stdout);
+    assert!(!run.stdout.contains("FIRST ERROR"), "{}", run.stdout);
+    // A folder holding one file gets the table.
+    write(dir.path(), "one/bob.txt", &fixture("illegal.txt"));
+    let run = muster_in(dir.path(), &["check", "one"]);
+    assert!(run.stdout.starts_with("FILE"), "{}", run.stdout);
+}
+
+#[test]
+fn duplicates_are_flagged_but_do_not_make_a_list_illegal() {
+    let dir = tempfile::tempdir().unwrap();
+    let legal = String::from_utf8(fixture("legal.txt")).unwrap();
+    write(dir.path(), "in/jane.txt", legal.as_bytes());
+    // The same list sent again under another name, with different spacing,
+    // comments and case: still the same list.
+    let resent = legal
+        .replace("Player: Jane Doe", "Player: J. Doe")
+        .replace("Tactical Detachment:", "TACTICAL   detachment :")
+        .replace("[200]", "[200]   # the cruiser");
+    let resent = format!("# sent again\n\n{resent}");
+    write(dir.path(), "in/jd-again.txt", resent.as_bytes());
+    // Jane again, with another list.
+    let other = "Army: Steel Legion\nPoints: 2000\nPlayer:   jane   DOE\n\nInfantry Company\n";
+    write(dir.path(), "in/jane-2.txt", other.as_bytes());
+    let run = muster_in(dir.path(), &["check", "in", "--format", "text"]);
+    assert!(
+        run.stdout
+            .contains("duplicate: in/jane-2.txt and in/jane.txt name the same player (jane   DOE)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("duplicate: in/jane.txt and in/jd-again.txt hold the same list"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("in/jane-2.txt and in/jd-again.txt"),
+        "{}",
+        run.stdout
+    );
+
+    let run = muster_in(dir.path(), &["check", "in", "--report", "r.json"]);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    let jane = report["rosters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["file"] == "in/jane.txt")
+        .unwrap();
+    assert_eq!(jane["status"], "legal", "{}", run.stdout);
+    assert_eq!(
+        jane["duplicates"],
+        serde_json::json!([
+            {"kind": "same-player", "file": "in/jane-2.txt"},
+            {"kind": "same-list", "file": "in/jd-again.txt"},
+        ])
+    );
+    assert_eq!(report["totals"]["duplicates"], 2);
+}
+
+#[test]
+fn reports_in_each_format() {
+    let dir = inbox();
+    let run = muster_in(dir.path(), &["check", "subs", "--report", "out/report.html"]);
+    // The report's folder must exist: muster writes files, not folders.
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write out/report.html"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("out").exists());
+
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    for name in ["report.html", "report.csv", "report.json"] {
+        let run = muster_in(dir.path(), &["check", "subs", "--report", &format!("out/{name}")]);
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        assert_eq!(run.stderr, format!("wrote out/{name}\n"));
+    }
+    // Written through a temporary file that was renamed: nothing else left.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["report.csv", "report.html", "report.json"]);
+
+    let read = |name: &str| std::fs::read_to_string(dir.path().join("out").join(name)).unwrap();
+    insta::assert_snapshot!("html_report", read("report.html"));
+    insta::assert_snapshot!("csv_report", read("report.csv"));
+
+    let json: serde_json::Value = serde_json::from_str(&read("report.json")).unwrap();
+    let schema_text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/check-report.schema.json"),
+    )
+    .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&json).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(json["legal"], false);
+    assert_eq!(
+        json["totals"],
+        serde_json::json!({
+            "rosters": 9, "legal": 3, "illegal": 1, "unreadable": 4, "not_a_roster": 1, "duplicates": 0
+        })
+    );
+    let bob = &json["rosters"][1];
+    assert_eq!(bob["file"], "subs/bob.txt");
+    assert_eq!(bob["status"], "illegal");
+    assert_eq!(bob["army_name"], "Codex Astartes");
+    assert_eq!(
+        bob["first_error"],
+        "line 5: Codex Astartes has no formation called `Tacticle`"
+    );
+    let codes: Vec<&str> = bob["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "unknown-formation",
+            "unknown-upgrade",
+            "cost-mismatch",
+            "list-rule",
+            "list-rule"
+        ]
+    );
+}
+
+#[test]
+fn a_failed_write_keeps_the_previous_report() {
+    let dir = inbox();
+    std::fs::write(dir.path().join("report.html"), "previous report").unwrap();
+    // A folder in the report's place cannot be replaced by a file.
+    std::fs::create_dir_all(dir.path().join("taken.csv")).unwrap();
+    let run = muster_in(dir.path(), &["check", "subs", "--report", "taken.csv"]);
+    assert_eq!(run.status, 2);
+    assert!(dir.path().join("taken.csv").is_dir());
+    let leftovers = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains("muster-report")
+        })
+        .count();
+    assert_eq!(leftovers, 0, "the temporary file is removed");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("report.html")).unwrap(),
+        "previous report"
+    );
+}
+
+/// Markup and quotes in every field a roster has: header values, names of
+/// formations and upgrades, counts-as, comments, and the file name.
+const HOSTILE: &str = r#"'"><script>alert(1)</script><img src=x onerror=alert(2)>"#;
+
+#[test]
+fn everything_a_roster_contains_is_escaped_in_the_html_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = HOSTILE;
+    let rosters = [
+        format!("Army: {h}\nPoints: 2000\nPlayer: {h}\nEvent: {h}\n\nTactical\n"),
+        format!(
+            "Army: Codex Astartes ({h})\nPoints: 2000\nPlayer: {h}\nEvent: {h}\n\n{h}: {h}, 2x {h} [1]  # {h}\nTactical: {h}\n    {h}\nCounts as: {h} = {h}\n"
+        ),
+        format!(
+            "{h}, 3000 POINTS\nCodex Astartes ({h})\n=====\n\n{h} [325]\n6 Tacticals plus transport, {h}\n"
+        ),
+        format!("{h}\n"),
+    ];
+    for (i, text) in rosters.iter().enumerate() {
+        write(dir.path(), &format!("in/{i}.txt"), text.as_bytes());
+    }
+    // The file name carries markup too (quotes and angle brackets are
+    // legal in Unix file names); `/` is not, so the payload is shortened.
+    write(
+        dir.path(),
+        "in/\"><script>alert(3)<\\script>'.txt",
+        rosters[1].as_bytes(),
+    );
+
+    let run = muster_in(dir.path(), &["check", "in", "--report", "report.html"]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    // The payload reached the report (escaped), so the test means something.
+    assert!(
+        html.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+        "{html}"
+    );
+    assert!(html.contains("alert(3)"), "{html}");
+    // No markup of the roster's survives: the only script is muster's own,
+    // there is no image, and no quote broke out of an attribute.
+    assert_eq!(html.matches("<script").count(), 1);
+    assert_eq!(html.matches("</script>").count(), 1);
+    assert!(!html.contains("<img"));
+    assert!(!html.contains("'\">"));
+    // Every tag is one of the template's own: the roster's text, escaped,
+    // has no `<` of its own, so no tag and no attribute carries it.
+    for tag in html.split('<').skip(1).map(|t| t.split('>').next().unwrap_or(t)) {
+        assert!(!tag.contains("alert"), "a roster's text reached a tag: <{tag}>");
+    }
+}
+
+#[test]
+fn duplicates_are_found_on_the_text_that_matters() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let check = |name: &str, text: &str| muster::check::check_bytes(catalogue, name, text.as_bytes());
+    let results = [
+        check(
+            "a",
+            "Army: Codex Astartes\nPoints: 2000\nPlayer: A\n\nTactical: Captain\n",
+        ),
+        check(
+            "b",
+            "# again\nARMY:  codex astartes\npoints: 2000\nPlayer: B\nTactical:Captain # x\n",
+        ),
+        check(
+            "c",
+            "Army: Codex Astartes\nPoints: 2000\nPlayer: a\n\nTactical: Captain, Rhinos\n",
+        ),
+        check("d", "\u{0}binary"),
+    ];
+    let found = muster::batch::duplicates(&results);
+    use muster::batch::{Duplicate, DuplicateKind::*};
+    assert_eq!(
+        found[0],
+        [
+            Duplicate {
+                kind: SamePlayer,
+                other: 2
+            },
+            Duplicate {
+                kind: SameList,
+                other: 1
+            }
+        ]
+    );
+    assert_eq!(
+        found[1],
+        [Duplicate {
+            kind: SameList,
+            other: 0
+        }]
+    );
+    assert_eq!(
+        found[2],
+        [Duplicate {
+            kind: SamePlayer,
+            other: 0
+        }]
+    );
+    assert!(found[3].is_empty());
+}
