@@ -52,6 +52,19 @@ pub struct ArmySummary {
 }
 
 impl Checked<'_> {
+    /// A result for an input that could not be read at all.
+    pub fn unusable_input(name: &str, diagnostic: Diagnostic) -> Self {
+        Checked {
+            name: name.to_string(),
+            file: None,
+            dialect: None,
+            header: Header::default(),
+            list: None,
+            army: None,
+            diagnostics: vec![diagnostic],
+        }
+    }
+
     /// Legal means no error-severity diagnostics.
     pub fn legal(&self) -> bool {
         !self.diagnostics.iter().any(Diagnostic::is_error)
@@ -94,15 +107,7 @@ pub fn check_bytes_for<'c>(
 ) -> Checked<'c> {
     match roster::decode(bytes) {
         Ok(text) => check_text_for(catalogue, event, name, &text),
-        Err(d) => Checked {
-            name: name.to_string(),
-            file: None,
-            dialect: None,
-            header: Header::default(),
-            list: None,
-            army: None,
-            diagnostics: vec![d.diagnostic()],
-        },
+        Err(d) => Checked::unusable_input(name, d.diagnostic()),
     }
 }
 

@@ -19,7 +19,7 @@ pub use walk::{Input, Origin, collect};
 
 use crate::check::Checked;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::roster::{Header, MAX_ROSTER_BYTES, Unreadable};
+use crate::roster::{MAX_ROSTER_BYTES, Unreadable};
 use rayon::prelude::*;
 use std::io::Read;
 
@@ -47,15 +47,7 @@ where
 
 /// A result for an input that could not be read at all.
 pub fn unusable<'c>(name: &str, diagnostic: Diagnostic) -> Checked<'c> {
-    Checked {
-        name: name.to_string(),
-        file: None,
-        dialect: None,
-        header: Header::default(),
-        list: None,
-        army: None,
-        diagnostics: vec![diagnostic],
-    }
+    Checked::unusable_input(name, diagnostic)
 }
 
 /// The bytes of an input, at most [`MAX_ROSTER_BYTES`] + 1 of them (so an
