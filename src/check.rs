@@ -22,6 +22,11 @@ pub struct FormationSummary {
     /// Upgrades taken, with counts.
     pub upgrades: Vec<(String, u32)>,
     pub facts: FormationFacts,
+    /// The group (squadron) it belongs to: an index into
+    /// `ArmySummary::formations`.
+    pub group: Option<usize>,
+    /// Whether it is a group (a squadron) rather than a formation of its own.
+    pub is_group: bool,
 }
 
 /// Everything muster found out about one roster.
@@ -45,7 +50,10 @@ pub struct ArmySummary {
     pub total_incomplete: bool,
     /// The points limit the roster was held to (its own, or the event's).
     pub limit: Option<u32>,
+    pub game: GameId,
     pub strategy_rating: Option<u8>,
+    /// Battlefleet Gothic: the fleet's attack rating.
+    pub attack_rating: Option<u8>,
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
@@ -379,7 +387,9 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
         total: army.total,
         total_incomplete: army.total_incomplete,
         limit: limit.map(|l| l.points),
+        game: army.list.game,
         strategy_rating: facts.strategy_rating,
+        attack_rating: army.list.attack_rating,
         formations: army
             .formations
             .iter()
@@ -397,6 +407,8 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
                         .map(|t| (army.list.upgrades[t.upgrade].name.clone(), t.count))
                         .collect(),
                     facts,
+                    group: f.group,
+                    is_group: formation.group.is_some(),
                 }
             })
             .collect(),

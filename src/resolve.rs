@@ -6,9 +6,10 @@
 //! checked by `validate`.
 
 use crate::catalogue::names::Lookup;
-use crate::catalogue::{ArmyList, FormationIdx, UpgradeIdx};
+use crate::catalogue::{ArmyList, Cost, FormationIdx, Selector, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::roster::{Entry, Item, Roster, Spanned};
+use crate::rules::{Extreme, Facts, Measure, Reach};
 use crate::source::Span;
 
 /// A roster resolved against its list.
@@ -34,6 +35,97 @@ pub struct ArmyFormation {
     pub name_span: Span,
     /// Net units by the list's unit table index.
     pub units: Vec<i64>,
+    /// The group (squadron) this formation is a member of: its index in
+    /// `Army::formations`.
+    pub group: Option<usize>,
+}
+
+impl ArmyFormation {
+    /// Whether `s` matches the formation itself (its id or tags, and any
+    /// `with` condition on its upgrades).
+    pub fn is(&self, s: &Selector) -> bool {
+        s.formation(self.formation) && s.has_with(self.upgrades.iter().map(|t| t.upgrade))
+    }
+
+    /// `count(s)` over this formation alone: itself, plus its upgrades.
+    pub fn count(&self, s: &Selector) -> i64 {
+        if !s.admits_formation(self.formation) {
+            return 0;
+        }
+        let upgrades: i64 = self
+            .upgrades
+            .iter()
+            .filter(|t| s.upgrade(t.upgrade))
+            .map(|t| i64::from(t.count))
+            .sum();
+        i64::from(self.is(s)) + upgrades
+    }
+
+    /// `units(s)` over this formation alone.
+    pub fn units_of(&self, s: Option<&Selector>) -> i64 {
+        if s.is_some_and(|s| !s.admits_formation(self.formation)) {
+            return 0;
+        }
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(unit, _)| s.is_none_or(|s| s.unit(*unit)))
+            .map(|(_, n)| *n)
+            .sum()
+    }
+
+    /// The entries (formation and upgrades, as `(is_upgrade, index)`) that
+    /// `s` matches here, for `kinds(s)`.
+    pub fn kinds(&self, s: Option<&Selector>, out: &mut Vec<(bool, usize)>) {
+        let Some(s) = s else {
+            out.push((false, self.formation));
+            out.extend(self.upgrades.iter().map(|t| (true, t.upgrade)));
+            return;
+        };
+        if !s.admits_formation(self.formation) {
+            return;
+        }
+        if self.is(s) {
+            out.push((false, self.formation));
+        }
+        out.extend(
+            self.upgrades
+                .iter()
+                .filter(|t| s.upgrade(t.upgrade))
+                .map(|t| (true, t.upgrade)),
+        );
+    }
+}
+
+/// One formation's own counts, for costs that depend on what it took
+/// (`points_when`). Points are not available: the cost is part of them.
+struct OwnTally<'a>(&'a ArmyFormation);
+
+impl Facts<Selector> for OwnTally<'_> {
+    fn measure(&self, _reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
+        match (m, s) {
+            (Measure::Count, Some(s)) => self.0.count(s),
+            (Measure::Count, None) => 1,
+            (Measure::Units, s) => self.0.units_of(s),
+            (Measure::Kinds, s) => {
+                let mut kinds = Vec::new();
+                self.0.kinds(s, &mut kinds);
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds.len() as i64
+            }
+            // Refused when the list loads (`points_when` may not use points).
+            (Measure::Points, _) => 0,
+        }
+    }
+
+    fn across(&self, _e: Extreme, m: Measure, s: Option<&Selector>) -> i64 {
+        self.measure(Reach::Local, m, s)
+    }
+
+    fn limit(&self) -> i64 {
+        0
+    }
 }
 
 /// An upgrade taken by a formation, all mentions added up.
@@ -64,7 +156,7 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
     };
     let mut formations = Vec::new();
     for entry in &roster.entries {
-        resolver.entry(entry, &mut formations);
+        resolver.entry(entry, &mut formations, None);
     }
     let counts_as = roster.counts_as.iter().map(|c| resolver.declaration(c)).collect();
     let total = formations.iter().map(|f: &ArmyFormation| f.points).sum();
@@ -93,7 +185,7 @@ impl Resolver<'_, '_> {
         Diagnostic::error(code, message).at(&self.roster.file, span)
     }
 
-    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>) {
+    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>) {
         let list = self.list;
         let name = &entry.item.name;
         let formation = match list.formation_names.lookup(&name.value) {
@@ -124,6 +216,38 @@ impl Resolver<'_, '_> {
             );
             return;
         }
+        if list.formations[formation].group.is_some() {
+            self.group(entry, formation, out, parent);
+            return;
+        }
+        let parent = match parent {
+            Some(group) => {
+                let spec = list.formations[out[group].formation].group.as_ref();
+                if !spec.is_some_and(|g| g.admits(formation)) {
+                    let group_name = &list.formations[out[group].formation].name;
+                    let d = self.error(
+                        Code::BadNesting,
+                        format!(
+                            "{} cannot be part of a {group_name}",
+                            list.formations[formation].name
+                        ),
+                        name.span,
+                    );
+                    self.diagnostics.push(d.hint(format!(
+                        "give {} a line of its own",
+                        list.formations[formation].name
+                    )));
+                    return;
+                }
+                Some(group)
+            }
+            // A ship that always flies in a squadron, written alone, is a
+            // squadron of its own: `4x Sword` is four Swords in one squadron.
+            None => list.formations[formation].grouped_in.map(|g| {
+                out.push(self.group_formation(g, name.span));
+                out.len() - 1
+            }),
+        };
 
         let mut taken: Vec<Taken> = Vec::new();
         let skip_until = self.snapfire_units_end(entry, formation);
@@ -153,9 +277,18 @@ impl Resolver<'_, '_> {
         for &(unit, count) in &f.units {
             units[unit] += i64::from(count);
         }
+        let own = ArmyFormation {
+            formation,
+            upgrades: taken.clone(),
+            points: 0,
+            points_known: true,
+            name_span: name.span,
+            units: units.clone(),
+            group: parent,
+        };
         for t in &taken {
             let u = &list.upgrades[t.upgrade];
-            match &u.cost {
+            match cost_for(u, &own) {
                 Some(cost) => points += cost.of(t.count),
                 None => points_known = false,
             }
@@ -227,7 +360,99 @@ impl Resolver<'_, '_> {
                 points_known,
                 name_span: name.span,
                 units: units.clone(),
+                group: parent,
             });
+        }
+    }
+
+    /// An empty group formation (a squadron) that members join.
+    fn group_formation(&self, formation: FormationIdx, span: Span) -> ArmyFormation {
+        let points = self.list.formations[formation].points;
+        ArmyFormation {
+            formation,
+            upgrades: Vec::new(),
+            points: i64::from(points.unwrap_or(0)),
+            points_known: points.is_some(),
+            name_span: span,
+            units: vec![0; self.list.units.len()],
+            group: None,
+        }
+    }
+
+    /// A group entry (`Escort squadron`) and the member formations indented
+    /// under it.
+    fn group(
+        &mut self,
+        entry: &Entry,
+        formation: FormationIdx,
+        out: &mut Vec<ArmyFormation>,
+        parent: Option<usize>,
+    ) {
+        let list = self.list;
+        let f = &list.formations[formation];
+        if parent.is_some() {
+            let d = self.error(
+                Code::BadNesting,
+                format!("a {} cannot sit inside another group", f.name),
+                entry.item.name.span,
+            );
+            self.diagnostics.push(d.hint("write it without indentation"));
+            return;
+        }
+        if entry.item.count > 1 {
+            let d = self.error(
+                Code::BadNesting,
+                format!(
+                    "write each {} on a line of its own, with its members under it",
+                    f.name
+                ),
+                entry.item.span,
+            );
+            self.diagnostics.push(d);
+        }
+        let mut group = self.group_formation(formation, entry.item.name.span);
+        let mut taken = Vec::new();
+        for item in &entry.upgrades {
+            self.upgrade(item, formation, &mut taken);
+        }
+        for t in &taken {
+            match cost_for(&list.upgrades[t.upgrade], &group) {
+                Some(cost) => group.points += cost.of(t.count),
+                None => group.points_known = false,
+            }
+        }
+        group.upgrades = taken;
+        out.push(group);
+        let index = out.len() - 1;
+        if entry.children.is_empty() {
+            let d = self.error(
+                Code::BadNesting,
+                format!("this {} has no members: indent its ships under it", f.name),
+                entry.item.name.span,
+            );
+            self.diagnostics.push(d);
+        }
+        for child in &entry.children {
+            self.entry(child, out, Some(index));
+        }
+        if let Some(stated) = &entry.cost {
+            let members = out[index..].iter().filter(|m| m.group == Some(index));
+            let known = out[index].points_known && members.clone().all(|m| m.points_known);
+            let expected = out[index].points + members.map(|m| m.points).sum::<i64>();
+            if known && i64::from(stated.value) != expected {
+                let d = self.error(
+                    Code::CostMismatch,
+                    format!(
+                        "the stated cost is {} but the {} costs {expected}",
+                        stated.value, f.name
+                    ),
+                    stated.span,
+                );
+                self.diagnostics.push(
+                    d.label(format!("computed: {expected}"))
+                        .fix(format!("[{expected}]")),
+                );
+            }
         }
     }
 
@@ -389,6 +614,17 @@ impl Resolver<'_, '_> {
             upgrade,
         }
     }
+}
+
+/// An upgrade's cost for one formation: the first `points_when` whose
+/// condition holds over it, else its own (`None`: missing from the sources).
+fn cost_for<'u>(upgrade: &'u crate::catalogue::Upgrade, formation: &ArmyFormation) -> Option<&'u Cost> {
+    let tally = OwnTally(formation);
+    upgrade
+        .cost_when
+        .iter()
+        .find(|(cond, _)| cond.eval(&tally).unwrap_or(false))
+        .map_or(upgrade.cost.as_ref(), |(_, cost)| cost.as_ref())
 }
 
 /// The count written for an upgrade, if the roster wrote one (`3 Rhinos`).

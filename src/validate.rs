@@ -9,7 +9,7 @@ use crate::catalogue::{Constraint, RuleSeverity, Scope, Selector};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve::{Army, ArmyFormation};
 use crate::roster::Roster;
-use crate::rules::{Cond, EvalError, Facts, Measure, Reach};
+use crate::rules::{Cond, EvalError, Extreme, Facts, Measure, Reach};
 use crate::source::Span;
 
 /// The points limit a roster is held to, and where it was written (`None`
@@ -83,14 +83,24 @@ pub fn validate(
                     out.push(d);
                 }
             }
-            Scope::Formation => {
+            Scope::Formation | Scope::Group => {
                 for (i, f) in army.formations.iter().enumerate() {
                     if !constraint.applies_to(f.formation) {
                         continue;
                     }
-                    let local = FormationFacts {
-                        army: &facts,
-                        index: i,
+                    let is_group = army.list.formations[f.formation].group.is_some();
+                    let local = match constraint.scope {
+                        Scope::Group if is_group => FormationFacts {
+                            army: &facts,
+                            index: i,
+                            with_members: true,
+                        },
+                        Scope::Group => continue,
+                        _ => FormationFacts {
+                            army: &facts,
+                            index: i,
+                            with_members: false,
+                        },
                     };
                     if let Some(d) = check(constraint, code, &local, &local, roster, f.name_span) {
                         out.push(d);
@@ -99,6 +109,8 @@ pub fn validate(
             }
         }
     }
+
+    out.extend(group_sizes(roster, army));
 
     for f in army.formations.iter().filter(|f| !f.points_known) {
         let formation = &army.list.formations[f.formation];
@@ -157,7 +169,7 @@ fn check<F: Facts<Selector> + Locate>(
         Ok(true) => None,
         Ok(false) => {
             let (primary, others) = match constraint.scope {
-                Scope::Formation => (fallback, Vec::new()),
+                Scope::Formation | Scope::Group => (fallback, Vec::new()),
                 Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
             };
             let mut d = Diagnostic::new(severity, code, constraint.message.clone())
@@ -213,26 +225,12 @@ struct ArmyFacts<'a, 'l> {
 }
 
 impl ArmyFacts<'_, '_> {
-    fn count_in(&self, f: &ArmyFormation, s: &Selector) -> i64 {
-        if !s.admits_formation(f.formation) {
-            return 0;
-        }
-        let own = i64::from(s.formation(f.formation));
-        let upgrades: i64 = f
-            .upgrades
-            .iter()
-            .filter(|t| s.upgrade(t.upgrade))
-            .map(|t| i64::from(t.count))
-            .sum();
-        own + upgrades
-    }
-
     fn points_in(&self, f: &ArmyFormation, s: Option<&Selector>) -> i64 {
         let Some(s) = s else { return f.points };
         if !s.admits_formation(f.formation) {
             return 0;
         }
-        if s.formation(f.formation) {
+        if f.is(s) {
             return f.points;
         }
         f.upgrades
@@ -247,24 +245,46 @@ impl ArmyFacts<'_, '_> {
             .sum()
     }
 
-    fn units_in(&self, f: &ArmyFormation, s: Option<&Selector>) -> i64 {
-        if s.is_some_and(|s| !s.admits_formation(f.formation)) {
-            return 0;
-        }
-        f.units
+    /// A measure over the formations `which` admits (by index in the army).
+    fn measure_over(
+        &self,
+        which: impl Fn(usize, &ArmyFormation) -> bool,
+        m: Measure,
+        s: Option<&Selector>,
+    ) -> i64 {
+        let formations = self
+            .army
+            .formations
             .iter()
             .enumerate()
-            .filter(|(unit, _)| s.is_none_or(|s| s.unit(*unit)))
-            .map(|(_, n)| *n)
-            .sum()
+            .filter(|(i, f)| which(*i, f));
+        match m {
+            Measure::Kinds => {
+                let mut kinds = Vec::new();
+                for (_, f) in formations {
+                    f.kinds(s, &mut kinds);
+                }
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds.len() as i64
+            }
+            _ => formations.map(|(_, f)| self.measure_one(f, m, s)).sum(),
+        }
     }
 
     fn measure_one(&self, f: &ArmyFormation, m: Measure, s: Option<&Selector>) -> i64 {
         match (m, s) {
-            (Measure::Count, Some(s)) => self.count_in(f, s),
+            (Measure::Count, Some(s)) => f.count(s),
             (Measure::Count, None) => 1,
             (Measure::Points, s) => self.points_in(f, s),
-            (Measure::Units, s) => self.units_in(f, s),
+            (Measure::Units, s) => f.units_of(s),
+            (Measure::Kinds, s) => {
+                let mut kinds = Vec::new();
+                f.kinds(s, &mut kinds);
+                kinds.sort_unstable();
+                kinds.dedup();
+                kinds.len() as i64
+            }
         }
     }
 
@@ -275,7 +295,7 @@ impl ArmyFacts<'_, '_> {
             return spans;
         }
         let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
-        if s.formation(f.formation) || has_unit {
+        if f.is(s) || has_unit {
             spans.push(f.name_span);
         }
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {
@@ -287,11 +307,16 @@ impl ArmyFacts<'_, '_> {
 
 impl Facts<Selector> for ArmyFacts<'_, '_> {
     fn measure(&self, _reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
-        self.army
-            .formations
-            .iter()
-            .map(|f| self.measure_one(f, m, s))
-            .sum()
+        self.measure_over(|_, _| true, m, s)
+    }
+
+    fn across(&self, e: Extreme, m: Measure, s: Option<&Selector>) -> i64 {
+        let values = self.army.formations.iter().map(|f| self.measure_one(f, m, s));
+        match e {
+            Extreme::Most => values.max(),
+            Extreme::Least => values.min(),
+        }
+        .unwrap_or(0)
     }
 
     fn limit(&self) -> i64 {
@@ -318,22 +343,28 @@ impl Locate for ArmyFacts<'_, '_> {
     }
 }
 
+/// One formation's view: its own counts, or with `with_members` a group's
+/// counts over itself and its members.
 struct FormationFacts<'a, 'b, 'l> {
     army: &'a ArmyFacts<'b, 'l>,
     index: usize,
+    with_members: bool,
 }
 
 impl Facts<Selector> for FormationFacts<'_, '_, '_> {
     fn measure(&self, reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
         match reach {
             Reach::Army => self.army.measure(reach, m, s),
-            Reach::Local => self
-                .army
-                .army
-                .formations
-                .get(self.index)
-                .map_or(0, |f| self.army.measure_one(f, m, s)),
+            Reach::Local => self.army.measure_over(
+                |i, f| i == self.index || (self.with_members && f.group == Some(self.index)),
+                m,
+                s,
+            ),
         }
+    }
+
+    fn across(&self, e: Extreme, m: Measure, s: Option<&Selector>) -> i64 {
+        self.army.across(e, m, s)
     }
 
     fn limit(&self) -> i64 {
@@ -345,4 +376,36 @@ impl Locate for FormationFacts<'_, '_, '_> {
     fn locate(&self, _cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
         None
     }
+}
+
+/// Every group (squadron) holds as many members as its list allows.
+fn group_sizes(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, f) in army.formations.iter().enumerate() {
+        let formation = &army.list.formations[f.formation];
+        let Some(spec) = &formation.group else { continue };
+        let members = army.formations.iter().filter(|m| m.group == Some(i)).count();
+        let members = u32::try_from(members).unwrap_or(u32::MAX);
+        let (broken, wanted) = match spec.max {
+            Some(max) if members > max => (true, format!("at most {max}")),
+            _ if members < spec.min && members > 0 => (true, format!("at least {}", spec.min)),
+            _ => (false, String::new()),
+        };
+        if broken {
+            let mut d = Diagnostic::error(
+                Code::ListRule,
+                format!(
+                    "this {} has {members} members; it may have {wanted}",
+                    formation.name.to_lowercase()
+                ),
+            )
+            .at(&roster.file, f.name_span)
+            .rule(format!("{}-size", formation.id), spec.provenance.clone());
+            if spec.max.is_some_and(|max| members > max) {
+                d = d.hint("split it into two groups");
+            }
+            out.push(d);
+        }
+    }
+    out
 }

@@ -61,6 +61,33 @@ pub fn link(
             diagnostics,
             errors: 0,
         };
+        for (i, ship) in file.ships.into_iter().enumerate() {
+            if catalogue
+                .ships
+                .iter()
+                .any(|s| s.game == file.game && s.faction == file.id && s.data.id == ship.id)
+            {
+                errors.error(
+                    &format!("/ships/{i}/id"),
+                    format!("datasheet id `{}` is used twice", ship.id),
+                );
+                continue;
+            }
+            let ship = super::Ship {
+                game: file.game,
+                faction: file.id.clone(),
+                data: ship,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .ships
+                .iter_mut()
+                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
+            {
+                Some(existing) => *existing = ship,
+                None => catalogue.ships.push(ship),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             let sheet = if super::sheets::has_notation(file.game) {
                 match super::sheets::parse(&unit) {
@@ -185,7 +212,7 @@ fn link_list(
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
     let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        if catalogue.datasheet(file.game, id).is_none() {
+        if catalogue.datasheet(file.game, id).is_none() && catalogue.ship(file.game, id).is_none() {
             errors.error(
                 &pointer,
                 format!("no datasheet `{id}` for {}", file.game.as_str()),
@@ -254,6 +281,7 @@ fn link_list(
             tags: upgrade.tags.iter().cloned().collect(),
             note: upgrade.note.clone(),
             fills,
+            cost_when: Vec::new(),
         });
     }
 
@@ -273,34 +301,73 @@ fn link_list(
                 }
             }
             let mut allowed = Vec::new();
-            for (i, id) in formation.upgrades.iter().enumerate() {
-                match upgrade_index.get(id.as_str()) {
-                    Some(&u) => allowed.push(u),
-                    None => errors.error(
-                        &format!("{base}/upgrades/{i}"),
+            let offered = section
+                .upgrades
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (format!("/sections/{s}/upgrades/{i}"), id))
+                .chain(
+                    formation
+                        .upgrades
+                        .iter()
+                        .enumerate()
+                        .map(|(i, id)| (format!("{base}/upgrades/{i}"), id)),
+                );
+            for (pointer, id) in offered {
+                let found: Vec<usize> = match id.strip_prefix("tag:") {
+                    Some(tag) => (file.upgrades.iter().enumerate())
+                        .filter(|(_, u)| u.tags.iter().any(|t| t == tag))
+                        .map(|(u, _)| u)
+                        .collect(),
+                    None => upgrade_index.get(id.as_str()).copied().into_iter().collect(),
+                };
+                if found.is_empty() {
+                    errors.error(
+                        &pointer,
                         format!(
-                            "formation `{}` names an upgrade `{id}` the list does not define",
+                            "formation `{}` is offered `{id}`, which names no upgrade of the list",
                             formation.id
                         ),
-                    ),
+                    );
+                }
+                for u in found {
+                    if !allowed.contains(&u) {
+                        allowed.push(u);
+                    }
                 }
             }
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
                 formation_names.insert(name, index);
             }
             let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
+            let initiative = match (&formation.initiative, file.game) {
+                (Some(i), _) => known(i.clone()).map(|i| i.0),
+                (None, raw::GameId::Netea) => {
+                    errors.error(
+                        &base,
+                        format!(
+                            "formation `{}` has no initiative (write `missing` if the sources lack it)",
+                            formation.id
+                        ),
+                    );
+                    None
+                }
+                (None, _) => None,
+            };
             formations.push(Formation {
                 id: formation.id.clone(),
                 name: formation.name.clone(),
                 aliases: formation.aliases.clone(),
                 section: s,
                 points: known(formation.points.clone()),
-                initiative: known(formation.initiative.clone()).map(|i| i.0),
+                initiative,
                 units: fixed,
                 upgrades: allowed,
                 tags,
                 note: formation.note.clone(),
                 snapfire_units: formation.snapfire_units.clone(),
+                group: None,
+                grouped_in: None,
             });
         }
         sections.push(Section {
@@ -325,6 +392,83 @@ fn link_list(
         );
     }
 
+    // Groups, and costs that depend on the formation: their selectors need
+    // every formation and upgrade in place.
+    let mut groups = Vec::new();
+    let mut grouped_in = Vec::new();
+    let mut cost_when = Vec::new();
+    {
+        let scope = Resolver {
+            formations: &formations,
+            upgrades: &upgrades,
+            units: &units,
+            lenient: false,
+        };
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                let base = format!("/sections/{s}/formations/{f}");
+                let index = formation_names_index(&formations, &formation.id);
+                if let Some(group) = &formation.group {
+                    match scope.items_mask(&group.members) {
+                        Ok(mask) => groups.push((
+                            index,
+                            super::GroupSpec {
+                                members: mask.formations,
+                                min: group.min,
+                                max: group.max,
+                                provenance: group.provenance.clone(),
+                            },
+                        )),
+                        Err(message) => errors.error(&format!("{base}/group/members"), message),
+                    }
+                }
+                if let Some(id) = &formation.grouped_in {
+                    let target = formations.iter().position(|g| &g.id == id);
+                    let is_group = file
+                        .sections
+                        .iter()
+                        .flat_map(|s| &s.formations)
+                        .any(|g| &g.id == id && g.group.is_some());
+                    match target {
+                        Some(g) if is_group => grouped_in.push((index, g)),
+                        _ => errors.error(
+                            &format!("{base}/grouped_in"),
+                            format!("`{id}` is not a group formation of this list (one with `group`)"),
+                        ),
+                    }
+                }
+            }
+        }
+        for (u, upgrade) in file.upgrades.iter().enumerate() {
+            for (w, alternative) in upgrade.points_when.iter().enumerate() {
+                let pointer = format!("/upgrades/{u}/points_when/{w}/when");
+                match compile_condition(&alternative.when, &scope) {
+                    Ok(cond) if cond.uses(rules::Measure::Points) => errors.error(
+                        &pointer,
+                        "a cost cannot depend on points, which it is part of".to_string(),
+                    ),
+                    Ok(cond) => cost_when.push((u, cond, known(alternative.points.clone()))),
+                    Err(message) => errors.error(&pointer, message),
+                }
+            }
+        }
+    }
+    for (f, group) in groups {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.group = Some(group);
+        }
+    }
+    for (f, g) in grouped_in {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.grouped_in = Some(g);
+        }
+    }
+    for (u, cond, cost) in cost_when {
+        if let Some(upgrade) = upgrades.get_mut(u) {
+            upgrade.cost_when.push((cond, cost));
+        }
+    }
+
     let scope = Resolver {
         formations: &formations,
         upgrades: &upgrades,
@@ -337,6 +481,19 @@ fn link_list(
             Ok(compiled) => constraints.push(compiled),
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
         }
+    }
+
+    match (file.game, &file.strategy_rating, &file.attack_rating) {
+        (raw::GameId::Netea, None, _) => errors.error(
+            "",
+            "a NetEA list needs `strategy_rating` (write `missing` if the sources lack it)".to_string(),
+        ),
+        (raw::GameId::Bfg, _, None) => errors.error(
+            "",
+            "a Battlefleet Gothic list needs `attack_rating` (write `missing` if the sources lack it)"
+                .to_string(),
+        ),
+        _ => {}
     }
 
     // Dead data is a sign of a transcription slip: say so, without refusing
@@ -354,7 +511,7 @@ fn link_list(
         }
     }
     for (f, formation) in formations.iter().enumerate() {
-        if formation.units.is_empty() && formation.upgrades.is_empty() {
+        if formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none() {
             let section = formation.section;
             let index = sections[section]
                 .formations
@@ -395,7 +552,8 @@ fn link_list(
         snapfire_id: file.imports.and_then(|i| i.snapfire),
         source: file.source,
         decisions: file.decisions,
-        strategy_rating: known(file.strategy_rating),
+        strategy_rating: file.strategy_rating.and_then(known),
+        attack_rating: file.attack_rating.and_then(known),
         special_rules: file
             .special_rules
             .into_iter()
@@ -458,10 +616,24 @@ fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constra
             .selector(&SelectorSyntax {
                 items,
                 within: Vec::new(),
+                with: Vec::new(),
             })
             .map_err(|message| ("applies_to", format!("rule `{}`: {message}", constraint.id)))?;
         Some(selector.formations)
     };
+    if constraint.scope == raw::Scope::Group {
+        let groups: Vec<bool> = scope.formations.iter().map(|f| f.group.is_some()).collect();
+        let mask = applies_to.clone().unwrap_or_else(|| groups.clone());
+        if !mask.iter().any(|&m| m) || mask.iter().zip(&groups).any(|(&m, &g)| m && !g) {
+            return Err((
+                "applies_to",
+                format!(
+                    "rule `{}` has group scope; applies_to must name group formations (those with `group`)",
+                    constraint.id
+                ),
+            ));
+        }
+    }
     if constraint.scope == raw::Scope::Army && applies_to.is_some() {
         return Err((
             "applies_to",
@@ -481,6 +653,23 @@ fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constra
         provenance: constraint.provenance.clone(),
         severity: constraint.severity,
     })
+}
+
+/// Parses a condition written outside `constraints` (an upgrade's
+/// `points_when`) and resolves its selectors.
+fn compile_condition(text: &str, scope: &Resolver<'_>) -> Result<rules::Cond<Selector>, String> {
+    let cond = rules::parse(text).map_err(|e| {
+        format!(
+            "`{text}` does not parse at column {}: {}",
+            e.span.start + 1,
+            e.message
+        )
+    })?;
+    cond.map_selectors(&mut |s| scope.selector(&s))
+}
+
+fn formation_names_index(formations: &[Formation], id: &str) -> usize {
+    formations.iter().position(|f| f.id == id).unwrap_or(usize::MAX)
 }
 
 impl ArmyList {
@@ -526,7 +715,20 @@ impl Resolver<'_> {
             upgrades: vec![false; self.upgrades.len()],
             units: vec![false; self.units.len()],
             within: None,
+            with: None,
         }
+    }
+
+    /// The formations and upgrades a list of written items (`id`, `tag:x`)
+    /// matches.
+    fn items_mask(&self, items: &[String]) -> Result<Selector, String> {
+        let mut selector = self.empty();
+        for text in items {
+            let item =
+                rules::parse_item(text).ok_or_else(|| format!("`{text}` is not an id, tag:NAME or *"))?;
+            self.mark(&item, &mut selector)?;
+        }
+        Ok(selector)
     }
 
     fn selector(&self, syntax: &SelectorSyntax) -> Result<Selector, String> {
@@ -540,6 +742,13 @@ impl Resolver<'_> {
                 self.mark(item, &mut within)?;
             }
             selector.within = Some(within.formations);
+        }
+        if !syntax.with.is_empty() {
+            let mut with = self.empty();
+            for (item, _) in &syntax.with {
+                self.mark(item, &mut with)?;
+            }
+            selector.with = Some(with.upgrades);
         }
         Ok(selector)
     }

@@ -161,7 +161,7 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
     };
     let kind = if value.get("sections").is_some() {
         Kind::List
-    } else if value.get("units").is_some() {
+    } else if value.get("units").is_some() || value.get("ships").is_some() {
         Kind::Datasheets
     } else if value.get("models").is_some() {
         Kind::Models
@@ -171,7 +171,7 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:`, a model file `models:`, a glossary `terms:`",
+                "not a list file: an army list has `sections:`, a datasheet file `units:` or `ships:`, a model file `models:`, a glossary `terms:`",
             )
             .at(file, file.line_span(1)),
         );

@@ -53,6 +53,17 @@ pub struct Catalogue {
     pub models: Vec<ModelEntry>,
     /// One glossary per game whose datasheets use abbreviations.
     pub glossaries: Vec<glossary::Glossary>,
+    /// Battlefleet Gothic ship datasheets.
+    pub ships: Vec<Ship>,
+}
+
+/// A Battlefleet Gothic ship's datasheet, as written.
+#[derive(Debug, Clone)]
+pub struct Ship {
+    pub game: GameId,
+    /// The datasheet file's id (`imperial-navy`).
+    pub faction: String,
+    pub data: raw::ShipDatasheet,
 }
 
 /// A model without an entry of its own in the lists.
@@ -94,6 +105,10 @@ impl Catalogue {
     pub fn datasheet(&self, game: GameId, id: &str) -> Option<&Datasheet> {
         self.datasheets.iter().find(|d| d.game == game && d.id == id)
     }
+
+    pub fn ship(&self, game: GameId, id: &str) -> Option<&Ship> {
+        self.ships.iter().find(|s| s.game == game && s.data.id == id)
+    }
 }
 
 pub enum ListLookup<'a> {
@@ -115,6 +130,8 @@ pub struct ArmyList {
     pub source: Vec<SourceRef>,
     pub decisions: Vec<String>,
     pub strategy_rating: Option<u8>,
+    /// Battlefleet Gothic: the fleet's attack rating.
+    pub attack_rating: Option<u8>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,
@@ -180,6 +197,28 @@ pub struct Formation {
     pub tags: BTreeSet<String>,
     pub note: Option<String>,
     pub snapfire_units: Option<String>,
+    /// Set when the formation is a group (squadron, company card): what it
+    /// may hold.
+    pub group: Option<GroupSpec>,
+    /// The group formation this one is always a member of; a roster line
+    /// naming it alone forms a group of its own.
+    pub grouped_in: Option<FormationIdx>,
+}
+
+/// What a group formation may hold.
+#[derive(Debug, Clone)]
+pub struct GroupSpec {
+    /// Which formations may be members.
+    pub members: Vec<bool>,
+    pub min: u32,
+    pub max: Option<u32>,
+    pub provenance: String,
+}
+
+impl GroupSpec {
+    pub fn admits(&self, formation: FormationIdx) -> bool {
+        self.members.get(formation).copied().unwrap_or(false)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -194,6 +233,9 @@ pub struct Upgrade {
     pub tags: BTreeSet<String>,
     pub note: Option<String>,
     pub fills: Option<Fills>,
+    /// Costs that depend on the formation taking the upgrade: the first
+    /// whose condition holds over that formation applies (`None`: missing).
+    pub cost_when: Vec<(Cond<Selector>, Option<Cost>)>,
 }
 
 /// Exactly enough transports: see `raw::Fills`.
@@ -251,6 +293,9 @@ pub struct Selector {
     pub units: Vec<bool>,
     /// `x in y`: only upgrades taken by formations this mask matches.
     pub within: Option<Vec<bool>>,
+    /// `x with y`: formations count only if they took an upgrade this mask
+    /// matches.
+    pub with: Option<Vec<bool>>,
 }
 
 impl Selector {
@@ -263,6 +308,14 @@ impl Selector {
     pub fn unit(&self, i: UnitIdx) -> bool {
         self.units.get(i).copied().unwrap_or(false)
     }
+    /// `x with y`: whether a formation that took `upgrades` passes.
+    pub fn has_with(&self, mut upgrades: impl Iterator<Item = UpgradeIdx>) -> bool {
+        match &self.with {
+            None => true,
+            Some(mask) => upgrades.any(|u| mask.get(u).copied().unwrap_or(false)),
+        }
+    }
+
     pub fn admits_formation(&self, i: FormationIdx) -> bool {
         self.within
             .as_ref()

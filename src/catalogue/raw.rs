@@ -90,8 +90,12 @@ pub struct ArmyListFile {
     /// Decisions taken where sources disagree or are silent, in our words.
     #[serde(default)]
     pub decisions: Vec<String>,
-    /// The army's strategy rating.
-    pub strategy_rating: Known<u8>,
+    /// The army's strategy rating (Epic Armageddon lists; required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy_rating: Option<Known<u8>>,
+    /// The fleet's attack rating (Battlefleet Gothic lists; required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_rating: Option<Known<u8>>,
     /// The list's special rules, summarised in our own words.
     #[serde(default)]
     pub special_rules: Vec<SpecialRule>,
@@ -138,6 +142,10 @@ pub struct Section {
     /// Tags every formation of the section carries.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Upgrades (ids, or `tag:NAME` for every upgrade with that tag) every
+    /// formation of the section may take, besides its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<String>,
     pub formations: Vec<Formation>,
 }
 
@@ -155,14 +163,26 @@ pub struct Formation {
     /// Cost of the formation before upgrades (negative where a list prices a
     /// larger formation as a discount on its upgrades).
     pub points: Known<i32>,
-    /// Initiative rating, such as `1+`.
-    pub initiative: Known<Initiative>,
+    /// Initiative rating, such as `1+` (Epic Armageddon lists; required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<Known<Initiative>>,
     /// The units the formation always has.
     #[serde(default)]
     pub units: Vec<UnitCount>,
-    /// Ids of the upgrades the formation may take.
+    /// The upgrades the formation may take: ids, or `tag:NAME` for every
+    /// upgrade with that tag.
     #[serde(default)]
     pub upgrades: Vec<String>,
+    /// Makes this entry a group (a squadron, a company card, a commander's
+    /// battlegroup): roster entries indented under it are formations of
+    /// their own, its members.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Group>,
+    /// The group (a formation id with `group`) this formation always
+    /// belongs to: written on its own line, it forms a group of its own,
+    /// `4x Sword` being a squadron of four.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grouped_in: Option<String>,
     /// Tags for constraints (`spacecraft`, `one-third`, `core`, ...).
     #[serde(default)]
     pub tags: Vec<String>,
@@ -172,6 +192,26 @@ pub struct Formation {
     /// The unit line Snapfire prints before the upgrades, where it prints one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_units: Option<String>,
+}
+
+/// What a group formation holds.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// The formations that may be members: ids, or `tag:NAME`.
+    pub members: Vec<String>,
+    /// The fewest members.
+    #[serde(default = "one")]
+    pub min: u32,
+    /// The most members, if there is a limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+    /// Where the limits come from.
+    pub provenance: String,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// An initiative rating: `1+` to `6+`.
@@ -201,6 +241,10 @@ pub struct Upgrade {
     /// Cost of one, or successive costs (`[50, 25]`: the first costs 50, the
     /// second 25, and any further one the last figure).
     pub points: Known<Cost>,
+    /// Costs that depend on the formation taking the upgrade: the first
+    /// whose `when` holds replaces `points`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points_when: Vec<CostWhen>,
     /// Units the upgrade adds to the formation.
     #[serde(default)]
     pub adds: Vec<UnitCount>,
@@ -216,6 +260,17 @@ pub struct Upgrade {
     /// must match it exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fills: Option<Fills>,
+}
+
+/// A cost that applies when a condition on the formation holds.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CostWhen {
+    /// A condition in the constraint language, evaluated over the formation
+    /// that takes the upgrade (`count(tag:battleship) == 1`). It may not
+    /// use `points`, which this cost feeds.
+    pub when: String,
+    pub points: Known<Cost>,
 }
 
 /// Exactly enough transport vehicles for the formation.
@@ -261,6 +316,9 @@ pub enum Scope {
     Army,
     /// Once per formation it applies to.
     Formation,
+    /// Once per group (squadron, company, battlegroup) it applies to, over
+    /// the group and its members.
+    Group,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, JsonSchema)]
@@ -315,7 +373,69 @@ pub struct DatasheetFile {
     pub source: Vec<SourceRef>,
     #[serde(default)]
     pub decisions: Vec<String>,
+    /// Epic Armageddon unit datasheets.
+    #[serde(default)]
     pub units: Vec<Datasheet>,
+    /// Battlefleet Gothic ship datasheets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ships: Vec<ShipDatasheet>,
+}
+
+/// A Battlefleet Gothic ship's datasheet, values as the source writes them.
+/// A value the source lost or scrambled is `missing`, and `faults` says what
+/// is wrong with the source.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShipDatasheet {
+    /// Unique within the game.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Class and hits: `Escort/1`, `Cruiser/8`, `Grand Cruiser/10`,
+    /// `Battleship/12`.
+    #[serde(rename = "type")]
+    pub hull: Known<String>,
+    /// `20cm`.
+    pub speed: Known<String>,
+    /// `45°`, `90°`.
+    pub turns: Known<String>,
+    /// Number of shields.
+    pub shields: Known<String>,
+    /// `5+`, `6+`, `F6+/5+`, `(F6+)5+`, `F6+/S5+/R4+`.
+    pub armour: Known<String>,
+    /// Number of turrets.
+    pub turrets: Known<String>,
+    #[serde(default)]
+    pub weapons: Vec<ShipWeapon>,
+    /// The ship's special rules and printed notes, in our own words.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// What is wrong with the source for this ship, in our words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+}
+
+/// One weapon row of a ship datasheet.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShipWeapon {
+    /// `Port wpns battery`, `Prow torpedoes`, `Dorsal lance battery`.
+    pub name: String,
+    /// `30cm`, `(30cm)` for torpedoes, `30-150cm`; absent for launch bays,
+    /// whose craft carry their own speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Known<String>>,
+    /// Firepower, strength or squadrons launched: `6`, `D6+2`, `Special`.
+    pub firepower: Known<String>,
+    /// `Left`, `Right`, `Front`, `L/F/R`; absent for launch bays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc: Option<Known<String>>,
+    /// Launch bays: the attack craft they may launch, with speed:
+    /// `Furies (30cm)`, `Starhawks (20cm)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub craft: Vec<String>,
 }
 
 /// Unit types of Epic Armageddon datasheets.

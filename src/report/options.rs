@@ -1,7 +1,7 @@
 //! What a list offers, for `muster options` (text and JSON) and the starter
 //! roster of `muster new`.
 
-use crate::catalogue::{ArmyList, Catalogue, Cost, Scope};
+use crate::catalogue::{ArmyList, Catalogue, Cost, GameId, Scope};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -159,6 +159,7 @@ impl<'a> OptionsView<'a> {
                     scope: match c.scope {
                         Scope::Army => "army",
                         Scope::Formation => "formation",
+                        Scope::Group => "group",
                     },
                     rule: &c.text,
                     message: &c.message,
@@ -214,22 +215,28 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
         list.game.title()
     );
     let _ = writeln!(out, "id: {}", list.id);
+    let (rating, value) = match list.game {
+        GameId::Bfg => ("attack rating", list.attack_rating),
+        _ => ("strategy rating", list.strategy_rating),
+    };
     let _ = writeln!(
         out,
-        "strategy rating: {}",
-        list.strategy_rating
-            .map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+        "{rating}: {}",
+        value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
     );
     for section in &list.sections {
         let _ = writeln!(out, "\n{}", section.name.to_uppercase());
         for &f in &section.formations {
             let f = &list.formations[f];
+            let initiative = match list.game {
+                GameId::Netea => format!("  initiative {}", f.initiative.as_deref().unwrap_or("?")),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "  {:<32} {:>5} pts  initiative {}",
+                "  {:<32} {:>5} pts{initiative}",
                 f.name,
-                points_text(f.points),
-                f.initiative.as_deref().unwrap_or("?")
+                points_text(f.points)
             );
             if !f.units.is_empty() {
                 let units: Vec<String> = f

@@ -1,5 +1,6 @@
 //! rustc-style text for terminals, through codespan-reporting.
 
+use crate::catalogue::GameId;
 use crate::check::Checked;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::SourceFile;
@@ -94,12 +95,70 @@ pub fn verdict(c: &Checked<'_>) -> String {
     line
 }
 
+/// A fleet at a glance: each ship with its points and options, squadrons
+/// with their ships under them, and the attack rating.
+fn fleet(army: &crate::check::ArmySummary) -> String {
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for (i, f) in army.formations.iter().enumerate() {
+        if f.group.is_some() {
+            continue;
+        }
+        if f.is_group {
+            let members: Vec<&crate::check::FormationSummary> =
+                army.formations.iter().filter(|m| m.group == Some(i)).collect();
+            let points = f.points + members.iter().map(|m| m.points).sum::<i64>();
+            rows.push((f.name.clone(), points.to_string(), String::new()));
+            for m in members {
+                rows.push((format!("  {}", m.name), m.points.to_string(), options(m)));
+            }
+        } else {
+            rows.push((f.name.clone(), f.points.to_string(), options(f)));
+        }
+    }
+    let width = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("ship".len());
+    let mut out = String::new();
+    let _ = writeln!(out, "  {:<width$}  {:>6}  options", "ship", "points");
+    for (name, points, options) in rows {
+        let _ = writeln!(out, "  {name:<width$}  {points:>6}  {options}");
+    }
+    let _ = writeln!(
+        out,
+        "  attack rating {}",
+        army.attack_rating
+            .map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+    );
+    out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+fn options(f: &crate::check::FormationSummary) -> String {
+    let parts: Vec<String> = f
+        .upgrades
+        .iter()
+        .map(|(name, n)| {
+            if *n > 1 {
+                format!("{n}x {name}")
+            } else {
+                name.clone()
+            }
+        })
+        .collect();
+    parts.join(", ")
+}
+
 /// The army at a glance: points, initiative, garrison and reserve per
 /// formation, the Break Their Spirit target, strategy rating and counts-as.
 pub fn formations(c: &Checked<'_>) -> String {
     let Some(army) = &c.army else { return String::new() };
     if army.formations.is_empty() {
         return String::new();
+    }
+    if army.game == GameId::Bfg {
+        return fleet(army);
     }
     let width = army
         .formations

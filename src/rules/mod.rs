@@ -27,6 +27,15 @@ pub enum Measure {
     Count,
     Points,
     Units,
+    /// How many different entries (formation and upgrade ids) match.
+    Kinds,
+}
+
+/// `most(...)` or `least(...)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extreme {
+    Most,
+    Least,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +90,10 @@ pub enum Item {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectorSyntax {
     pub items: Vec<(Item, Span)>,
+    /// After `in`.
     pub within: Vec<(Item, Span)>,
+    /// After `with`.
+    pub with: Vec<(Item, Span)>,
 }
 
 /// A condition.
@@ -100,6 +112,8 @@ pub enum Num<S> {
     Int(i64),
     Limit,
     Measure(Reach, Measure, Option<S>),
+    /// The largest or smallest per-formation value over the army.
+    Across(Extreme, Measure, Option<S>),
     Add(Box<Num<S>>, Box<Num<S>>),
     Sub(Box<Num<S>>, Box<Num<S>>),
     Mul(Box<Num<S>>, Box<Num<S>>),
@@ -112,6 +126,9 @@ pub enum Num<S> {
 /// The numbers a rule is evaluated against.
 pub trait Facts<S> {
     fn measure(&self, reach: Reach, measure: Measure, selector: Option<&S>) -> i64;
+    /// The largest or smallest value of `measure` over the army's
+    /// formations, each taken alone (0 for an empty army).
+    fn across(&self, extreme: Extreme, measure: Measure, selector: Option<&S>) -> i64;
     fn limit(&self) -> i64;
 }
 
@@ -162,6 +179,17 @@ impl<S> Cond<S> {
         })
     }
 
+    /// Whether any measure of the condition is `m` (points costs may not
+    /// depend on points).
+    pub fn uses(&self, m: Measure) -> bool {
+        match self {
+            Cond::Compare(a, _, b) => a.uses(m) || b.uses(m),
+            Cond::Not(c) => c.uses(m),
+            Cond::And(cs) | Cond::Or(cs) => cs.iter().any(|c| c.uses(m)),
+            Cond::Implies(a, b) => a.uses(m) || b.uses(m),
+        }
+    }
+
     /// Every selector in the order written (the validator points at what
     /// the first one matches).
     pub fn selectors(&self) -> Vec<&S> {
@@ -202,6 +230,7 @@ impl<S> Num<S> {
             Num::Int(n) => Num::Int(n),
             Num::Limit => Num::Limit,
             Num::Measure(reach, m, s) => Num::Measure(reach, m, s.map(&mut *f).transpose()?),
+            Num::Across(e, m, s) => Num::Across(e, m, s.map(&mut *f).transpose()?),
             Num::Add(a, b) => {
                 let (a, b) = both(*a, *b, f)?;
                 Num::Add(a, b)
@@ -236,6 +265,7 @@ impl<S> Num<S> {
             Num::Int(n) => *n,
             Num::Limit => facts.limit(),
             Num::Measure(reach, m, s) => facts.measure(*reach, *m, s.as_ref()),
+            Num::Across(e, m, s) => facts.across(*e, *m, s.as_ref()),
             Num::Add(a, b) => a.eval(facts)?.checked_add(b.eval(facts)?).ok_or(Overflow)?,
             Num::Sub(a, b) => a.eval(facts)?.checked_sub(b.eval(facts)?).ok_or(Overflow)?,
             Num::Mul(a, b) => a.eval(facts)?.checked_mul(b.eval(facts)?).ok_or(Overflow)?,
@@ -269,10 +299,24 @@ impl<S> Num<S> {
         })
     }
 
+    fn uses(&self, m: Measure) -> bool {
+        match self {
+            Num::Int(_) | Num::Limit => false,
+            Num::Measure(_, own, _) | Num::Across(_, own, _) => *own == m,
+            Num::Add(a, b)
+            | Num::Sub(a, b)
+            | Num::Mul(a, b)
+            | Num::Min(a, b)
+            | Num::Max(a, b)
+            | Num::Div(_, a, b) => a.uses(m) || b.uses(m),
+            Num::Neg(a) => a.uses(m),
+        }
+    }
+
     fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
         match self {
             Num::Int(_) | Num::Limit => {}
-            Num::Measure(_, _, s) => out.extend(s.as_ref()),
+            Num::Measure(_, _, s) | Num::Across(_, _, s) => out.extend(s.as_ref()),
             Num::Add(a, b)
             | Num::Sub(a, b)
             | Num::Mul(a, b)
@@ -312,8 +356,16 @@ mod tests {
                 Measure::Count => 0,
                 Measure::Points => 1,
                 Measure::Units => 2,
+                Measure::Kinds => 3,
             };
             base + reach + m
+        }
+        fn across(&self, e: Extreme, m: Measure, s: Option<&SelectorSyntax>) -> i64 {
+            let one = self.measure(Reach::Local, m, s);
+            match e {
+                Extreme::Most => one + 50_000,
+                Extreme::Least => one - 50_000,
+            }
         }
         fn limit(&self) -> i64 {
             self.limit
@@ -363,6 +415,24 @@ mod tests {
         assert_eq!(sels.len(), 1);
         assert_eq!(sels[0].items[0].0, Item::Id("warlord".into()));
         assert_eq!(sels[0].within.len(), 2);
+    }
+
+    #[test]
+    fn across_kinds_and_with() {
+        assert!(holds("kinds(n4) == 7"));
+        assert!(holds("most(points(n1)) == 50002 and least(count(n1)) == -49999"));
+        assert!(holds("most(count()) == 50000"));
+        let cond = parse("2 * count(strike with tag:refit) <= count(strike)").unwrap();
+        let sels = cond.selectors();
+        assert_eq!(sels[0].items[0].0, Item::Id("strike".into()));
+        assert_eq!(sels[0].with[0].0, Item::Tag("refit".into()));
+        assert!(sels[0].within.is_empty());
+        let cond = parse("count(a in b with c) == 0").unwrap();
+        let sel = cond.selectors()[0];
+        assert_eq!((sel.within.len(), sel.with.len()), (1, 1));
+        assert!(parse("most(3)").is_err());
+        assert!(parse("most(army.points())").is_err());
+        assert!(cond.uses(Measure::Count) && !cond.uses(Measure::Points));
     }
 
     #[test]

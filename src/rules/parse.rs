@@ -1,6 +1,6 @@
 //! From rule text to [`Cond`], one function per grammar rule.
 
-use super::{Compare, Cond, Item, Measure, Num, Reach, Rounding, SelectorSyntax};
+use super::{Compare, Cond, Extreme, Item, Measure, Num, Reach, Rounding, SelectorSyntax};
 use crate::source::Span;
 use pest::Parser;
 use pest::iterators::Pair;
@@ -82,7 +82,8 @@ fn rule_name(rule: &Rule) -> String {
         Rule::sum | Rule::product | Rule::factor | Rule::negate => "a number or a measure",
         Rule::op_add => "`+` or `-`",
         Rule::op_mul => "`*`",
-        Rule::call | Rule::measure | Rule::measure_fn => "count(...), points(...) or units(...)",
+        Rule::call | Rule::measure | Rule::measure_fn => "count(...), points(...), units(...) or kinds(...)",
+        Rule::across | Rule::across_fn => "most(MEASURE(...)) or least(MEASURE(...))",
         Rule::rounding | Rule::rounding_fn => "floor(a / b) or ceil(a / b)",
         Rule::extreme | Rule::extreme_fn => "min(a, b) or max(a, b)",
         Rule::army_prefix => "`army.`",
@@ -91,6 +92,7 @@ fn rule_name(rule: &Rule) -> String {
         Rule::tag => "tag:NAME",
         Rule::everything => "`*`",
         Rule::kw_in => "`in`",
+        Rule::kw_with => "`with`",
         Rule::id | Rule::ident_char => "an id",
         Rule::integer => "an integer",
         Rule::EOI => "the end of the rule",
@@ -242,6 +244,21 @@ fn parse_call(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
                 Num::Max(a, b)
             }
         }
+        Rule::across => {
+            let mut extreme = Extreme::Most;
+            let mut measure = Measure::Count;
+            let mut selector = None;
+            for part in call.into_inner() {
+                match part.as_rule() {
+                    Rule::across_fn if part.as_str() == "least" => extreme = Extreme::Least,
+                    Rule::across_fn => extreme = Extreme::Most,
+                    Rule::measure_fn => measure = measure_of(part.as_str()),
+                    Rule::selector => selector = Some(parse_selector(part)),
+                    other => unreachable!("{other:?} not supposed to get there (parse_call)"),
+                }
+            }
+            Num::Across(extreme, measure, selector)
+        }
         Rule::measure => {
             let mut reach = Reach::Local;
             let mut measure = Measure::Count;
@@ -249,13 +266,7 @@ fn parse_call(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
             for part in call.into_inner() {
                 match part.as_rule() {
                     Rule::army_prefix => reach = Reach::Army,
-                    Rule::measure_fn => {
-                        measure = match part.as_str() {
-                            "count" => Measure::Count,
-                            "points" => Measure::Points,
-                            _ => Measure::Units,
-                        }
-                    }
+                    Rule::measure_fn => measure = measure_of(part.as_str()),
                     Rule::selector => selector = Some(parse_selector(part)),
                     other => unreachable!("{other:?} not supposed to get there (parse_call)"),
                 }
@@ -266,23 +277,35 @@ fn parse_call(pair: Pair<'_, Rule>) -> Num<SelectorSyntax> {
     }
 }
 
+fn measure_of(name: &str) -> Measure {
+    match name {
+        "count" => Measure::Count,
+        "points" => Measure::Points,
+        "kinds" => Measure::Kinds,
+        _ => Measure::Units,
+    }
+}
+
 fn parse_selector(pair: Pair<'_, Rule>) -> SelectorSyntax {
     let mut selector = SelectorSyntax {
         items: Vec::new(),
         within: Vec::new(),
+        with: Vec::new(),
     };
-    let mut after_in = false;
+    // Which list the next `items` fills: 0 the items, 1 after `in`, 2 after `with`.
+    let mut slot = 0;
     for part in pair.into_inner() {
         match part.as_rule() {
             Rule::items => {
                 let items = part.into_inner().map(parse_item_pair).collect();
-                if after_in {
-                    selector.within = items;
-                } else {
-                    selector.items = items;
+                match slot {
+                    0 => selector.items = items,
+                    1 => selector.within = items,
+                    _ => selector.with = items,
                 }
             }
-            Rule::kw_in => after_in = true,
+            Rule::kw_in => slot = 1,
+            Rule::kw_with => slot = 2,
             other => unreachable!("{other:?} not supposed to get there (parse_selector)"),
         }
     }
