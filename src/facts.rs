@@ -192,7 +192,14 @@ fn strength(units: &[Unit<'_>]) -> Option<i64> {
 
 /// Works out the facts of a resolved army.
 pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
-    let most = army.formations.iter().map(|f| f.points).max();
+    // Break Their Spirit is an Epic Armageddon victory condition; other
+    // games have no such target.
+    let most = army
+        .formations
+        .iter()
+        .map(|f| f.points)
+        .max()
+        .filter(|_| army.list.game == crate::catalogue::GameId::Netea);
     let all_units: Vec<Result<Vec<Unit<'_>>, String>> = army
         .formations
         .iter()
@@ -212,6 +219,10 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .map(|(f, units)| {
             let formation = &army.list.formations[f.formation];
             let (garrison, reserve, strength) = match units {
+                _ if army.list.game != crate::catalogue::GameId::Netea => {
+                    let na = || Verdict::Unknown("an Epic Armageddon rule; this game has none".to_string());
+                    (na(), na(), None)
+                }
                 Ok(units) => (
                     garrison(units),
                     reserve(army, f, units, transports),

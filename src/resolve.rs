@@ -63,7 +63,7 @@ impl ArmyFormation {
 
     /// `units(s)` over this formation alone.
     pub fn units_of(&self, s: Option<&Selector>) -> i64 {
-        if s.is_some_and(|s| !s.admits_formation(self.formation)) {
+        if s.is_some_and(|s| !s.admits_formation(self.formation) || !s.has_with(self.upgrades.iter().map(|t| t.upgrade))) {
             return 0;
         }
         self.units
@@ -614,6 +614,21 @@ impl Resolver<'_, '_> {
             upgrade,
         }
     }
+}
+
+/// An upgrade's price as a formation is offered it, before it takes
+/// anything else (what `muster options` and `muster new` print).
+pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeIdx) -> Option<&Cost> {
+    let bare = ArmyFormation {
+        formation,
+        upgrades: Vec::new(),
+        points: 0,
+        points_known: true,
+        name_span: Span::default(),
+        units: vec![0; list.units.len()],
+        group: None,
+    };
+    cost_for(&list.upgrades[upgrade], &bare)
 }
 
 /// An upgrade's cost for one formation: the first `points_when` whose

@@ -295,7 +295,8 @@ impl ArmyFacts<'_, '_> {
             return spans;
         }
         let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
-        if f.is(s) || has_unit {
+        let with = s.has_with(f.upgrades.iter().map(|t| t.upgrade));
+        if f.is(s) || (has_unit && with) {
             spans.push(f.name_span);
         }
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {

@@ -177,7 +177,7 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
             "{} files: {} army lists, {} datasheets, {} rules enforced, {} listed as not enforced; {}",
             report.files,
             catalogue.lists.len(),
-            catalogue.datasheets.len(),
+            catalogue.datasheets.len() + catalogue.ships.len(),
             rules,
             unchecked,
             if errors == 0 {

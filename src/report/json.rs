@@ -39,6 +39,9 @@ pub struct RosterReport {
     pub player: Option<String>,
     /// The army's strategy rating; null where the sources lack it.
     pub strategy_rating: Option<u8>,
+    /// Battlefleet Gothic: the fleet's attack rating; null where the sources
+    /// lack it or for other games.
+    pub attack_rating: Option<u8>,
     pub formations: Vec<FormationReport>,
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
@@ -96,6 +99,10 @@ pub struct FormationReport {
     pub vp_half: i64,
     /// The most expensive formation: the target of Break Their Spirit.
     pub break_their_spirit: bool,
+    /// Whether this entry is a group (a squadron) whose members follow it.
+    pub is_group: bool,
+    /// The group (squadron) it belongs to: an index into `formations`.
+    pub group: Option<usize>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -151,6 +158,7 @@ impl From<&Checked<'_>> for RosterReport {
             legal: c.legal(),
             player: c.header.player.as_ref().map(|p| p.value.clone()),
             strategy_rating: c.army.as_ref().and_then(|a| a.strategy_rating),
+            attack_rating: c.army.as_ref().and_then(|a| a.attack_rating),
             formations: c
                 .army
                 .iter()
@@ -175,6 +183,8 @@ impl From<&Checked<'_>> for RosterReport {
                     vp_full: f.facts.vp_full,
                     vp_half: f.facts.vp_half,
                     break_their_spirit: f.facts.break_their_spirit,
+                    is_group: f.is_group,
+                    group: f.group,
                 })
                 .collect(),
             counts_as: c

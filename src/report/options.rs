@@ -85,7 +85,23 @@ fn unit_name(list: &ArmyList, catalogue: &Catalogue, unit: usize) -> String {
     let id = &list.units[unit];
     catalogue
         .datasheet(list.game, id)
-        .map_or_else(|| id.clone(), |d| d.name.clone())
+        .map(|d| d.name.clone())
+        .or_else(|| catalogue.ship(list.game, id).map(|s| s.data.name.clone()))
+        .unwrap_or_else(|| id.clone())
+}
+
+/// An upgrade's price as offered to one formation: a `points_when` cost
+/// that holds for the formation alone, else the upgrade's own, marked
+/// "from" when other upgrades could change it.
+fn offered_cost(list: &ArmyList, formation: usize, upgrade: usize) -> String {
+    let u = &list.upgrades[upgrade];
+    let cost = crate::resolve::offered_cost(list, formation, upgrade);
+    let text = cost_text(&cost.cloned());
+    if u.cost_when.is_empty() || cost != u.cost.as_ref() {
+        text
+    } else {
+        format!("{text}; other options may change it")
+    }
 }
 
 fn costs(cost: &Option<Cost>) -> Option<Vec<i32>> {
@@ -226,8 +242,8 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
     );
     for section in &list.sections {
         let _ = writeln!(out, "\n{}", section.name.to_uppercase());
-        for &f in &section.formations {
-            let f = &list.formations[f];
+        for &fi in &section.formations {
+            let f = &list.formations[fi];
             let initiative = match list.game {
                 GameId::Netea => format!("  initiative {}", f.initiative.as_deref().unwrap_or("?")),
                 _ => String::new(),
@@ -250,13 +266,7 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
                 let ups: Vec<String> = f
                     .upgrades
                     .iter()
-                    .map(|&u| {
-                        format!(
-                            "{} ({})",
-                            list.upgrades[u].name,
-                            cost_text(&list.upgrades[u].cost)
-                        )
-                    })
+                    .map(|&u| format!("{} ({})", list.upgrades[u].name, offered_cost(list, fi, u)))
                     .collect();
                 let _ = writeln!(out, "      upgrades: {}", ups.join(", "));
             }
@@ -306,14 +316,14 @@ pub fn starter(list: &ArmyList, points: u32) -> String {
     let _ = writeln!(out, "# Event: the event's name");
     for section in &list.sections {
         let _ = writeln!(out, "\n# --- {} ---", section.name);
-        for &f in &section.formations {
-            let f = &list.formations[f];
+        for &fi in &section.formations {
+            let f = &list.formations[fi];
             let _ = writeln!(out, "# {}  [{}]", f.name, points_text(f.points));
             if !f.upgrades.is_empty() {
                 let ups: Vec<String> = f
                     .upgrades
                     .iter()
-                    .map(|&u| format!("{} {}", list.upgrades[u].name, cost_text(&list.upgrades[u].cost)))
+                    .map(|&u| format!("{} {}", list.upgrades[u].name, offered_cost(list, fi, u)))
                     .collect();
                 let _ = writeln!(out, "#   upgrades: {}", ups.join(", "));
             }
