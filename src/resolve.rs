@@ -44,12 +44,19 @@ impl ArmyFormation {
     /// Whether `s` matches the formation itself (its id or tags, and any
     /// `with` condition on its upgrades).
     pub fn is(&self, s: &Selector) -> bool {
-        s.formation(self.formation) && s.has_with(self.upgrades.iter().map(|t| t.upgrade))
+        s.formation(self.formation) && self.admits(s)
+    }
+
+    /// Whether `s` looks into this formation at all: `x in y` names it, and
+    /// with `x with z` it took a `z`. A formation it does not admit
+    /// contributes nothing, neither itself nor its upgrades.
+    pub fn admits(&self, s: &Selector) -> bool {
+        s.admits_formation(self.formation) && s.has_with(self.upgrades.iter().map(|t| t.upgrade))
     }
 
     /// `count(s)` over this formation alone: itself, plus its upgrades.
     pub fn count(&self, s: &Selector) -> i64 {
-        if !s.admits_formation(self.formation) {
+        if !self.admits(s) {
             return 0;
         }
         let upgrades: i64 = self
@@ -63,7 +70,7 @@ impl ArmyFormation {
 
     /// `units(s)` over this formation alone.
     pub fn units_of(&self, s: Option<&Selector>) -> i64 {
-        if s.is_some_and(|s| !s.admits_formation(self.formation) || !s.has_with(self.upgrades.iter().map(|t| t.upgrade))) {
+        if s.is_some_and(|s| !self.admits(s)) {
             return 0;
         }
         self.units
@@ -82,7 +89,7 @@ impl ArmyFormation {
             out.extend(self.upgrades.iter().map(|t| (true, t.upgrade)));
             return;
         };
-        if !s.admits_formation(self.formation) {
+        if !self.admits(s) {
             return;
         }
         if self.is(s) {
@@ -223,30 +230,26 @@ impl Resolver<'_, '_> {
         let parent = match parent {
             Some(group) => {
                 let spec = list.formations[out[group].formation].group.as_ref();
-                if !spec.is_some_and(|g| g.admits(formation)) {
-                    let group_name = &list.formations[out[group].formation].name;
+                if spec.is_some_and(|g| g.admits(formation)) {
+                    Some(group)
+                } else {
+                    let group_name = list.formations[out[group].formation].name.to_lowercase();
+                    let ship = &list.formations[formation].name;
                     let d = self.error(
                         Code::BadNesting,
-                        format!(
-                            "{} cannot be part of a {group_name}",
-                            list.formations[formation].name
-                        ),
+                        format!("{ship} cannot be part of this {group_name}"),
                         name.span,
                     );
-                    self.diagnostics.push(d.hint(format!(
-                        "give {} a line of its own",
-                        list.formations[formation].name
-                    )));
-                    return;
+                    self.diagnostics
+                        .push(d.hint(format!("give {ship} a line of its own")));
+                    // Counted as if written on its own line, so that the
+                    // points and the other rules still see it.
+                    self.grouped_alone(formation, name.span, out)
                 }
-                Some(group)
             }
             // A ship that always flies in a squadron, written alone, is a
             // squadron of its own: `4x Sword` is four Swords in one squadron.
-            None => list.formations[formation].grouped_in.map(|g| {
-                out.push(self.group_formation(g, name.span));
-                out.len() - 1
-            }),
+            None => self.grouped_alone(formation, name.span, out),
         };
 
         let mut taken: Vec<Taken> = Vec::new();
@@ -365,6 +368,20 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// A formation written on its own line that always belongs to a group
+    /// (an escort) gets a group of its own; others stand alone.
+    fn grouped_alone(
+        &self,
+        formation: FormationIdx,
+        span: Span,
+        out: &mut Vec<ArmyFormation>,
+    ) -> Option<usize> {
+        self.list.formations[formation].grouped_in.map(|g| {
+            out.push(self.group_formation(g, span));
+            out.len() - 1
+        })
+    }
+
     /// An empty group formation (a squadron) that members join.
     fn group_formation(&self, formation: FormationIdx, span: Span) -> ArmyFormation {
         let points = self.list.formations[formation].points;
@@ -393,11 +410,12 @@ impl Resolver<'_, '_> {
         if parent.is_some() {
             let d = self.error(
                 Code::BadNesting,
-                format!("a {} cannot sit inside another group", f.name),
+                format!("`{}` is a group and cannot sit inside another", f.name),
                 entry.item.name.span,
             );
+            // Its members still count, as if it were written without
+            // indentation.
             self.diagnostics.push(d.hint("write it without indentation"));
-            return;
         }
         if entry.item.count > 1 {
             let d = self.error(
@@ -427,7 +445,10 @@ impl Resolver<'_, '_> {
         if entry.children.is_empty() {
             let d = self.error(
                 Code::BadNesting,
-                format!("this {} has no members: indent its ships under it", f.name),
+                format!(
+                    "this {} has no members: indent its ships under it",
+                    f.name.to_lowercase()
+                ),
                 entry.item.name.span,
             );
             self.diagnostics.push(d);
@@ -476,7 +497,12 @@ impl Resolver<'_, '_> {
         let list = self.list;
         let mut d = Diagnostic::error(
             Code::UnknownFormation,
-            format!("{} has no formation called `{}`", list.name, name.value),
+            format!(
+                "{} has no {} called `{}`",
+                list.name,
+                list.game.entry_noun(),
+                name.value
+            ),
         )
         .at(&self.roster.file, name.span);
         if let Some(suggestion) = list.formation_names.suggest(&name.value) {

@@ -227,7 +227,7 @@ struct ArmyFacts<'a, 'l> {
 impl ArmyFacts<'_, '_> {
     fn points_in(&self, f: &ArmyFormation, s: Option<&Selector>) -> i64 {
         let Some(s) = s else { return f.points };
-        if !s.admits_formation(f.formation) {
+        if !f.admits(s) {
             return 0;
         }
         if f.is(s) {
@@ -291,12 +291,11 @@ impl ArmyFacts<'_, '_> {
     /// The spans a selector matches in one formation, in roster order.
     fn spans_in(&self, f: &ArmyFormation, s: &Selector) -> Vec<Span> {
         let mut spans = Vec::new();
-        if !s.admits_formation(f.formation) {
+        if !f.admits(s) {
             return spans;
         }
         let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
-        let with = s.has_with(f.upgrades.iter().map(|t| t.upgrade));
-        if f.is(s) || (has_unit && with) {
+        if f.is(s) || has_unit {
             spans.push(f.name_span);
         }
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {

@@ -238,3 +238,51 @@ fn a_text_that_only_looks_a_bit_like_snapfire_is_read_natively() {
     let r = clean("Army: X\nPoints: 2000\nTactical\n");
     assert_eq!(r.dialect, Dialect::Native);
 }
+
+#[test]
+fn fleet_squadrons_nest_ships_with_their_options() {
+    let r = clean(
+        "Army: Armageddon Sector\nPoints: 1500\n\
+         Emperor-class battleship: Admiral, 2 extra re-rolls, Shark assault boats [545]\n\
+         Escort squadron [155]\n  3x Falchion-class frigate\n  Rapid Strike Vessel (Cobra): Enemy Contacts bonus\n  Sword-class frigate x2\n\
+         Lunar-class cruiser\n  Nova Cannon\n",
+    );
+    assert_eq!(
+        items(&r),
+        vec![
+            (1, "Emperor-class battleship".to_string()),
+            (1, "Escort squadron".to_string()),
+            (1, "Lunar-class cruiser".to_string()),
+        ]
+    );
+    assert_eq!(
+        upgrades(&r, 0),
+        vec![
+            (1, "Admiral".to_string()),
+            (2, "extra re-rolls".to_string()),
+            (1, "Shark assault boats".to_string()),
+        ]
+    );
+    assert_eq!(r.entries[0].cost.as_ref().unwrap().value, 545);
+    let squadron = &r.entries[1];
+    assert_eq!(squadron.cost.as_ref().unwrap().value, 155);
+    let ships: Vec<(u32, &str)> = squadron
+        .children
+        .iter()
+        .map(|c| (c.item.count, c.item.name.value.as_str()))
+        .collect();
+    assert_eq!(
+        ships,
+        vec![
+            (3, "Falchion-class frigate"),
+            (1, "Rapid Strike Vessel (Cobra)"),
+            (2, "Sword-class frigate"),
+        ]
+    );
+    assert_eq!(
+        squadron.children[1].upgrades[0].name.value,
+        "Enemy Contacts bonus"
+    );
+    // An option on its own indented line stays under its ship.
+    assert_eq!(r.entries[2].children[0].item.name.value, "Nova Cannon");
+}

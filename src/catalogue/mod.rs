@@ -33,6 +33,14 @@ impl GameId {
         }
     }
 
+    /// What a roster entry is called in the game, for messages.
+    pub fn entry_noun(self) -> &'static str {
+        match self {
+            GameId::Bfg | GameId::SpaceFleet => "ship or squadron",
+            _ => "formation",
+        }
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             GameId::Netea => "Epic Armageddon (NetEA)",
