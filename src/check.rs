@@ -227,6 +227,7 @@ pub fn check_text_for<'c>(
             catalogue,
             counts_as_allowed,
         ));
+        diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
         checked.army = Some(summary(&file, &army, catalogue, limit));
     }
 
@@ -418,6 +419,44 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
             .map(|d| (d.model.value.clone(), d.target.value.clone()))
             .collect(),
     }
+}
+
+/// A note for each ship whose datasheet the sources lost or scrambled,
+/// at its first line: its crib sheet lacks what `faults` describes.
+fn faulty_datasheets(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue) -> Vec<Diagnostic> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for f in &army.formations {
+        for (unit, n) in f.units.iter().enumerate() {
+            let Some(id) = army.list.units.get(unit).filter(|_| *n > 0) else {
+                continue;
+            };
+            let Some(ship) = catalogue.ship(army.list.game, id) else {
+                continue;
+            };
+            if ship.data.faults.is_empty() || seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            let more = match ship.data.faults.len() {
+                1 => String::new(),
+                n => format!(" ({} more)", n - 1),
+            };
+            out.push(
+                Diagnostic::note(
+                    Code::Unchecked,
+                    format!(
+                        "the sources' datasheet of the {} has faults{more}; its printed profile may be incomplete",
+                        ship.data.name
+                    ),
+                )
+                .at(file, f.name_span)
+                .hint(ship.data.faults[0].clone())
+                .hint(format!("`muster sheet {}` prints every fault", army.list.id)),
+            );
+        }
+    }
+    out
 }
 
 /// Roster order: by position, then errors before warnings before notes;

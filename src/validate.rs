@@ -402,7 +402,7 @@ fn group_sizes(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
             .at(&roster.file, f.name_span)
             .rule(format!("{}-size", formation.id), spec.provenance.clone());
             if spec.max.is_some_and(|max| members > max) {
-                d = d.hint("split it into two groups");
+                d = d.hint(format!("split it into two {}s", formation.name.to_lowercase()));
             }
             out.push(d);
         }

@@ -303,7 +303,13 @@ fn an_unknown_army_suggests_the_nearest() {
 
 #[test]
 fn new_prints_a_roster_that_muster_reads() {
-    for army in ["codex-astartes", "steel-legion", "ghazghkull-war-horde"] {
+    for army in [
+        "codex-astartes",
+        "steel-legion",
+        "ghazghkull-war-horde",
+        "armageddon-sector",
+        "chaos-black-crusade",
+    ] {
         let run = muster(&["new", army, "--points", "2500"]);
         assert_eq!(run.status, 0);
         assert!(run.stdout.contains("Points: 2500"));
@@ -441,4 +447,97 @@ fn counts_as_declarations_are_printed() {
             .unwrap();
     assert_eq!(json["rosters"][0]["counts_as"][0]["model"], "Squigoth");
     assert_eq!(json["rosters"][0]["counts_as"][0]["target"], "Battlewagon");
+}
+
+#[test]
+fn a_legal_fleet_shows_ships_squadrons_and_attack_rating() {
+    let run = muster(&["check", "examples/armageddon-sector-1500.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn an_illegal_fleet_shows_every_broken_fleet_rule_on_its_line() {
+    let run = muster(&["check", "examples/black-crusade-mistakes.txt"]);
+    assert_eq!(run.status, 1);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn fleet_json_follows_its_schema_with_squadrons() {
+    let run = muster(&[
+        "check",
+        "--format",
+        "json",
+        "examples/armageddon-sector-1500.txt",
+        "examples/black-crusade-mistakes.txt",
+    ]);
+    assert_eq!(run.status, 1);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    let fleet = &value["rosters"][0];
+    assert_eq!(fleet["game"], "bfg");
+    assert_eq!(fleet["army"], "armageddon-sector");
+    assert_eq!(fleet["points"], 1500);
+    assert_eq!(fleet["attack_rating"], 2);
+    assert_eq!(fleet["strategy_rating"], serde_json::Value::Null);
+    let ships = fleet["formations"].as_array().unwrap();
+    let squadron = ships
+        .iter()
+        .position(|s| s["is_group"] == true)
+        .expect("a squadron");
+    assert_eq!(ships[squadron]["name"], "Escort squadron");
+    let members: Vec<&str> = ships
+        .iter()
+        .filter(|s| s["group"] == squadron)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(members.len(), 6, "{members:?}");
+    assert_eq!(ships[0]["upgrades"][1]["name"], "Extra re-roll");
+    assert_eq!(ships[0]["upgrades"][1]["count"], 2);
+    assert_eq!(ships[0]["break_their_spirit"], false);
+
+    let chaos = &value["rosters"][1];
+    assert_eq!(chaos["attack_rating"], serde_json::Value::Null);
+    let rules: Vec<&str> = chaos["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["rule"].as_str())
+        .collect();
+    for rule in [
+        "warmaster-on-most-expensive-ship",
+        "daemonship-no-commander",
+        "battleship-ratio",
+        "mark-needs-bearer",
+        "escort-squadron-size",
+    ] {
+        assert!(rules.contains(&rule), "{rule} missing from {rules:?}");
+    }
+}
+
+#[test]
+fn options_and_new_price_options_by_ship() {
+    let run = muster(&["options", "chaos-black-crusade"]);
+    assert_eq!(run.status, 0);
+    assert!(run.stdout.contains("attack rating: not in the sources"));
+    // A daemonship costs what the ship's class makes it.
+    let planet_killer = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("Planet Killer"))
+        .nth(2)
+        .unwrap();
+    assert!(planet_killer.contains("Daemonship (+50)"), "{planet_killer}");
+    let run = muster(&["new", "armageddon-sector"]);
+    assert!(run.stdout.contains("Points: 1500"));
+    assert!(
+        run.stdout
+            .contains("Extra re-roll +25/+50/+75; other options may change it")
+    );
 }

@@ -76,9 +76,10 @@ pub enum Command {
     New {
         /// The list's id, name or alias.
         army: String,
-        /// The points limit to put in the roster.
-        #[arg(long, default_value_t = 3000)]
-        points: u32,
+        /// The points limit to put in the roster [default: 3000 for Epic
+        /// Armageddon, 1500 for Battlefleet Gothic].
+        #[arg(long)]
+        points: Option<u32>,
     },
     /// Explain datasheet notation part by part (`muster explain "MW2+,
     /// TK(D3), FxF"`), or with --army show one unit's datasheet.
@@ -233,7 +234,7 @@ mod tests {
     #[test]
     fn new_has_a_default_limit() {
         match parse(&["new", "orks"]).unwrap().command {
-            Command::New { points, .. } => assert_eq!(points, 3000),
+            Command::New { points, .. } => assert_eq!(points, None),
             other => panic!("{other:?}"),
         }
     }

@@ -267,13 +267,21 @@ fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
     }
 }
 
-fn new(catalogue: &Catalogue, army: &str, points: u32) -> Output {
+fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
     match find(catalogue, army) {
         Ok(list) => Output {
-            stdout: crate::report::options::starter(list, points),
+            stdout: crate::report::options::starter(list, points.unwrap_or(typical_points(list.game))),
             ..Output::default()
         },
         Err(out) => out,
+    }
+}
+
+/// The size of a typical tournament game, for `muster new`.
+fn typical_points(game: crate::catalogue::GameId) -> u32 {
+    match game {
+        crate::catalogue::GameId::Bfg => 1500,
+        _ => 3000,
     }
 }
 

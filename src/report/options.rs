@@ -302,14 +302,25 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
 pub fn starter(list: &ArmyList, points: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# A {} roster, written by `muster new`.", list.name);
+    let noun = match list.game {
+        GameId::Bfg => "ship",
+        _ => "formation",
+    };
     let _ = writeln!(
         out,
-        "# Remove the `#` before each formation you take; put its upgrades after"
+        "# Remove the `#` before each {noun} you take; put its upgrades after"
     );
     let _ = writeln!(
         out,
         "# the colon, with counts (`2x Name`). Then run `muster check` on this file."
     );
+    if list.formations.iter().any(|f| f.group.is_some()) {
+        let _ = writeln!(
+            out,
+            "# A squadron is a line of its own with its ships indented under it;"
+        );
+        let _ = writeln!(out, "# `4x Name` on a line of its own is a squadron of four.");
+    }
     let _ = writeln!(out, "Army: {} ({})", list.name, list.version);
     let _ = writeln!(out, "Points: {points}");
     let _ = writeln!(out, "# Player: your name");
