@@ -326,6 +326,20 @@ impl Facts<Selector> for ArmyFacts<'_, '_> {
 
 impl Locate for ArmyFacts<'_, '_> {
     fn locate(&self, cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
+        if let Some((extreme, m, s)) = cond.first_across() {
+            let values = self
+                .army
+                .formations
+                .iter()
+                .map(|f| (self.measure_one(f, m, s), f));
+            let found = match extreme {
+                Extreme::Most => values.max_by_key(|(v, _)| *v),
+                Extreme::Least => values.min_by_key(|(v, _)| *v),
+            };
+            if let Some((_, f)) = found {
+                return Some((f.name_span, Vec::new()));
+            }
+        }
         for s in cond.selectors() {
             let mut spans: Vec<Span> = self
                 .army

@@ -541,3 +541,52 @@ fn options_and_new_price_options_by_ship() {
             .contains("Extra re-roll +25/+50/+75; other options may change it")
     );
 }
+
+#[test]
+fn fleet_list_mistakes_are_reported_with_their_lines() {
+    let dir = std::env::temp_dir().join(format!("muster-fleet-lists-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = "\
+game: bfg
+id: test-fleet
+name: Test Fleet
+version: '1'
+source: []
+sections:
+  - id: ships
+    name: Ships
+    tags: [escort]
+    upgrades: [tag:nothing-has-this]
+    formations:
+      - id: sword
+        name: Sword
+        points: 35
+        grouped_in: sword
+upgrades:
+  - id: refit
+    name: Refit
+    points: 5
+    points_when:
+      - { when: \"points() > 100\", points: 10 }
+constraints:
+  - id: per-squadron
+    scope: group
+    applies_to: [sword]
+    rule: \"count(sword) <= 6\"
+    message: m
+    provenance: p
+";
+    std::fs::write(dir.join("test-fleet.yaml"), list).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    for (problem, line) in [
+        ("needs `attack_rating`", "test-fleet.yaml:1:"),
+        ("names no upgrade of the list", "test-fleet.yaml:10:"),
+        ("is not a group formation", "test-fleet.yaml:15:"),
+        ("cannot depend on points", "test-fleet.yaml:21:"),
+        ("applies_to must name group formations", "test-fleet.yaml:25:"),
+    ] {
+        assert!(run.stdout.contains(problem), "{problem}:\n{}", run.stdout);
+        assert!(run.stdout.contains(line), "{line}:\n{}", run.stdout);
+    }
+}

@@ -190,6 +190,17 @@ impl<S> Cond<S> {
         }
     }
 
+    /// The first `most(...)` or `least(...)` of the condition, if any: a
+    /// broken rule about the dearest formation points at that formation.
+    pub fn first_across(&self) -> Option<(Extreme, Measure, Option<&S>)> {
+        match self {
+            Cond::Compare(a, _, b) => a.first_across().or_else(|| b.first_across()),
+            Cond::Not(c) => c.first_across(),
+            Cond::And(cs) | Cond::Or(cs) => cs.iter().find_map(Cond::first_across),
+            Cond::Implies(a, b) => b.first_across().or_else(|| a.first_across()),
+        }
+    }
+
     /// Every selector in the order written (the validator points at what
     /// the first one matches).
     pub fn selectors(&self) -> Vec<&S> {
@@ -297,6 +308,20 @@ impl<S> Num<S> {
                 }
             }
         })
+    }
+
+    fn first_across(&self) -> Option<(Extreme, Measure, Option<&S>)> {
+        match self {
+            Num::Int(_) | Num::Limit | Num::Measure(..) => None,
+            Num::Across(e, m, s) => Some((*e, *m, s.as_ref())),
+            Num::Add(a, b)
+            | Num::Sub(a, b)
+            | Num::Mul(a, b)
+            | Num::Min(a, b)
+            | Num::Max(a, b)
+            | Num::Div(_, a, b) => a.first_across().or_else(|| b.first_across()),
+            Num::Neg(a) => a.first_across(),
+        }
     }
 
     fn uses(&self, m: Measure) -> bool {

@@ -1,0 +1,35 @@
+//! Latency of one check, the player's case: an Epic army and a fleet,
+//! each through the whole pipeline with the catalogue already loaded, and
+//! the catalogue load itself (what every process pays once).
+//!
+//! `cargo bench --bench check`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use muster::catalogue;
+use muster::check;
+use std::hint::black_box;
+
+const ARMY: &str = include_str!("../examples/codex-astartes-3000.txt");
+const FLEET: &str = include_str!("../examples/armageddon-sector-1500.txt");
+const BROKEN_FLEET: &str = include_str!("../examples/black-crusade-mistakes.txt");
+
+fn check(c: &mut Criterion) {
+    let report = catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    c.bench_function("load the embedded catalogue", |b| {
+        b.iter(catalogue::load_embedded)
+    });
+    c.bench_function("check an Epic army (codex-astartes-3000.txt)", |b| {
+        b.iter(|| check::check_text(catalogue, "army.txt", black_box(ARMY)))
+    });
+    c.bench_function("check a legal fleet (armageddon-sector-1500.txt)", |b| {
+        b.iter(|| check::check_text(catalogue, "fleet.txt", black_box(FLEET)))
+    });
+    c.bench_function(
+        "check a fleet with six errors (black-crusade-mistakes.txt)",
+        |b| b.iter(|| check::check_text(catalogue, "fleet.txt", black_box(BROKEN_FLEET))),
+    );
+}
+
+criterion_group!(benches, check);
+criterion_main!(benches);
