@@ -454,6 +454,22 @@ impl Resolver<'_, '_> {
             self.diagnostics.push(d);
         }
         for child in &entry.children {
+            // A group nested in a group is already reported; one nested
+            // deeper still is reported without descending, so a hostile
+            // roster cannot make this recursion deep.
+            let is_group = |e: &Entry| matches!(list.formation_names.lookup(&e.item.name.value), Lookup::Found(f) if list.formations[f].group.is_some());
+            if parent.is_some() && is_group(child) {
+                let d = self.error(
+                    Code::BadNesting,
+                    format!(
+                        "`{}` is a group and cannot sit inside another",
+                        child.item.name.value
+                    ),
+                    child.item.name.span,
+                );
+                self.diagnostics.push(d.hint("write it without indentation"));
+                continue;
+            }
             self.entry(child, out, Some(index));
         }
         if let Some(stated) = &entry.cost {

@@ -20,6 +20,10 @@ fn roster_like() -> impl Strategy<Value = String> {
         Just("Army: Orks".to_string()),
         Just("Points: 3000".to_string()),
         Just("Counts as: Squigoth = Battlewagon".to_string()),
+        Just("Army: Armageddon Sector".to_string()),
+        Just("Army: Chaos Black Crusade (2023-08-29)".to_string()),
+        Just("Escort squadron".to_string()),
+        "[ \t]{0,6}[0-9]{0,2}x? ?(Escort squadron|Capital ship squadron|Lunar|Sword|Nova|Idolator|Murder|Despoiler)(: (Admiral|Chaos Lord|Daemonship|Mark of Khorne|Nova Cannon|Power Ram|2 extra re-rolls))?",
         "[0-9]{0,3}x? ?(Tactical|Warband|Tank Company|Warhound|Gargant|Kroozer|[A-Za-z' ()-]{1,20})(: [A-Za-z0-9 ,()x'-]{0,40})?( \\[[0-9]{1,4}\\])?",
         "[ \t]{0,4}[A-Za-z0-9 ]{0,20}",
         ".{0,30}",
@@ -88,4 +92,21 @@ fn deeply_nested_and_long_lines_are_fine() {
     text.push_str("Warband: ");
     text.push_str(&"Boyz, ".repeat(5000));
     let _ = check_text(catalogue(), "deep.txt", &text);
+}
+
+#[test]
+fn squadrons_nested_as_deep_as_a_roster_allows_are_reported_not_a_crash() {
+    // About 1,400 levels of indentation fit in the 1 MiB a roster may have;
+    // checked on a thread with a small stack, as a batch worker would.
+    let mut text = String::from("Army: Armageddon Sector\nPoints: 1500\n");
+    for depth in 0..1400 {
+        text.push_str(&" ".repeat(depth));
+        text.push_str("Escort squadron\n");
+    }
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || check_text(catalogue(), "deep.txt", &text).errors())
+        .unwrap();
+    let errors = handle.join().expect("no stack overflow");
+    assert!(errors > 0);
 }
