@@ -340,18 +340,8 @@ impl Resolver<'_, '_> {
                 } else {
                     String::new()
                 };
-                let d = self.error(
-                    Code::CostMismatch,
-                    format!(
-                        "the stated cost is {} but {} costs {expected}{each}",
-                        stated.value, f.name
-                    ),
-                    stated.span,
-                );
-                self.diagnostics.push(
-                    d.label(format!("computed: {expected}"))
-                        .fix(format!("[{expected}]")),
-                );
+                let what = format!("{} costs {expected}{each}", f.name);
+                self.cost_mismatch(stated, &what, expected);
             }
         }
 
@@ -366,6 +356,19 @@ impl Resolver<'_, '_> {
                 group: parent,
             });
         }
+    }
+
+    /// A stated cost `[N]` that differs from the computed one.
+    fn cost_mismatch(&mut self, stated: &Spanned<u32>, what: &str, expected: i64) {
+        let d = self.error(
+            Code::CostMismatch,
+            format!("the stated cost is {} but {what}", stated.value),
+            stated.span,
+        );
+        self.diagnostics.push(
+            d.label(format!("computed: {expected}"))
+                .fix(format!("[{expected}]")),
+        );
     }
 
     /// A formation written on its own line that always belongs to a group
@@ -477,18 +480,8 @@ impl Resolver<'_, '_> {
             let known = out[index].points_known && members.clone().all(|m| m.points_known);
             let expected = out[index].points + members.map(|m| m.points).sum::<i64>();
             if known && i64::from(stated.value) != expected {
-                let d = self.error(
-                    Code::CostMismatch,
-                    format!(
-                        "the stated cost is {} but the {} costs {expected}",
-                        stated.value, f.name
-                    ),
-                    stated.span,
-                );
-                self.diagnostics.push(
-                    d.label(format!("computed: {expected}"))
-                        .fix(format!("[{expected}]")),
-                );
+                let what = format!("the {} costs {expected}", f.name.to_lowercase());
+                self.cost_mismatch(stated, &what, expected);
             }
         }
     }

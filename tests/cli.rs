@@ -41,6 +41,18 @@ fn muster_with_input(args: &[&str], input: Option<&[u8]>) -> Run {
     }
 }
 
+/// The JSON `muster check --format json` printed, checked against its
+/// published schema.
+fn check_output(stdout: &str) -> serde_json::Value {
+    let value: serde_json::Value = serde_json::from_str(stdout).expect("one JSON document");
+    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    value
+}
+
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("muster-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -138,12 +150,7 @@ fn json_output_follows_its_schema() {
         &fixture("illegal.txt"),
     ]);
     assert_eq!(run.status, 1);
-    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
-    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let value = check_output(&run.stdout);
 
     assert_eq!(value["legal"], false);
     let legal = &value["rosters"][0];
@@ -473,12 +480,7 @@ fn fleet_json_follows_its_schema_with_squadrons() {
         "examples/black-crusade-mistakes.txt",
     ]);
     assert_eq!(run.status, 1);
-    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
-    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let value = check_output(&run.stdout);
 
     let fleet = &value["rosters"][0];
     assert_eq!(fleet["game"], "bfg");
