@@ -49,25 +49,45 @@ impl LoadReport {
     }
 }
 
-/// Loads the lists built into the binary.
+/// Loads the lists built into the binary, checking every file against
+/// its schema.
 pub fn load_embedded() -> LoadReport {
-    load(None)
+    load_with(None, Checks::All)
+}
+
+/// How much to check while loading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checks {
+    /// Every file against its JSON Schema (`muster lists --check`, tests).
+    All,
+    /// Only files from `--lists`: the built-in ones were proven against
+    /// their schemas by `muster lists --check` and the tests before they
+    /// were built in, so every run need not repeat it.
+    Added,
 }
 
 /// Loads the built-in lists, then adds or overrides from `extra`.
 pub fn load(extra: Option<&Path>) -> LoadReport {
+    load_with(extra, Checks::Added)
+}
+
+/// [`load`], checking as much as `checks` says.
+pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
     let mut diagnostics = Vec::new();
-    let mut sources: Vec<(SourceFile, Origin)> = embedded::EMBEDDED
+    let mut sources: Vec<(SourceFile, Origin, Option<&'static str>)> = embedded::EMBEDDED
         .iter()
-        .map(|(name, text)| {
+        .map(|(name, text, json)| {
             (
                 SourceFile::new(format!("lists/{name}"), *text),
                 Origin::Embedded((*name).to_string()),
+                Some(*json).filter(|j| !j.is_empty()),
             )
         })
         .collect();
     if let Some(dir) = extra {
-        read_dir(dir, &mut sources, &mut diagnostics);
+        let mut added = Vec::new();
+        read_dir(dir, &mut added, &mut diagnostics);
+        sources.extend(added.into_iter().map(|(file, origin)| (file, origin, None)));
     }
     let files = sources.len();
 
@@ -75,8 +95,9 @@ pub fn load(extra: Option<&Path>) -> LoadReport {
     let mut sheets = Vec::new();
     let mut models = Vec::new();
     let mut glossaries = Vec::new();
-    for (file, origin) in sources {
-        match parse_file(&file, &mut diagnostics) {
+    for (file, origin, json) in sources {
+        let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
+        match parse_file(&file, json, validate, &mut diagnostics) {
             Some(Parsed::List(list)) => lists.push((list, file, origin)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file)),
             Some(Parsed::Models(m)) => models.push(m),
@@ -151,8 +172,20 @@ enum Kind {
     Glossary,
 }
 
-fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Parsed> {
-    let value = match locate::parse_yaml(file, Code::ListData) {
+/// Reads one file: from its pre-converted JSON when built in (`json`),
+/// else from its YAML; checked against its schema when `validate`.
+fn parse_file(
+    file: &SourceFile,
+    json: Option<&str>,
+    validate: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Parsed> {
+    let pre_converted = json.and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok());
+    let parsed = match pre_converted {
+        Some(value) => Ok(value),
+        None => locate::parse_yaml(file, Code::ListData),
+    };
+    let value = match parsed {
         Ok(value) => value,
         Err(d) => {
             diagnostics.push(*d);
@@ -184,7 +217,11 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
         Kind::Glossary => (crate::schema::glossary_validator(), "glossary"),
     };
     let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
-    let errors = locate::schema_errors(file, &value, validator, Code::ListData, &hint);
+    let errors = if validate {
+        locate::schema_errors(file, &value, validator, Code::ListData, &hint)
+    } else {
+        Vec::new()
+    };
     if !errors.is_empty() {
         diagnostics.extend(errors);
         return None;
@@ -203,6 +240,24 @@ fn parse_file(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Option<Pa
                     .at(file, file.line_span(1)),
             );
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON built in beside each list file says exactly what its YAML
+    /// says, so reading the faster form changes nothing.
+    #[test]
+    fn pre_converted_json_matches_the_yaml() {
+        assert!(!embedded::EMBEDDED.is_empty());
+        for (name, yaml, json) in embedded::EMBEDDED {
+            let file = SourceFile::new(format!("lists/{name}"), *yaml);
+            let from_yaml = locate::parse_yaml(&file, Code::ListData).expect("built-in YAML parses");
+            let from_json: serde_json::Value = serde_json::from_str(json).expect("built-in JSON parses");
+            assert_eq!(from_yaml, from_json, "{name}");
         }
     }
 }

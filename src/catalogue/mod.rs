@@ -15,7 +15,7 @@ pub mod names;
 pub mod raw;
 mod sheets;
 
-pub use load::{LoadReport, Origin, load, load_embedded};
+pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;

@@ -13,7 +13,11 @@ use std::io::Read;
 use std::path::Path;
 
 pub fn run(args: &Args, color: bool) -> Output {
-    let report = catalogue::load(args.lists.as_deref());
+    let checks = match &args.command {
+        Command::Lists { check: true, .. } => catalogue::Checks::All,
+        _ => catalogue::Checks::Added,
+    };
+    let report = catalogue::load_with(args.lists.as_deref(), checks);
     match &args.command {
         Command::Lists { format, check } => lists(&report, *format, *check, color),
         Command::Schema { out, check } => schema(out, *check),
