@@ -823,6 +823,10 @@ fn suggest(entry: Rule, text: &str) -> Option<String> {
         .next()
         .unwrap_or(text)
         .trim();
+    // Short words are one edit from anything; only suggest for words.
+    if word.chars().count() < 4 {
+        return None;
+    }
     crate::diagnostic::nearest(word, candidates.iter().copied())
         .filter(|s| !s.eq_ignore_ascii_case(word))
         .map(str::to_string)
