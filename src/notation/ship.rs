@@ -591,7 +591,7 @@ impl ShipTerm {
     pub fn describe(&self) -> Option<String> {
         match self {
             ShipTerm::Hull(h) => Some(format!(
-                "a {} that takes {} hit{} to cripple and destroy",
+                "a {} destroyed by {} hit{} of damage, crippled at half",
                 h.class.as_str().to_ascii_lowercase(),
                 h.hits,
                 if h.hits == 1 { "" } else { "s" }
