@@ -217,6 +217,10 @@ fn missing_values_print_as_not_in_the_sources_with_the_faults() {
             "Source fault: The speed and the torpedo speed are lost in the source.",
         ],
     );
+    // A shipped ship whose weapon rows the source scrambled.
+    let run = muster(&["explain", "Hecate"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_contains(&run.stdout, &["Weapons: not in the sources", "Source fault:"]);
 }
 
 #[test]
@@ -341,4 +345,42 @@ fn a_fleet_roster_pdf_lists_ships_squadrons_and_the_attack_rating() {
             "Prow lance battery",
         ],
     );
+}
+
+proptest::proptest! {
+    /// Any text to every ship parser: an error or a value, never a panic,
+    /// and a value always prints back to itself.
+    #[test]
+    fn ship_parsers_never_panic(text in "\\PC{0,24}") {
+        let _ = ship::parse_hull(&text);
+        let _ = ship::parse_ship_speed(&text);
+        let _ = ship::parse_turns(&text);
+        let _ = ship::parse_count(&text);
+        if let Ok(a) = ship::parse_armour(&text) {
+            proptest::prop_assert_eq!(ship::parse_armour(&a.to_string()), Ok(a));
+        }
+        let _ = ship::parse_ship_range(&text);
+        if let Ok(s) = ship::parse_strength(&text) {
+            proptest::prop_assert_eq!(ship::parse_strength(&s.to_string()), Ok(s));
+        }
+        let _ = ship::parse_arcs(&text);
+        let _ = ship::parse_craft(&text);
+        let _ = ship::parse_ship_weapon_name(&text);
+        let _ = ship::parse_ship_terms(&text);
+    }
+
+    /// Text built from the notation's own pieces parses or fails cleanly.
+    #[test]
+    fn ship_terms_from_pieces_never_panic(parts in proptest::collection::vec(
+        proptest::sample::select(vec![
+            "F", "6+", "/", "5+", "(", ")", "S", "R", "L", "Left", "Cruiser", "/8", "45", "°",
+            "cm", "30", "-", "D6", "+2", "Furies", "Sharks", " ", ",", "Prow", "wpns battery",
+        ]),
+        0..12,
+    )) {
+        let text: String = parts.concat();
+        let _ = ship::parse_ship_terms(&text);
+        let _ = ship::parse_armour(&text);
+        let _ = ship::parse_craft(&text);
+    }
 }

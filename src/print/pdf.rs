@@ -7,7 +7,7 @@
 //! Text is measured with the font's own advance widths, so columns line up
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
-use super::ships::{FleetView, ShipCard};
+use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::view::{CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
@@ -795,6 +795,9 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
             right: Vec::new(),
             borders: true,
         }));
+    } else {
+        // Every ship has weapons: none listed means the sources lost them.
+        card.push(Block::Boxed(vec![bold("Weapons: "), plain(NOT_IN_SOURCES)]));
     }
     if !ship.notes.is_empty() {
         card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));

@@ -192,6 +192,9 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
             let _ = writeln!(out, "{}", line.trim_end());
         }
     }
+    if card.weapons.is_empty() {
+        let _ = writeln!(out, "  Weapons: {}", crate::print::ships::NOT_IN_SOURCES);
+    }
     for note in &card.notes {
         let _ = writeln!(out, "  Note: {note}");
     }
