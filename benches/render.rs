@@ -1,5 +1,6 @@
 //! Rendering speed: a roster PDF and a full army's crib-sheet PDF (the two
-//! documents players print), with their HTML for comparison.
+//! documents players print), a full fleet's ship crib sheet, with their HTML
+//! for comparison.
 //!
 //! `cargo bench --bench render`
 
@@ -37,6 +38,14 @@ fn render(c: &mut Criterion) {
     c.bench_function("crib sheet pdf (codex-astartes, every unit)", |b| {
         b.iter(|| print::crib_pdf(black_box(&sheet), Paper::A4))
     });
+    let fleet = catalogue
+        .list("armageddon-sector")
+        .map(|list| CribSheet::for_list(catalogue, list, DATE));
+    if let Some(fleet) = &fleet {
+        c.bench_function("crib sheet pdf (armageddon-sector, every ship)", |b| {
+            b.iter(|| print::crib_pdf(black_box(fleet), Paper::A4))
+        });
+    }
     c.bench_function("roster html (legal.txt)", |b| {
         b.iter(|| print::roster_html(black_box(&roster), Paper::A4))
     });

@@ -137,6 +137,17 @@ pub(super) fn link(
             }
         }
     }
+    for ship in &catalogue.ships {
+        let Some(sheet) = &ship.sheet else { continue };
+        for id in sheet.glossary_ids() {
+            let known = catalogue
+                .glossary(ship.game)
+                .is_some_and(|g| g.entry(id).is_some());
+            if !known && !missing.iter().any(|(game, m, _)| *game == ship.game && *m == id) {
+                missing.push((ship.game, id, &ship.data.id));
+            }
+        }
+    }
     for (game, id, unit) in missing {
         let message = format!(
             "the {} glossary has no entry `{id}`, which datasheet `{unit}` uses",

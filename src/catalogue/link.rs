@@ -73,10 +73,23 @@ pub fn link(
                 );
                 continue;
             }
+            let sheet = match super::sheets::parse_ship(&ship) {
+                Ok(sheet) => Some(sheet),
+                Err(fields) => {
+                    for field in fields {
+                        errors.error(
+                            &format!("/ships/{i}/{}", field.path),
+                            field.ship_message(&ship.id),
+                        );
+                    }
+                    None
+                }
+            };
             let ship = super::Ship {
                 game: file.game,
                 faction: file.id.clone(),
                 data: ship,
+                sheet,
             };
             // A later file (from --lists) overrides a built-in datasheet.
             match catalogue

@@ -72,6 +72,9 @@ pub struct Ship {
     /// The datasheet file's id (`imperial-navy`).
     pub faction: String,
     pub data: raw::ShipDatasheet,
+    /// The values, parsed; `None` when one does not parse (the load then
+    /// reports it).
+    pub sheet: Option<crate::notation::ship::ShipSheet>,
 }
 
 /// A model without an entry of its own in the lists.

@@ -571,4 +571,12 @@ pub enum TermKind {
     Firepower,
     WeaponNote,
     UnitNote,
+    /// Battlefleet Gothic: what a weapon is (lance, torpedoes...).
+    Weapon,
+    /// Battlefleet Gothic: where on the hull a weapon sits (port, prow...).
+    Mount,
+    /// Battlefleet Gothic: a fire arc (left, front, right, rear).
+    Arc,
+    /// Battlefleet Gothic: attack craft a launch bay carries.
+    Craft,
 }

@@ -1,11 +1,13 @@
 //! Datasheet values through the notation grammar (`crate::notation`), for
-//! the games whose datasheets are written in it (Epic Armageddon).
+//! the games whose datasheets are written in it (Epic Armageddon), and ship
+//! datasheet values through the ship notation (Battlefleet Gothic).
 //!
 //! Returns the parsed sheet, or every value that is not notation with the
 //! path of the field inside the datasheet, so that `link` can report the
 //! file, unit, field and position. It reports nothing itself.
 
 use super::raw::{self, GameId, Known};
+use crate::notation::ship::{self, ShipSheet, ShipWeaponLine, Stat};
 use crate::notation::{self, NotationError, Sheet, WeaponLine};
 
 /// A value that does not parse: the path below the unit (`weapons/0/range`),
@@ -22,6 +24,13 @@ impl FieldError {
     pub fn message(&self, unit: &str) -> String {
         format!(
             "datasheet `{unit}`, {}: `{}` is not datasheet notation {}",
+            self.field, self.value, self.error
+        )
+    }
+
+    pub fn ship_message(&self, ship: &str) -> String {
+        format!(
+            "ship datasheet `{ship}`, {}: `{}` is not ship notation {}",
             self.field, self.value, self.error
         )
     }
@@ -136,4 +145,141 @@ impl Fields {
             }
         }
     }
+}
+
+/// A ship datasheet's values through the ship notation. A `missing` value
+/// stays missing; a value that does not parse is a `FieldError` with its
+/// path below the ship (`weapons/2/arc`).
+pub(super) fn parse_ship(ship: &raw::ShipDatasheet) -> Result<ShipSheet, Vec<FieldError>> {
+    let mut fields = Fields { errors: Vec::new() };
+    let hull = stat(&mut fields, "type", "type".into(), &ship.hull, ship::parse_hull);
+    let speed = stat(
+        &mut fields,
+        "speed",
+        "speed".into(),
+        &ship.speed,
+        ship::parse_ship_speed,
+    );
+    let turns = stat(
+        &mut fields,
+        "turns",
+        "turns".into(),
+        &ship.turns,
+        ship::parse_turns,
+    );
+    let shields = stat(
+        &mut fields,
+        "shields",
+        "shields".into(),
+        &ship.shields,
+        ship::parse_count,
+    );
+    let armour = stat(
+        &mut fields,
+        "armour",
+        "armour".into(),
+        &ship.armour,
+        ship::parse_armour,
+    );
+    let turrets = stat(
+        &mut fields,
+        "turrets",
+        "turrets".into(),
+        &ship.turrets,
+        ship::parse_count,
+    );
+    let mut weapons = Vec::new();
+    for (w, weapon) in ship.weapons.iter().enumerate() {
+        let label = format!("weapon {} ({})", w + 1, weapon.name);
+        let path = |field: &str| format!("weapons/{w}/{field}");
+        let name = fields.take(
+            path("name"),
+            format!("{label} name"),
+            &weapon.name,
+            ship::parse_ship_weapon_name,
+        );
+        let range = weapon.range.as_ref().map(|r| {
+            stat(
+                &mut fields,
+                &path("range"),
+                format!("{label} range"),
+                r,
+                ship::parse_ship_range,
+            )
+        });
+        let strength = stat(
+            &mut fields,
+            &path("firepower"),
+            format!("{label} firepower"),
+            &weapon.firepower,
+            ship::parse_strength,
+        );
+        let arc = weapon.arc.as_ref().map(|a| {
+            stat(
+                &mut fields,
+                &path("arc"),
+                format!("{label} arc"),
+                a,
+                ship::parse_arcs,
+            )
+        });
+        let craft: Vec<_> = (weapon.craft.iter().enumerate())
+            .filter_map(|(c, text)| {
+                fields.take(
+                    path(&format!("craft/{c}")),
+                    format!("{label} craft {}", c + 1),
+                    text,
+                    ship::parse_craft,
+                )
+            })
+            .collect();
+        if let (Some(name), Some(range), Some(strength), Some(arc)) =
+            (name, optional(range), strength, optional(arc))
+        {
+            weapons.push(ShipWeaponLine {
+                name,
+                range,
+                strength,
+                arc,
+                craft,
+            });
+        }
+    }
+    match (hull, speed, turns, shields, armour, turrets) {
+        (Some(hull), Some(speed), Some(turns), Some(shields), Some(armour), Some(turrets))
+            if fields.errors.is_empty() =>
+        {
+            Ok(ShipSheet {
+                hull,
+                speed,
+                turns,
+                shields,
+                armour,
+                turrets,
+                weapons,
+            })
+        }
+        _ => Err(fields.errors),
+    }
+}
+
+/// A value that may be `missing`: `Some(Stat::Missing)` for that, `None`
+/// when it does not parse (the error is recorded).
+fn stat<T>(
+    fields: &mut Fields,
+    path: &str,
+    field: String,
+    value: &Known<String>,
+    parse: impl Fn(&str) -> Result<T, NotationError>,
+) -> Option<Stat<T>> {
+    match value.value() {
+        None => Some(Stat::Missing),
+        Some(text) => fields.take(path.to_string(), field, text, parse).map(Stat::Known),
+    }
+}
+
+/// A field a row may lack: `Some(None)` when absent, `Some(Some(v))` when
+/// it parsed, `None` when it did not.
+fn optional<T>(field: Option<Option<T>>) -> Option<Option<T>> {
+    field.map_or(Some(None), |parsed| parsed.map(Some))
 }

@@ -82,9 +82,11 @@ pub enum Command {
         points: Option<u32>,
     },
     /// Explain datasheet notation part by part (`muster explain "MW2+,
-    /// TK(D3), FxF"`), or with --army show one unit's datasheet.
+    /// TK(D3), FxF"`, or ship values such as "F6+/5+, L/F/R"), or with
+    /// --army show one unit's or ship's datasheet.
     Explain {
-        /// Notation, comma-separated; with --army, a unit's name.
+        /// Notation, comma-separated; with --army, a unit's or ship's name
+        /// (for a fleet list, ship notation otherwise).
         text: String,
         /// The army list whose unit TEXT names.
         #[arg(long)]

@@ -4,9 +4,9 @@
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, names};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, Ship, names};
 use crate::check::{self, Checked};
-use crate::notation;
+use crate::notation::{self, ship};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
 use std::fmt::Write as _;
@@ -41,6 +41,9 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             Ok(list) => list,
             Err(out) => return out,
         };
+        if list.game == GameId::Bfg {
+            return explain_ship(catalogue, list, text);
+        }
         return match find_unit(catalogue, list, text) {
             Ok(sheet) => Output {
                 stdout: text::datasheet(sheet, &list.name, catalogue.glossary(list.game)),
@@ -68,10 +71,86 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                     ..Output::default()
                 };
             }
+            let mut ships = catalogue
+                .ships
+                .iter()
+                .filter(|s| ship_names(s).any(|n| names::normalize(n) == wanted));
+            if let (Some(ship), None) = (ships.next(), ships.next()) {
+                return Output {
+                    stdout: text::ship(ship, &ship.faction, catalogue.glossary(ship.game)),
+                    ..Output::default()
+                };
+            }
+            // Not Epic notation: perhaps a ship's values (`F6+/5+, L/F/R`).
+            let error = match ship::parse_ship_terms(text) {
+                Ok(parts) => {
+                    return Output {
+                        stdout: text::ship_notation(text, &parts, catalogue.glossary(GameId::Bfg)),
+                        ..Output::default()
+                    };
+                }
+                // The reading that got further says more about the mistake.
+                Err(ship_error) if ship_error.offset > error.offset => ship_error,
+                Err(_) => error,
+            };
             let column = error.column;
             usage(format!(
                 "`{text}` is not datasheet notation\n  {text}\n  {:>column$} {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet",
                 "^"
+            ))
+        }
+    }
+}
+
+fn ship_names(ship: &Ship) -> impl Iterator<Item = &str> {
+    std::iter::once(ship.data.id.as_str())
+        .chain(std::iter::once(ship.data.name.as_str()))
+        .chain(ship.data.aliases.iter().map(String::as_str))
+}
+
+/// `muster explain TEXT --army FLEET`: a ship of the fleet by name, or
+/// else ship notation.
+fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
+    let ships: Vec<&Ship> = list
+        .units
+        .iter()
+        .filter_map(|id| catalogue.ship(list.game, id))
+        .collect();
+    let wanted = names::normalize(name);
+    let found: Vec<&Ship> = ships
+        .iter()
+        .copied()
+        .filter(|s| ship_names(s).any(|n| names::normalize(n) == wanted))
+        .collect();
+    let glossary = catalogue.glossary(list.game);
+    match found.as_slice() {
+        [one] => Output {
+            stdout: text::ship(one, &list.name, glossary),
+            ..Output::default()
+        },
+        [] => match ship::parse_ship_terms(name) {
+            Ok(parts) => Output {
+                stdout: text::ship_notation(name, &parts, glossary),
+                ..Output::default()
+            },
+            Err(_) => {
+                let suggestion =
+                    crate::diagnostic::nearest(name, ships.iter().flat_map(|s| ship_names(s).skip(1)));
+                usage(format!(
+                    "{} has no ship called `{name}`, and it is not ship notation{}\nhint: `muster sheet {}` prints every ship of the list",
+                    list.name,
+                    suggestion
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default(),
+                    list.id
+                ))
+            }
+        },
+        many => {
+            let ids: Vec<&str> = many.iter().map(|s| s.data.id.as_str()).collect();
+            usage(format!(
+                "`{name}` names more than one ship: {}; use its id",
+                ids.join(", ")
             ))
         }
     }

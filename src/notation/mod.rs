@@ -9,6 +9,7 @@
 //! the list files; `muster explain` and the crib sheets read the result.
 
 mod parse;
+pub mod ship;
 
 pub use parse::{
     NotationError, parse_firepower, parse_range, parse_roll, parse_speed, parse_terms, parse_unit_note,

@@ -9,6 +9,7 @@
 
 mod html;
 mod pdf;
+pub mod ships;
 pub mod view;
 
 pub use view::{CribSheet, RosterSheet};

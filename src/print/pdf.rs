@@ -7,6 +7,7 @@
 //! Text is measured with the font's own advance widths, so columns line up
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
+use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::view::{CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
@@ -727,6 +728,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         card.push(Block::Gap(6.0));
         blocks.push(Block::Keep(card));
     }
+    for ship in &sheet.ships {
+        blocks.push(Block::Keep(ship_card(ship)));
+    }
     if sheet.has_missing() {
         blocks.push(Block::Text {
             runs: vec![plain("? marks a value the sources do not give.")],
@@ -759,6 +763,52 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     }
 }
 
+/// A ship datasheet: a bar with the characteristics, the weapon table,
+/// notes and the source's faults, kept on one page.
+fn ship_card(ship: &ShipCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(ship.name.clone()), plain(format!("  {}", ship.hull))],
+        right: format!(
+            "Speed {} · Turns {} · Shields {} · Armour {} · Turrets {}",
+            ship.speed, ship.turns, ship.shields, ship.armour, ship.turrets
+        ),
+    }];
+    if !ship.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: vec![0.3, 0.38, 0.14, 0.18],
+            header: ["Weapon", "Range or craft", "Firepower", "Arc"]
+                .map(String::from)
+                .to_vec(),
+            rows: ship
+                .weapons
+                .iter()
+                .map(|w| Row {
+                    cells: vec![
+                        vec![plain(w.name.clone())],
+                        vec![plain(w.reach().to_string())],
+                        vec![plain(w.firepower.clone())],
+                        vec![plain(w.arc.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    } else {
+        // Every ship has weapons: none listed means the sources lost them.
+        card.push(Block::Boxed(vec![bold("Weapons: "), plain(NOT_IN_SOURCES)]));
+    }
+    if !ship.notes.is_empty() {
+        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
+    }
+    for fault in &ship.faults {
+        card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
 pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     let mut blocks = Vec::new();
     crib_blocks(sheet, &mut blocks);
@@ -768,6 +818,43 @@ pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
         &blocks,
         paper,
     )
+}
+
+/// Ships with options and points; a squadron in bold, its ships under it.
+fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Fleet".into()));
+    if fleet.rows.is_empty() {
+        blocks.push(Block::Text {
+            runs: vec![plain("No ship could be read.")],
+            size: BODY,
+        });
+        return;
+    }
+    blocks.push(Block::Table(Table {
+        widths: vec![0.4, 0.48, 0.12],
+        header: ["Ship", "Options", "Points"].map(String::from).to_vec(),
+        rows: fleet
+            .rows
+            .iter()
+            .map(|r| {
+                let name = if r.member {
+                    format!("↳ {}", r.name)
+                } else {
+                    r.name.clone()
+                };
+                Row {
+                    cells: vec![
+                        vec![plain(name)],
+                        vec![plain(r.options.clone())],
+                        vec![plain(r.points.to_string())],
+                    ],
+                    bold: r.squadron,
+                }
+            })
+            .collect(),
+        right: vec![2],
+        borders: true,
+    }));
 }
 
 pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
@@ -811,6 +898,9 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
     if let Some(rating) = roster.strategy_rating {
         facts.push(("Strategy rating", rating.to_string()));
     }
+    if let Some(fleet) = &roster.fleet {
+        facts.push(("Attack rating", fleet.attack_rating.clone()));
+    }
     blocks.push(Block::Table(Table {
         widths: vec![0.2, 0.8],
         header: Vec::new(),
@@ -846,13 +936,16 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
             blocks.push(Block::Text { runs, size: BODY });
         }
     }
-    blocks.push(Block::Heading("Formations".into()));
-    if roster.formations.is_empty() {
+    if let Some(fleet) = &roster.fleet {
+        fleet_blocks(fleet, &mut blocks);
+    } else if roster.formations.is_empty() {
+        blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Text {
             runs: vec![plain("No formation could be read.")],
             size: BODY,
         });
     } else {
+        blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Table(Table {
             widths: vec![0.04, 0.25, 0.31, 0.26, 0.07, 0.07],
             header: ["#", "Formation", "Units", "Upgrades", "Init.", "Points"]

@@ -6,8 +6,9 @@
 //! checker should make: legality, points and derived facts come from
 //! `check::Checked`.
 
-use crate::catalogue::glossary::Glossary;
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
+use super::ships::{FleetView, ShipCard};
+use crate::catalogue::glossary::{Entry, Glossary};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, UnitType};
 use crate::check::Checked;
 use crate::diagnostic::Severity;
 use std::collections::BTreeSet;
@@ -19,6 +20,8 @@ pub struct CribSheet {
     pub title: String,
     pub subtitle: String,
     pub units: Vec<UnitCard>,
+    /// Battlefleet Gothic ship datasheets (empty for other games).
+    pub ships: Vec<ShipCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -206,7 +209,13 @@ pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec
     glossary
         .entries_for(&ids)
         .into_iter()
-        .map(|e| match &e.abbreviation {
+        .map(GlossaryLine::from_entry)
+        .collect()
+}
+
+impl GlossaryLine {
+    pub fn from_entry(e: &Entry) -> GlossaryLine {
+        match &e.abbreviation {
             Some(a) if a != &e.name => GlossaryLine {
                 term: a.clone(),
                 name: e.name.clone(),
@@ -217,8 +226,8 @@ pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec
                 name: String::new(),
                 summary: e.summary.clone(),
             },
-        })
-        .collect()
+        }
+    }
 }
 
 /// `muster 0.1.0, 2026-11-22`.
@@ -242,12 +251,18 @@ impl CribSheet {
             .filter_map(|&u| list.units.get(u))
             .filter_map(|id| catalogue.datasheet(list.game, id))
             .collect();
+        let ids: Vec<&str> = slots
+            .iter()
+            .filter_map(|&u| list.units.get(u).map(String::as_str))
+            .collect();
+        let what = if list.game == GameId::Bfg { "ship" } else { "unit" };
         CribSheet::build(
             catalogue,
             list,
             &sheets,
+            &ids,
             format!("{}: crib sheet", list.name),
-            format!("{}, every unit of the list", list.version_text()),
+            format!("{}, every {what} of the list", list.version_text()),
             date,
         )
     }
@@ -268,6 +283,7 @@ impl CribSheet {
             catalogue,
             list,
             &sheets,
+            ids,
             format!("{}: crib sheet", list.name),
             subtitle,
             date,
@@ -278,18 +294,27 @@ impl CribSheet {
         catalogue: &Catalogue,
         list: &ArmyList,
         sheets: &[&Datasheet],
+        ids: &[&str],
         title: String,
         subtitle: String,
         date: &str,
     ) -> CribSheet {
+        let glossary = catalogue.glossary(list.game);
+        // Ship datasheets are looked up only for fleets, so an Epic sheet
+        // stays exactly as it was.
+        let ships = if list.game == GameId::Bfg {
+            super::ships::ships(catalogue, list, ids)
+        } else {
+            Vec::new()
+        };
+        let mut lines = glossary_lines(glossary, sheets);
+        lines.extend(super::ships::glossary_lines(glossary, &ships));
         CribSheet {
             title,
             subtitle,
-            units: sheets
-                .iter()
-                .map(|s| UnitCard::new(s, catalogue.glossary(list.game)))
-                .collect(),
-            glossary: glossary_lines(catalogue.glossary(list.game), sheets),
+            units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
+            ships: ships.into_iter().map(ShipCard::new).collect(),
+            glossary: lines,
             stamp: stamp(date),
         }
     }
@@ -318,6 +343,8 @@ pub struct RosterSheet {
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationRow>,
+    /// Battlefleet Gothic: the fleet, in place of `formations`.
+    pub fleet: Option<FleetView>,
     pub counts_as: Vec<(String, String)>,
     pub legal: bool,
     /// `Legal` or `NOT legal: 3 errors`.
@@ -362,7 +389,9 @@ impl RosterSheet {
         let list = checked.list;
         let army = checked.army.as_ref();
         let resolved = resolve_units(checked);
+        let fleet = army.filter(|a| a.game == GameId::Bfg).map(FleetView::new);
         let formations = army
+            .filter(|_| fleet.is_none())
             .map(|a| {
                 a.formations
                     .iter()
@@ -420,11 +449,16 @@ impl RosterSheet {
                 let ids: Vec<&str> = (resolved.unit_order.iter())
                     .filter_map(|&u| list.units.get(u).map(String::as_str))
                     .collect();
+                let what = if list.game == GameId::Bfg {
+                    "ships"
+                } else {
+                    "units"
+                };
                 Some(CribSheet::for_units(
                     catalogue,
                     list,
                     &ids,
-                    format!("{}, the units of this roster", list.version_text()),
+                    format!("{}, the {what} of this roster", list.version_text()),
                     date,
                 ))
             }
@@ -449,6 +483,7 @@ impl RosterSheet {
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
             formations,
+            fleet,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
             verdict,

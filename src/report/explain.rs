@@ -1,13 +1,15 @@
 //! `muster explain`: datasheet notation explained part by part, and one
-//! unit's datasheet with its terms expanded, as terminal text.
+//! unit's (or ship's) datasheet with its terms expanded, as terminal text.
 //!
 //! The meaning of each value comes from `notation` (what its parameters
 //! say) and the game's glossary (what the rule is); this module only lays
 //! them out.
 
-use crate::catalogue::Datasheet;
 use crate::catalogue::glossary::Glossary;
+use crate::catalogue::{Datasheet, Ship};
 use crate::notation::Part;
+use crate::notation::ship::ShipPart;
+use crate::print::ships::ShipCard;
 use crate::print::view::{UnitCard, type_name};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -111,6 +113,102 @@ pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>
             out.push('\n');
             for entry in entries {
                 let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
+            }
+        }
+    }
+    out
+}
+
+/// Ship notation part by part, as `notation` does for Epic values.
+pub fn ship_notation(text: &str, parts: &[ShipPart], glossary: Option<&Glossary>) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let canonical = part.term.to_string();
+        let written = text
+            .get(part.span.start..part.span.end)
+            .unwrap_or_default()
+            .trim();
+        let _ = write!(out, "{canonical}  (Battlefleet Gothic {}", part.term.kind());
+        if !written.eq_ignore_ascii_case(&canonical) {
+            let _ = write!(out, "; written `{written}`");
+        }
+        out.push_str(")\n");
+        if let Some(description) = part.term.describe() {
+            let _ = writeln!(out, "  {description}");
+        }
+        for id in part.term.glossary_ids() {
+            match glossary.and_then(|g| g.entry(id)) {
+                Some(entry) => {
+                    let _ = writeln!(out, "  {}: {}", entry.title(), entry.summary);
+                }
+                None => {
+                    let _ = writeln!(out, "  ({id}: no glossary entry)");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One ship datasheet as a small table, then the glossary of what it uses.
+pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
+    let card = ShipCard::new(ship);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.hull);
+    let _ = writeln!(
+        out,
+        "  Speed {}   Turns {}   Shields {}   Armour {}   Turrets {}",
+        card.speed, card.turns, card.shields, card.armour, card.turrets
+    );
+    if !card.weapons.is_empty() {
+        let head = ["Weapon", "Range or craft", "Firepower", "Arc"];
+        let rows: Vec<[&str; 4]> = card
+            .weapons
+            .iter()
+            .map(|w| [w.name.as_str(), w.reach(), &w.firepower, &w.arc])
+            .collect();
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain(std::iter::once(head[i].len()))
+                .max()
+                .unwrap_or(0)
+        };
+        let widths = [width(0), width(1), width(2)];
+        for row in std::iter::once(head).chain(rows.iter().copied()) {
+            let line = format!(
+                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2]
+            );
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    if card.weapons.is_empty() {
+        let _ = writeln!(out, "  Weapons: {}", crate::print::ships::NOT_IN_SOURCES);
+    }
+    for note in &card.notes {
+        let _ = writeln!(out, "  Note: {note}");
+    }
+    for fault in &card.faults {
+        let _ = writeln!(out, "  Source fault: {fault}");
+    }
+    let lines = crate::print::ships::glossary_lines(glossary, &[ship]);
+    if !lines.is_empty() {
+        out.push('\n');
+        for line in lines {
+            if line.name.is_empty() {
+                let _ = writeln!(out, "{}: {}", line.term, line.summary);
+            } else {
+                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
             }
         }
     }

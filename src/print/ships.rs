@@ -1,0 +1,239 @@
+//! Battlefleet Gothic views: ship cards (a ship datasheet in canonical
+//! notation) and the fleet part of a printed roster (ships with their
+//! options and points, squadrons with their ships under them, the attack
+//! rating). Plain strings, like `view`; both renderers read them.
+
+use super::view::GlossaryLine;
+use crate::catalogue::glossary::Glossary;
+use crate::catalogue::{ArmyList, Catalogue, Ship};
+use crate::check::{ArmySummary, FormationSummary};
+use crate::notation::ship::Stat;
+use std::collections::BTreeSet;
+use std::fmt::Display;
+
+/// Printed for a value the sources do not give.
+pub const NOT_IN_SOURCES: &str = "not in the sources";
+
+/// One ship datasheet, every value in canonical notation.
+#[derive(Debug, Clone)]
+pub struct ShipCard {
+    pub name: String,
+    /// `Cruiser/8`.
+    pub hull: String,
+    pub speed: String,
+    pub turns: String,
+    pub shields: String,
+    pub armour: String,
+    pub turrets: String,
+    pub weapons: Vec<ShipWeaponRow>,
+    pub notes: Vec<String>,
+    /// What the sources got wrong, so a reader knows why a value is missing.
+    pub faults: Vec<String>,
+}
+
+/// One weapon row. Launch bays have craft instead of a range and an arc.
+#[derive(Debug, Clone)]
+pub struct ShipWeaponRow {
+    pub name: String,
+    pub range: String,
+    pub firepower: String,
+    pub arc: String,
+    /// `Furies (30cm), Starhawks (20cm)`; empty for guns.
+    pub craft: String,
+}
+
+impl ShipWeaponRow {
+    /// What the range column shows: the range, or the craft a bay launches
+    /// (the pack prints craft in that column too).
+    pub fn reach(&self) -> &str {
+        if self.range.is_empty() {
+            &self.craft
+        } else {
+            &self.range
+        }
+    }
+}
+
+fn stat<T: Display>(value: &Stat<T>) -> String {
+    value
+        .known()
+        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
+}
+
+/// A raw value, or the words for `missing`.
+fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
+    value
+        .value()
+        .cloned()
+        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
+}
+
+impl ShipCard {
+    pub fn new(ship: &Ship) -> ShipCard {
+        let data = &ship.data;
+        let (hull, speed, turns, shields, armour, turrets, weapons) = match &ship.sheet {
+            Some(s) => (
+                stat(&s.hull),
+                stat(&s.speed),
+                stat(&s.turns),
+                stat(&s.shields),
+                stat(&s.armour),
+                stat(&s.turrets),
+                s.weapons
+                    .iter()
+                    .map(|w| ShipWeaponRow {
+                        name: w.name.to_string(),
+                        range: w.range.as_ref().map(stat).unwrap_or_default(),
+                        firepower: stat(&w.strength),
+                        arc: w.arc.as_ref().map(stat).unwrap_or_default(),
+                        craft: w
+                            .craft
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                    .collect(),
+            ),
+            // Not parsed (the load reported why): the values as written.
+            None => (
+                raw(&data.hull),
+                raw(&data.speed),
+                raw(&data.turns),
+                raw(&data.shields),
+                raw(&data.armour),
+                raw(&data.turrets),
+                data.weapons
+                    .iter()
+                    .map(|w| ShipWeaponRow {
+                        name: w.name.clone(),
+                        range: w.range.as_ref().map(raw).unwrap_or_default(),
+                        firepower: raw(&w.firepower),
+                        arc: w.arc.as_ref().map(raw).unwrap_or_default(),
+                        craft: w.craft.join(", "),
+                    })
+                    .collect(),
+            ),
+        };
+        ShipCard {
+            name: data.name.clone(),
+            hull,
+            speed,
+            turns,
+            shields,
+            armour,
+            turrets,
+            weapons,
+            notes: data.notes.clone(),
+            faults: data.faults.clone(),
+        }
+    }
+
+    /// `Cruiser/8 · Speed 20cm · Turns 45° · Shields 2 · Armour F6+/5+ · Turrets 2`.
+    pub fn stats(&self) -> String {
+        format!(
+            "{} · Speed {} · Turns {} · Shields {} · Armour {} · Turrets {}",
+            self.hull, self.speed, self.turns, self.shields, self.armour, self.turrets
+        )
+    }
+}
+
+/// The glossary lines for what `ships` use, in glossary order.
+pub fn glossary_lines(glossary: Option<&Glossary>, ships: &[&Ship]) -> Vec<GlossaryLine> {
+    let Some(glossary) = glossary else {
+        return Vec::new();
+    };
+    let ids: BTreeSet<&str> = ships
+        .iter()
+        .filter_map(|s| s.sheet.as_ref())
+        .flat_map(|s| s.glossary_ids())
+        .collect();
+    glossary
+        .entries_for(&ids)
+        .into_iter()
+        .map(GlossaryLine::from_entry)
+        .collect()
+}
+
+/// The ship datasheets of `ids` in `list`'s game, in that order, skipping
+/// ids that name none.
+pub fn ships<'c>(catalogue: &'c Catalogue, list: &ArmyList, ids: &[&str]) -> Vec<&'c Ship> {
+    ids.iter()
+        .filter_map(|id| catalogue.ship(list.game, id))
+        .collect()
+}
+
+/// The fleet part of a printed roster.
+#[derive(Debug, Clone)]
+pub struct FleetView {
+    /// The attack rating, or the words for a missing one.
+    pub attack_rating: String,
+    pub rows: Vec<FleetRow>,
+}
+
+/// A ship, a squadron, or a ship of a squadron (`member`).
+#[derive(Debug, Clone)]
+pub struct FleetRow {
+    pub name: String,
+    pub options: String,
+    /// A squadron's points are its ships' and its own.
+    pub points: i64,
+    pub squadron: bool,
+    pub member: bool,
+}
+
+impl FleetView {
+    pub fn new(army: &ArmySummary) -> FleetView {
+        let options = |f: &FormationSummary| {
+            f.upgrades
+                .iter()
+                .map(|(name, count)| {
+                    if *count == 1 {
+                        name.clone()
+                    } else {
+                        format!("{count}× {name}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut rows = Vec::new();
+        for (i, f) in army.formations.iter().enumerate() {
+            if f.group.is_some() {
+                continue;
+            }
+            if f.is_group {
+                let members: Vec<&FormationSummary> =
+                    army.formations.iter().filter(|m| m.group == Some(i)).collect();
+                rows.push(FleetRow {
+                    name: f.name.clone(),
+                    options: options(f),
+                    points: f.points + members.iter().map(|m| m.points).sum::<i64>(),
+                    squadron: true,
+                    member: false,
+                });
+                rows.extend(members.into_iter().map(|m| FleetRow {
+                    name: m.name.clone(),
+                    options: options(m),
+                    points: m.points,
+                    squadron: false,
+                    member: true,
+                }));
+            } else {
+                rows.push(FleetRow {
+                    name: f.name.clone(),
+                    options: options(f),
+                    points: f.points,
+                    squadron: false,
+                    member: false,
+                });
+            }
+        }
+        FleetView {
+            attack_rating: army
+                .attack_rating
+                .map_or_else(|| NOT_IN_SOURCES.to_string(), |r| r.to_string()),
+            rows,
+        }
+    }
+}
