@@ -592,3 +592,40 @@ constraints:
         assert!(run.stdout.contains(line), "{line}:\n{}", run.stdout);
     }
 }
+
+#[test]
+fn a_list_folder_can_override_a_built_in_datasheet_file() {
+    let dir = std::env::temp_dir().join(format!("muster-ships-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sheet = "\
+game: bfg
+id: imperial-navy
+name: Imperial Navy
+source: []
+ships:
+  - id: lunar
+    name: Lunar
+    type: Cruiser/8
+    speed: 25cm
+    turns: 45°
+    shields: '2'
+    armour: F6+/5+
+    turrets: '2'
+";
+    std::fs::write(dir.join("imperial-navy.yaml"), sheet).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    // A repeat inside one file is still a slip.
+    std::fs::write(
+        dir.join("imperial-navy.yaml"),
+        format!("{sheet}{}", &sheet[sheet.find("  - id").unwrap()..]),
+    )
+    .unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("datasheet id `lunar` is used twice"),
+        "{}",
+        run.stdout
+    );
+}

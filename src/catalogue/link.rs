@@ -61,12 +61,11 @@ pub fn link(
             diagnostics,
             errors: 0,
         };
+        // Ids repeat across files only to override (a `--lists` file over
+        // a built-in one); within one file a repeat is a slip.
+        let mut in_this_file = std::collections::HashSet::new();
         for (i, ship) in file.ships.into_iter().enumerate() {
-            if catalogue
-                .ships
-                .iter()
-                .any(|s| s.game == file.game && s.faction == file.id && s.data.id == ship.id)
-            {
+            if !in_this_file.insert(ship.id.clone()) {
                 errors.error(
                     &format!("/ships/{i}/id"),
                     format!("datasheet id `{}` is used twice", ship.id),
@@ -102,6 +101,13 @@ pub fn link(
             }
         }
         for (i, unit) in file.units.into_iter().enumerate() {
+            if !in_this_file.insert(unit.id.clone()) {
+                errors.error(
+                    &format!("/units/{i}/id"),
+                    format!("datasheet id `{}` is used twice", unit.id),
+                );
+                continue;
+            }
             let sheet = if super::sheets::has_notation(file.game) {
                 match super::sheets::parse(&unit) {
                     Ok(sheet) => Some(sheet),
@@ -120,13 +126,6 @@ pub fn link(
                 .iter_mut()
                 .find(|d| d.game == file.game && d.id == unit.id)
             {
-                if existing.faction == file.id {
-                    errors.error(
-                        &format!("/units/{i}/id"),
-                        format!("datasheet id `{}` is used twice", unit.id),
-                    );
-                    continue;
-                }
                 // A later file (from --lists) overrides a built-in datasheet.
                 *existing = datasheet(file.game, &file.id, unit, sheet);
             } else {
