@@ -200,10 +200,17 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .map(|f| f.points)
         .max()
         .filter(|_| army.list.game == crate::catalogue::GameId::Netea);
+    let epic = army.list.game == crate::catalogue::GameId::Netea;
     let all_units: Vec<Result<Vec<Unit<'_>>, String>> = army
         .formations
         .iter()
-        .map(|f| units(army, f, catalogue))
+        .map(|f| {
+            if epic {
+                units(army, f, catalogue)
+            } else {
+                Ok(Vec::new())
+            }
+        })
         .collect();
     let transports = all_units.iter().flatten().flatten().any(|u| {
         is_aircraft(u.sheet.unit_type)
@@ -219,7 +226,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .map(|(f, units)| {
             let formation = &army.list.formations[f.formation];
             let (garrison, reserve, strength) = match units {
-                _ if army.list.game != crate::catalogue::GameId::Netea => {
+                _ if !epic => {
                     let na = || Verdict::Unknown("an Epic Armageddon rule; this game has none".to_string());
                     (na(), na(), None)
                 }

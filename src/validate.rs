@@ -369,11 +369,18 @@ impl Facts<Selector> for FormationFacts<'_, '_, '_> {
     fn measure(&self, reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
         match reach {
             Reach::Army => self.army.measure(reach, m, s),
-            Reach::Local => self.army.measure_over(
-                |i, f| i == self.index || (self.with_members && f.group == Some(self.index)),
-                m,
-                s,
-            ),
+            // One formation is read directly: formation rules run once per
+            // formation, so scanning the army here would make them quadratic.
+            Reach::Local if !self.with_members => self
+                .army
+                .army
+                .formations
+                .get(self.index)
+                .map_or(0, |f| self.army.measure_one(f, m, s)),
+            Reach::Local => {
+                self.army
+                    .measure_over(|i, f| i == self.index || f.group == Some(self.index), m, s)
+            }
         }
     }
 
