@@ -9,6 +9,7 @@
 //! the list files; `muster explain` and the crib sheets read the result.
 
 mod parse;
+mod pest_glue;
 pub mod ship;
 
 pub use parse::{

@@ -72,6 +72,21 @@ pub fn parse_weapon_name(text: &str) -> Result<WeaponName, NotationError> {
 }
 
 /// Comma-separated notation of any kind, as `muster explain` takes it.
+const GRAMMAR: super::pest_glue::Grammar<Rule> = super::pest_glue::Grammar {
+    terms: Rule::terms,
+    eoi: Rule::EOI,
+    name: rule_name,
+    suggest,
+};
+
+fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
+    super::pest_glue::value::<NotationParser, Rule>(&GRAMMAR, rule, text)
+}
+
+fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
+    super::pest_glue::error(&GRAMMAR, entry, text, e)
+}
+
 pub fn parse_terms(text: &str) -> Result<Vec<Part>, NotationError> {
     let terms = match NotationParser::parse(Rule::terms, text) {
         Ok(mut pairs) => pairs.next(),
@@ -86,74 +101,6 @@ pub fn parse_terms(text: &str) -> Result<Vec<Part>, NotationError> {
             Part { term: term(p), span }
         })
         .collect())
-}
-
-/// Parses `text` with an anchored entry rule and returns the pair inside it.
-fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
-    match NotationParser::parse(rule, text) {
-        Ok(mut pairs) => pairs
-            .next()
-            .and_then(|entry| entry.into_inner().next())
-            .ok_or_else(|| NotationError {
-                offset: 0,
-                column: 1,
-                expected: rule_name(&rule),
-                suggestion: None,
-            }),
-        Err(e) => Err(error(rule, text, e)),
-    }
-}
-
-fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
-    let offset = match e.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((start, _)) => start,
-    };
-    let offset = offset.min(text.len());
-    let mut expected: Vec<String> = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().map(rule_name).collect()
-        }
-        pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
-    };
-    expected.sort();
-    expected.dedup();
-    // Between comma-separated terms, another term is the useful expectation.
-    if entry == Rule::terms && expected.len() > 1 {
-        expected.retain(|e| *e != rule_name(&Rule::EOI));
-    }
-    if expected.is_empty() {
-        expected.push(rule_name(&entry));
-    }
-    let column = text.get(..offset).map_or(offset, |s| s.chars().count()) + 1;
-    // Suggest for the part that failed, not the whole list of terms.
-    let part = if entry == Rule::terms {
-        let start = text.get(..offset).and_then(|s| s.rfind(',')).map_or(0, |i| i + 1);
-        let end = text
-            .get(offset..)
-            .and_then(|s| s.find(','))
-            .map_or(text.len(), |i| offset + i);
-        text.get(start..end).unwrap_or(text)
-    } else {
-        text
-    };
-    NotationError {
-        offset,
-        column,
-        expected: join_or(expected),
-        suggestion: suggest(entry, part),
-    }
-}
-
-fn join_or(mut names: Vec<String>) -> String {
-    match names.len() {
-        0 => String::new(),
-        1 => names.remove(0),
-        _ => {
-            let last = names.pop().unwrap_or_default();
-            format!("{} or {}", names.join(", "), last)
-        }
-    }
 }
 
 /// Spellings to suggest for a value that does not parse.

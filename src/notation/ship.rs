@@ -726,6 +726,25 @@ pub fn parse_ship_weapon_name(text: &str) -> Result<WeaponName, NotationError> {
 }
 
 /// Comma-separated ship notation of any kind, as `muster explain` takes it.
+const GRAMMAR: super::pest_glue::Grammar<Rule> = super::pest_glue::Grammar {
+    terms: Rule::terms,
+    eoi: Rule::EOI,
+    name: rule_label,
+    suggest,
+};
+
+fn rule_label(rule: &Rule) -> String {
+    rule_name(rule).to_string()
+}
+
+fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
+    super::pest_glue::value::<ShipParser, Rule>(&GRAMMAR, rule, text)
+}
+
+fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
+    super::pest_glue::error(&GRAMMAR, entry, text, e)
+}
+
 pub fn parse_ship_terms(text: &str) -> Result<Vec<ShipPart>, NotationError> {
     let terms = match ShipParser::parse(Rule::terms, text) {
         Ok(mut pairs) => pairs.next(),
@@ -740,55 +759,6 @@ pub fn parse_ship_terms(text: &str) -> Result<Vec<ShipPart>, NotationError> {
             ShipPart { term: term(p), span }
         })
         .collect())
-}
-
-fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
-    match ShipParser::parse(rule, text) {
-        Ok(mut pairs) => pairs
-            .next()
-            .and_then(|entry| entry.into_inner().next())
-            .ok_or_else(|| NotationError {
-                offset: 0,
-                column: 1,
-                expected: rule_name(&rule).into(),
-                suggestion: None,
-            }),
-        Err(e) => Err(error(rule, text, e)),
-    }
-}
-
-fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
-    let offset = match e.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((start, _)) => start,
-    };
-    let offset = offset.min(text.len());
-    let mut expected: Vec<&str> = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().map(rule_name).collect()
-        }
-        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
-    };
-    expected.sort_unstable();
-    expected.dedup();
-    if entry == Rule::terms && expected.len() > 1 {
-        expected.retain(|e| *e != rule_name(&Rule::EOI));
-    }
-    if expected.is_empty() {
-        expected.push(rule_name(&entry));
-    }
-    let column = text.get(..offset).map_or(offset, |s| s.chars().count()) + 1;
-    let expected = match expected.split_last() {
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    NotationError {
-        offset,
-        column,
-        expected,
-        suggestion: suggest(entry, text),
-    }
 }
 
 /// Spellings to suggest for a craft or weapon that does not parse.
