@@ -133,11 +133,18 @@ fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
                 stdout: text::ship_notation(name, &parts, glossary),
                 ..Output::default()
             },
-            Err(_) => {
+            Err(notation) => {
                 let suggestion =
                     crate::diagnostic::nearest(name, ships.iter().flat_map(|s| ship_names(s).skip(1)));
+                // Text with notation's punctuation was meant as notation:
+                // say where it stops making sense.
+                let as_notation = if name.contains([',', '/', '(', '+', '°']) {
+                    format!("\nhint: read as ship notation, it fails {notation}")
+                } else {
+                    String::new()
+                };
                 usage(format!(
-                    "{} has no ship called `{name}`, and it is not ship notation{}\nhint: `muster sheet {}` prints every ship of the list",
+                    "{} has no ship called `{name}`, and it is not ship notation{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
                     list.name,
                     suggestion
                         .map(|s| format!("; did you mean `{s}`?"))
