@@ -288,6 +288,24 @@ impl ArmyFacts<'_, '_> {
         }
     }
 
+    /// The largest or smallest value of a measure over the formations the
+    /// selector matches (the formation itself, or something it took or
+    /// holds; all formations without a selector), with the formation.
+    /// Formations it does not match are left out rather than counted as 0,
+    /// so that `least(points(tag:capital))` is the cheapest capital ship.
+    fn extreme(&self, e: Extreme, m: Measure, s: Option<&Selector>) -> Option<(i64, &ArmyFormation)> {
+        let values = self
+            .army
+            .formations
+            .iter()
+            .filter(|f| s.is_none_or(|s| !self.spans_in(f, s).is_empty()))
+            .map(|f| (self.measure_one(f, m, s), f));
+        match e {
+            Extreme::Most => values.max_by_key(|(v, _)| *v),
+            Extreme::Least => values.min_by_key(|(v, _)| *v),
+        }
+    }
+
     /// The spans a selector matches in one formation, in roster order.
     fn spans_in(&self, f: &ArmyFormation, s: &Selector) -> Vec<Span> {
         let mut spans = Vec::new();
@@ -311,12 +329,7 @@ impl Facts<Selector> for ArmyFacts<'_, '_> {
     }
 
     fn across(&self, e: Extreme, m: Measure, s: Option<&Selector>) -> i64 {
-        let values = self.army.formations.iter().map(|f| self.measure_one(f, m, s));
-        match e {
-            Extreme::Most => values.max(),
-            Extreme::Least => values.min(),
-        }
-        .unwrap_or(0)
+        self.extreme(e, m, s).map_or(0, |(value, _)| value)
     }
 
     fn limit(&self) -> i64 {
@@ -327,16 +340,7 @@ impl Facts<Selector> for ArmyFacts<'_, '_> {
 impl Locate for ArmyFacts<'_, '_> {
     fn locate(&self, cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
         if let Some((extreme, m, s)) = cond.first_across() {
-            let values = self
-                .army
-                .formations
-                .iter()
-                .map(|f| (self.measure_one(f, m, s), f));
-            let found = match extreme {
-                Extreme::Most => values.max_by_key(|(v, _)| *v),
-                Extreme::Least => values.min_by_key(|(v, _)| *v),
-            };
-            if let Some((_, f)) = found {
+            if let Some((_, f)) = self.extreme(extreme, m, s) {
                 return Some((f.name_span, Vec::new()));
             }
         }

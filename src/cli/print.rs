@@ -102,6 +102,19 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
     }
 }
 
+/// The datasheets (units or ships) one of whose names is `name`.
+fn named<'a, T, I>(items: &[&'a T], name: &str, names_of: impl Fn(&'a T) -> I) -> Vec<&'a T>
+where
+    I: Iterator<Item = &'a str>,
+{
+    let wanted = names::normalize(name);
+    items
+        .iter()
+        .copied()
+        .filter(|item| names_of(item).any(|n| names::normalize(n) == wanted))
+        .collect()
+}
+
 fn ship_names(ship: &Ship) -> impl Iterator<Item = &str> {
     std::iter::once(ship.data.id.as_str())
         .chain(std::iter::once(ship.data.name.as_str()))
@@ -116,12 +129,7 @@ fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
         .iter()
         .filter_map(|id| catalogue.ship(list.game, id))
         .collect();
-    let wanted = names::normalize(name);
-    let found: Vec<&Ship> = ships
-        .iter()
-        .copied()
-        .filter(|s| ship_names(s).any(|n| names::normalize(n) == wanted))
-        .collect();
+    let found = named(&ships, name, ship_names);
     let glossary = catalogue.glossary(list.game);
     match found.as_slice() {
         [one] => Output {
@@ -176,12 +184,7 @@ fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Resul
         .iter()
         .filter_map(|id| catalogue.datasheet(list.game, id))
         .collect();
-    let wanted = names::normalize(name);
-    let found: Vec<&Datasheet> = sheets
-        .iter()
-        .copied()
-        .filter(|d| unit_names(d).any(|n| names::normalize(n) == wanted))
-        .collect();
+    let found = named(&sheets, name, unit_names);
     match found.as_slice() {
         [one] => Ok(one),
         [] => {

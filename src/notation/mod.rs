@@ -744,6 +744,28 @@ impl Firepower {
     }
 }
 
+/// What `muster explain` says of any parsed value, Epic or ship.
+pub trait Explain: fmt::Display {
+    /// What kind of notation it is (`firepower`, `armour`).
+    fn kind(&self) -> &'static str;
+    /// What its values say, in words.
+    fn describe(&self) -> Option<String>;
+    /// The glossary entries that explain it.
+    fn glossary_ids(&self) -> Vec<&'static str>;
+}
+
+impl Explain for Term {
+    fn kind(&self) -> &'static str {
+        Term::kind(self)
+    }
+    fn describe(&self) -> Option<String> {
+        Term::describe(self)
+    }
+    fn glossary_ids(&self) -> Vec<&'static str> {
+        Term::glossary_ids(self)
+    }
+}
+
 /// A term and where it is written in the explained text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Part {

@@ -6,8 +6,6 @@ use super::{
     Abbreviation, Dice, FireArc, Firepower, NamedNote, Part, Range, Roll, Shot, ShotKind, Speed, Term,
     UnitNote, WeaponName, WeaponNote,
 };
-use crate::source::Span;
-use pest::Parser;
 use pest::iterators::Pair;
 use pest_derive::Parser;
 use std::fmt;
@@ -83,23 +81,11 @@ fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
     super::pest_glue::value::<NotationParser, Rule>(&GRAMMAR, rule, text)
 }
 
-fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
-    super::pest_glue::error(&GRAMMAR, entry, text, e)
-}
-
 pub fn parse_terms(text: &str) -> Result<Vec<Part>, NotationError> {
-    let terms = match NotationParser::parse(Rule::terms, text) {
-        Ok(mut pairs) => pairs.next(),
-        Err(e) => return Err(error(Rule::terms, text, e)),
-    };
-    Ok(terms
+    let parts = super::pest_glue::terms::<NotationParser, Rule, _>(&GRAMMAR, Rule::term, text, term)?;
+    Ok(parts
         .into_iter()
-        .flat_map(Pair::into_inner)
-        .filter(|p| p.as_rule() == Rule::term)
-        .map(|p| {
-            let span = Span::new(p.as_span().start(), p.as_span().end());
-            Part { term: term(p), span }
-        })
+        .map(|(term, span)| Part { term, span })
         .collect())
 }
 

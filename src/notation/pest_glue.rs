@@ -3,6 +3,7 @@
 //! Each grammar supplies its rule names and spelling suggestions.
 
 use super::NotationError;
+use crate::source::Span;
 use pest::iterators::Pair;
 use pest::{Parser, RuleType};
 
@@ -36,14 +37,32 @@ pub(super) fn value<'i, P: Parser<R>, R: RuleType>(
     }
 }
 
+/// Comma-separated terms, as `muster explain` takes them: each `term_rule`
+/// pair converted by `convert`, with its place in `text`.
+pub(super) fn terms<'i, P: Parser<R>, R: RuleType, T>(
+    grammar: &Grammar<R>,
+    term_rule: R,
+    text: &'i str,
+    convert: impl Fn(Pair<'i, R>) -> T,
+) -> Result<Vec<(T, Span)>, NotationError> {
+    let terms = match P::parse(grammar.terms, text) {
+        Ok(mut pairs) => pairs.next(),
+        Err(e) => return Err(error(grammar, grammar.terms, text, e)),
+    };
+    Ok(terms
+        .into_iter()
+        .flat_map(Pair::into_inner)
+        .filter(|p| p.as_rule() == term_rule)
+        .map(|p| {
+            let span = Span::new(p.as_span().start(), p.as_span().end());
+            (convert(p), span)
+        })
+        .collect())
+}
+
 /// A pest error as a `NotationError`: where, what was expected, and a
 /// spelling suggestion for the part that failed.
-pub(super) fn error<R: RuleType>(
-    grammar: &Grammar<R>,
-    entry: R,
-    text: &str,
-    e: pest::error::Error<R>,
-) -> NotationError {
+fn error<R: RuleType>(grammar: &Grammar<R>, entry: R, text: &str, e: pest::error::Error<R>) -> NotationError {
     let offset = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((start, _)) => start,

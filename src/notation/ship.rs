@@ -8,7 +8,6 @@
 
 use super::{Dice, NotationError};
 use crate::source::Span;
-use pest::Parser;
 use pest::iterators::Pair;
 use pest_derive::Parser;
 use std::fmt;
@@ -630,6 +629,18 @@ impl ShipTerm {
     }
 }
 
+impl super::Explain for ShipTerm {
+    fn kind(&self) -> &'static str {
+        ShipTerm::kind(self)
+    }
+    fn describe(&self) -> Option<String> {
+        ShipTerm::describe(self)
+    }
+    fn glossary_ids(&self) -> Vec<&'static str> {
+        ShipTerm::glossary_ids(self)
+    }
+}
+
 /// A term and where it is written in the explained text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShipPart {
@@ -741,23 +752,11 @@ fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
     super::pest_glue::value::<ShipParser, Rule>(&GRAMMAR, rule, text)
 }
 
-fn error(entry: Rule, text: &str, e: pest::error::Error<Rule>) -> NotationError {
-    super::pest_glue::error(&GRAMMAR, entry, text, e)
-}
-
 pub fn parse_ship_terms(text: &str) -> Result<Vec<ShipPart>, NotationError> {
-    let terms = match ShipParser::parse(Rule::terms, text) {
-        Ok(mut pairs) => pairs.next(),
-        Err(e) => return Err(error(Rule::terms, text, e)),
-    };
-    Ok(terms
+    let parts = super::pest_glue::terms::<ShipParser, Rule, _>(&GRAMMAR, Rule::term, text, term)?;
+    Ok(parts
         .into_iter()
-        .flat_map(Pair::into_inner)
-        .filter(|p| p.as_rule() == Rule::term)
-        .map(|p| {
-            let span = Span::new(p.as_span().start(), p.as_span().end());
-            ShipPart { term: term(p), span }
-        })
+        .map(|(term, span)| ShipPart { term, span })
         .collect())
 }
 

@@ -17,25 +17,33 @@ use std::fmt::Write as _;
 /// Each part of `text`: its canonical form, what kind of notation it is,
 /// what its values say and the glossary lines of its terms.
 pub fn notation(text: &str, parts: &[Part], glossary: Option<&Glossary>) -> String {
+    explain_parts(text, parts.iter().map(|p| (&p.term, p.span)), "", glossary)
+}
+
+/// Each part: canonical form, kind (after `game`, where the game must be
+/// said), the written form if it differs, what it says, its glossary lines.
+fn explain_parts<'a, T: crate::notation::Explain + 'a>(
+    text: &str,
+    parts: impl Iterator<Item = (&'a T, crate::source::Span)>,
+    game: &str,
+    glossary: Option<&Glossary>,
+) -> String {
     let mut out = String::new();
-    for (i, part) in parts.iter().enumerate() {
+    for (i, (term, span)) in parts.enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        let canonical = part.term.to_string();
-        let written = text
-            .get(part.span.start..part.span.end)
-            .unwrap_or_default()
-            .trim();
-        let _ = write!(out, "{canonical}  ({}", part.term.kind());
+        let canonical = term.to_string();
+        let written = text.get(span.start..span.end).unwrap_or_default().trim();
+        let _ = write!(out, "{canonical}  ({game}{}", term.kind());
         if !written.eq_ignore_ascii_case(&canonical) {
             let _ = write!(out, "; written `{written}`");
         }
         out.push_str(")\n");
-        if let Some(description) = part.term.describe() {
+        if let Some(description) = term.describe() {
             let _ = writeln!(out, "  {description}");
         }
-        for id in part.term.glossary_ids() {
+        for id in term.glossary_ids() {
             match glossary.and_then(|g| g.entry(id)) {
                 Some(entry) => {
                     let _ = writeln!(out, "  {}: {}", entry.title(), entry.summary);
@@ -121,36 +129,12 @@ pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>
 
 /// Ship notation part by part, as `notation` does for Epic values.
 pub fn ship_notation(text: &str, parts: &[ShipPart], glossary: Option<&Glossary>) -> String {
-    let mut out = String::new();
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let canonical = part.term.to_string();
-        let written = text
-            .get(part.span.start..part.span.end)
-            .unwrap_or_default()
-            .trim();
-        let _ = write!(out, "{canonical}  (Battlefleet Gothic {}", part.term.kind());
-        if !written.eq_ignore_ascii_case(&canonical) {
-            let _ = write!(out, "; written `{written}`");
-        }
-        out.push_str(")\n");
-        if let Some(description) = part.term.describe() {
-            let _ = writeln!(out, "  {description}");
-        }
-        for id in part.term.glossary_ids() {
-            match glossary.and_then(|g| g.entry(id)) {
-                Some(entry) => {
-                    let _ = writeln!(out, "  {}: {}", entry.title(), entry.summary);
-                }
-                None => {
-                    let _ = writeln!(out, "  ({id}: no glossary entry)");
-                }
-            }
-        }
-    }
-    out
+    explain_parts(
+        text,
+        parts.iter().map(|p| (&p.term, p.span)),
+        "Battlefleet Gothic ",
+        glossary,
+    )
 }
 
 /// One ship datasheet as a small table, then the glossary of what it uses.
