@@ -69,7 +69,6 @@ pub fn parse_weapon_name(text: &str) -> Result<WeaponName, NotationError> {
     value(Rule::weapon_name_value, text).map(weapon_name)
 }
 
-/// Comma-separated notation of any kind, as `muster explain` takes it.
 const GRAMMAR: super::pest_glue::Grammar<Rule> = super::pest_glue::Grammar {
     terms: Rule::terms,
     eoi: Rule::EOI,
@@ -81,6 +80,7 @@ fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
     super::pest_glue::value::<NotationParser, Rule>(&GRAMMAR, rule, text)
 }
 
+/// Comma-separated notation of any kind, as `muster explain` takes it.
 pub fn parse_terms(text: &str) -> Result<Vec<Part>, NotationError> {
     let parts = super::pest_glue::terms::<NotationParser, Rule, _>(&GRAMMAR, Rule::term, text, term)?;
     Ok(parts

@@ -736,7 +736,6 @@ pub fn parse_ship_weapon_name(text: &str) -> Result<WeaponName, NotationError> {
     value(Rule::weapon_name_value, text).map(weapon_name)
 }
 
-/// Comma-separated ship notation of any kind, as `muster explain` takes it.
 const GRAMMAR: super::pest_glue::Grammar<Rule> = super::pest_glue::Grammar {
     terms: Rule::terms,
     eoi: Rule::EOI,
@@ -752,6 +751,7 @@ fn value(rule: Rule, text: &str) -> Result<Pair<'_, Rule>, NotationError> {
     super::pest_glue::value::<ShipParser, Rule>(&GRAMMAR, rule, text)
 }
 
+/// Comma-separated ship notation of any kind, as `muster explain` takes it.
 pub fn parse_ship_terms(text: &str) -> Result<Vec<ShipPart>, NotationError> {
     let parts = super::pest_glue::terms::<ShipParser, Rule, _>(&GRAMMAR, Rule::term, text, term)?;
     Ok(parts
