@@ -192,6 +192,10 @@ pub struct Formation {
     /// The unit line Snapfire prints before the upgrades, where it prints one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_units: Option<String>,
+    /// Snapfire's numeric id of this formation (500 and above), for share
+    /// links; a fact of that builder's list file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapfire_id: Option<u32>,
 }
 
 /// What a group formation holds.
@@ -260,6 +264,11 @@ pub struct Upgrade {
     /// must match it exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fills: Option<Fills>,
+    /// Snapfire's numeric ids of this upgrade (below 500), for share links.
+    /// Several where Snapfire sells one upgrade as several picks
+    /// ("Land Raider" and "2x Land Raider").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapfire_ids: Vec<u32>,
 }
 
 /// A cost that applies when a condition on the formation holds.
