@@ -13,7 +13,22 @@ use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 mod embedded {
+    use super::{FileFacts, FileKind};
     include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
+}
+
+/// What `build.rs` records of each built-in file, so that a run can choose
+/// the files it needs without parsing the others.
+pub(crate) struct FileFacts {
+    /// False when the build could not read the file; it is then always
+    /// loaded, so that its error is reported.
+    known: bool,
+    kind: FileKind,
+    game: &'static str,
+    /// A list's id, name, aliases and import names.
+    names: &'static [&'static str],
+    /// Datasheet ids a list uses, or a datasheet file defines.
+    units: &'static [&'static str],
 }
 
 /// Where a list came from.
@@ -73,10 +88,62 @@ pub fn load(extra: Option<&Path>) -> LoadReport {
 
 /// [`load`], checking as much as `checks` says.
 pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
+    load_selected(extra, checks, None)
+}
+
+/// Loads what a roster that names `army` needs: that built-in list, the
+/// datasheet files defining the units it uses, and its game's glossary and
+/// models, so a check costs the same however many lists are built in.
+/// Everything is loaded when the name matches no built-in list or several
+/// (the full catalogue then says which names come close), or when `extra`
+/// adds files, which may override anything.
+pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
+    let selection = if extra.is_none() { select_for(army) } else { None };
+    load_selected(extra, Checks::Added, selection)
+}
+
+/// Which built-in files a roster naming `army` needs, or `None` for all.
+fn select_for(army: &str) -> Option<Vec<bool>> {
+    let wanted = super::ListName::new(army);
+    let manifest = embedded::MANIFEST;
+    let mut found = manifest
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.names.iter().any(|n| wanted.matches(n)));
+    let (index, list) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    Some(
+        manifest
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                !f.known
+                    || i == index
+                    || (f.game == list.game
+                        && match f.kind {
+                            FileKind::List => false,
+                            FileKind::Datasheets => f.units.iter().any(|u| list.units.contains(u)),
+                            FileKind::Models | FileKind::Glossary => true,
+                        })
+            })
+            .collect(),
+    )
+}
+
+/// Loads the built-in files `selection` marks (all without one), then `extra`.
+fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<bool>>) -> LoadReport {
     let mut diagnostics = Vec::new();
     let mut sources: Vec<(SourceFile, Origin, Option<&'static str>)> = embedded::EMBEDDED
         .iter()
-        .map(|(name, text, json)| {
+        .enumerate()
+        .filter(|(i, _)| {
+            selection
+                .as_ref()
+                .is_none_or(|s| s.get(*i).copied().unwrap_or(true))
+        })
+        .map(|(_, (name, text, json))| {
             (
                 SourceFile::new(format!("lists/{name}"), *text),
                 Origin::Embedded((*name).to_string()),
@@ -165,7 +232,7 @@ enum Parsed {
 
 /// The kinds of file `lists/` holds, told apart by their top-level key.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum FileKind {
     List,
     Datasheets,
     Models,
@@ -193,13 +260,13 @@ fn parse_file(
         }
     };
     let kind = if value.get("sections").is_some() {
-        Kind::List
+        FileKind::List
     } else if value.get("units").is_some() || value.get("ships").is_some() {
-        Kind::Datasheets
+        FileKind::Datasheets
     } else if value.get("models").is_some() {
-        Kind::Models
+        FileKind::Models
     } else if value.get("terms").is_some() {
-        Kind::Glossary
+        FileKind::Glossary
     } else {
         diagnostics.push(
             Diagnostic::error(
@@ -210,14 +277,16 @@ fn parse_file(
         );
         return None;
     };
-    let (validator, schema) = match kind {
-        Kind::List => (crate::schema::army_list_validator(), "army-list"),
-        Kind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
-        Kind::Models => (crate::schema::models_validator(), "models"),
-        Kind::Glossary => (crate::schema::glossary_validator(), "glossary"),
-    };
-    let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
+    // A validator is compiled on first use, so a run that validates
+    // nothing compiles none.
     let errors = if validate {
+        let (validator, schema) = match kind {
+            FileKind::List => (crate::schema::army_list_validator(), "army-list"),
+            FileKind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
+            FileKind::Models => (crate::schema::models_validator(), "models"),
+            FileKind::Glossary => (crate::schema::glossary_validator(), "glossary"),
+        };
+        let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
         locate::schema_errors(file, &value, validator, Code::ListData, &hint)
     } else {
         Vec::new()
@@ -227,10 +296,10 @@ fn parse_file(
         return None;
     }
     let parsed = match kind {
-        Kind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
-        Kind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
-        Kind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
-        Kind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
+        FileKind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
+        FileKind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
+        FileKind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
+        FileKind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
     };
     match parsed {
         Ok(parsed) => Some(parsed),

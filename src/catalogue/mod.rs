@@ -15,7 +15,7 @@ pub mod names;
 pub mod raw;
 mod sheets;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_with};
+pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
@@ -65,6 +65,28 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
 }
 
+/// A list name as a roster writes it, ready to compare with a list's
+/// names: case, spacing and punctuation do not matter. One definition for
+/// finding a list in the catalogue and for choosing which files to load.
+pub struct ListName {
+    normalized: String,
+    compact: String,
+}
+
+impl ListName {
+    pub fn new(written: &str) -> ListName {
+        let normalized = names::normalize(written);
+        let compact = normalized.chars().filter(|c| c.is_alphanumeric()).collect();
+        ListName { normalized, compact }
+    }
+
+    /// Whether `name` (a list's id, name, alias or import name) is this one.
+    pub fn matches(&self, name: &str) -> bool {
+        let n = names::normalize(name);
+        n == self.normalized || n.chars().filter(|c| c.is_alphanumeric()).eq(self.compact.chars())
+    }
+}
+
 /// A Battlefleet Gothic ship's datasheet, as written.
 #[derive(Debug, Clone)]
 pub struct Ship {
@@ -90,14 +112,8 @@ pub struct ModelEntry {
 impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
-        let wanted = names::normalize(name);
-        let compact: String = wanted.chars().filter(|c| c.is_alphanumeric()).collect();
-        let matches = |list: &&ArmyList| {
-            list.all_names().any(|n| {
-                let n = names::normalize(n);
-                n == wanted || n.chars().filter(|c| c.is_alphanumeric()).collect::<String>() == compact
-            })
-        };
+        let wanted = ListName::new(name);
+        let matches = |list: &&ArmyList| list.all_names().any(|n| wanted.matches(n));
         let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
         match found.as_slice() {
             [] => ListLookup::NotFound(
