@@ -66,7 +66,8 @@ fn legal_bases(list: &ArmyList) -> Vec<(PathBuf, String)> {
             }
         }
     }
-    out.sort();
+    // Native rosters first: the mutations append native lines.
+    out.sort_by_key(|(path, text)| (!text.lines().any(|l| l.trim_start().starts_with("Army:")), path.clone()));
     out
 }
 
@@ -85,6 +86,10 @@ fn spellings(rng: &mut Rng, name: &str, aliases: &[String]) -> String {
 fn counted(rng: &mut Rng, count: u32, name: &str) -> String {
     if count == 1 {
         return name.to_string();
+    }
+    // `2 3 Gun Transporters` would be ambiguous; `2x` is not.
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return format!("{count}x {name}");
     }
     match rng.below(3) {
         0 => format!("{count}x {name}"),
