@@ -718,17 +718,26 @@ fn whole_names(roster: &Roster, list: &ArmyList) -> Option<Roster> {
         let whole = text.get(item.span.start..item.span.end)?.trim();
         (!matches!(names.lookup(whole), Lookup::NotFound)).then_some(whole)
     }
+    // An indented line may be a member formation or an upgrade of the
+    // line above; which one is decided later, so either kind of name counts.
+    fn entry_name<'t>(item: &Item, text: &'t str, list: &ArmyList) -> Option<&'t str> {
+        let both = |names: &NameIndex| matches!(names.lookup(&item.name.value), Lookup::NotFound);
+        if !both(&list.formation_names) || !both(&list.upgrade_names) {
+            return None;
+        }
+        whole(item, text, &list.formation_names).or_else(|| whole(item, text, &list.upgrade_names))
+    }
     fn any(entries: &[Entry], text: &str, list: &ArmyList) -> bool {
         entries.iter().any(|e| {
-            whole(&e.item, text, &list.formation_names).is_some()
+            entry_name(&e.item, text, list).is_some()
                 || e.upgrades
                     .iter()
                     .any(|u| whole(u, text, &list.upgrade_names).is_some())
                 || any(&e.children, text, list)
         })
     }
-    fn reread(item: &mut Item, text: &str, names: &NameIndex) {
-        if let Some(name) = whole(item, text, names) {
+    fn reread(item: &mut Item, name: Option<&str>) {
+        if let Some(name) = name {
             item.name.value = name.to_string();
             item.name.span = item.span;
             item.count = 1;
@@ -737,9 +746,11 @@ fn whole_names(roster: &Roster, list: &ArmyList) -> Option<Roster> {
     }
     fn walk(entries: &mut [Entry], text: &str, list: &ArmyList) {
         for entry in entries {
-            reread(&mut entry.item, text, &list.formation_names);
+            let name = entry_name(&entry.item, text, list);
+            reread(&mut entry.item, name);
             for upgrade in &mut entry.upgrades {
-                reread(upgrade, text, &list.upgrade_names);
+                let name = whole(upgrade, text, &list.upgrade_names);
+                reread(upgrade, name);
             }
             walk(&mut entry.children, text, list);
         }

@@ -67,7 +67,12 @@ fn legal_bases(list: &ArmyList) -> Vec<(PathBuf, String)> {
         }
     }
     // Native rosters first: the mutations append native lines.
-    out.sort_by_key(|(path, text)| (!text.lines().any(|l| l.trim_start().starts_with("Army:")), path.clone()));
+    out.sort_by_key(|(path, text)| {
+        (
+            !text.lines().any(|l| l.trim_start().starts_with("Army:")),
+            path.clone(),
+        )
+    });
     out
 }
 
