@@ -233,7 +233,7 @@ fn every_shipped_list_has_a_legal_roster_case() {
 fn rewritten_legal_armies_stay_legal_at_the_same_points() {
     let report = load_embedded();
     let catalogue = &report.catalogue;
-    let mut rng = Rng(0x5eed_0f_a11_1157);
+    let mut rng = Rng(0x0005_eed0_fa11_1157);
     let mut failures = Vec::new();
     let mut checked = 0;
     for list in &catalogue.lists {
@@ -426,7 +426,7 @@ fn one_step_past_each_limit_is_caught_with_the_lists_rule() {
             match c.scope {
                 muster::catalogue::Scope::Army => {
                     if let Some((sel, most)) = upper_limit(&c.cond, limit) {
-                        if most < 0 || most > 40 {
+                        if !(0..=40).contains(&most) {
                             continue;
                         }
                         if let Some(line) = addition(list, sel, most + 1, &|_| true) {
@@ -464,7 +464,7 @@ fn one_step_past_each_limit_is_caught_with_the_lists_rule() {
                     let Some((sel, most)) = upper_limit(&c.cond, limit) else {
                         continue;
                     };
-                    if most < 0 || most > 40 || sel.formations.iter().any(|f| *f) {
+                    if !(0..=40).contains(&most) || sel.formations.iter().any(|f| *f) {
                         continue;
                     }
                     if let Some(line) = addition(list, sel, most + 1, &|f| c.applies_to(f)) {
