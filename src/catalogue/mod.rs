@@ -94,9 +94,22 @@ pub struct Ship {
     /// The datasheet file's id (`imperial-navy`).
     pub faction: String,
     pub data: raw::ShipDatasheet,
-    /// The values, parsed; `None` when one does not parse (the load then
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::ship::ShipSheet>>,
+}
+
+impl Ship {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
     /// reports it).
-    pub sheet: Option<crate::notation::ship::ShipSheet>,
+    pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }
 
 /// A model without an entry of its own in the lists.
@@ -396,8 +409,32 @@ pub struct Datasheet {
     pub faction: String,
     /// What the notation cannot say, in our words.
     pub remarks: Vec<String>,
-    /// The values parsed by `crate::notation`; `None` for games whose
-    /// datasheets are not written in it, or when a value did not parse (the
-    /// load reports it).
-    pub sheet: Option<crate::notation::Sheet>,
+    /// The values parsed by `crate::notation`, on first use: a check never
+    /// prints a datasheet, so it never pays for parsing one. Files the run
+    /// must prove (`--lists`, `lists --check`, the tests) are parsed while
+    /// loading, and their errors reported then.
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
+    /// The datasheet as written, for that later parse.
+    pub(crate) written: Box<raw::Datasheet>,
+}
+
+impl Datasheet {
+    /// The values parsed; `None` for games whose datasheets are not written
+    /// in the notation, or when a value does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::Sheet> {
+        self.parsed
+            .get_or_init(|| {
+                sheets::has_notation(self.game)
+                    .then(|| sheets::parse(&self.written).ok())
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// Whether the values were parsed while loading (so load-time checks
+    /// may look at them without parsing the rest).
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }

@@ -86,8 +86,7 @@ fn every_shipped_ship_datasheet_parses_and_round_trips() {
     let mut values = 0;
     for s in ships {
         let sheet = s
-            .sheet
-            .as_ref()
+            .sheet()
             .unwrap_or_else(|| panic!("{} was not parsed", s.data.id));
         assert_eq!(sheet.weapons.len(), s.data.weapons.len(), "{}", s.data.id);
         let again = |text: String, parse: &dyn Fn(&str) -> bool| {
@@ -160,7 +159,7 @@ fn the_bfg_glossary_explains_exactly_the_terms_the_ship_notation_has() {
     );
     // Every id a shipped ship uses is one the notation declares.
     for s in &report.catalogue.ships {
-        for id in s.sheet.as_ref().map(|s| s.glossary_ids()).unwrap_or_default() {
+        for id in s.sheet().map(|s| s.glossary_ids()).unwrap_or_default() {
             assert!(notation.contains(id), "{}: {id}", s.data.id);
         }
     }
