@@ -601,9 +601,14 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        name_keys: Vec::new(),
         formation_names,
         upgrade_names,
         origin,
+    })
+    .map(|mut list| {
+        list.name_keys = list.all_names().map(super::ListName::new).collect();
+        list
     })
 }
 

@@ -68,6 +68,7 @@ pub struct Catalogue {
 /// A list name as a roster writes it, ready to compare with a list's
 /// names: case, spacing and punctuation do not matter. One definition for
 /// finding a list in the catalogue and for choosing which files to load.
+#[derive(Debug, Clone)]
 pub struct ListName {
     normalized: String,
     compact: String,
@@ -82,8 +83,13 @@ impl ListName {
 
     /// Whether `name` (a list's id, name, alias or import name) is this one.
     pub fn matches(&self, name: &str) -> bool {
-        let n = names::normalize(name);
-        n == self.normalized || n.chars().filter(|c| c.is_alphanumeric()).eq(self.compact.chars())
+        self.matches_key(&ListName::new(name))
+    }
+
+    /// [`ListName::matches`] with the other name already prepared, as a
+    /// list keeps its own (`ArmyList::name_keys`).
+    pub fn matches_key(&self, other: &ListName) -> bool {
+        other.normalized == self.normalized || other.compact == self.compact
     }
 }
 
@@ -126,7 +132,7 @@ impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
         let wanted = ListName::new(name);
-        let matches = |list: &&ArmyList| list.all_names().any(|n| wanted.matches(n));
+        let matches = |list: &&ArmyList| list.name_keys.iter().any(|k| wanted.matches_key(k));
         let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
         match found.as_slice() {
             [] => ListLookup::NotFound(
@@ -180,6 +186,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// `all_names`, prepared for comparison once rather than per roster.
+    pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
     pub upgrade_names: NameIndex,
     pub origin: Origin,
