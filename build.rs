@@ -19,14 +19,15 @@ fn main() {
     // valid YAML gets no JSON; the run-time load then reports the error.
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
     let mut out = String::from("pub static EMBEDDED: &[(&str, &str, &str)] = &[\n");
+    let mut manifest = String::from("pub static MANIFEST: &[FileFacts] = &[\n");
     for (i, file) in files.iter().enumerate() {
         let relative = file.strip_prefix(&root).unwrap_or(file);
         let name = relative.to_string_lossy().replace('\\', "/");
-        let json = std::fs::read_to_string(file)
+        let value = std::fs::read_to_string(file)
             .ok()
-            .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok())
-            .map(|value| value.to_string())
-            .unwrap_or_default();
+            .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
+        let _ = writeln!(manifest, "    {},", facts(value.as_ref()));
+        let json = value.map(|value| value.to_string()).unwrap_or_default();
         let json_path = dest.join(format!("list-{i}.json"));
         if let Err(e) = std::fs::write(&json_path, json) {
             println!("cargo:warning=cannot write {}: {e}", json_path.display());
@@ -39,6 +40,8 @@ fn main() {
         );
     }
     out.push_str("];\n");
+    manifest.push_str("];\n");
+    out.push_str(&manifest);
     if let Err(e) = std::fs::write(dest.join("embedded_lists.rs"), out) {
         println!("cargo:warning=cannot write embedded_lists.rs: {e}");
     }
@@ -56,5 +59,77 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             out.push(path);
         }
+    }
+}
+
+/// What a run needs to know of a file to decide whether to load it: its
+/// kind and game, a list's names, the unit ids a list uses or a datasheet
+/// file defines. A check then parses only the list its roster names and
+/// the files that list needs (see `catalogue::load`).
+fn facts(value: Option<&serde_json::Value>) -> String {
+    const UNKNOWN: &str =
+        "FileFacts { known: false, kind: FileKind::List, game: \"\", names: &[], units: &[] }";
+    let Some(value) = value else {
+        return UNKNOWN.to_string();
+    };
+    let kind = if value.get("sections").is_some() {
+        "List"
+    } else if value.get("units").is_some() || value.get("ships").is_some() {
+        "Datasheets"
+    } else if value.get("models").is_some() {
+        "Models"
+    } else if value.get("terms").is_some() {
+        "Glossary"
+    } else {
+        return UNKNOWN.to_string();
+    };
+    let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
+    let mut names = Vec::new();
+    let mut units = Vec::new();
+    if kind == "List" {
+        for key in ["id", "name"] {
+            if let Some(n) = value.get(key).and_then(|n| n.as_str()) {
+                names.push(n.to_string());
+            }
+        }
+        if let Some(aliases) = value.get("aliases").and_then(|a| a.as_array()) {
+            names.extend(aliases.iter().filter_map(|a| a.as_str()).map(str::to_string));
+        }
+        if let Some(s) = value.pointer("/imports/snapfire").and_then(|s| s.as_str()) {
+            names.push(s.to_string());
+        }
+        used_units(value, &mut units);
+    } else if kind == "Datasheets" {
+        for key in ["units", "ships"] {
+            for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
+                if let Some(id) = unit.get("id").and_then(|i| i.as_str()) {
+                    units.push(id.to_string());
+                }
+            }
+        }
+    }
+    units.sort();
+    units.dedup();
+    format!(
+        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, names: &{names:?}, units: &{units:?} }}"
+    )
+}
+
+/// Every datasheet id a list file names: `unit:` anywhere, and `carries:`.
+fn used_units(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("unit", serde_json::Value::String(s)) => out.push(s.clone()),
+                    ("carries", serde_json::Value::Array(items)) => {
+                        out.extend(items.iter().filter_map(|i| i.as_str()).map(str::to_string))
+                    }
+                    _ => used_units(v, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| used_units(i, out)),
+        _ => {}
     }
 }

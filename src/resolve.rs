@@ -156,6 +156,8 @@ pub struct Declaration {
 }
 
 pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagnostic>) {
+    let reread = whole_names(roster, list);
+    let roster = reread.as_ref().unwrap_or(roster);
     let mut resolver = Resolver {
         roster,
         list,
@@ -700,4 +702,64 @@ fn allowed_hint(list: &ArmyList, formation: FormationIdx) -> String {
             .collect();
         format!("{} may take: {}", f.name, names.join(", "))
     }
+}
+
+/// A name may start with a number (`45cm batteries`, `3 Support Weapon
+/// Platforms`): the roster grammar reads that number as a count. Where the
+/// rest of the name is not a name of the list but the item as written is,
+/// the item is read whole, once. `None` when nothing needs rereading, which
+/// is almost always, so the roster is copied only when something does.
+fn whole_names(roster: &Roster, list: &ArmyList) -> Option<Roster> {
+    use crate::catalogue::names::NameIndex;
+    fn whole<'t>(item: &Item, text: &'t str, names: &NameIndex) -> Option<&'t str> {
+        if !item.counted || !matches!(names.lookup(&item.name.value), Lookup::NotFound) {
+            return None;
+        }
+        let whole = text.get(item.span.start..item.span.end)?.trim();
+        (!matches!(names.lookup(whole), Lookup::NotFound)).then_some(whole)
+    }
+    // An indented line may be a member formation or an upgrade of the
+    // line above; which one is decided later, so either kind of name counts.
+    fn entry_name<'t>(item: &Item, text: &'t str, list: &ArmyList) -> Option<&'t str> {
+        let both = |names: &NameIndex| matches!(names.lookup(&item.name.value), Lookup::NotFound);
+        if !both(&list.formation_names) || !both(&list.upgrade_names) {
+            return None;
+        }
+        whole(item, text, &list.formation_names).or_else(|| whole(item, text, &list.upgrade_names))
+    }
+    fn any(entries: &[Entry], text: &str, list: &ArmyList) -> bool {
+        entries.iter().any(|e| {
+            entry_name(&e.item, text, list).is_some()
+                || e.upgrades
+                    .iter()
+                    .any(|u| whole(u, text, &list.upgrade_names).is_some())
+                || any(&e.children, text, list)
+        })
+    }
+    fn reread(item: &mut Item, name: Option<&str>) {
+        if let Some(name) = name {
+            item.name.value = name.to_string();
+            item.name.span = item.span;
+            item.count = 1;
+            item.counted = false;
+        }
+    }
+    fn walk(entries: &mut [Entry], text: &str, list: &ArmyList) {
+        for entry in entries {
+            let name = entry_name(&entry.item, text, list);
+            reread(&mut entry.item, name);
+            for upgrade in &mut entry.upgrades {
+                let name = whole(upgrade, text, &list.upgrade_names);
+                reread(upgrade, name);
+            }
+            walk(&mut entry.children, text, list);
+        }
+    }
+    let text = roster.file.text();
+    if !any(&roster.entries, text, list) {
+        return None;
+    }
+    let mut copy = roster.clone();
+    walk(&mut copy.entries, text, list);
+    Some(copy)
 }

@@ -13,7 +13,22 @@ use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 mod embedded {
+    use super::{FileFacts, FileKind};
     include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
+}
+
+/// What `build.rs` records of each built-in file, so that a run can choose
+/// the files it needs without parsing the others.
+pub(crate) struct FileFacts {
+    /// False when the build could not read the file; it is then always
+    /// loaded, so that its error is reported.
+    known: bool,
+    kind: FileKind,
+    game: &'static str,
+    /// A list's id, name, aliases and import names.
+    names: &'static [&'static str],
+    /// Datasheet ids a list uses, or a datasheet file defines.
+    units: &'static [&'static str],
 }
 
 /// Where a list came from.
@@ -73,21 +88,76 @@ pub fn load(extra: Option<&Path>) -> LoadReport {
 
 /// [`load`], checking as much as `checks` says.
 pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
-    let mut diagnostics = Vec::new();
-    let mut sources: Vec<(SourceFile, Origin, Option<&'static str>)> = embedded::EMBEDDED
+    load_selected(extra, checks, None)
+}
+
+/// Loads what a roster that names `army` needs: that built-in list, the
+/// datasheet files defining the units it uses, and its game's glossary and
+/// models, so a check costs the same however many lists are built in.
+/// Everything is loaded when the name matches no built-in list or several
+/// (the full catalogue then says which names come close), or when `extra`
+/// adds files, which may override anything.
+pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
+    let selection = if extra.is_none() { select_for(army) } else { None };
+    load_selected(extra, Checks::Added, selection)
+}
+
+/// Which built-in files a roster naming `army` needs, or `None` for all.
+fn select_for(army: &str) -> Option<Vec<bool>> {
+    let wanted = super::ListName::new(army);
+    let manifest = embedded::MANIFEST;
+    let mut found = manifest
         .iter()
-        .map(|(name, text, json)| {
+        .enumerate()
+        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.names.iter().any(|n| wanted.matches(n)));
+    let (index, list) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    Some(
+        manifest
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                !f.known
+                    || i == index
+                    || (f.game == list.game
+                        && match f.kind {
+                            FileKind::List => false,
+                            FileKind::Datasheets => f.units.iter().any(|u| list.units.contains(u)),
+                            FileKind::Models | FileKind::Glossary => true,
+                        })
+            })
+            .collect(),
+    )
+}
+
+/// Loads the built-in files `selection` marks (all without one), then `extra`.
+fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<bool>>) -> LoadReport {
+    let mut diagnostics = Vec::new();
+    type Source = (SourceFile, Origin, Option<&'static str>, Option<FileKind>);
+    let mut sources: Vec<Source> = embedded::EMBEDDED
+        .iter()
+        .zip(embedded::MANIFEST)
+        .enumerate()
+        .filter(|(i, _)| {
+            selection
+                .as_ref()
+                .is_none_or(|s| s.get(*i).copied().unwrap_or(true))
+        })
+        .map(|(_, ((name, text, json), facts))| {
             (
                 SourceFile::new(format!("lists/{name}"), *text),
                 Origin::Embedded((*name).to_string()),
                 Some(*json).filter(|j| !j.is_empty()),
+                facts.known.then_some(facts.kind),
             )
         })
         .collect();
     if let Some(dir) = extra {
         let mut added = Vec::new();
         read_dir(dir, &mut added, &mut diagnostics);
-        sources.extend(added.into_iter().map(|(file, origin)| (file, origin, None)));
+        sources.extend(added.into_iter().map(|(file, origin)| (file, origin, None, None)));
     }
     let files = sources.len();
 
@@ -95,11 +165,19 @@ pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
     let mut sheets = Vec::new();
     let mut models = Vec::new();
     let mut glossaries = Vec::new();
-    for (file, origin, json) in sources {
+    for (file, origin, json, kind) in sources {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
-        match parse_file(&file, json, validate, &mut diagnostics) {
+        // A built-in file nobody asked to prove goes straight from its JSON
+        // into the typed structs; anything unusual takes the long way,
+        // which says what is wrong.
+        let fast = match (validate, json, kind) {
+            (false, Some(json), Some(kind)) => parse_typed(json, kind),
+            _ => None,
+        };
+        let parsed = fast.or_else(|| parse_file(&file, json, validate, &mut diagnostics));
+        match parsed {
             Some(Parsed::List(list)) => lists.push((list, file, origin)),
-            Some(Parsed::Datasheets(d)) => sheets.push((d, file)),
+            Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
             Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
             None => {}
@@ -165,11 +243,21 @@ enum Parsed {
 
 /// The kinds of file `lists/` holds, told apart by their top-level key.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum FileKind {
     List,
     Datasheets,
     Models,
     Glossary,
+}
+
+/// A built-in file's JSON read directly as the kind the build recorded.
+fn parse_typed(json: &str, kind: FileKind) -> Option<Parsed> {
+    match kind {
+        FileKind::List => serde_json::from_str(json).ok().map(|l| Parsed::List(Box::new(l))),
+        FileKind::Datasheets => serde_json::from_str(json).ok().map(Parsed::Datasheets),
+        FileKind::Models => serde_json::from_str(json).ok().map(Parsed::Models),
+        FileKind::Glossary => serde_json::from_str(json).ok().map(Parsed::Glossary),
+    }
 }
 
 /// Reads one file: from its pre-converted JSON when built in (`json`),
@@ -193,13 +281,13 @@ fn parse_file(
         }
     };
     let kind = if value.get("sections").is_some() {
-        Kind::List
+        FileKind::List
     } else if value.get("units").is_some() || value.get("ships").is_some() {
-        Kind::Datasheets
+        FileKind::Datasheets
     } else if value.get("models").is_some() {
-        Kind::Models
+        FileKind::Models
     } else if value.get("terms").is_some() {
-        Kind::Glossary
+        FileKind::Glossary
     } else {
         diagnostics.push(
             Diagnostic::error(
@@ -210,14 +298,16 @@ fn parse_file(
         );
         return None;
     };
-    let (validator, schema) = match kind {
-        Kind::List => (crate::schema::army_list_validator(), "army-list"),
-        Kind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
-        Kind::Models => (crate::schema::models_validator(), "models"),
-        Kind::Glossary => (crate::schema::glossary_validator(), "glossary"),
-    };
-    let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
+    // A validator is compiled on first use, so a run that validates
+    // nothing compiles none.
     let errors = if validate {
+        let (validator, schema) = match kind {
+            FileKind::List => (crate::schema::army_list_validator(), "army-list"),
+            FileKind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
+            FileKind::Models => (crate::schema::models_validator(), "models"),
+            FileKind::Glossary => (crate::schema::glossary_validator(), "glossary"),
+        };
+        let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
         locate::schema_errors(file, &value, validator, Code::ListData, &hint)
     } else {
         Vec::new()
@@ -227,10 +317,10 @@ fn parse_file(
         return None;
     }
     let parsed = match kind {
-        Kind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
-        Kind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
-        Kind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
-        Kind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
+        FileKind::List => serde_json::from_value::<ArmyListFile>(value).map(|l| Parsed::List(Box::new(l))),
+        FileKind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
+        FileKind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
+        FileKind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
     };
     match parsed {
         Ok(parsed) => Some(parsed),
@@ -259,5 +349,34 @@ mod tests {
             let from_json: serde_json::Value = serde_json::from_str(json).expect("built-in JSON parses");
             assert_eq!(from_yaml, from_json, "{name}");
         }
+    }
+}
+
+#[cfg(test)]
+mod selection {
+    use super::*;
+
+    #[test]
+    fn a_list_name_selects_that_list_and_the_files_it_uses() {
+        let chosen = select_for("space marines").expect("an alias of Codex Astartes");
+        let names: Vec<&str> = embedded::EMBEDDED
+            .iter()
+            .zip(&chosen)
+            .filter(|(_, c)| **c)
+            .map(|((name, _, _), _)| *name)
+            .collect();
+        assert!(names.contains(&"netea/codex-astartes.yaml"), "{names:?}");
+        assert!(
+            names.contains(&"netea/datasheets/space-marines.yaml"),
+            "{names:?}"
+        );
+        assert!(names.contains(&"netea/glossary.yaml"), "{names:?}");
+        assert!(!names.contains(&"netea/steel-legion.yaml"), "{names:?}");
+        assert!(!names.iter().any(|n| n.starts_with("bfg/")), "{names:?}");
+    }
+
+    #[test]
+    fn an_unknown_name_loads_everything() {
+        assert!(select_for("no such army").is_none());
     }
 }

@@ -15,7 +15,7 @@ pub mod names;
 pub mod raw;
 mod sheets;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_with};
+pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
@@ -65,6 +65,28 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
 }
 
+/// A list name as a roster writes it, ready to compare with a list's
+/// names: case, spacing and punctuation do not matter. One definition for
+/// finding a list in the catalogue and for choosing which files to load.
+pub struct ListName {
+    normalized: String,
+    compact: String,
+}
+
+impl ListName {
+    pub fn new(written: &str) -> ListName {
+        let normalized = names::normalize(written);
+        let compact = normalized.chars().filter(|c| c.is_alphanumeric()).collect();
+        ListName { normalized, compact }
+    }
+
+    /// Whether `name` (a list's id, name, alias or import name) is this one.
+    pub fn matches(&self, name: &str) -> bool {
+        let n = names::normalize(name);
+        n == self.normalized || n.chars().filter(|c| c.is_alphanumeric()).eq(self.compact.chars())
+    }
+}
+
 /// A Battlefleet Gothic ship's datasheet, as written.
 #[derive(Debug, Clone)]
 pub struct Ship {
@@ -72,9 +94,22 @@ pub struct Ship {
     /// The datasheet file's id (`imperial-navy`).
     pub faction: String,
     pub data: raw::ShipDatasheet,
-    /// The values, parsed; `None` when one does not parse (the load then
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::ship::ShipSheet>>,
+}
+
+impl Ship {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
     /// reports it).
-    pub sheet: Option<crate::notation::ship::ShipSheet>,
+    pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }
 
 /// A model without an entry of its own in the lists.
@@ -90,14 +125,8 @@ pub struct ModelEntry {
 impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
-        let wanted = names::normalize(name);
-        let compact: String = wanted.chars().filter(|c| c.is_alphanumeric()).collect();
-        let matches = |list: &&ArmyList| {
-            list.all_names().any(|n| {
-                let n = names::normalize(n);
-                n == wanted || n.chars().filter(|c| c.is_alphanumeric()).collect::<String>() == compact
-            })
-        };
+        let wanted = ListName::new(name);
+        let matches = |list: &&ArmyList| list.all_names().any(|n| wanted.matches(n));
         let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
         match found.as_slice() {
             [] => ListLookup::NotFound(
@@ -380,8 +409,32 @@ pub struct Datasheet {
     pub faction: String,
     /// What the notation cannot say, in our words.
     pub remarks: Vec<String>,
-    /// The values parsed by `crate::notation`; `None` for games whose
-    /// datasheets are not written in it, or when a value did not parse (the
-    /// load reports it).
-    pub sheet: Option<crate::notation::Sheet>,
+    /// The values parsed by `crate::notation`, on first use: a check never
+    /// prints a datasheet, so it never pays for parsing one. Files the run
+    /// must prove (`--lists`, `lists --check`, the tests) are parsed while
+    /// loading, and their errors reported then.
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
+    /// The datasheet as written, for that later parse.
+    pub(crate) written: Box<raw::Datasheet>,
+}
+
+impl Datasheet {
+    /// The values parsed; `None` for games whose datasheets are not written
+    /// in the notation, or when a value does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::Sheet> {
+        self.parsed
+            .get_or_init(|| {
+                sheets::has_notation(self.game)
+                    .then(|| sheets::parse(&self.written).ok())
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// Whether the values were parsed while loading (so load-time checks
+    /// may look at them without parsing the rest).
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }

@@ -12,14 +12,58 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
 
+/// The one army list a command needs, when it needs only one: then the
+/// catalogue loads only that list and what it uses. A roster file is read
+/// here just for its header; a check of several files, or with an event,
+/// needs every list.
+fn army_named(command: &Command) -> Option<String> {
+    let from_roster = |path: &Path| -> Option<String> {
+        // Only a regular file of a roster's size; anything else is left to
+        // the command, which reports it.
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > crate::roster::MAX_ROSTER_BYTES as u64 {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let text = String::from_utf8_lossy(&bytes);
+        let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
+        crate::roster::parse(&file).0.header.army.map(|a| a.value)
+    };
+    match command {
+        Command::Check {
+            files, event: None, ..
+        } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
+        Command::Options { army, .. } | Command::New { army, .. } => Some(army.clone()),
+        Command::Explain { army: Some(army), .. } => Some(army.clone()),
+        Command::Sheet { army: Some(army), .. } => Some(army.clone()),
+        Command::Sheet {
+            army: None,
+            roster: Some(path),
+            ..
+        } => from_roster(path),
+        Command::Roster {
+            file, event: None, ..
+        } => from_roster(file),
+        _ => None,
+    }
+}
+
 pub fn run(args: &Args, color: bool) -> Output {
     let checks = match &args.command {
         Command::Lists { check: true, .. } => catalogue::Checks::All,
         _ => catalogue::Checks::Added,
     };
-    let report = catalogue::load_with(args.lists.as_deref(), checks);
+    let report = match army_named(&args.command) {
+        Some(army) if checks == catalogue::Checks::Added => {
+            catalogue::load_for_army(args.lists.as_deref(), &army)
+        }
+        _ => catalogue::load_with(args.lists.as_deref(), checks),
+    };
+    // The catalogue lives as long as the process: leaking it skips freeing
+    // thousands of small allocations just before exit.
+    let report: &'static LoadReport = Box::leak(Box::new(report));
     match &args.command {
-        Command::Lists { format, check } => lists(&report, *format, *check, color),
+        Command::Lists { format, check } => lists(report, *format, *check, color),
         Command::Schema { out, check } => schema(out, *check),
         other => {
             if report.has_errors() {

@@ -1,0 +1,14 @@
+//! All integration tests in one binary: one link instead of one per file,
+//! which is most of a cold `cargo test` and of `target/`'s size.
+
+mod batch;
+mod cli;
+mod data;
+mod docs;
+mod generated;
+mod notation;
+mod print;
+mod robustness;
+mod roster_syntax;
+mod rosters;
+mod ships;
