@@ -507,6 +507,19 @@ fn link_list(
         }
     }
 
+    for (i, unit) in file
+        .garrison_units
+        .iter()
+        .flat_map(|g| g.units.iter())
+        .enumerate()
+    {
+        if catalogue.datasheet(file.game, unit).is_none() {
+            errors.error(
+                &format!("/garrison_units/units/{i}"),
+                format!("`{unit}` is not a datasheet id"),
+            );
+        }
+    }
     let mut attack_rating_when = Vec::new();
     for (i, rating) in file.attack_rating_when.iter().enumerate() {
         let compiled = rules::parse(&rating.when)
@@ -597,6 +610,7 @@ fn link_list(
         strategy_rating: file.strategy_rating.and_then(known),
         attack_rating: file.attack_rating.and_then(known),
         attack_rating_when,
+        garrison_units: file.garrison_units.map(|g| (g.units, g.rule)),
         special_rules: file
             .special_rules
             .into_iter()

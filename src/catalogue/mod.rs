@@ -181,6 +181,9 @@ pub struct ArmyList {
     /// Ratings that replace it when the army meets a condition, first
     /// match first (`None`: the sources lack that rating).
     pub attack_rating_when: Vec<(Cond<Selector>, Option<u8>)>,
+    /// Only formations of these datasheet ids may garrison, for the reason
+    /// given (`None`: the tournament rules alone decide).
+    pub garrison_units: Option<(Vec<String>, String)>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,
