@@ -212,8 +212,8 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .iter()
         .map(|f| f.points)
         .max()
-        .filter(|_| army.list.game == crate::catalogue::GameId::Netea);
-    let epic = army.list.game == crate::catalogue::GameId::Netea;
+        .filter(|_| army.list.game.game().epic_facts);
+    let epic = army.list.game.game().epic_facts;
     let all_units: Vec<Result<Vec<Unit<'_>>, String>> = army
         .formations
         .iter()

@@ -366,7 +366,7 @@ fn link_list(
             let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
-                (None, raw::GameId::Netea) => {
+                (None, game) if game.game().initiative => {
                     errors.error(
                         &base,
                         format!(
@@ -538,15 +538,24 @@ fn link_list(
         }
     }
 
-    match (file.game, &file.strategy_rating, &file.attack_rating) {
-        (raw::GameId::Netea, None, _) => errors.error(
+    match (
+        file.game.game().rating,
+        &file.strategy_rating,
+        &file.attack_rating,
+    ) {
+        (Some(crate::games::Rating::Strategy), None, _) => errors.error(
             "",
-            "a NetEA list needs `strategy_rating` (write `missing` if the sources lack it)".to_string(),
+            format!(
+                "a {} list needs `strategy_rating` (write `missing` if the sources lack it)",
+                file.game.title()
+            ),
         ),
-        (raw::GameId::Bfg, _, None) => errors.error(
+        (Some(crate::games::Rating::Attack), _, None) => errors.error(
             "",
-            "a Battlefleet Gothic list needs `attack_rating` (write `missing` if the sources lack it)"
-                .to_string(),
+            format!(
+                "a {} list needs `attack_rating` (write `missing` if the sources lack it)",
+                file.game.title()
+            ),
         ),
         _ => {}
     }

@@ -35,22 +35,9 @@ impl<T> Known<T> {
     }
 }
 
-/// The games muster knows. The game decides the roster dialect and the small
-/// amount of game-specific checking; everything else is data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameId {
-    /// Epic Armageddon with the NetEA tournament lists.
-    Netea,
-    /// Battlefleet Gothic.
-    Bfg,
-    /// Space Fleet.
-    SpaceFleet,
-    /// NetEpic Gold.
-    Netepic,
-    /// Heresy.
-    Heresy,
-}
+// The game id is part of every file format, and every layer names games,
+// so it lives with the games (the lowest layer) and is re-exported here.
+pub use crate::games::GameId;
 
 /// Where a file's facts come from.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
