@@ -35,9 +35,29 @@ pub struct ArmyFormation {
     pub name_span: Span,
     /// Net units by the list's unit table index.
     pub units: Vec<i64>,
-    /// The group (squadron) this formation is a member of: its index in
-    /// `Army::formations`.
+    /// The group (squadron, battlegroup, commander) this formation is a
+    /// member of: its index in `Army::formations`. A group may itself be a
+    /// member of a group, [`MAX_GROUP_DEPTH`] levels at most.
     pub group: Option<usize>,
+}
+
+/// How many levels groups nest: a Heresy commander holds battlegroups,
+/// which hold detachments, and one level more is allowed. A group written
+/// deeper is reported and its lines are not read.
+pub const MAX_GROUP_DEPTH: usize = 3;
+
+/// Whether formation `i` of `formations` is `ancestor` or sits inside it,
+/// at any depth. Members come after their group, so the walk ends.
+pub fn within(formations: &[ArmyFormation], mut i: usize, ancestor: usize) -> bool {
+    loop {
+        if i == ancestor {
+            return true;
+        }
+        match formations.get(i).and_then(|f| f.group) {
+            Some(parent) if parent < i => i = parent,
+            _ => return false,
+        }
+    }
 }
 
 impl ArmyFormation {
@@ -165,7 +185,7 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
     };
     let mut formations = Vec::new();
     for entry in &roster.entries {
-        resolver.entry(entry, &mut formations, None);
+        resolver.entry(entry, &mut formations, None, 0);
     }
     let counts_as = roster.counts_as.iter().map(|c| resolver.declaration(c)).collect();
     let total = formations.iter().map(|f: &ArmyFormation| f.points).sum();
@@ -194,7 +214,9 @@ impl Resolver<'_, '_> {
         Diagnostic::error(code, message).at(&self.roster.file, span)
     }
 
-    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>) {
+    /// One roster line and what is indented under it. `depth` is how many
+    /// group lines enclose it in the text, admitted or not.
+    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>, depth: usize) {
         let list = self.list;
         let name = &entry.item.name;
         let formation = match list.formation_names.lookup(&name.value) {
@@ -226,7 +248,7 @@ impl Resolver<'_, '_> {
             return;
         }
         if list.formations[formation].group.is_some() {
-            self.group(entry, formation, out, parent);
+            self.group(entry, formation, out, parent, depth);
             return;
         }
         let parent = match parent {
@@ -401,27 +423,38 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// A group entry (`Escort squadron`) and the member formations indented
-    /// under it.
+    /// A group entry (`Escort squadron`, a commander, a battlegroup) and the
+    /// member formations indented under it, groups among them if it admits
+    /// them.
     fn group(
         &mut self,
         entry: &Entry,
         formation: FormationIdx,
         out: &mut Vec<ArmyFormation>,
         parent: Option<usize>,
+        depth: usize,
     ) {
         let list = self.list;
         let f = &list.formations[formation];
-        if parent.is_some() {
-            let d = self.error(
-                Code::BadNesting,
-                format!("`{}` is a group and cannot sit inside another", f.name),
-                entry.item.name.span,
-            );
-            // Its members still count, as if it were written without
-            // indentation.
-            self.diagnostics.push(d.hint("write it without indentation"));
-        }
+        // A group inside a group it may not join is reported; it and its
+        // members still count, as if it were written without indentation.
+        let parent = parent.filter(|&p| {
+            let outer = &list.formations[out[p].formation];
+            let admitted = outer.group.as_ref().is_some_and(|g| g.admits(formation));
+            if !admitted {
+                let d = self.error(
+                    Code::BadNesting,
+                    format!(
+                        "`{}` is a group and cannot sit inside this {}",
+                        f.name,
+                        outer.name.to_lowercase()
+                    ),
+                    entry.item.name.span,
+                );
+                self.diagnostics.push(d.hint("write it without indentation"));
+            }
+            admitted
+        });
         if entry.item.count > 1 {
             let d = self.error(
                 Code::BadNesting,
@@ -434,6 +467,7 @@ impl Resolver<'_, '_> {
             self.diagnostics.push(d);
         }
         let mut group = self.group_formation(formation, entry.item.name.span);
+        group.group = parent;
         let mut taken = Vec::new();
         for item in &entry.upgrades {
             self.upgrade(item, formation, &mut taken);
@@ -459,28 +493,30 @@ impl Resolver<'_, '_> {
             self.diagnostics.push(d);
         }
         for child in &entry.children {
-            // A group nested in a group is already reported; one nested
-            // deeper still is reported without descending, so a hostile
-            // roster cannot make this recursion deep.
+            // Groups nest a bounded number of levels deep in the text, so a
+            // hostile roster cannot make this recursion deep: a group past
+            // the bound is reported and not read.
             let is_group = |e: &Entry| matches!(list.formation_names.lookup(&e.item.name.value), Lookup::Found(f) if list.formations[f].group.is_some());
-            if parent.is_some() && is_group(child) {
+            if depth + 1 >= MAX_GROUP_DEPTH && is_group(child) {
                 let d = self.error(
                     Code::BadNesting,
                     format!(
-                        "`{}` is a group and cannot sit inside another",
-                        child.item.name.value
+                        "`{}` would be a group {} levels deep; groups nest at most {MAX_GROUP_DEPTH} levels, so its lines are not read",
+                        child.item.name.value,
+                        depth + 2
                     ),
                     child.item.name.span,
                 );
-                self.diagnostics.push(d.hint("write it without indentation"));
+                self.diagnostics
+                    .push(d.hint("write it with less indentation, under a group that admits it"));
                 continue;
             }
-            self.entry(child, out, Some(index));
+            self.entry(child, out, Some(index), depth + 1);
         }
         if let Some(stated) = &entry.cost {
-            let members = out[index..].iter().filter(|m| m.group == Some(index));
-            let known = out[index].points_known && members.clone().all(|m| m.points_known);
-            let expected = out[index].points + members.map(|m| m.points).sum::<i64>();
+            let inside = (index..out.len()).filter(|&i| within(out, i, index));
+            let known = inside.clone().all(|i| out[i].points_known);
+            let expected = inside.map(|i| out[i].points).sum::<i64>();
             if known && i64::from(stated.value) != expected {
                 let what = format!("the {} costs {expected}", f.name.to_lowercase());
                 self.cost_mismatch(stated, &what, expected);

@@ -396,10 +396,11 @@ impl Facts<Selector> for FormationFacts<'_, '_, '_> {
                 .formations
                 .get(self.index)
                 .map_or(0, |f| self.army.measure_one(f, m, s)),
-            Reach::Local => {
-                self.army
-                    .measure_over(|i, f| i == self.index || f.group == Some(self.index), m, s)
-            }
+            Reach::Local => self.army.measure_over(
+                |i, _| crate::resolve::within(&self.army.army.formations, i, self.index),
+                m,
+                s,
+            ),
         }
     }
 

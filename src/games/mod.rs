@@ -11,7 +11,7 @@
 //! The lowest layer: this module imports nothing from the rest of muster.
 
 mod bfg;
-mod heresy;
+pub mod heresy;
 mod netea;
 mod netepic;
 mod space_fleet;

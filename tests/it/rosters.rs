@@ -64,7 +64,7 @@ fn event_of(catalogue: &Catalogue, text: &str) -> Result<Option<Event>, String> 
         .map_err(|d| format!("{path} does not load: {d:#?}"))
 }
 
-fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String> {
+pub(crate) fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.display().to_string();
     let event = event_of(catalogue, &text)?;
