@@ -668,6 +668,17 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
     cost_for(&list.upgrades[upgrade], &bare)
 }
 
+/// The formation's initiative: the first `initiative_when` whose condition
+/// holds over what it took, else its own.
+pub fn initiative_of(list: &ArmyList, formation: &ArmyFormation) -> Option<String> {
+    let def = &list.formations[formation.formation];
+    let tally = OwnTally(formation);
+    def.initiative_when
+        .iter()
+        .find(|(cond, _)| cond.eval(&tally).unwrap_or(false))
+        .map_or(def.initiative.clone(), |(_, initiative)| initiative.clone())
+}
+
 /// An upgrade's cost for one formation: the first `points_when` whose
 /// condition holds over it, else its own (`None`: missing from the sources).
 fn cost_for<'u>(upgrade: &'u crate::catalogue::Upgrade, formation: &ArmyFormation) -> Option<&'u Cost> {

@@ -385,6 +385,7 @@ fn link_list(
                 section: s,
                 points: known(formation.points.clone()),
                 initiative,
+                initiative_when: Vec::new(),
                 units: fixed,
                 upgrades: allowed,
                 tags,
@@ -433,6 +434,7 @@ fn link_list(
     let mut groups = Vec::new();
     let mut grouped_in = Vec::new();
     let mut cost_when = Vec::new();
+    let mut initiative_when = Vec::new();
     {
         let scope = Resolver {
             formations: &formations,
@@ -475,6 +477,25 @@ fn link_list(
                 }
             }
         }
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                let index = formation_names_index(&formations, &formation.id);
+                for (w, alternative) in formation.initiative_when.iter().enumerate() {
+                    let pointer = format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
+                    match compile_condition(&alternative.when, &scope) {
+                        Ok(cond) if cond.uses(rules::Measure::Points) => {
+                            errors.error(&pointer, "an initiative cannot depend on points".to_string())
+                        }
+                        Ok(cond) => initiative_when.push((
+                            index,
+                            cond,
+                            known(alternative.initiative.clone()).map(|i| i.0),
+                        )),
+                        Err(message) => errors.error(&pointer, message),
+                    }
+                }
+            }
+        }
         for (u, upgrade) in file.upgrades.iter().enumerate() {
             for (w, alternative) in upgrade.points_when.iter().enumerate() {
                 let pointer = format!("/upgrades/{u}/points_when/{w}/when");
@@ -497,6 +518,11 @@ fn link_list(
     for (f, g) in grouped_in {
         if let Some(formation) = formations.get_mut(f) {
             formation.grouped_in = Some(g);
+        }
+    }
+    for (f, cond, initiative) in initiative_when {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.initiative_when.push((cond, initiative));
         }
     }
     for (u, cond, cost) in cost_when {

@@ -223,6 +223,9 @@ pub struct Formation {
     /// `None`: the sources do not give it.
     pub points: Option<i32>,
     pub initiative: Option<String>,
+    /// Initiatives that replace it when the formation took something,
+    /// first match first (`None`: missing from the sources).
+    pub initiative_when: Vec<(Cond<Selector>, Option<String>)>,
     pub units: Vec<(UnitIdx, u32)>,
     pub upgrades: Vec<UpgradeIdx>,
     pub tags: BTreeSet<String>,

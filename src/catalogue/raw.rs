@@ -162,6 +162,10 @@ pub struct Formation {
     /// Initiative rating, such as `1+` (Epic Armageddon lists; required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initiative: Option<Known<Initiative>>,
+    /// Initiatives that replace `initiative` when the formation took
+    /// something (`count(wraithseer) >= 1`): the first that holds applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initiative_when: Vec<InitiativeWhen>,
     /// The units the formation always has.
     #[serde(default)]
     pub units: Vec<UnitCount>,
@@ -275,6 +279,16 @@ pub struct GarrisonUnits {
     pub units: Vec<String>,
     /// The rule, as the roster's garrison column explains it (our words).
     pub rule: String,
+}
+
+/// An initiative that applies when a condition on the formation holds.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InitiativeWhen {
+    /// A condition in the constraint language over the formation alone
+    /// (its id, tags and upgrades; not points).
+    pub when: String,
+    pub initiative: Known<Initiative>,
 }
 
 /// A rating that applies when a condition on the whole army holds.

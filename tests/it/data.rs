@@ -197,3 +197,17 @@ fn a_shared_upgrade_name_is_refused_where_one_formation_offers_both() {
         );
     }
 }
+
+/// A formation's initiative may follow what it took: an Iyanden Spirit
+/// Warhost is 2+, and 1+ with the Wraithseer.
+#[test]
+fn an_initiative_may_follow_the_formations_upgrades() {
+    let report = muster::catalogue::load_embedded();
+    let initiative = |upgrades: &str| {
+        let text = format!("Army: Iyanden\nPoints: 3000\n\nSpirit Wraithguard Warhost: {upgrades}\n");
+        let checked = muster::check::check_text(&report.catalogue, "i.txt", &text);
+        checked.army.unwrap().formations[0].facts.initiative.clone()
+    };
+    assert_eq!(initiative("Spiritseer").as_deref(), Some("2+"));
+    assert_eq!(initiative("Wraithseer").as_deref(), Some("1+"));
+}
