@@ -1,0 +1,817 @@
+//! Converts one NetEpic Gold BattleScribe catalogue (`.cat`) into a muster
+//! army list (YAML on standard output).
+//!
+//! ```text
+//! cargo run --example netepic_import -- "Orks.cat" > lists/netepic/orks.yaml
+//! ```
+//!
+//! Only facts cross over: card names, card types, points, break points,
+//! victory points, the Unique and Free marks, the catalogue's sub-faction
+//! categories, and the names of the army-wide rules of its force entries
+//! (listed as not enforced). Every sentence the output contains is written
+//! here, not copied from the catalogue.
+//!
+//! The catalogue is read with `roxmltree`, which does not expand external
+//! entities. Each top-level `selectionEntry` is one army card:
+//!
+//! - its primary category says the card type (the game system's
+//!   Company, Support, Special and Free categories, matched by id, whatever
+//!   name the catalogue's link gives them);
+//! - its `pts`, ` VP` and ` Break Point` costs are the card's points,
+//!   victory points and break point;
+//! - an info link named `Unique` makes it unique;
+//! - its other categories become tags (slugs), for sub-factions.
+//!
+//! Company cards become groups whose members are the Support and Special
+//! cards of the same book; the card rules of the core rules (five Support
+//! and one Special per Company card, one Free card per Company card, Unique
+//! cards per full 3,000 points, personalities once) become constraints.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+/// Category ids of the game system (`NetEpic Gold.gst`).
+const COMPANY: &str = "704c-e54e-0e5c-2d2f";
+const SUPPORT: &str = "4462-e6f9-41a2-4e47";
+const SPECIAL: &str = "224e-9fab-b2e1-8a4f";
+const FREE: &str = "8e49-5810-e088-7dc4";
+/// Cost type ids of the game system: points, victory points, break point.
+const PTS: &str = "52f8-db9e-3336-8db6";
+const VP: &str = "points";
+const BP: &str = "25ab-cb1a-141e-dc75";
+
+/// The core rules, for provenance.
+const CORE: &str = "NetEpic Gold core rules (shared source 003)";
+
+/// What the converter knows about each book that the catalogue does not
+/// say: the list id, name and aliases muster uses, and which cards are
+/// personalities (named characters: never duplicated).
+struct Book {
+    catalogue: &'static str,
+    id: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    personalities: &'static [&'static str],
+    /// Categories of the catalogue that are sub-factions of which an army
+    /// takes at most one (chapters, craftworlds), if any.
+    exclusive: &'static [&'static str],
+    /// Primary categories of the book that are Special cards under another
+    /// name (Chaos Greater Daemons, Dark Eldar Archons).
+    special_aliases: &'static [&'static str],
+}
+
+const BOOKS: &[Book] = &[
+    Book {
+        catalogue: "Orks",
+        id: "netepic-orks",
+        name: "NetEpic Orks",
+        aliases: &["NetEpic Gold Orks", "NetEpic Ork Army"],
+        personalities: &["Ghazghkull Thraka", "Mad Doc Grotsnik"],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Adeptus Astartes",
+        id: "netepic-adeptus-astartes",
+        name: "NetEpic Adeptus Astartes",
+        aliases: &["NetEpic Space Marines", "NetEpic Gold Space Marines"],
+        personalities: &[
+            "Space Wolves - Ulrik The Slayer",
+            "Space Wolves - Njal Stormcaller",
+            "Space Wolves - Ragnar Blackmane",
+        ],
+        exclusive: &[
+            "Black Templars",
+            "Blood Angels",
+            "Crimson Suns",
+            "Dark Angels",
+            "Crimson Fists",
+            "Desert Lions",
+            "Flesh Eaters",
+            "Mentor Legion",
+            "Iron Hands",
+            "Salamanders",
+            "Space Wolves",
+            "White Scars",
+            "Silver Skulls",
+            "Raptor Legion",
+            "Raven Guard",
+        ],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Adepta Sororitas",
+        id: "netepic-adepta-sororitas",
+        name: "NetEpic Adepta Sororitas",
+        aliases: &["NetEpic Sisters of Battle"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Adeptus Mechanicus",
+        id: "netepic-adeptus-mechanicus",
+        name: "NetEpic Adeptus Mechanicus",
+        aliases: &["NetEpic Knight Households"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Chaos",
+        id: "netepic-chaos",
+        name: "NetEpic Chaos",
+        aliases: &["NetEpic Gold Chaos"],
+        personalities: &[
+            "Angron, Primarch of the World Eaters",
+            "Mortarion, Primarch of the Death Guard",
+            "Magnus the Red, Primarch of the Thousand Sons",
+        ],
+        exclusive: &[],
+        special_aliases: &["013c-3347-c2b8-2c7c"],
+    },
+    Book {
+        catalogue: "Dark Eldar",
+        id: "netepic-dark-eldar",
+        name: "NetEpic Dark Eldar",
+        aliases: &["NetEpic Gold Dark Eldar"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &["0904-744f-a1b5-0816"],
+    },
+    Book {
+        catalogue: "Eldar",
+        id: "netepic-eldar",
+        name: "NetEpic Eldar",
+        aliases: &["NetEpic Gold Eldar"],
+        personalities: &[
+            "Eldrad Ulthran, Farseer of Ulthwe",
+            "Karandras, The Shadow Hunter",
+            "Jain Zar, The Storm Of Silence",
+        ],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Imperial Guard",
+        id: "netepic-imperial-guard",
+        name: "NetEpic Imperial Guard",
+        aliases: &["NetEpic Adeptus Militaris"],
+        personalities: &["Commissar Yarrick"],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Necrons",
+        id: "netepic-necrons",
+        name: "NetEpic Necrons",
+        aliases: &["NetEpic Gold Necrons"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Slann",
+        id: "netepic-slann",
+        name: "NetEpic Slann",
+        aliases: &["NetEpic Gold Slann"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Squats",
+        id: "netepic-squats",
+        name: "NetEpic Squats",
+        aliases: &["NetEpic Gold Squats"],
+        personalities: &["Grand Warlord Grimtrek"],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Tau",
+        id: "netepic-tau",
+        name: "NetEpic Tau",
+        aliases: &["NetEpic Gold Tau"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+    Book {
+        catalogue: "Titan Legions",
+        id: "netepic-titan-legions",
+        name: "NetEpic Titan Legions",
+        aliases: &["NetEpic Gold Titan Legions"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+    },
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Kind {
+    Company,
+    Support,
+    Special,
+}
+
+struct Card {
+    id: String,
+    name: String,
+    alias: Option<String>,
+    kind: Kind,
+    free: bool,
+    unique: bool,
+    personality: bool,
+    points: i64,
+    vp: Option<f64>,
+    bp: Option<f64>,
+    tags: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path] = args.as_slice() else {
+        eprintln!("usage: netepic_import CATALOGUE.cat > lists/netepic/BOOK.yaml");
+        return ExitCode::from(2);
+    };
+    match run(path) {
+        Ok(yaml) => {
+            print!("{yaml}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("netepic_import: {path}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Lower-case words joined by `-`, as muster's ids are.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for word in text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The name with its spacing tidied (the catalogue has trailing and doubled
+/// spaces).
+fn tidy(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A YAML double-quoted scalar.
+fn quote(text: &str) -> String {
+    serde_json::to_string(text).expect("a string serialises")
+}
+
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn cost(entry: roxmltree::Node, type_id: &str) -> Option<f64> {
+    entry
+        .children()
+        .find(|n| n.has_tag_name("costs"))?
+        .children()
+        .find(|n| n.has_tag_name("cost") && n.attribute("typeId") == Some(type_id))?
+        .attribute("value")?
+        .parse()
+        .ok()
+}
+
+fn children<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    list: &'static str,
+    item: &'static str,
+) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+    node.children()
+        .filter(move |n| n.has_tag_name(list))
+        .flat_map(move |n| n.children().filter(move |c| c.has_tag_name(item)))
+}
+
+fn run(path: &str) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let doc = roxmltree::Document::parse(&text).map_err(|e| e.to_string())?;
+    let root = doc.root_element();
+    if !root.has_tag_name("catalogue") {
+        return Err("not a BattleScribe catalogue".into());
+    }
+    let cat_name = root.attribute("name").unwrap_or_default();
+    let revision = root.attribute("revision").unwrap_or("missing");
+    let file_path = std::path::Path::new(path);
+    let file = file_path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // The catalogue's `name` is not always the book's ("Space Marines" in
+    // "Adeptus Astartes.cat"): the file name decides.
+    let stem = file_path
+        .file_stem()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let book = BOOKS
+        .iter()
+        .find(|b| b.catalogue == stem)
+        .ok_or_else(|| format!("no book is set up for `{stem}` (catalogue `{cat_name}`)"))?;
+
+    // Names of the catalogue's own categories, for sub-faction tags.
+    let mut category_names: BTreeMap<&str, String> = BTreeMap::new();
+    for c in children(root, "categoryEntries", "categoryEntry") {
+        if let (Some(id), Some(name)) = (c.attribute("id"), c.attribute("name")) {
+            category_names.insert(id, tidy(name));
+        }
+    }
+
+    let mut cards: Vec<Card> = Vec::new();
+    let mut used_ids: BTreeSet<String> = BTreeSet::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for entry in children(root, "selectionEntries", "selectionEntry") {
+        let name = tidy(entry.attribute("name").unwrap_or_default());
+        if entry.attribute("hidden") == Some("true") {
+            skipped.push(format!("{name} (hidden)"));
+            continue;
+        }
+        let links: Vec<roxmltree::Node> = children(entry, "categoryLinks", "categoryLink").collect();
+        let primary = links
+            .iter()
+            .find(|l| l.attribute("primary") == Some("true"))
+            .and_then(|l| l.attribute("targetId"))
+            .unwrap_or_default();
+        let (kind, free) = match primary {
+            COMPANY => (Kind::Company, false),
+            SUPPORT => (Kind::Support, false),
+            SPECIAL => (Kind::Special, false),
+            FREE => (Kind::Support, true),
+            other if book.special_aliases.contains(&other) => (Kind::Special, false),
+            _ => {
+                skipped.push(format!("{name} (no card type)"));
+                continue;
+            }
+        };
+        let unique = children(entry, "infoLinks", "infoLink")
+            .any(|l| l.attribute("name").map(tidy).as_deref() == Some("Unique"));
+        let mut tags: Vec<String> = Vec::new();
+        for l in &links {
+            let target = l.attribute("targetId").unwrap_or_default();
+            if l.attribute("primary") == Some("true") {
+                continue;
+            }
+            if [COMPANY, SUPPORT, SPECIAL].contains(&target) {
+                continue;
+            }
+            if target == FREE {
+                continue;
+            }
+            let label = category_names
+                .get(target)
+                .cloned()
+                .or_else(|| l.attribute("name").map(tidy))
+                .unwrap_or_default();
+            let tag = slug(&label);
+            if !tag.is_empty() && !tags.contains(&tag) && tag != "new-categorylink" {
+                tags.push(tag);
+            }
+        }
+        let mut id = slug(&name);
+        if used_ids.contains(&id) {
+            let mut n = 2;
+            while used_ids.contains(&format!("{id}-{n}")) {
+                n += 1;
+            }
+            id = format!("{id}-{n}");
+        }
+        used_ids.insert(id.clone());
+        let points = cost(entry, PTS).unwrap_or(0.0);
+        if points.fract() != 0.0 {
+            return Err(format!("card `{name}` costs {points}, not a whole number"));
+        }
+        // "Space Wolves - Ulrik The Slayer": the part after the dash is what
+        // players write.
+        let alias = name
+            .split_once(" - ")
+            .map(|(_, rest)| rest.trim().to_string())
+            .filter(|a| !a.is_empty());
+        cards.push(Card {
+            id,
+            personality: book.personalities.contains(&name.as_str()),
+            name,
+            alias,
+            kind,
+            free,
+            unique,
+            points: points as i64,
+            vp: cost(entry, VP),
+            bp: cost(entry, BP),
+            tags,
+        });
+    }
+    for p in book.personalities {
+        if !cards.iter().any(|c| c.name == *p) {
+            return Err(format!("personality `{p}` is not a card of the catalogue"));
+        }
+    }
+    // An alias that is another card's name, or shared by two cards, is
+    // dropped: it would make a roster ambiguous.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &cards {
+        *seen.entry(c.name.to_lowercase()).or_default() += 1;
+        if let Some(a) = &c.alias {
+            *seen.entry(a.to_lowercase()).or_default() += 1;
+        }
+    }
+    for c in &mut cards {
+        if c.alias.as_ref().is_some_and(|a| seen[&a.to_lowercase()] > 1) {
+            c.alias = None;
+        }
+    }
+
+    let force_rules: Vec<String> = children(root, "forceEntries", "forceEntry")
+        .flat_map(|f| children(f, "rules", "rule"))
+        .filter_map(|r| r.attribute("name").map(tidy))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let forces: Vec<String> = children(root, "forceEntries", "forceEntry")
+        .filter_map(|f| f.attribute("name").map(tidy))
+        .collect();
+
+    Ok(render(
+        book,
+        &file,
+        revision,
+        &cards,
+        &skipped,
+        &force_rules,
+        &forces,
+    ))
+}
+
+fn render(
+    book: &Book,
+    file: &str,
+    revision: &str,
+    cards: &[Card],
+    skipped: &[String],
+    force_rules: &[String],
+    forces: &[String],
+) -> String {
+    let mut y = String::new();
+    let w = &mut y;
+    let _ = writeln!(
+        w,
+        "# yaml-language-server: $schema=../../schema/army-list.schema.json"
+    );
+    let _ = writeln!(
+        w,
+        "# Generated by examples/netepic_import.rs from the BattleScribe catalogue {}; edit the converter, not this file.",
+        quote(file)
+    );
+    let _ = writeln!(w, "game: netepic");
+    let _ = writeln!(w, "id: {}", book.id);
+    let _ = writeln!(w, "name: {}", quote(book.name));
+    let _ = writeln!(w, "aliases:");
+    for a in book.aliases {
+        let _ = writeln!(w, "  - {}", quote(a));
+    }
+    let _ = writeln!(w, "version: {}", quote(&format!("revision {revision}")));
+    let _ = writeln!(
+        w,
+        "version_label: {}",
+        quote(&format!(
+            "NetEpic Gold BattleScribe data, {} catalogue revision {revision}",
+            book.catalogue
+        ))
+    );
+    let _ = writeln!(w, "source:");
+    let _ = writeln!(
+        w,
+        "  - document: {}",
+        quote(&format!(
+            "NetEpic Gold BattleScribe data (release v10), catalogue {file}, revision {revision}"
+        ))
+    );
+    let _ = writeln!(
+        w,
+        "    covers: \"card names, card types (primary category), points, victory points and break points (card costs), Unique marks (info links), sub-faction categories (tags); converted by examples/netepic_import.rs\""
+    );
+    let _ = writeln!(
+        w,
+        "  - document: {}",
+        quote(&format!("{CORE}, 003_8736bab83ee21ec8.txt"))
+    );
+    let _ = writeln!(
+        w,
+        "    covers: \"army cards: Company, Support, Special, Free and Unique (lines 182-190); allies (192-231); victory points (154-160); titans (915-932); fortifications (677-685); off-board artillery (794)\""
+    );
+
+    // Decisions.
+    let mut d: Vec<String> = vec![
+        "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
+        "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
+        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. A company may have no members. Support and Special cards written on their own still count against the army-wide limits.".into(),
+        "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). None of this book's Free cards is converted as a Special card; where a card's own text says it counts as Special, that is not read by the converter.".into(),
+        "Unique: the core rules say both that a Unique card may be taken only once (1.2.1 opening) and one per full 3,000 points of the army (the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points.".into(),
+        "Personalities (named characters among the Unique cards) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names.".into(),
+        "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
+        "Titan, gargant and other weapon options with their own costs (child entries priced in the catalogue) are not offered as upgrades yet; a titan card's points are its hull only.".into(),
+        "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
+    ];
+    if !forces.is_empty() {
+        d.push(format!(
+            "The catalogue offers these forces, all converted into this one list: {}.",
+            forces.join("; ")
+        ));
+    }
+    if !skipped.is_empty() {
+        d.push(format!("Entries left out: {}.", skipped.join("; ")));
+    }
+    if !book.exclusive.is_empty() {
+        d.push(format!(
+            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter army is that chapter plus the standard list): {}. Cards of no sub-faction are standard and mix with any of them.",
+            book.exclusive.join(", ")
+        ));
+    }
+    let _ = writeln!(w, "decisions:");
+    for line in &d {
+        let _ = writeln!(w, "  - {}", quote(line));
+    }
+
+    // Sections.
+    let sections = [
+        (Kind::Company, "company-cards", "Company Cards", "company"),
+        (Kind::Support, "support-cards", "Support Cards", "support"),
+        (Kind::Special, "special-cards", "Special Cards", "special"),
+    ];
+    let has_special = cards.iter().any(|c| c.kind == Kind::Special);
+    let has_support = cards.iter().any(|c| c.kind == Kind::Support);
+    let mut members: Vec<&str> = Vec::new();
+    if has_support {
+        members.push("tag:support");
+    }
+    if has_special {
+        members.push("tag:special");
+    }
+    let _ = writeln!(w, "sections:");
+    for (kind, id, name, tag) in sections {
+        let in_section: Vec<&Card> = cards.iter().filter(|c| c.kind == kind).collect();
+        if in_section.is_empty() {
+            continue;
+        }
+        let _ = writeln!(w, "  - id: {id}");
+        let _ = writeln!(w, "    name: {name}");
+        let _ = writeln!(w, "    tags: [{tag}]");
+        let _ = writeln!(w, "    formations:");
+        for c in in_section {
+            let _ = writeln!(w, "      - id: {}", c.id);
+            let _ = writeln!(w, "        name: {}", quote(&c.name));
+            if let Some(a) = &c.alias {
+                let _ = writeln!(w, "        aliases: [{}]", quote(a));
+            }
+            let _ = writeln!(w, "        points: {}", c.points);
+            let _ = writeln!(w, "        units: []");
+            let mut tags = c.tags.clone();
+            if c.free {
+                tags.push("free".into());
+            }
+            if c.unique {
+                tags.push("unique".into());
+            }
+            if c.personality {
+                tags.push("personality".into());
+            }
+            if !tags.is_empty() {
+                let _ = writeln!(w, "        tags: [{}]", tags.join(", "));
+            }
+            if kind == Kind::Company && !members.is_empty() {
+                let _ = writeln!(
+                    w,
+                    "        group: {{ members: [{}], min: 0, provenance: \"core rules 1.2.1: Support and Special cards belong to a Company card\" }}",
+                    members.join(", ")
+                );
+            }
+            let mut note = format!(
+                "{} card. Break point {}; victory points {}.",
+                match (kind, c.free) {
+                    (_, true) => "Free",
+                    (Kind::Company, _) => "Company",
+                    (Kind::Support, _) => "Support",
+                    (Kind::Special, _) => "Special",
+                },
+                c.bp.map_or("missing".into(), number),
+                c.vp.map_or("missing".into(), number),
+            );
+            if c.personality {
+                note.push_str(" Personality: never more than one.");
+            } else if c.unique {
+                note.push_str(" Unique: one per full 3,000 points.");
+            }
+            let _ = writeln!(w, "        note: {}", quote(&note));
+        }
+    }
+
+    // Constraints.
+    let _ = writeln!(w, "constraints:");
+    let mut rule =
+        |id: &str, scope: &str, applies: Option<&str>, rule: &str, message: &str, provenance: &str| {
+            let _ = writeln!(w, "  - id: {id}");
+            let _ = writeln!(w, "    scope: {scope}");
+            if let Some(a) = applies {
+                let _ = writeln!(w, "    applies_to: [{a}]");
+            }
+            let _ = writeln!(w, "    rule: {}", quote(rule));
+            let _ = writeln!(w, "    message: {}", quote(message));
+            let _ = writeln!(w, "    provenance: {}", quote(provenance));
+        };
+    let cards_row = format!("{CORE} 1.2.1 Army Cards (lines 182-190)");
+    if has_support {
+        rule(
+            "five-support-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:support) <= 5",
+            "A Company card takes at most five Support cards, Free cards included.",
+            &cards_row,
+        );
+        rule(
+            "support-needs-company",
+            "army",
+            None,
+            "count(tag:support) <= 5 * count(tag:company)",
+            "Support cards need Company cards: at most five Support cards (Free cards included) for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    if has_special {
+        rule(
+            "one-special-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:special) <= 1",
+            "A Company card takes at most one Special card.",
+            &cards_row,
+        );
+        rule(
+            "special-needs-company",
+            "army",
+            None,
+            "count(tag:special) <= count(tag:company)",
+            "Special cards need Company cards: at most one Special card for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    if cards.iter().any(|c| c.free) {
+        rule(
+            "one-free-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:free) <= 1",
+            "A Company card takes at most one Free card.",
+            &cards_row,
+        );
+        rule(
+            "free-needs-company",
+            "army",
+            None,
+            "count(tag:free) <= count(tag:company)",
+            "At most one Free card for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    let uniques: Vec<&Card> = cards.iter().filter(|c| c.unique).collect();
+    if !uniques.is_empty() {
+        let r = uniques
+            .iter()
+            .map(|c| format!("count({}) <= floor(limit / 3000)", c.id))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let names = uniques
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        rule(
+            "unique-per-3000",
+            "army",
+            None,
+            &r,
+            &format!(
+                "Each Unique card ({names}) may be taken once for every full 3,000 points of the army, so not at all below 3,000 points."
+            ),
+            &format!("{cards_row}; Unique marks from the catalogue"),
+        );
+    }
+    let personalities: Vec<&Card> = cards.iter().filter(|c| c.personality).collect();
+    if !personalities.is_empty() {
+        let r = personalities
+            .iter()
+            .map(|c| format!("count({}) <= 1", c.id))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let names = personalities
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        rule(
+            "personality-once",
+            "army",
+            None,
+            &r,
+            &format!("A personality ({names}) is never taken twice, however large the army."),
+            &cards_row,
+        );
+    }
+    if !book.exclusive.is_empty() {
+        let present: Vec<String> = book
+            .exclusive
+            .iter()
+            .map(|e| slug(e))
+            .filter(|t| cards.iter().any(|c| c.tags.contains(t)))
+            .collect();
+        let mut pairs = Vec::new();
+        for (i, a) in present.iter().enumerate() {
+            for b in &present[i + 1..] {
+                pairs.push(format!("not (count(tag:{a}) > 0 and count(tag:{b}) > 0)"));
+            }
+        }
+        if !pairs.is_empty() {
+            rule(
+                "one-sub-faction",
+                "army",
+                None,
+                &pairs.join(" and "),
+                "Cards of two different sub-factions (chapters) never share an army: take one sub-faction's cards, with standard cards.",
+                &format!(
+                    "{CORE} 1.2.4 Codex armies (lines 202-231): a chapter army is that chapter and the standard list"
+                ),
+            );
+        }
+    }
+
+    // Not enforced.
+    let _ = writeln!(w, "not_enforced:");
+    let mut skip = |id: &str, rule: &str, why: &str| {
+        let _ = writeln!(w, "  - id: {id}");
+        let _ = writeln!(w, "    rule: {}", quote(rule));
+        let _ = writeln!(w, "    why: {}", quote(why));
+    };
+    skip(
+        "allies",
+        "Allies (core rules 1.2.2-1.2.4): the core army is the list with the most points, with at least 50% (Standard) or 75% (Codex) of the points; one allied Standard list, except the forbidden pairs; each force legal on its own.",
+        "A roster names one list; muster cannot yet combine two lists in one army or tell Standard from Codex armies.",
+    );
+    skip(
+        "titan-weapons-rounding",
+        "Titans and praetorians (core rules 6.1): hull plus weapons, rounded up to the next 50 points; one victory point per 100 points, rounded up.",
+        "Weapon options are not converted yet, and muster's cost model has no rounding step on a formation's cost.",
+    );
+    skip(
+        "off-board-artillery",
+        "Off-board artillery (core rules 4.4.8): each victory point offered takes one Support slot, and the army needs a Forward Observer.",
+        "Off-board barrages are not cards with points; muster has no way to declare them on a roster yet.",
+    );
+    skip(
+        "fortifications",
+        "Fortifications (core rules, lines 677-685) are bought from the purchase table.",
+        "The fortification table is not converted into any list yet.",
+    );
+    skip(
+        "victory-points",
+        "Break points and victory points per card and for the army, and the victory points needed to win for the army's size (core rules 1.1, lines 154-160).",
+        "These are facts for play, not limits; they are in each card's note but muster does not derive them yet.",
+    );
+    skip(
+        "no-substitutions",
+        "A card is taken as printed: no detachment swapped for another (core rules 1.2.1).",
+        "Cards have no options in this conversion, so there is nothing a roster could swap.",
+    );
+    if !book.special_aliases.is_empty() {
+        skip(
+            "special-card-variants",
+            "Cards of this book's own card categories (Greater Daemons, Archons) have their own limits in the army book.",
+            "They are converted as Special cards; the book's own limits are not in the catalogue's data.",
+        );
+    }
+    for r in force_rules {
+        skip(
+            &format!("book-{}", slug(r)),
+            &format!("Army-book rule `{r}` (catalogue force entry)."),
+            "An army-book rule kept in the catalogue as text only; it is not converted into a constraint.",
+        );
+    }
+    y
+}
