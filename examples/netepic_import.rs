@@ -228,6 +228,65 @@ struct Card {
     vp: Option<f64>,
     bp: Option<f64>,
     tags: Vec<String>,
+    /// Priced options inside the card (titan weapons, extra vehicles):
+    /// name and points, first cost met for each name.
+    options: Vec<(String, i64)>,
+    /// Upgrade ids offered to the card, filled in once all cards are read.
+    upgrades: Vec<String>,
+}
+
+/// An upgrade of the list: one priced option name, with the cost most
+/// cards give it and the cards that price it otherwise.
+struct Upgrade {
+    id: String,
+    name: String,
+    points: i64,
+    otherwise: Vec<(String, i64)>,
+}
+
+/// Shared entries (of the catalogue and of the game system) by id, for
+/// following entry links.
+type Shared<'a, 'i> = BTreeMap<&'a str, roxmltree::Node<'a, 'i>>;
+
+/// Every priced entry inside `node`, following entry links; `depth` guards
+/// against links that loop.
+fn options(node: roxmltree::Node, shared: &Shared, depth: u32, out: &mut Vec<(String, i64)>) {
+    if depth > 8 {
+        return;
+    }
+    for child in node.children().filter(|n| n.is_element()) {
+        match child.tag_name().name() {
+            "selectionEntries" | "selectionEntryGroups" | "selectionEntryGroup" | "entryLinks" => {
+                options(child, shared, depth + 1, out)
+            }
+            "selectionEntry" => {
+                note_option(child, child, out);
+                options(child, shared, depth + 1, out);
+            }
+            "entryLink" => {
+                if let Some(target) = child.attribute("targetId").and_then(|t| shared.get(t)) {
+                    note_option(child, *target, out);
+                    options(*target, shared, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn note_option(named: roxmltree::Node, priced: roxmltree::Node, out: &mut Vec<(String, i64)>) {
+    let points = cost(priced, PTS).unwrap_or(0.0);
+    if points > 0.0 && priced.attribute("hidden") != Some("true") {
+        let name = tidy(
+            named
+                .attribute("name")
+                .or(priced.attribute("name"))
+                .unwrap_or_default(),
+        );
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, points.round() as i64));
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -307,6 +366,27 @@ fn run(path: &str) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let doc = roxmltree::Document::parse(&text).map_err(|e| e.to_string())?;
     let root = doc.root_element();
+    // The game system beside the catalogue holds the entries many books
+    // link to (Imperial titan weapons).
+    let gst_path = std::path::Path::new(path).with_file_name("NetEpic Gold.gst");
+    let gst_text = std::fs::read_to_string(&gst_path).unwrap_or_default();
+    let gst = if gst_text.is_empty() {
+        None
+    } else {
+        Some(roxmltree::Document::parse(&gst_text).map_err(|e| format!("{}: {e}", gst_path.display()))?)
+    };
+    let mut shared: Shared = BTreeMap::new();
+    for r in std::iter::once(root).chain(gst.as_ref().map(|g| g.root_element())) {
+        for list in ["sharedSelectionEntries", "sharedSelectionEntryGroups"] {
+            for n in r.children().filter(|n| n.has_tag_name(list)) {
+                for e in n.children().filter(|e| e.is_element()) {
+                    if let Some(id) = e.attribute("id") {
+                        shared.insert(id, e);
+                    }
+                }
+            }
+        }
+    }
     if !root.has_tag_name("catalogue") {
         return Err("not a BattleScribe catalogue".into());
     }
@@ -405,6 +485,8 @@ fn run(path: &str) -> Result<String, String> {
             .split_once(" - ")
             .map(|(_, rest)| rest.trim().to_string())
             .filter(|a| !a.is_empty());
+        let mut opts = Vec::new();
+        options(entry, &shared, 0, &mut opts);
         cards.push(Card {
             id,
             personality: book.personalities.contains(&name.as_str()),
@@ -417,6 +499,8 @@ fn run(path: &str) -> Result<String, String> {
             vp: cost(entry, VP),
             bp: cost(entry, BP),
             tags,
+            options: opts,
+            upgrades: Vec::new(),
         });
     }
     for p in book.personalities {
@@ -439,6 +523,56 @@ fn run(path: &str) -> Result<String, String> {
         }
     }
 
+    // Options become upgrades: one per option name, priced as most cards
+    // price it, with `points_when` for the cards that differ.
+    let mut by_name: BTreeMap<String, Vec<(String, i64)>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for c in &cards {
+        for (name, points) in &c.options {
+            if !by_name.contains_key(name) {
+                order.push(name.clone());
+            }
+            by_name
+                .entry(name.clone())
+                .or_default()
+                .push((c.id.clone(), *points));
+        }
+    }
+    let mut upgrades: Vec<Upgrade> = Vec::new();
+    for name in order {
+        let priced = &by_name[&name];
+        let mut tally: BTreeMap<i64, usize> = BTreeMap::new();
+        for (_, p) in priced {
+            *tally.entry(*p).or_default() += 1;
+        }
+        let points = tally
+            .iter()
+            .max_by_key(|(p, n)| (**n, std::cmp::Reverse(**p)))
+            .map(|(p, _)| *p)
+            .unwrap_or(0);
+        let mut id = slug(&name);
+        if used_ids.contains(&id) {
+            id = format!("{id}-option");
+        }
+        let mut n = 2;
+        while used_ids.contains(&id) {
+            id = format!("{}-{n}", slug(&name));
+            n += 1;
+        }
+        used_ids.insert(id.clone());
+        for (card, _) in priced {
+            if let Some(c) = cards.iter_mut().find(|c| c.id == *card) {
+                c.upgrades.push(id.clone());
+            }
+        }
+        upgrades.push(Upgrade {
+            id,
+            name,
+            points,
+            otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
+        });
+    }
+
     let force_rules: Vec<String> = children(root, "forceEntries", "forceEntry")
         .flat_map(|f| children(f, "rules", "rule"))
         .filter_map(|r| r.attribute("name").map(tidy))
@@ -451,6 +585,7 @@ fn run(path: &str) -> Result<String, String> {
 
     Ok(render(
         book,
+        &upgrades,
         &file,
         revision,
         &cards,
@@ -460,8 +595,10 @@ fn run(path: &str) -> Result<String, String> {
     ))
 }
 
+#[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
 fn render(
     book: &Book,
+    upgrades: &[Upgrade],
     file: &str,
     revision: &str,
     cards: &[Card],
@@ -522,12 +659,13 @@ fn render(
     let mut d: Vec<String> = vec![
         "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
         "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
-        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. A company may have no members. Support and Special cards written on their own still count against the army-wide limits.".into(),
+        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`), but muster still reports a company card written with nothing under it (bad-nesting), so rosters nest at least one card under each company. Support and Special cards written on their own still count against the army-wide limits.".into(),
         "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). None of this book's Free cards is converted as a Special card; where a card's own text says it counts as Special, that is not read by the converter.".into(),
         "Unique: the core rules say both that a Unique card may be taken only once (1.2.1 opening) and one per full 3,000 points of the army (the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points.".into(),
         "Personalities (named characters among the Unique cards) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names.".into(),
         "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
-        "Titan, gargant and other weapon options with their own costs (child entries priced in the catalogue) are not offered as upgrades yet; a titan card's points are its hull only.".into(),
+        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount, how many may be taken and the rounding of a titan's total up to 50 points are not checked.".into(),
+        "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
         "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
     ];
     if !forces.is_empty() {
@@ -583,6 +721,9 @@ fn render(
             }
             let _ = writeln!(w, "        points: {}", c.points);
             let _ = writeln!(w, "        units: []");
+            if !c.upgrades.is_empty() {
+                let _ = writeln!(w, "        upgrades: [{}]", c.upgrades.join(", "));
+            }
             let mut tags = c.tags.clone();
             if c.free {
                 tags.push("free".into());
@@ -620,6 +761,22 @@ fn render(
                 note.push_str(" Unique: one per full 3,000 points.");
             }
             let _ = writeln!(w, "        note: {}", quote(&note));
+        }
+    }
+
+    // Upgrades.
+    if !upgrades.is_empty() {
+        let _ = writeln!(w, "upgrades:");
+        for u in upgrades {
+            let _ = writeln!(w, "  - id: {}", u.id);
+            let _ = writeln!(w, "    name: {}", quote(&u.name));
+            let _ = writeln!(w, "    points: {}", u.points);
+            if !u.otherwise.is_empty() {
+                let _ = writeln!(w, "    points_when:");
+                for (card, p) in &u.otherwise {
+                    let _ = writeln!(w, "      - {{ when: \"count({card}) >= 1\", points: {p} }}");
+                }
+            }
         }
     }
 
@@ -777,7 +934,7 @@ fn render(
     skip(
         "titan-weapons-rounding",
         "Titans and praetorians (core rules 6.1): hull plus weapons, rounded up to the next 50 points; one victory point per 100 points, rounded up.",
-        "Weapon options are not converted yet, and muster's cost model has no rounding step on a formation's cost.",
+        "Weapons are upgrades at their own prices, but muster's cost model has no step that rounds a formation's total up to 50 points, and the mounts a weapon fits are not converted.",
     );
     skip(
         "off-board-artillery",
