@@ -128,7 +128,17 @@ const BOOKS: &[Book] = &[
             "Mortarion, Primarch of the Death Guard",
             "Magnus the Red, Primarch of the Thousand Sons",
         ],
-        exclusive: &[],
+        exclusive: &[
+            "World Eaters",
+            "Thousand Sons",
+            "Emperor's Children",
+            "Death Guard",
+            "Alpha Legion",
+            "Iron Warriors",
+            "Night Lords",
+            "Word Bearers",
+            "Black Legion",
+        ],
         special_aliases: &["013c-3347-c2b8-2c7c"],
     },
     Book {
@@ -150,7 +160,7 @@ const BOOKS: &[Book] = &[
             "Karandras, The Shadow Hunter",
             "Jain Zar, The Storm Of Silence",
         ],
-        exclusive: &[],
+        exclusive: &["Biel-Tan", "Iyanden", "Ulthwe", "Saim-Hann", "Alaitoc"],
         special_aliases: &[],
     },
     Book {
@@ -227,6 +237,8 @@ struct Card {
     points: i64,
     vp: Option<f64>,
     bp: Option<f64>,
+    /// The catalogue's own cost types (Necron Phase Out), name and value.
+    extra: Vec<(String, f64)>,
     tags: Vec<String>,
     /// Priced options inside the card (titan weapons, extra vehicles):
     /// name and points, first cost met for each name.
@@ -416,6 +428,10 @@ fn run(path: &str) -> Result<String, String> {
         }
     }
 
+    // Cost types the catalogue adds to the game system's (Phase Out).
+    let extra_costs: Vec<(&str, String)> = children(root, "costTypes", "costType")
+        .filter_map(|c| Some((c.attribute("id")?, tidy(c.attribute("name")?))))
+        .collect();
     let mut cards: Vec<Card> = Vec::new();
     let mut used_ids: BTreeSet<String> = BTreeSet::new();
     let mut skipped: Vec<String> = Vec::new();
@@ -498,6 +514,10 @@ fn run(path: &str) -> Result<String, String> {
             points: points as i64,
             vp: cost(entry, VP),
             bp: cost(entry, BP),
+            extra: extra_costs
+                .iter()
+                .filter_map(|(id, name)| Some((name.clone(), cost(entry, id)?)))
+                .collect(),
             tags,
             options: opts,
             upgrades: Vec::new(),
@@ -679,7 +699,7 @@ fn render(
     }
     if !book.exclusive.is_empty() {
         d.push(format!(
-            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter army is that chapter plus the standard list): {}. Cards of no sub-faction are standard and mix with any of them.",
+            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter, craftworld or legion army is that codex plus the standard list): {}. Cards of none of them are standard and mix with any one.",
             book.exclusive.join(", ")
         ));
     }
@@ -755,6 +775,9 @@ fn render(
                 c.bp.map_or("missing".into(), number),
                 c.vp.map_or("missing".into(), number),
             );
+            for (name, value) in &c.extra {
+                let _ = write!(note, " {name} {}.", number(*value));
+            }
             if c.personality {
                 note.push_str(" Personality: never more than one.");
             } else if c.unique {
@@ -911,7 +934,7 @@ fn render(
                 "army",
                 None,
                 &pairs.join(" and "),
-                "Cards of two different sub-factions (chapters) never share an army: take one sub-faction's cards, with standard cards.",
+                "Cards of two different sub-factions (chapters, craftworlds, legions) never share an army: take one sub-faction's cards, with standard cards.",
                 &format!(
                     "{CORE} 1.2.4 Codex armies (lines 202-231): a chapter army is that chapter and the standard list"
                 ),
