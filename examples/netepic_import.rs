@@ -127,6 +127,7 @@ const BOOKS: &[Book] = &[
             "Angron, Primarch of the World Eaters",
             "Mortarion, Primarch of the Death Guard",
             "Magnus the Red, Primarch of the Thousand Sons",
+            "Fulgrim, Primarch of the Emperor's Children",
         ],
         exclusive: &[
             "World Eaters",
@@ -229,7 +230,7 @@ enum Kind {
 struct Card {
     id: String,
     name: String,
-    alias: Option<String>,
+    aliases: Vec<String>,
     kind: Kind,
     free: bool,
     unique: bool,
@@ -338,6 +339,14 @@ fn slug(text: &str) -> String {
 /// spaces).
 fn tidy(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The name as a roster can write it: cut at a comma, a colon between
+/// words read as a dash, other characters a roster reserves dropped.
+fn writable(name: &str) -> String {
+    let head = name.split(',').next().unwrap_or_default();
+    let dashed = head.replace(" : ", " - ");
+    tidy(&dashed.replace([':', '[', ']', '#', '='], " "))
 }
 
 /// A YAML double-quoted scalar.
@@ -497,17 +506,25 @@ fn run(path: &str) -> Result<String, String> {
         }
         // "Space Wolves - Ulrik The Slayer": the part after the dash is what
         // players write.
-        let alias = name
-            .split_once(" - ")
-            .map(|(_, rest)| rest.trim().to_string())
-            .filter(|a| !a.is_empty());
+        // A roster cannot write `,`, `:` and a few other characters in a
+        // name ("Angron, Primarch of the World Eaters"): such a card also
+        // gets the name cut where a roster could not go on.
+        let mut aliases: Vec<String> = Vec::new();
+        let short = name.split_once(" - ").map(|(_, rest)| rest.trim().to_string());
+        for candidate in std::iter::once(name.clone()).chain(short) {
+            for a in [candidate.clone(), writable(&candidate)] {
+                if !a.is_empty() && a != name && !aliases.contains(&a) && writable(&a) == a {
+                    aliases.push(a);
+                }
+            }
+        }
         let mut opts = Vec::new();
         options(entry, &shared, 0, &mut opts);
         cards.push(Card {
             id,
             personality: book.personalities.contains(&name.as_str()),
             name,
-            alias,
+            aliases,
             kind,
             free,
             unique,
@@ -533,14 +550,12 @@ fn run(path: &str) -> Result<String, String> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for c in &cards {
         *seen.entry(c.name.to_lowercase()).or_default() += 1;
-        if let Some(a) = &c.alias {
+        for a in &c.aliases {
             *seen.entry(a.to_lowercase()).or_default() += 1;
         }
     }
     for c in &mut cards {
-        if c.alias.as_ref().is_some_and(|a| seen[&a.to_lowercase()] > 1) {
-            c.alias = None;
-        }
+        c.aliases.retain(|a| seen[&a.to_lowercase()] == 1);
     }
 
     // Options become upgrades: one per option name, priced as most cards
@@ -682,7 +697,8 @@ fn render(
         "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`), but muster still reports a company card written with nothing under it (bad-nesting), so rosters nest at least one card under each company. Support and Special cards written on their own still count against the army-wide limits.".into(),
         "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). None of this book's Free cards is converted as a Special card; where a card's own text says it counts as Special, that is not read by the converter.".into(),
         "Unique: the core rules say both that a Unique card may be taken only once (1.2.1 opening) and one per full 3,000 points of the army (the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points.".into(),
-        "Personalities (named characters among the Unique cards) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names.".into(),
+        "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),
+        "A card whose name a roster cannot write (a comma or a colon in it) also answers to the name cut before the comma, or with the colon read as a dash.".into(),
         "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
         "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount, how many may be taken and the rounding of a titan's total up to 50 points are not checked.".into(),
         "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
@@ -736,8 +752,9 @@ fn render(
         for c in in_section {
             let _ = writeln!(w, "      - id: {}", c.id);
             let _ = writeln!(w, "        name: {}", quote(&c.name));
-            if let Some(a) = &c.alias {
-                let _ = writeln!(w, "        aliases: [{}]", quote(a));
+            if !c.aliases.is_empty() {
+                let quoted: Vec<String> = c.aliases.iter().map(|a| quote(a)).collect();
+                let _ = writeln!(w, "        aliases: [{}]", quoted.join(", "));
             }
             let _ = writeln!(w, "        points: {}", c.points);
             let _ = writeln!(w, "        units: []");
