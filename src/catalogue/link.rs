@@ -507,6 +507,24 @@ fn link_list(
         }
     }
 
+    let mut attack_rating_when = Vec::new();
+    for (i, rating) in file.attack_rating_when.iter().enumerate() {
+        let compiled = rules::parse(&rating.when)
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    rating.when,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(cond) => attack_rating_when.push((cond, known(rating.rating.clone()))),
+            Err(message) => errors.error(&format!("/attack_rating_when/{i}/when"), message),
+        }
+    }
+
     match (file.game, &file.strategy_rating, &file.attack_rating) {
         (raw::GameId::Netea, None, _) => errors.error(
             "",
@@ -578,6 +596,7 @@ fn link_list(
         decisions: file.decisions,
         strategy_rating: file.strategy_rating.and_then(known),
         attack_rating: file.attack_rating.and_then(known),
+        attack_rating_when,
         special_rules: file
             .special_rules
             .into_iter()

@@ -178,6 +178,9 @@ pub struct ArmyList {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// Ratings that replace it when the army meets a condition, first
+    /// match first (`None`: the sources lack that rating).
+    pub attack_rating_when: Vec<(Cond<Selector>, Option<u8>)>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,
