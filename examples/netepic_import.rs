@@ -59,7 +59,49 @@ struct Book {
     /// Primary categories of the book that are Special cards under another
     /// name (Chaos Greater Daemons, Dark Eldar Archons).
     special_aliases: &'static [&'static str],
+    /// A book built from other entry types than cards (Tyranids).
+    extra: Option<&'static Extra>,
 }
+
+/// What a book without army cards needs: its entry categories as sections,
+/// the army rules it states and its own decisions.
+struct Extra {
+    /// Primary category id, section id, section name, tag.
+    kinds: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// Constraint id, rule, message, provenance.
+    rules: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// Force-entry rules the constraints above enforce.
+    enforced: &'static [&'static str],
+    decisions: &'static [&'static str],
+}
+
+const TYRANIDS: Extra = Extra {
+    kinds: &[
+        (
+            "d13c-fa76-f3c4-be10",
+            "synapse-creatures",
+            "Synapse Creatures",
+            "synapse",
+        ),
+        (
+            "fa4f-2348-fdc8-4c09",
+            "brood-creatures",
+            "Brood Creatures",
+            "brood",
+        ),
+    ],
+    rules: &[(
+        "dominatrix-required",
+        "count(dominatrix) >= 1",
+        "A Tyranid swarm always includes at least one Dominatrix.",
+        "Tyranids catalogue, force entry rule 'Must take 1+ Dominatrix'",
+    )],
+    enforced: &["Must take 1+ Dominatrix"],
+    decisions: &[
+        "The Tyranid book has no Company, Support or Special cards: its entries are Synapse and Brood creatures (the catalogue's primary categories), converted as two sections tagged `synapse` and `brood`. The card rules of the core rules (five Support and one Special per Company card) have nothing to count here and are not written as constraints.",
+        "The catalogue's extra cost ` Mind` is kept in each entry's note as it is, without reading what it stands for.",
+    ],
+};
 
 const BOOKS: &[Book] = &[
     Book {
@@ -70,6 +112,7 @@ const BOOKS: &[Book] = &[
         personalities: &["Ghazghkull Thraka", "Mad Doc Grotsnik"],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Adeptus Astartes",
@@ -99,6 +142,7 @@ const BOOKS: &[Book] = &[
             "Raven Guard",
         ],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Adepta Sororitas",
@@ -108,6 +152,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Adeptus Mechanicus",
@@ -117,6 +162,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Chaos",
@@ -141,6 +187,7 @@ const BOOKS: &[Book] = &[
             "Black Legion",
         ],
         special_aliases: &["013c-3347-c2b8-2c7c"],
+        extra: None,
     },
     Book {
         catalogue: "Dark Eldar",
@@ -150,6 +197,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &["0904-744f-a1b5-0816"],
+        extra: None,
     },
     Book {
         catalogue: "Eldar",
@@ -163,6 +211,7 @@ const BOOKS: &[Book] = &[
         ],
         exclusive: &["Biel-Tan", "Iyanden", "Ulthwe", "Saim-Hann", "Alaitoc"],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Imperial Guard",
@@ -172,6 +221,7 @@ const BOOKS: &[Book] = &[
         personalities: &["Commissar Yarrick"],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Necrons",
@@ -181,6 +231,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Slann",
@@ -190,6 +241,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Squats",
@@ -199,6 +251,7 @@ const BOOKS: &[Book] = &[
         personalities: &["Grand Warlord Grimtrek"],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
     Book {
         catalogue: "Tau",
@@ -208,6 +261,17 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Tyranids",
+        id: "netepic-tyranids",
+        name: "NetEpic Tyranids",
+        aliases: &["NetEpic Gold Tyranids", "NetEpic Tyranid Swarm"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: Some(&TYRANIDS),
     },
     Book {
         catalogue: "Titan Legions",
@@ -217,6 +281,7 @@ const BOOKS: &[Book] = &[
         personalities: &[],
         exclusive: &[],
         special_aliases: &[],
+        extra: None,
     },
 ];
 
@@ -225,6 +290,8 @@ enum Kind {
     Company,
     Support,
     Special,
+    /// A section of a book without cards: index into `Extra::kinds`.
+    Other(usize),
 }
 
 struct Card {
@@ -462,10 +529,13 @@ fn run(path: &str) -> Result<String, String> {
             SPECIAL => (Kind::Special, false),
             FREE => (Kind::Support, true),
             other if book.special_aliases.contains(&other) => (Kind::Special, false),
-            _ => {
-                skipped.push(format!("{name} (no card type)"));
-                continue;
-            }
+            other => match book.extra.and_then(|e| e.kinds.iter().position(|k| k.0 == other)) {
+                Some(i) => (Kind::Other(i), false),
+                None => {
+                    skipped.push(format!("{name} (no card type)"));
+                    continue;
+                }
+            },
         };
         let unique = children(entry, "infoLinks", "infoLink")
             .any(|l| l.attribute("name").map(tidy).as_deref() == Some("Unique"));
@@ -691,6 +761,7 @@ fn render(
     );
 
     // Decisions.
+    let has_company = cards.iter().any(|c| c.kind == Kind::Company);
     let mut d: Vec<String> = vec![
         "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
         "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
@@ -704,6 +775,19 @@ fn render(
         "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
         "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
     ];
+    if !has_company {
+        // The card decisions above say how cards would be read; a book
+        // without cards keeps only what applies to it.
+        d.retain(|line| {
+            !line.contains("Company card")
+                && !line.starts_with("Every top-level entry")
+                && !line.starts_with("Free cards")
+                && !line.starts_with("Unique:")
+        });
+    }
+    if let Some(extra) = book.extra {
+        d.extend(extra.decisions.iter().map(|x| x.to_string()));
+    }
     if !forces.is_empty() {
         d.push(format!(
             "The catalogue offers these forces, all converted into this one list: {}.",
@@ -725,11 +809,16 @@ fn render(
     }
 
     // Sections.
-    let sections = [
+    let mut sections = vec![
         (Kind::Company, "company-cards", "Company Cards", "company"),
         (Kind::Support, "support-cards", "Support Cards", "support"),
         (Kind::Special, "special-cards", "Special Cards", "special"),
     ];
+    if let Some(extra) = book.extra {
+        for (i, k) in extra.kinds.iter().enumerate() {
+            sections.push((Kind::Other(i), k.1, k.2, k.3));
+        }
+    }
     let has_special = cards.iter().any(|c| c.kind == Kind::Special);
     let has_support = cards.iter().any(|c| c.kind == Kind::Support);
     let mut members: Vec<&str> = Vec::new();
@@ -782,12 +871,13 @@ fn render(
                 );
             }
             let mut note = format!(
-                "{} card. Break point {}; victory points {}.",
+                "{}. Break point {}; victory points {}.",
                 match (kind, c.free) {
-                    (_, true) => "Free",
-                    (Kind::Company, _) => "Company",
-                    (Kind::Support, _) => "Support",
-                    (Kind::Special, _) => "Special",
+                    (_, true) => "Free card".to_string(),
+                    (Kind::Company, _) => "Company card".to_string(),
+                    (Kind::Support, _) => "Support card".to_string(),
+                    (Kind::Special, _) => "Special card".to_string(),
+                    (Kind::Other(_), _) => format!("{name} entry"),
                 },
                 c.bp.map_or("missing".into(), number),
                 c.vp.map_or("missing".into(), number),
@@ -959,6 +1049,12 @@ fn render(
         }
     }
 
+    if let Some(extra) = book.extra {
+        for (id, r, message, provenance) in extra.rules {
+            rule(id, "army", None, r, message, provenance);
+        }
+    }
+
     // Not enforced.
     let _ = writeln!(w, "not_enforced:");
     let mut skip = |id: &str, rule: &str, why: &str| {
@@ -1003,7 +1099,10 @@ fn render(
             "They are converted as Special cards; the book's own limits are not in the catalogue's data.",
         );
     }
-    for r in force_rules {
+    for r in force_rules
+        .iter()
+        .filter(|r| !book.extra.is_some_and(|e| e.enforced.contains(&r.as_str())))
+    {
         skip(
             &format!("book-{}", slug(r)),
             &format!("Army-book rule `{r}` (catalogue force entry)."),
