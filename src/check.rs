@@ -360,10 +360,7 @@ fn points_range(
     limit: Option<Limit>,
     army_span: crate::source::Span,
 ) -> Option<Diagnostic> {
-    let (low, high) = match game {
-        GameId::Netea => (2000, 5000),
-        _ => return None,
-    };
+    let (low, high) = game.game().points_range?;
     let limit = limit?;
     (limit.points < low || limit.points > high).then(|| {
         Diagnostic::warning(
