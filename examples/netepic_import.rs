@@ -5,6 +5,14 @@
 //! cargo run --example netepic_import -- "Orks.cat" > lists/netepic/orks.yaml
 //! ```
 //!
+//! Each shipped file is named after its list id less `netepic-`
+//! (`Adeptus Astartes.cat` gives `netepic-adeptus-astartes`, written to
+//! `lists/netepic/adeptus-astartes.yaml`); `BOOKS` below maps every
+//! catalogue, by file name, to its list. The game system file
+//! `NetEpic Gold.gst` is read from beside the catalogue, for the entries
+//! catalogues link to (Imperial titan weapons). Generated files are
+//! committed after review; edit the converter, not them.
+//!
 //! Only facts cross over: card names, card types, points, break points,
 //! victory points, the Unique and Free marks, the catalogue's sub-faction
 //! categories, and the names of the army-wide rules of its force entries
