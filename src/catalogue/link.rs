@@ -408,12 +408,24 @@ fn link_list(
             format!("the name `{key}` fits formations {}", names.join(", ")),
         );
     }
+    // Two upgrades may share a name when no formation offers both: the
+    // formation a roster writes it under tells them apart (Snapfire names
+    // a 35-point and a 50-point upgrade "Nobz" in different formations).
     for (key, clash) in upgrade_names.clashes() {
-        let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
-        errors.error(
-            "/upgrades",
-            format!("the name `{key}` fits upgrades {}", names.join(", ")),
-        );
+        let both = formations
+            .iter()
+            .find(|f| clash.iter().filter(|u| f.upgrades.contains(u)).count() > 1);
+        if let Some(f) = both {
+            let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
+            errors.error(
+                "/upgrades",
+                format!(
+                    "the name `{key}` fits upgrades {} which formation `{}` both offers",
+                    names.join(", "),
+                    f.id
+                ),
+            );
+        }
     }
 
     // Groups, and costs that depend on the formation: their selectors need
