@@ -941,7 +941,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
     } else if roster.formations.is_empty() {
         blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Text {
-            runs: vec![plain("No formation could be read.")],
+            runs: vec![plain(roster.no_formations.clone())],
             size: BODY,
         });
     } else {

@@ -343,6 +343,10 @@ pub struct RosterSheet {
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationRow>,
+    /// What the formations (or the fleet) section says when it has none:
+    /// why nothing could be read, naming an army list muster does not know
+    /// and the nearest ones it does.
+    pub no_formations: String,
     /// Battlefleet Gothic: the fleet, in place of `formations`.
     pub fleet: Option<FleetView>,
     pub counts_as: Vec<(String, String)>,
@@ -483,6 +487,7 @@ impl RosterSheet {
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
             formations,
+            no_formations: no_formations(checked, catalogue),
             fleet,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
@@ -493,6 +498,36 @@ impl RosterSheet {
             checked_by: format!("Checked by muster {} on {date}", env!("CARGO_PKG_VERSION")),
             stamp: stamp(date),
             sheet,
+        }
+    }
+}
+
+/// Why a roster sheet shows no formation: the army line muster could not
+/// follow, or nothing readable under it.
+fn no_formations(checked: &Checked<'_>, catalogue: &Catalogue) -> String {
+    use crate::catalogue::ListLookup;
+    if let Some(list) = checked.list {
+        return format!("No {} could be read.", list.game.entry_noun());
+    }
+    let Some(army) = &checked.header.army else {
+        return "No formation could be read: the roster does not say which army list it uses \
+                (a first line such as `Army: Codex Astartes`)."
+            .to_string();
+    };
+    let named = &army.value;
+    match catalogue.find_list(named) {
+        ListLookup::Ambiguous(lists) => format!(
+            "No formation could be read: the army `{named}` names more than one list: {}.",
+            crate::check::list_names(&lists)
+        ),
+        _ => {
+            let nearest = catalogue.nearest_lists(named, 3);
+            let hint = if nearest.is_empty() {
+                "`muster lists` shows every list it knows".to_string()
+            } else {
+                format!("the nearest it knows: {}", crate::check::list_names(&nearest))
+            };
+            format!("No formation could be read: muster knows no army list called `{named}`; {hint}.")
         }
     }
 }

@@ -214,11 +214,11 @@ fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
         "illegal.pdf",
     );
     assert_eq!(run.status, 1);
-    assert!(run.stderr.contains("NOT legal: 5 errors"), "{}", run.stderr);
+    assert!(run.stderr.contains("NOT legal: 4 errors"), "{}", run.stderr);
     assert_contains(
         &pdf.text(1),
         &[
-            "NOT legal: 5 errors",
+            "NOT legal: 4 errors",
             "line 5: Codex Astartes has no formation called `Tacticle`",
             "An army may include only one spacecraft",
         ],
@@ -361,4 +361,44 @@ fn a_datasheet_in_unknown_notation_fails_the_load_naming_file_unit_field_and_pos
         run.stdout
     );
     assert!(run.stdout.contains(&format!("{file}:15:")), "{}", run.stdout);
+}
+
+/// Issue 19: a roster whose army muster does not know printed "No formation
+/// could be read" and nothing else; it names the army and the nearest lists,
+/// in the HTML and the PDF alike.
+#[test]
+fn a_roster_of_an_unknown_army_names_it_and_the_nearest_lists() {
+    let roster = out_dir().join("unknown-army.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartis\nPoints: 3000\nPlayer: P\n\nTactical: Captain, Rhinos [325]\n",
+    )
+    .unwrap();
+    let roster = roster.display().to_string();
+    let run = muster(&["roster", &roster]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("muster knows no army list called `Codex Astartis`; the nearest it knows: Codex Astartes (codex-astartes)"),
+        "{}",
+        run.stdout
+    );
+    let (_, pdf) = pdf(&["roster", &roster], "unknown-army.pdf");
+    let text = pdf.all_text();
+    assert!(text.contains("Codex Astartis"), "{text}");
+    assert!(text.contains("nearest it knows"), "{text}");
+
+    let check = muster(&["check", &roster]);
+    assert_eq!(check.status, 1);
+    assert!(
+        check
+            .stdout
+            .contains("the nearest lists muster knows: Codex Astartes (codex-astartes)")
+            || check
+                .stderr
+                .contains("the nearest lists muster knows: Codex Astartes (codex-astartes)"),
+        "{}{}",
+        check.stdout,
+        check.stderr
+    );
 }
