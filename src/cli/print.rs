@@ -267,8 +267,40 @@ fn checked<'c>(
     Ok(check::check_bytes_for(catalogue, event, &name, &bytes))
 }
 
-pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, print: &PrintArgs) -> Output {
+/// The roster problems that leave a unit out of its crib sheet: names and
+/// lines muster could not place.
+fn unplaced(checked: &Checked<'_>) -> Vec<crate::diagnostic::Diagnostic> {
+    use crate::diagnostic::Code;
+    checked
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.is_error()
+                && matches!(
+                    d.code,
+                    Code::ParseError
+                        | Code::UnknownFormation
+                        | Code::UnknownUpgrade
+                        | Code::AmbiguousName
+                        | Code::BadNesting
+                        | Code::UpgradeNotAllowed
+                )
+        })
+        .cloned()
+        .collect()
+}
+
+pub fn sheet(
+    catalogue: &Catalogue,
+    army: Option<&str>,
+    roster: Option<&Path>,
+    print: &PrintArgs,
+    color: bool,
+) -> Output {
     let date = today();
+    // For a roster: the check, to report what the sheet leaves out and to
+    // exit as `muster check` would.
+    let mut roster_checked: Option<Checked<'_>> = None;
     let sheet = match (army, roster) {
         (Some(army), _) => match find(catalogue, army) {
             Ok(list) => CribSheet::for_list(catalogue, list, &date),
@@ -279,28 +311,61 @@ pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, p
                 Ok(checked) => checked,
                 Err(out) => return out,
             };
-            match RosterSheet::new(&checked, catalogue, &date, true).sheet {
-                Some(sheet) => sheet,
-                None => {
-                    return Output {
-                        stderr: format!(
-                            "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
-                            terminal::diagnostics(&checked.diagnostics, false),
-                            checked.name
-                        ),
-                        status: status::UNUSABLE,
-                        ..Output::default()
-                    };
-                }
-            }
+            let Some(sheet) = RosterSheet::new(&checked, catalogue, &date, true).sheet else {
+                return Output {
+                    stderr: format!(
+                        "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
+                        terminal::diagnostics(&checked.diagnostics, false),
+                        checked.name
+                    ),
+                    status: status::UNUSABLE,
+                    ..Output::default()
+                };
+            };
+            roster_checked = Some(checked);
+            sheet
         }
         (None, None) => return usage("give an army list or --roster FILE".into()),
     };
-    write(
+    let mut out = write(
         print,
         |paper| print::crib_html(&sheet, paper),
         |paper| print::crib_pdf(&sheet, paper),
-    )
+    );
+    if let Some(checked) = roster_checked.filter(|_| out.status == status::OK) {
+        let unplaced = unplaced(&checked);
+        if !unplaced.is_empty() {
+            let _ = writeln!(
+                out.stderr,
+                "{}{}: the crib sheet leaves out what {} of the roster could not place",
+                terminal::diagnostics(&unplaced, color),
+                checked.name,
+                if unplaced.len() == 1 {
+                    "this line"
+                } else {
+                    "these lines"
+                }
+            );
+        }
+        out.status = if checked.unusable() {
+            status::UNUSABLE
+        } else if checked.legal() {
+            status::OK
+        } else {
+            if unplaced.is_empty() {
+                let _ = writeln!(
+                    out.stderr,
+                    "{}: NOT legal ({} error{}); `muster check {}` shows them",
+                    checked.name,
+                    checked.errors(),
+                    if checked.errors() == 1 { "" } else { "s" },
+                    checked.name
+                );
+            }
+            status::FAILED
+        };
+    }
+    out
 }
 
 pub fn roster(

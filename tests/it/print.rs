@@ -402,3 +402,40 @@ fn a_roster_of_an_unknown_army_names_it_and_the_nearest_lists() {
         check.stderr
     );
 }
+
+/// Issue 19: `sheet --roster` left out the units of a misspelled line and
+/// said nothing; it names the lines it could not place and exits as
+/// `check` does.
+#[test]
+fn a_crib_sheet_of_a_roster_reports_what_it_could_not_place() {
+    let roster = out_dir().join("misspelled.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes\nPoints: 3000\nPlayer: P\n\nTactical: Captain, Rhinos\nWarhund Titan\nDevastator: Land Raidre\n",
+    )
+    .unwrap();
+    let roster = roster.display().to_string();
+    let run = muster(&["sheet", "--roster", &roster]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("Tactical"), "the sheet is still printed");
+    assert!(
+        run.stderr.contains("no formation called `Warhund Titan`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("no upgrade called `Land Raidre`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("the crib sheet leaves out what these lines of the roster could not place"),
+        "{}",
+        run.stderr
+    );
+    // A legal roster prints its sheet quietly and exits 0, as before.
+    let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
