@@ -311,7 +311,8 @@ pub fn sheet(
                 Ok(checked) => checked,
                 Err(out) => return out,
             };
-            let Some(sheet) = RosterSheet::new(&checked, catalogue, &date, true).sheet else {
+            let view = RosterSheet::new(&checked, catalogue, &date, true);
+            let Some(mut sheet) = view.sheet else {
                 return Output {
                     stderr: format!(
                         "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
@@ -322,6 +323,9 @@ pub fn sheet(
                     ..Output::default()
                 };
             };
+            // A roster's crib sheet leaves the army's rules to the roster
+            // pages; printed alone, it carries them.
+            sheet.army_rules = view.army_rules;
             roster_checked = Some(checked);
             sheet
         }

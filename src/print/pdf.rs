@@ -8,7 +8,7 @@
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
-use super::view::{CribSheet, RosterSheet};
+use super::view::{ArmyRule, CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
     Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle,
@@ -679,6 +679,7 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         size: BODY,
     });
     blocks.push(Block::Gap(4.0));
+    army_rule_blocks(&sheet.army_rules, blocks);
     for unit in &sheet.units {
         let mut card = vec![Block::Bar {
             left: vec![
@@ -761,6 +762,29 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
             borders: false,
         }));
     }
+}
+
+/// The army's special rules: a heading and a table of names and
+/// summaries, as the glossary is laid out.
+fn army_rule_blocks(rules: &[ArmyRule], blocks: &mut Vec<Block>) {
+    if rules.is_empty() {
+        return;
+    }
+    blocks.push(Block::Heading("Army special rules".into()));
+    blocks.push(Block::Table(Table {
+        widths: vec![0.25, 0.75],
+        header: Vec::new(),
+        rows: rules
+            .iter()
+            .map(|r| Row {
+                cells: vec![vec![bold(r.name.clone())], vec![plain(r.summary.clone())]],
+                bold: false,
+            })
+            .collect(),
+        right: Vec::new(),
+        borders: false,
+    }));
+    blocks.push(Block::Gap(6.0));
 }
 
 /// A ship datasheet: a bar with the characteristics, the weapon table,
@@ -977,6 +1001,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
             borders: true,
         }));
     }
+    army_rule_blocks(&roster.army_rules, &mut blocks);
     if !roster.counts_as.is_empty() {
         blocks.push(Block::Heading("Counts as".into()));
         blocks.push(Block::Table(Table {

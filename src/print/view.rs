@@ -19,12 +19,33 @@ use std::collections::BTreeSet;
 pub struct CribSheet {
     pub title: String,
     pub subtitle: String,
+    /// The list's army-wide special rules (They Shall Know No Fear...),
+    /// which every unit on the table plays by.
+    pub army_rules: Vec<ArmyRule>,
     pub units: Vec<UnitCard>,
     /// Battlefleet Gothic ship datasheets (empty for other games).
     pub ships: Vec<ShipCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
+}
+
+/// An army-wide special rule of a list: its name and what it does.
+#[derive(Debug, Clone)]
+pub struct ArmyRule {
+    pub name: String,
+    pub summary: String,
+}
+
+/// The army-wide special rules of a list, in the list's order.
+pub fn army_rules(list: &ArmyList) -> Vec<ArmyRule> {
+    list.special_rules
+        .iter()
+        .map(|r| ArmyRule {
+            name: r.name.clone(),
+            summary: r.summary.clone(),
+        })
+        .collect()
 }
 
 /// One datasheet, every value in canonical notation.
@@ -312,6 +333,7 @@ impl CribSheet {
         CribSheet {
             title,
             subtitle,
+            army_rules: army_rules(list),
             units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
             ships: ships.into_iter().map(ShipCard::new).collect(),
             glossary: lines,
@@ -343,6 +365,8 @@ pub struct RosterSheet {
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationRow>,
+    /// The list's army-wide special rules (empty when the list is unknown).
+    pub army_rules: Vec<ArmyRule>,
     /// What the formations (or the fleet) section says when it has none:
     /// why nothing could be read, naming an army list muster does not know
     /// and the nearest ones it does.
@@ -458,13 +482,16 @@ impl RosterSheet {
                 } else {
                     "units"
                 };
-                Some(CribSheet::for_units(
+                let mut sheet = CribSheet::for_units(
                     catalogue,
                     list,
                     &ids,
                     format!("{}, the {what} of this roster", list.version_text()),
                     date,
-                ))
+                );
+                // The roster pages print the army's rules already.
+                sheet.army_rules.clear();
+                Some(sheet)
             }
             _ => None,
         };
@@ -487,6 +514,7 @@ impl RosterSheet {
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
             formations,
+            army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
             fleet,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),

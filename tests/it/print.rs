@@ -124,7 +124,8 @@ fn assert_contains(text: &str, wanted: &[&str]) {
 fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
     let (run, pdf) = pdf(&["sheet", "codex-astartes"], "codex-astartes.pdf");
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_eq!(pdf.pages(), 5);
+    // Five pages of cards and the army's special rules (issue 19).
+    assert_eq!(pdf.pages(), 6);
     assert_eq!(pdf.media_box(), (595.28, 841.89));
     let fonts = pdf.embedded_fonts();
     assert!(
@@ -438,4 +439,27 @@ fn a_crib_sheet_of_a_roster_reports_what_it_could_not_place() {
     let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+/// Issue 19: the army's special rules (the list's `special_rules`) are on
+/// every crib sheet and printed roster, HTML and PDF, once per document.
+#[test]
+fn army_special_rules_are_printed() {
+    let rule = "They Shall Know No Fear";
+    let count = |text: &str| text.matches(rule).count();
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+    assert!(run.stdout.contains("<h2>Army special rules</h2>"));
+    let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+    let run = muster(&["roster", "tests/fixtures/legal.txt", "--with-sheet"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+
+    let (_, sheet) = pdf(&["sheet", "codex-astartes"], "rules-sheet.pdf");
+    let squeezed = |text: &str| squeeze(text).matches(&squeeze(rule)).count();
+    assert_eq!(squeezed(&sheet.all_text()), 1);
+    let (_, roster) = pdf(&["roster", "tests/fixtures/legal.txt"], "rules-roster.pdf");
+    let text = roster.all_text();
+    assert_contains(&text, &["Army special rules"]);
+    assert_eq!(squeezed(&text), 1, "{text}");
 }
