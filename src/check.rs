@@ -59,6 +59,23 @@ pub struct ArmySummary {
     pub counts_as: Vec<(String, String)>,
 }
 
+impl ArmySummary {
+    /// The members of formation `i` when it is a group (a squadron's
+    /// ships), in roster order; none otherwise.
+    pub fn members(&self, i: usize) -> impl Iterator<Item = &FormationSummary> {
+        self.formations.iter().filter(move |m| m.group == Some(i))
+    }
+
+    /// The points of formation `i` as a reader counts them: a group's are
+    /// its own and its members' (a squadron is the sum of its ships), a
+    /// formation's are its own. Every output prints this one figure.
+    pub fn points_of(&self, i: usize) -> i64 {
+        self.formations
+            .get(i)
+            .map_or(0, |f| f.points + self.members(i).map(|m| m.points).sum::<i64>())
+    }
+}
+
 impl Checked<'_> {
     /// A result for an input that could not be read at all.
     pub fn unusable_input(name: &str, diagnostic: Diagnostic) -> Self {

@@ -203,16 +203,14 @@ impl FleetView {
                 continue;
             }
             if f.is_group {
-                let members: Vec<&FormationSummary> =
-                    army.formations.iter().filter(|m| m.group == Some(i)).collect();
                 rows.push(FleetRow {
                     name: f.name.clone(),
                     options: options(f),
-                    points: f.points + members.iter().map(|m| m.points).sum::<i64>(),
+                    points: army.points_of(i),
                     squadron: true,
                     member: false,
                 });
-                rows.extend(members.into_iter().map(|m| FleetRow {
+                rows.extend(army.members(i).map(|m| FleetRow {
                     name: m.name.clone(),
                     options: options(m),
                     points: m.points,
