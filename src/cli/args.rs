@@ -147,7 +147,7 @@ pub enum Format {
 /// Where printed documents go.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PrintArgs {
-    /// Write a PDF to this file.
+    /// Write a PDF to this file (`-`: standard output).
     #[arg(long, value_name = "OUT.pdf")]
     pub pdf: Option<PathBuf>,
     /// Write HTML to this file (`-`: standard output, the default when

@@ -294,9 +294,9 @@ pub(super) fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyL
 
 pub(super) fn usage(message: String) -> Output {
     Output {
-        stdout: String::new(),
         stderr: format!("error: {message}\n"),
         status: status::UNUSABLE,
+        ..Output::default()
     }
 }
 

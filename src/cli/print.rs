@@ -209,8 +209,15 @@ fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Resul
     }
 }
 
-/// Writes what `print` asks for: a PDF, an HTML file, or HTML on standard
-/// output.
+/// Whether an output path means standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes what `print` asks for: a PDF, an HTML file, or either on
+/// standard output (`-`, everywhere a file is written; HTML is the default
+/// when no --pdf is given). With a PDF on standard output, what was
+/// written is said on standard error so the PDF's bytes stay whole.
 fn write(
     print: &PrintArgs,
     html: impl FnOnce(Paper) -> Result<String, PrintError>,
@@ -218,33 +225,42 @@ fn write(
 ) -> Output {
     let paper = Paper::from(print.paper);
     let mut out = Output::default();
-    let fail = |out: &mut Output, message: String| {
-        let _ = writeln!(out.stderr, "error: {message}");
-        out.status = status::UNUSABLE;
-    };
-    if let Some(path) = &print.pdf {
-        match pdf(paper) {
-            Ok(bytes) => match std::fs::write(path, bytes) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
-                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
-            },
-            Err(e) => fail(&mut out, e.to_string()),
-        }
-    }
     let html_to = match (&print.html, &print.pdf) {
         (Some(path), _) => Some(path.as_path()),
         (None, None) => Some(Path::new("-")),
         (None, Some(_)) => None,
     };
+    let pdf_to_stdout = print.pdf.as_deref().is_some_and(is_stdout);
+    if pdf_to_stdout && html_to.is_some_and(is_stdout) {
+        return usage("--pdf - and --html - cannot both write to standard output".into());
+    }
+    let fail = |out: &mut Output, message: String| {
+        let _ = writeln!(out.stderr, "error: {message}");
+        out.status = status::UNUSABLE;
+    };
+    let wrote = |out: &mut Output, path: &Path| {
+        let line = format!("wrote {}\n", path.display());
+        if pdf_to_stdout {
+            out.stderr.push_str(&line);
+        } else {
+            out.stdout.push_str(&line);
+        }
+    };
+    if let Some(path) = &print.pdf {
+        match pdf(paper) {
+            Ok(bytes) if is_stdout(path) => out.bytes = bytes,
+            Ok(bytes) => match std::fs::write(path, bytes) {
+                Ok(()) => wrote(&mut out, path),
+                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+            },
+            Err(e) => fail(&mut out, e.to_string()),
+        }
+    }
     if let Some(path) = html_to {
         match html(paper) {
-            Ok(page) if path.as_os_str() == "-" => out.stdout.push_str(&page),
+            Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
             Ok(page) => match std::fs::write(path, page) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
+                Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },
             Err(e) => fail(&mut out, e.to_string()),

@@ -463,3 +463,53 @@ fn army_special_rules_are_printed() {
     assert_contains(&text, &["Army special rules"]);
     assert_eq!(squeezed(&text), 1, "{text}");
 }
+
+/// Issue 19: `--pdf -` wrote a file named `-`; `-` is standard output for
+/// the PDF as for the HTML, and both cannot go there at once.
+#[test]
+fn a_pdf_goes_to_standard_output_with_a_dash() {
+    let dir = out_dir().join("dash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["roster", "--pdf", "-"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/legal.txt"))
+        .current_dir(&dir)
+        .output()
+        .expect("muster runs");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stdout.starts_with(b"%PDF-"),
+        "{:?}",
+        String::from_utf8_lossy(&output.stdout[..output.stdout.len().min(200)])
+    );
+    assert!(lopdf::Document::load_mem(&output.stdout).is_ok());
+    assert!(!dir.join("-").exists(), "a file named - was written");
+
+    let sheet = muster(&["sheet", "steel-legion", "--pdf", "-"]);
+    assert_eq!(sheet.status, 0, "{}", sheet.stderr);
+    assert!(sheet.stdout.starts_with("%PDF-"));
+
+    let html = out_dir().join("with-pdf.html");
+    let both = muster(&[
+        "sheet",
+        "steel-legion",
+        "--pdf",
+        "-",
+        "--html",
+        &html.display().to_string(),
+    ]);
+    assert_eq!(both.status, 0, "{}", both.stderr);
+    assert!(
+        both.stdout.starts_with("%PDF-"),
+        "the 'wrote' line goes to stderr"
+    );
+    assert!(both.stderr.contains("wrote "), "{}", both.stderr);
+
+    let clash = muster(&["sheet", "steel-legion", "--pdf", "-", "--html", "-"]);
+    assert_eq!(clash.status, 2);
+    assert!(
+        clash.stderr.contains("cannot both write to standard output"),
+        "{}",
+        clash.stderr
+    );
+}
