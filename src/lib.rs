@@ -25,6 +25,7 @@ pub mod counts_as;
 pub mod diagnostic;
 pub mod event;
 pub mod facts;
+pub mod games;
 pub mod notation;
 pub mod print;
 pub mod report;

@@ -22,36 +22,6 @@ use crate::rules::Cond;
 use names::NameIndex;
 use std::collections::BTreeSet;
 
-impl GameId {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameId::Netea => "netea",
-            GameId::Bfg => "bfg",
-            GameId::SpaceFleet => "space-fleet",
-            GameId::Netepic => "netepic",
-            GameId::Heresy => "heresy",
-        }
-    }
-
-    /// What a roster entry is called in the game, for messages.
-    pub fn entry_noun(self) -> &'static str {
-        match self {
-            GameId::Bfg | GameId::SpaceFleet => "ship or squadron",
-            _ => "formation",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            GameId::Netea => "Epic Armageddon (NetEA)",
-            GameId::Bfg => "Battlefleet Gothic",
-            GameId::SpaceFleet => "Space Fleet",
-            GameId::Netepic => "NetEpic Gold",
-            GameId::Heresy => "Heresy",
-        }
-    }
-}
-
 /// Everything loaded.
 #[derive(Debug, Default)]
 pub struct Catalogue {
@@ -222,6 +192,12 @@ pub struct ArmyList {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// Ratings that replace it when the army meets a condition, first
+    /// match first (`None`: the sources lack that rating).
+    pub attack_rating_when: Vec<(Cond<Selector>, Option<u8>)>,
+    /// Only formations of these datasheet ids may garrison, for the reason
+    /// given (`None`: the tournament rules alone decide).
+    pub garrison_units: Option<(Vec<String>, String)>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,

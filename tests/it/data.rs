@@ -114,3 +114,36 @@ fn askama_escape(text: &str) -> String {
         .replace('"', "&#34;")
         .replace('\'', "&#39;")
 }
+
+/// A list's own limit on garrisons reaches the garrison column: in
+/// Biel-Tan only Rangers and War Walkers may garrison, in a Dark Eldar
+/// army nothing may.
+#[test]
+fn a_lists_garrison_limit_reaches_the_derived_facts() {
+    let report = muster::catalogue::load_embedded();
+    let check = |text: &str| {
+        // Legal or not (these three need a Warhost), the facts are derived.
+        let checked = muster::check::check_text(&report.catalogue, "g.txt", text);
+        checked
+            .army
+            .unwrap()
+            .formations
+            .iter()
+            .map(|f| (f.name.clone(), f.facts.garrison.word()))
+            .collect::<Vec<_>>()
+    };
+    let biel_tan = check(
+        "Army: Biel-Tan\nPoints: 3000\n\nRanger Troupe: 6 Ranger\nWar Walker Troupe: 4 War Walker\nWindrider Troupe: 4 Jetbikes, 2 Vyper\n",
+    );
+    let word = |facts: &[(String, &str)], name: &str| {
+        facts
+            .iter()
+            .find(|(n, _)| n.contains(name))
+            .unwrap()
+            .1
+            .to_string()
+    };
+    assert_eq!(word(&biel_tan, "Ranger"), "yes", "{biel_tan:?}");
+    assert_eq!(word(&biel_tan, "War Walker"), "yes", "{biel_tan:?}");
+    assert_eq!(word(&biel_tan, "Windrider"), "no", "{biel_tan:?}");
+}
