@@ -726,6 +726,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         for remark in &unit.remarks {
             card.push(Block::Boxed(vec![plain(remark.clone())]));
         }
+        for f in &unit.fielded {
+            card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+        }
         card.push(Block::Gap(6.0));
         blocks.push(Block::Keep(card));
     }
@@ -828,6 +831,9 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
     }
     for fault in &ship.faults {
         card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
+    }
+    for f in &ship.fielded {
+        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
     }
     card.push(Block::Gap(6.0));
     card

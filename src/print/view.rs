@@ -51,6 +51,8 @@ pub fn army_rules(list: &ArmyList) -> Vec<ArmyRule> {
 /// One datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct UnitCard {
+    /// The datasheet id.
+    pub id: String,
     pub name: String,
     /// `INF`, `AC/WE`.
     pub unit_type: String,
@@ -64,6 +66,9 @@ pub struct UnitCard {
     pub notes: Vec<String>,
     pub critical_hit: Option<String>,
     pub remarks: Vec<String>,
+    /// On a roster's crib sheet: the options the roster bought that change
+    /// this unit itself (refits, not added units), with what each changes.
+    pub fielded: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -153,6 +158,7 @@ impl UnitCard {
             None => sheet.notes.clone(),
         };
         UnitCard {
+            id: sheet.id.clone(),
             name: sheet.name.clone(),
             unit_type: type_abbreviation(sheet.unit_type).to_string(),
             type_name: type_name(sheet.unit_type).to_string(),
@@ -167,6 +173,7 @@ impl UnitCard {
             notes,
             critical_hit: sheet.critical_hit.clone(),
             remarks: sheet.remarks.clone(),
+            fielded: Vec::new(),
         }
     }
 
@@ -487,6 +494,12 @@ impl RosterSheet {
                 );
                 // The roster pages print the army's rules already.
                 sheet.army_rules.clear();
+                for card in &mut sheet.units {
+                    card.fielded = fielded(list, resolved, &card.id);
+                }
+                for card in &mut sheet.ships {
+                    card.fielded = fielded(list, resolved, &card.id);
+                }
                 Some(sheet)
             }
             _ => None,
@@ -591,6 +604,47 @@ fn formation_slots(list: &ArmyList, formation: usize) -> Vec<usize> {
 struct ResolvedUnits {
     formations: Vec<Vec<(usize, i64)>>,
     unit_order: Vec<usize>,
+    /// Each formation's own units (list unit indices) and the refits it
+    /// took: upgrades that add, replace and fill nothing, so they change
+    /// the formation's own units (a ship's Nova Cannon).
+    refits: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+/// What the roster bought that changes the unit `id` itself, one line a
+/// refit with the list's note on what it changes, and how many of the
+/// formations fielding the unit took it when not all did.
+fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return Vec::new();
+    };
+    let fielding: Vec<&Vec<usize>> = resolved
+        .refits
+        .iter()
+        .filter(|(units, _)| units.contains(&slot))
+        .map(|(_, refits)| refits)
+        .collect();
+    let mut taken: Vec<usize> = Vec::new();
+    for &u in fielding.iter().copied().flatten() {
+        if !taken.contains(&u) {
+            taken.push(u);
+        }
+    }
+    taken
+        .into_iter()
+        .filter_map(|u| {
+            let upgrade = list.upgrades.get(u)?;
+            let by = fielding.iter().filter(|r| r.contains(&u)).count();
+            let share = if by == fielding.len() {
+                String::new()
+            } else {
+                format!(" ({by} of {})", fielding.len())
+            };
+            Some(match &upgrade.note {
+                Some(note) => format!("{}{share}: {note}", upgrade.name),
+                None => format!("{}{share}", upgrade.name),
+            })
+        })
+        .collect()
 }
 
 /// The roster parsed and resolved again, for the unit counts `Checked`
@@ -616,9 +670,32 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
             unit_order.push(u);
         }
     }
+    let refits = army
+        .formations
+        .iter()
+        .map(|f| {
+            let own = list
+                .formations
+                .get(f.formation)
+                .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
+                .unwrap_or_default();
+            let refits = f
+                .upgrades
+                .iter()
+                .map(|t| t.upgrade)
+                .filter(|&u| {
+                    list.upgrades
+                        .get(u)
+                        .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+                })
+                .collect();
+            (own, refits)
+        })
+        .collect();
     Some(ResolvedUnits {
         formations,
         unit_order,
+        refits,
     })
 }
 
