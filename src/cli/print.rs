@@ -329,13 +329,18 @@ pub fn sheet(
             };
             let view = RosterSheet::new(&checked, catalogue, &date, true);
             let Some(mut sheet) = view.sheet else {
+                // No list, so no sheet; the status is still `check`'s.
                 return Output {
                     stderr: format!(
                         "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
-                        terminal::diagnostics(&checked.diagnostics, false),
+                        terminal::diagnostics(&checked.diagnostics, color),
                         checked.name
                     ),
-                    status: status::UNUSABLE,
+                    status: if checked.unusable() {
+                        status::UNUSABLE
+                    } else {
+                        status::FAILED
+                    },
                     ..Output::default()
                 };
             };

@@ -435,6 +435,16 @@ fn a_crib_sheet_of_a_roster_reports_what_it_could_not_place() {
         "{}",
         run.stderr
     );
+    // An army muster does not know: no sheet, and `check`'s status (1).
+    let unknown = out_dir().join("unknown-army-sheet.txt");
+    std::fs::write(&unknown, "Army: Codex Astartis\nPoints: 3000\n\nTactical\n").unwrap();
+    let run = muster(&["sheet", "--roster", &unknown.display().to_string()]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no army list called `Codex Astartis`"),
+        "{}",
+        run.stderr
+    );
     // A legal roster prints its sheet quietly and exits 0, as before.
     let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
