@@ -59,6 +59,23 @@ pub struct ArmySummary {
     pub counts_as: Vec<(String, String)>,
 }
 
+impl ArmySummary {
+    /// The members of formation `i` when it is a group (a squadron's
+    /// ships), in roster order; none otherwise.
+    pub fn members(&self, i: usize) -> impl Iterator<Item = &FormationSummary> {
+        self.formations.iter().filter(move |m| m.group == Some(i))
+    }
+
+    /// The points of formation `i` as a reader counts them: a group's are
+    /// its own and its members' (a squadron is the sum of its ships), a
+    /// formation's are its own. Every output prints this one figure.
+    pub fn points_of(&self, i: usize) -> i64 {
+        self.formations
+            .get(i)
+            .map_or(0, |f| f.points + self.members(i).map(|m| m.points).sum::<i64>())
+    }
+}
+
 impl Checked<'_> {
     /// A result for an input that could not be read at all.
     pub fn unusable_input(name: &str, diagnostic: Diagnostic) -> Self {
@@ -184,11 +201,18 @@ pub fn check_text_for<'c>(
                     Code::UnknownArmy,
                     format!("muster knows no army list called `{}`", army.value),
                 )
-                .at(&file, army.span)
-                .hint("`muster lists` shows every list muster knows");
+                .at(&file, army.span);
                 if let Some(s) = suggestion {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }
+                let nearest = catalogue.nearest_lists(&army.value, 3);
+                if !nearest.is_empty() {
+                    d = d.hint(format!(
+                        "the nearest lists muster knows: {}",
+                        list_names(&nearest)
+                    ));
+                }
+                d = d.hint("`muster lists` shows every list muster knows");
                 diagnostics.push(d);
                 None
             }
@@ -216,6 +240,9 @@ pub fn check_text_for<'c>(
         if let Some(d) = points_range(&file, list.game, limit, army_span) {
             diagnostics.push(d);
         }
+        if let Some(d) = no_entries(&file, &parsed, list, army_span, &diagnostics) {
+            diagnostics.push(d);
+        }
         let (army, resolve_diagnostics) = resolve(&parsed, list);
         diagnostics.extend(resolve_diagnostics);
         let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
@@ -234,6 +261,44 @@ pub fn check_text_for<'c>(
     sort(&mut diagnostics);
     checked.diagnostics = diagnostics;
     checked
+}
+
+/// `Codex Astartes (codex-astartes), Imperial Fists (imperial-fists)`: lists
+/// as a reader names them, with the id that picks one without doubt.
+pub fn list_names(lists: &[&ArmyList]) -> String {
+    lists
+        .iter()
+        .map(|l| format!("{} ({})", l.name, l.id))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A roster whose header names a list but that fields nothing: legal by
+/// every limit of the list, and never what a player means to submit. Lines
+/// the grammar could not read are reported already and are not counted as
+/// nothing.
+fn no_entries(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    list: &ArmyList,
+    army_span: crate::source::Span,
+    diagnostics: &[Diagnostic],
+) -> Option<Diagnostic> {
+    if !parsed.entries.is_empty() || diagnostics.iter().any(|d| d.code == Code::ParseError) {
+        return None;
+    }
+    let noun = list.game.entry_noun();
+    Some(
+        Diagnostic::error(
+            Code::EmptyRoster,
+            format!("the roster names {} but fields no {noun}", list.name),
+        )
+        .at(file, army_span)
+        .hint(format!(
+            "write one {noun} a line under the header; `muster new {}` prints a roster to start from",
+            list.id
+        )),
+    )
 }
 
 /// Whether a version written in a roster names the list's version: the

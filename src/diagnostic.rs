@@ -92,6 +92,8 @@ codes! {
     CountsAsUnused = "counts-as-unused",
     /// A 'Counts As' declaration whose model and target differ in unit type.
     CountsAsType = "counts-as-type",
+    /// A roster with a header and no formation (or ship) at all.
+    EmptyRoster = "empty-roster",
 }
 
 impl fmt::Display for Code {
@@ -218,33 +220,41 @@ impl Diagnostic {
 /// rustc and just suggest. Returns the closest candidate within reach.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name = name.to_lowercase();
-    let length = name.chars().count();
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
-        let lower = candidate.to_lowercase();
-        let other = lower.chars().count();
-        // Short names tolerate fewer edits; long names a few more.
-        let allowed = (length.max(other) / 4).clamp(1, 4);
-        let prefix = lower.starts_with(&name) || name.starts_with(&lower);
-        // The edit distance is at least the difference in length: most
-        // candidates are ruled out without computing it.
-        if !prefix && length.abs_diff(other) > allowed {
+        let Some(score) = closeness(&name, candidate) else {
             continue;
-        }
-        let distance = strsim::osa_distance(&name, &lower);
-        if distance > allowed && !prefix {
-            continue;
-        }
-        let score = if prefix && distance > allowed {
-            0.5 + strsim::normalized_levenshtein(&name, &lower)
-        } else {
-            2.0 + strsim::normalized_levenshtein(&name, &lower)
         };
         if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, candidate));
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// How close `candidate` is to `name` (already lower case), higher being
+/// closer; `None` when it is too far to suggest. [`nearest`]'s measure.
+pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
+    let length = name.chars().count();
+    let lower = candidate.to_lowercase();
+    let other = lower.chars().count();
+    // Short names tolerate fewer edits; long names a few more.
+    let allowed = (length.max(other) / 4).clamp(1, 4);
+    let prefix = lower.starts_with(name) || name.starts_with(&lower);
+    // The edit distance is at least the difference in length: most
+    // candidates are ruled out without computing it.
+    if !prefix && length.abs_diff(other) > allowed {
+        return None;
+    }
+    let distance = strsim::osa_distance(name, &lower);
+    if distance > allowed && !prefix {
+        return None;
+    }
+    Some(if prefix && distance > allowed {
+        0.5 + strsim::normalized_levenshtein(name, &lower)
+    } else {
+        2.0 + strsim::normalized_levenshtein(name, &lower)
+    })
 }
 
 #[cfg(test)]

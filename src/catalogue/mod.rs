@@ -114,6 +114,50 @@ impl Catalogue {
         }
     }
 
+    /// The lists nearest to a name that matches none, closest first, at
+    /// most `n`: those one of whose names is a near spelling, or failing
+    /// any, those sharing a word with it (`Imperial Navy` for `Navy`).
+    pub fn nearest_lists(&self, name: &str, n: usize) -> Vec<&ArmyList> {
+        let lower = name.to_lowercase();
+        let mut scored: Vec<(f64, &ArmyList)> = self
+            .lists
+            .iter()
+            .filter_map(|list| {
+                list.all_names()
+                    .filter_map(|c| crate::diagnostic::closeness(&lower, c))
+                    .max_by(f64::total_cmp)
+                    .map(|score| (score, list))
+            })
+            .collect();
+        if scored.is_empty() {
+            let words: Vec<String> = names::normalize(name)
+                .split_whitespace()
+                .filter(|w| w.chars().count() >= 4)
+                .map(str::to_string)
+                .collect();
+            scored = self
+                .lists
+                .iter()
+                .filter_map(|list| {
+                    let shared = list
+                        .all_names()
+                        .map(|n| {
+                            let n = names::normalize(n);
+                            n.split_whitespace()
+                                .filter(|w| words.iter().any(|x| x == w))
+                                .count()
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    (shared > 0).then(|| (f64::from(u32::try_from(shared).unwrap_or(u32::MAX)), list))
+                })
+                .collect();
+        }
+        // Closest first; equals in the catalogue's order.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.into_iter().take(n).map(|(_, list)| list).collect()
+    }
+
     pub fn list(&self, id: &str) -> Option<&ArmyList> {
         self.lists.iter().find(|l| l.id == id)
     }

@@ -94,7 +94,8 @@ pub enum Command {
     },
     /// Print a crib sheet of datasheets: every unit of an army list, or
     /// only the units of a roster. HTML on standard output unless --pdf or
-    /// --html says where to write.
+    /// --html says where to write. For a roster, the lines it cannot place
+    /// are reported and the exit status is that of `muster check`.
     Sheet {
         /// The list's id, name or alias.
         #[arg(required_unless_present = "roster", conflicts_with = "roster")]
@@ -146,7 +147,7 @@ pub enum Format {
 /// Where printed documents go.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PrintArgs {
-    /// Write a PDF to this file.
+    /// Write a PDF to this file (`-`: standard output).
     #[arg(long, value_name = "OUT.pdf")]
     pub pdf: Option<PathBuf>,
     /// Write HTML to this file (`-`: standard output, the default when

@@ -108,7 +108,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                 Command::New { army, points } => new(catalogue, army, *points),
                 Command::Explain { text, army } => super::print::explain(catalogue, text, army.as_deref()),
                 Command::Sheet { army, roster, print } => {
-                    super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print)
+                    super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print, color)
                 }
                 Command::Roster {
                     file,
@@ -294,9 +294,9 @@ pub(super) fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyL
 
 pub(super) fn usage(message: String) -> Output {
     Output {
-        stdout: String::new(),
         stderr: format!("error: {message}\n"),
         status: status::UNUSABLE,
+        ..Output::default()
     }
 }
 

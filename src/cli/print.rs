@@ -209,8 +209,15 @@ fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Resul
     }
 }
 
-/// Writes what `print` asks for: a PDF, an HTML file, or HTML on standard
-/// output.
+/// Whether an output path means standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes what `print` asks for: a PDF, an HTML file, or either on
+/// standard output (`-`, everywhere a file is written; HTML is the default
+/// when no --pdf is given). With a PDF on standard output, what was
+/// written is said on standard error so the PDF's bytes stay whole.
 fn write(
     print: &PrintArgs,
     html: impl FnOnce(Paper) -> Result<String, PrintError>,
@@ -218,33 +225,42 @@ fn write(
 ) -> Output {
     let paper = Paper::from(print.paper);
     let mut out = Output::default();
-    let fail = |out: &mut Output, message: String| {
-        let _ = writeln!(out.stderr, "error: {message}");
-        out.status = status::UNUSABLE;
-    };
-    if let Some(path) = &print.pdf {
-        match pdf(paper) {
-            Ok(bytes) => match std::fs::write(path, bytes) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
-                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
-            },
-            Err(e) => fail(&mut out, e.to_string()),
-        }
-    }
     let html_to = match (&print.html, &print.pdf) {
         (Some(path), _) => Some(path.as_path()),
         (None, None) => Some(Path::new("-")),
         (None, Some(_)) => None,
     };
+    let pdf_to_stdout = print.pdf.as_deref().is_some_and(is_stdout);
+    if pdf_to_stdout && html_to.is_some_and(is_stdout) {
+        return usage("--pdf - and --html - cannot both write to standard output".into());
+    }
+    let fail = |out: &mut Output, message: String| {
+        let _ = writeln!(out.stderr, "error: {message}");
+        out.status = status::UNUSABLE;
+    };
+    let wrote = |out: &mut Output, path: &Path| {
+        let line = format!("wrote {}\n", path.display());
+        if pdf_to_stdout {
+            out.stderr.push_str(&line);
+        } else {
+            out.stdout.push_str(&line);
+        }
+    };
+    if let Some(path) = &print.pdf {
+        match pdf(paper) {
+            Ok(bytes) if is_stdout(path) => out.bytes = bytes,
+            Ok(bytes) => match std::fs::write(path, bytes) {
+                Ok(()) => wrote(&mut out, path),
+                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+            },
+            Err(e) => fail(&mut out, e.to_string()),
+        }
+    }
     if let Some(path) = html_to {
         match html(paper) {
-            Ok(page) if path.as_os_str() == "-" => out.stdout.push_str(&page),
+            Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
             Ok(page) => match std::fs::write(path, page) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
+                Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },
             Err(e) => fail(&mut out, e.to_string()),
@@ -267,8 +283,40 @@ fn checked<'c>(
     Ok(check::check_bytes_for(catalogue, event, &name, &bytes))
 }
 
-pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, print: &PrintArgs) -> Output {
+/// The roster problems that leave a unit out of its crib sheet: names and
+/// lines muster could not place.
+fn unplaced(checked: &Checked<'_>) -> Vec<crate::diagnostic::Diagnostic> {
+    use crate::diagnostic::Code;
+    checked
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.is_error()
+                && matches!(
+                    d.code,
+                    Code::ParseError
+                        | Code::UnknownFormation
+                        | Code::UnknownUpgrade
+                        | Code::AmbiguousName
+                        | Code::BadNesting
+                        | Code::UpgradeNotAllowed
+                )
+        })
+        .cloned()
+        .collect()
+}
+
+pub fn sheet(
+    catalogue: &Catalogue,
+    army: Option<&str>,
+    roster: Option<&Path>,
+    print: &PrintArgs,
+    color: bool,
+) -> Output {
     let date = today();
+    // For a roster: the check, to report what the sheet leaves out and to
+    // exit as `muster check` would.
+    let mut roster_checked: Option<Checked<'_>> = None;
     let sheet = match (army, roster) {
         (Some(army), _) => match find(catalogue, army) {
             Ok(list) => CribSheet::for_list(catalogue, list, &date),
@@ -279,28 +327,70 @@ pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, p
                 Ok(checked) => checked,
                 Err(out) => return out,
             };
-            match RosterSheet::new(&checked, catalogue, &date, true).sheet {
-                Some(sheet) => sheet,
-                None => {
-                    return Output {
-                        stderr: format!(
-                            "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
-                            terminal::diagnostics(&checked.diagnostics, false),
-                            checked.name
-                        ),
-                        status: status::UNUSABLE,
-                        ..Output::default()
-                    };
-                }
-            }
+            let view = RosterSheet::new(&checked, catalogue, &date, true);
+            let Some(mut sheet) = view.sheet else {
+                // No list, so no sheet; the status is still `check`'s.
+                return Output {
+                    stderr: format!(
+                        "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
+                        terminal::diagnostics(&checked.diagnostics, color),
+                        checked.name
+                    ),
+                    status: if checked.unusable() {
+                        status::UNUSABLE
+                    } else {
+                        status::FAILED
+                    },
+                    ..Output::default()
+                };
+            };
+            // A roster's crib sheet leaves the army's rules to the roster
+            // pages; printed alone, it carries them.
+            sheet.army_rules = view.army_rules;
+            roster_checked = Some(checked);
+            sheet
         }
         (None, None) => return usage("give an army list or --roster FILE".into()),
     };
-    write(
+    let mut out = write(
         print,
         |paper| print::crib_html(&sheet, paper),
         |paper| print::crib_pdf(&sheet, paper),
-    )
+    );
+    if let Some(checked) = roster_checked.filter(|_| out.status == status::OK) {
+        let unplaced = unplaced(&checked);
+        if !unplaced.is_empty() {
+            let _ = writeln!(
+                out.stderr,
+                "{}{}: the crib sheet leaves out what {} of the roster could not place",
+                terminal::diagnostics(&unplaced, color),
+                checked.name,
+                if unplaced.len() == 1 {
+                    "this line"
+                } else {
+                    "these lines"
+                }
+            );
+        }
+        out.status = if checked.unusable() {
+            status::UNUSABLE
+        } else if checked.legal() {
+            status::OK
+        } else {
+            if unplaced.is_empty() {
+                let _ = writeln!(
+                    out.stderr,
+                    "{}: NOT legal ({} error{}); `muster check {}` shows them",
+                    checked.name,
+                    checked.errors(),
+                    if checked.errors() == 1 { "" } else { "s" },
+                    checked.name
+                );
+            }
+            status::FAILED
+        };
+    }
+    out
 }
 
 pub fn roster(

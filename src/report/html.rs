@@ -109,8 +109,17 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
                 .checked
                 .army
                 .iter()
-                .flat_map(|a| &a.formations)
-                .map(|f| (f.name.clone(), f.points))
+                .flat_map(|a| {
+                    a.formations.iter().enumerate().map(|(i, f)| {
+                        // A squadron's ships follow it, marked as its members.
+                        let name = if f.group.is_some() {
+                            format!("↳ {}", f.name)
+                        } else {
+                            f.name.clone()
+                        };
+                        (name, a.points_of(i))
+                    })
+                })
                 .collect(),
             diagnostics: r.checked.diagnostics.iter().map(DiagnosticView::new).collect(),
         })

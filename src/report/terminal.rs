@@ -103,11 +103,8 @@ fn fleet(army: &crate::check::ArmySummary) -> String {
             continue;
         }
         if f.is_group {
-            let members: Vec<&crate::check::FormationSummary> =
-                army.formations.iter().filter(|m| m.group == Some(i)).collect();
-            let points = f.points + members.iter().map(|m| m.points).sum::<i64>();
-            rows.push((f.name.clone(), points.to_string(), String::new()));
-            for m in members {
+            rows.push((f.name.clone(), army.points_of(i).to_string(), String::new()));
+            for m in army.members(i) {
                 rows.push((format!("  {}", m.name), m.points.to_string(), options(m)));
             }
         } else {
