@@ -92,6 +92,9 @@ codes! {
     CountsAsUnused = "counts-as-unused",
     /// A 'Counts As' declaration whose model and target differ in unit type.
     CountsAsType = "counts-as-type",
+    /// A Snapfire share link that cannot be read: cut short, malformed, or
+    /// naming a list or an id muster does not know.
+    SnapfireLink = "snapfire-link",
 }
 
 impl fmt::Display for Code {

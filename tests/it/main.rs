@@ -12,3 +12,4 @@ mod robustness;
 mod roster_syntax;
 mod rosters;
 mod ships;
+mod snapfire_links;
