@@ -304,6 +304,10 @@ fn the_commands_read_and_write_links() {
         based.stdout
     );
 
+    let json = muster(&["check", roster, "--format", "json"], None);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(json["rosters"][0]["share"], serde_json::json!(link));
+
     let checked = muster(&["check", &link], None);
     assert_eq!(checked.status, 0, "{}{}", checked.stdout, checked.stderr);
     assert!(checked.stdout.contains("legal"), "{}", checked.stdout);
