@@ -406,10 +406,7 @@ fn points_range(
     limit: Option<Limit>,
     army_span: crate::source::Span,
 ) -> Option<Diagnostic> {
-    let (low, high) = match game {
-        GameId::Netea => (2000, 5000),
-        _ => return None,
-    };
+    let (low, high) = game.game().points_range?;
     let limit = limit?;
     (limit.points < low || limit.points > high).then(|| {
         Diagnostic::warning(
@@ -436,7 +433,7 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
         limit: limit.map(|l| l.points),
         game: army.list.game,
         strategy_rating: facts.strategy_rating,
-        attack_rating: army.list.attack_rating,
+        attack_rating: crate::validate::attack_rating(army, limit),
         formations: army
             .formations
             .iter()

@@ -28,6 +28,7 @@ pub mod counts_as;
 pub mod diagnostic;
 pub mod event;
 pub mod facts;
+pub mod games;
 pub mod import;
 pub mod notation;
 pub mod print;

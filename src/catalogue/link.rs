@@ -366,7 +366,7 @@ fn link_list(
             let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
-                (None, raw::GameId::Netea) => {
+                (None, game) if game.game().initiative => {
                     errors.error(
                         &base,
                         format!(
@@ -509,15 +509,55 @@ fn link_list(
         }
     }
 
-    match (file.game, &file.strategy_rating, &file.attack_rating) {
-        (raw::GameId::Netea, None, _) => errors.error(
+    for (i, unit) in file
+        .garrison_units
+        .iter()
+        .flat_map(|g| g.units.iter())
+        .enumerate()
+    {
+        if catalogue.datasheet(file.game, unit).is_none() {
+            errors.error(
+                &format!("/garrison_units/units/{i}"),
+                format!("`{unit}` is not a datasheet id"),
+            );
+        }
+    }
+    let mut attack_rating_when = Vec::new();
+    for (i, rating) in file.attack_rating_when.iter().enumerate() {
+        let compiled = rules::parse(&rating.when)
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    rating.when,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(cond) => attack_rating_when.push((cond, known(rating.rating.clone()))),
+            Err(message) => errors.error(&format!("/attack_rating_when/{i}/when"), message),
+        }
+    }
+
+    match (
+        file.game.game().rating,
+        &file.strategy_rating,
+        &file.attack_rating,
+    ) {
+        (Some(crate::games::Rating::Strategy), None, _) => errors.error(
             "",
-            "a NetEA list needs `strategy_rating` (write `missing` if the sources lack it)".to_string(),
+            format!(
+                "a {} list needs `strategy_rating` (write `missing` if the sources lack it)",
+                file.game.title()
+            ),
         ),
-        (raw::GameId::Bfg, _, None) => errors.error(
+        (Some(crate::games::Rating::Attack), _, None) => errors.error(
             "",
-            "a Battlefleet Gothic list needs `attack_rating` (write `missing` if the sources lack it)"
-                .to_string(),
+            format!(
+                "a {} list needs `attack_rating` (write `missing` if the sources lack it)",
+                file.game.title()
+            ),
         ),
         _ => {}
     }
@@ -581,6 +621,8 @@ fn link_list(
         decisions: file.decisions,
         strategy_rating: file.strategy_rating.and_then(known),
         attack_rating: file.attack_rating.and_then(known),
+        attack_rating_when,
+        garrison_units: file.garrison_units.map(|g| (g.units, g.rule)),
         special_rules: file
             .special_rules
             .into_iter()
@@ -604,9 +646,14 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        name_keys: Vec::new(),
         formation_names,
         upgrade_names,
         origin,
+    })
+    .map(|mut list| {
+        list.name_keys = list.all_names().map(super::ListName::new).collect();
+        list
     })
 }
 

@@ -23,36 +23,6 @@ use crate::rules::Cond;
 use names::NameIndex;
 use std::collections::BTreeSet;
 
-impl GameId {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameId::Netea => "netea",
-            GameId::Bfg => "bfg",
-            GameId::SpaceFleet => "space-fleet",
-            GameId::Netepic => "netepic",
-            GameId::Heresy => "heresy",
-        }
-    }
-
-    /// What a roster entry is called in the game, for messages.
-    pub fn entry_noun(self) -> &'static str {
-        match self {
-            GameId::Bfg | GameId::SpaceFleet => "ship or squadron",
-            _ => "formation",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            GameId::Netea => "Epic Armageddon (NetEA)",
-            GameId::Bfg => "Battlefleet Gothic",
-            GameId::SpaceFleet => "Space Fleet",
-            GameId::Netepic => "NetEpic Gold",
-            GameId::Heresy => "Heresy",
-        }
-    }
-}
-
 /// Everything loaded.
 #[derive(Debug, Default)]
 pub struct Catalogue {
@@ -69,6 +39,7 @@ pub struct Catalogue {
 /// A list name as a roster writes it, ready to compare with a list's
 /// names: case, spacing and punctuation do not matter. One definition for
 /// finding a list in the catalogue and for choosing which files to load.
+#[derive(Debug, Clone)]
 pub struct ListName {
     normalized: String,
     compact: String,
@@ -83,8 +54,13 @@ impl ListName {
 
     /// Whether `name` (a list's id, name, alias or import name) is this one.
     pub fn matches(&self, name: &str) -> bool {
-        let n = names::normalize(name);
-        n == self.normalized || n.chars().filter(|c| c.is_alphanumeric()).eq(self.compact.chars())
+        self.matches_key(&ListName::new(name))
+    }
+
+    /// [`ListName::matches`] with the other name already prepared, as a
+    /// list keeps its own (`ArmyList::name_keys`).
+    pub fn matches_key(&self, other: &ListName) -> bool {
+        other.normalized == self.normalized || other.compact == self.compact
     }
 }
 
@@ -127,7 +103,7 @@ impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
         let wanted = ListName::new(name);
-        let matches = |list: &&ArmyList| list.all_names().any(|n| wanted.matches(n));
+        let matches = |list: &&ArmyList| list.name_keys.iter().any(|k| wanted.matches_key(k));
         let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
         match found.as_slice() {
             [] => ListLookup::NotFound(
@@ -175,6 +151,12 @@ pub struct ArmyList {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// Ratings that replace it when the army meets a condition, first
+    /// match first (`None`: the sources lack that rating).
+    pub attack_rating_when: Vec<(Cond<Selector>, Option<u8>)>,
+    /// Only formations of these datasheet ids may garrison, for the reason
+    /// given (`None`: the tournament rules alone decide).
+    pub garrison_units: Option<(Vec<String>, String)>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,
@@ -183,6 +165,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// `all_names`, prepared for comparison once rather than per roster.
+    pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
     pub upgrade_names: NameIndex,
     pub origin: Origin,

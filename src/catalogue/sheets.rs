@@ -42,7 +42,7 @@ fn known(value: &Known<String>) -> Option<&str> {
 
 /// Whether a game's datasheets use the notation grammar.
 pub(super) fn has_notation(game: GameId) -> bool {
-    game == GameId::Netea
+    game.game().notation == crate::games::Notation::Epic
 }
 
 pub(super) fn parse(unit: &raw::Datasheet) -> Result<Sheet, Vec<FieldError>> {

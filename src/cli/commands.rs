@@ -343,10 +343,7 @@ fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
 
 /// The size of a typical tournament game, for `muster new`.
 fn typical_points(game: crate::catalogue::GameId) -> u32 {
-    match game {
-        crate::catalogue::GameId::Bfg => 1500,
-        _ => 3000,
-    }
+    game.game().typical_points
 }
 
 fn schema(out: &Path, check: bool) -> Output {

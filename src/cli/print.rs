@@ -43,7 +43,7 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             Ok(list) => list,
             Err(out) => return out,
         };
-        if list.game == GameId::Bfg {
+        if list.game.game().notation == crate::games::Notation::Ship {
             return explain_ship(catalogue, list, text);
         }
         return match find_unit(catalogue, list, text) {

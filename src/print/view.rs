@@ -8,7 +8,7 @@
 
 use super::ships::{FleetView, ShipCard};
 use crate::catalogue::glossary::{Entry, Glossary};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, UnitType};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
 use crate::check::Checked;
 use crate::diagnostic::Severity;
 use std::collections::BTreeSet;
@@ -255,7 +255,7 @@ impl CribSheet {
             .iter()
             .filter_map(|&u| list.units.get(u).map(String::as_str))
             .collect();
-        let what = if list.game == GameId::Bfg { "ship" } else { "unit" };
+        let what = list.game.game().sheet_noun;
         CribSheet::build(
             catalogue,
             list,
@@ -302,7 +302,7 @@ impl CribSheet {
         let glossary = catalogue.glossary(list.game);
         // Ship datasheets are looked up only for fleets, so an Epic sheet
         // stays exactly as it was.
-        let ships = if list.game == GameId::Bfg {
+        let ships = if list.game.game().notation == crate::games::Notation::Ship {
             super::ships::ships(catalogue, list, ids)
         } else {
             Vec::new()
@@ -389,7 +389,7 @@ impl RosterSheet {
         let list = checked.list;
         let army = checked.army.as_ref();
         let resolved = resolve_units(checked);
-        let fleet = army.filter(|a| a.game == GameId::Bfg).map(FleetView::new);
+        let fleet = army.filter(|a| a.game.game().fleet).map(FleetView::new);
         let formations = army
             .filter(|_| fleet.is_none())
             .map(|a| {
@@ -449,11 +449,7 @@ impl RosterSheet {
                 let ids: Vec<&str> = (resolved.unit_order.iter())
                     .filter_map(|&u| list.units.get(u).map(String::as_str))
                     .collect();
-                let what = if list.game == GameId::Bfg {
-                    "ships"
-                } else {
-                    "units"
-                };
+                let what = format!("{}s", list.game.game().sheet_noun);
                 Some(CribSheet::for_units(
                     catalogue,
                     list,

@@ -1,7 +1,8 @@
 //! What a list offers, for `muster options` (text and JSON) and the starter
 //! roster of `muster new`.
 
-use crate::catalogue::{ArmyList, Catalogue, Cost, GameId, Scope};
+use crate::catalogue::{ArmyList, Catalogue, Cost, Scope};
+use crate::games::Rating;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -231,22 +232,27 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
         list.game.title()
     );
     let _ = writeln!(out, "id: {}", list.id);
-    let (rating, value) = match list.game {
-        GameId::Bfg => ("attack rating", list.attack_rating),
-        _ => ("strategy rating", list.strategy_rating),
+    let value = match list.game.game().rating {
+        Some(Rating::Attack) => Some(list.attack_rating),
+        Some(Rating::Strategy) => Some(list.strategy_rating),
+        None => None,
     };
-    let _ = writeln!(
-        out,
-        "{rating}: {}",
-        value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
-    );
+    if let (Some(rating), Some(value)) = (list.game.game().rating, value) {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            rating.name(),
+            value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+        );
+    }
     for section in &list.sections {
         let _ = writeln!(out, "\n{}", section.name.to_uppercase());
         for &fi in &section.formations {
             let f = &list.formations[fi];
-            let initiative = match list.game {
-                GameId::Netea => format!("  initiative {}", f.initiative.as_deref().unwrap_or("?")),
-                _ => String::new(),
+            let initiative = if list.game.game().initiative {
+                format!("  initiative {}", f.initiative.as_deref().unwrap_or("?"))
+            } else {
+                String::new()
             };
             let _ = writeln!(
                 out,
@@ -302,9 +308,10 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
 pub fn starter(list: &ArmyList, points: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# A {} roster, written by `muster new`.", list.name);
-    let noun = match list.game {
-        GameId::Bfg => "ship",
-        _ => "formation",
+    let noun = if list.game.game().fleet {
+        "ship"
+    } else {
+        list.game.entry_noun()
     };
     let _ = writeln!(
         out,

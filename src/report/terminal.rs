@@ -1,6 +1,5 @@
 //! rustc-style text for terminals, through codespan-reporting.
 
-use crate::catalogue::GameId;
 use crate::check::Checked;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::SourceFile;
@@ -157,7 +156,7 @@ pub fn formations(c: &Checked<'_>) -> String {
     if army.formations.is_empty() {
         return String::new();
     }
-    if army.game == GameId::Bfg {
+    if army.game.game().fleet {
         return fleet(army);
     }
     let width = army

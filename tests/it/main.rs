@@ -8,6 +8,7 @@ mod docs;
 mod generated;
 mod notation;
 mod print;
+mod readme;
 mod robustness;
 mod roster_syntax;
 mod rosters;

@@ -1,7 +1,8 @@
 //! Snapfire share links (issue 17): links generated from the legal test
 //! roster of every NetEA list read back to the same army, legal at the same
 //! points, and give the same link again; unknown ids, cut and hostile links
-//! are clear errors in bounded time; the commands; the README's example.
+//! are clear errors in bounded time; the commands. (The README's example
+//! runs in `readme.rs`.)
 
 use muster::catalogue::{Catalogue, LoadReport, load_embedded};
 use muster::check::{Checked, check_text};
@@ -381,25 +382,4 @@ upgrades:\n  - id: u\n    name: U\n    points: 10\n    snapfire_ids: [500]\n  - 
     ] {
         assert!(run.stdout.contains(wanted), "{wanted}\n{}", run.stdout);
     }
-}
-
-/// The example in README.md's Snapfire section runs as printed.
-#[test]
-fn the_readme_example_is_current() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let start = readme
-        .find("<!-- snapfire-example -->")
-        .expect("README.md has the snapfire example");
-    let block = &readme[start..];
-    let block = &block[block.find("```console\n").unwrap() + "```console\n".len()..];
-    let block = &block[..block.find("```").unwrap()];
-    let (command, expected) = block.split_once('\n').unwrap();
-    let command = command
-        .strip_prefix("$ muster import '")
-        .unwrap()
-        .strip_suffix('\'')
-        .unwrap();
-    let run = muster(&["import", command], None);
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_eq!(run.stdout, expected, "README.md's example output differs");
 }

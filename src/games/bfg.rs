@@ -1,0 +1,18 @@
+//! Battlefleet Gothic, the fleet lists of the NetEA pack.
+
+use super::GameId;
+use super::{Game, Notation, Rating};
+
+pub const GAME: Game = Game {
+    id: GameId::Bfg,
+    title: "Battlefleet Gothic",
+    entry_noun: "ship or squadron",
+    sheet_noun: "ship",
+    rating: Some(Rating::Attack),
+    initiative: false,
+    typical_points: 1500,
+    points_range: None,
+    epic_facts: false,
+    fleet: true,
+    notation: Notation::Ship,
+};

@@ -1,0 +1,152 @@
+//! What differs between the games muster knows, in one place per game.
+//!
+//! The engine is shared: lists, groups, constraints, resolution and
+//! validation know no game. What a game changes is small and is described
+//! here as data, one file per game: the words used for an entry, the
+//! army-wide rating printed with a roster, the usual game size, whether
+//! Epic Armageddon's derived facts apply, whether a roster prints as a
+//! fleet, and which datasheet notation its units are written in. Code
+//! elsewhere asks `games::of(id)` instead of matching on a game.
+//!
+//! The lowest layer: this module imports nothing from the rest of muster.
+
+mod bfg;
+mod heresy;
+mod netea;
+mod netepic;
+mod space_fleet;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+// The only file-format type outside `catalogue::raw` (which re-exports
+// it), because every layer names games.
+/// The games muster knows. The game decides the roster dialect and the small
+/// amount of game-specific checking; everything else is data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameId {
+    /// Epic Armageddon with the NetEA tournament lists.
+    Netea,
+    /// Battlefleet Gothic.
+    Bfg,
+    /// Space Fleet.
+    SpaceFleet,
+    /// NetEpic Gold.
+    Netepic,
+    /// Heresy.
+    Heresy,
+}
+
+impl GameId {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameId::Netea => "netea",
+            GameId::Bfg => "bfg",
+            GameId::SpaceFleet => "space-fleet",
+            GameId::Netepic => "netepic",
+            GameId::Heresy => "heresy",
+        }
+    }
+
+    /// What a roster entry is called in the game, for messages.
+    pub fn entry_noun(self) -> &'static str {
+        of(self).entry_noun
+    }
+
+    pub fn title(self) -> &'static str {
+        of(self).title
+    }
+
+    /// The game's description.
+    pub fn game(self) -> &'static Game {
+        of(self)
+    }
+}
+
+/// The army-wide rating a game's lists carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rating {
+    /// Epic Armageddon's strategy rating (`strategy_rating`).
+    Strategy,
+    /// Battlefleet Gothic's attack rating (`attack_rating`).
+    Attack,
+}
+
+impl Rating {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rating::Strategy => "strategy rating",
+            Rating::Attack => "attack rating",
+        }
+    }
+}
+
+/// How a game's datasheets are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    /// Epic Armageddon's (`grammar/notation.pest`).
+    Epic,
+    /// Battlefleet Gothic's ship notation (`grammar/ship.pest`).
+    Ship,
+    /// Not yet: the facts are in the entries' notes.
+    None,
+}
+
+/// One game, as the rest of muster needs to know it.
+#[derive(Debug)]
+pub struct Game {
+    pub id: GameId,
+    pub title: &'static str,
+    /// A roster entry, in messages ("formation", "ship or squadron").
+    pub entry_noun: &'static str,
+    /// What a datasheet describes ("unit", "ship").
+    pub sheet_noun: &'static str,
+    /// The rating every list of the game must state, if any.
+    pub rating: Option<Rating>,
+    /// Whether formations carry an initiative rating (required then).
+    pub initiative: bool,
+    /// The points limit `muster new` writes.
+    pub typical_points: u32,
+    /// Limits outside which a game is unbalanced (a warning), if the
+    /// game's tournament rules give them.
+    pub points_range: Option<(u32, u32)>,
+    /// Epic Armageddon's garrison, reserve and strength facts.
+    pub epic_facts: bool,
+    /// A roster prints as a fleet: ships under their squadrons.
+    pub fleet: bool,
+    pub notation: Notation,
+}
+
+/// The description of a game.
+pub fn of(id: GameId) -> &'static Game {
+    match id {
+        GameId::Netea => &netea::GAME,
+        GameId::Bfg => &bfg::GAME,
+        GameId::SpaceFleet => &space_fleet::GAME,
+        GameId::Netepic => &netepic::GAME,
+        GameId::Heresy => &heresy::GAME,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_describes_itself() {
+        for id in [
+            GameId::Netea,
+            GameId::Bfg,
+            GameId::SpaceFleet,
+            GameId::Netepic,
+            GameId::Heresy,
+        ] {
+            let game = of(id);
+            assert_eq!(game.id, id);
+            assert!(game.typical_points > 0);
+            // Epic's facts need Epic datasheets.
+            assert!(!game.epic_facts || game.notation == Notation::Epic);
+        }
+    }
+}

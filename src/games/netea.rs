@@ -1,0 +1,19 @@
+//! Epic Armageddon, the NetEA tournament lists.
+
+use super::GameId;
+use super::{Game, Notation, Rating};
+
+pub const GAME: Game = Game {
+    id: GameId::Netea,
+    title: "Epic Armageddon (NetEA)",
+    entry_noun: "formation",
+    sheet_noun: "unit",
+    rating: Some(Rating::Strategy),
+    initiative: true,
+    typical_points: 3000,
+    // NetEA lists are balanced for 2,000-5,000 points (tournament rules 6.1.1).
+    points_range: Some((2000, 5000)),
+    epic_facts: true,
+    fleet: false,
+    notation: Notation::Epic,
+};

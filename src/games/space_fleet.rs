@@ -1,0 +1,20 @@
+//! Space Fleet, the 1991 rules (source 002): squadrons with commanders,
+//! flagships, support ships. Its datasheet notation is still to come; the
+//! lists give each ship's profile in its notes.
+
+use super::GameId;
+use super::{Game, Notation};
+
+pub const GAME: Game = Game {
+    id: GameId::SpaceFleet,
+    title: "Space Fleet",
+    entry_noun: "ship or squadron",
+    sheet_noun: "ship",
+    rating: None,
+    initiative: false,
+    typical_points: 1000,
+    points_range: None,
+    epic_facts: false,
+    fleet: true,
+    notation: Notation::None,
+};
