@@ -527,7 +527,6 @@ pub enum ShareError {
     /// A formation with no Snapfire id.
     Formation {
         formation: String,
-        id: Option<u32>,
     },
     /// Upgrades no combination of Snapfire's picks gives exactly.
     Upgrades {
@@ -546,16 +545,9 @@ impl fmt::Display for ShareError {
                 f,
                 "muster has not recorded Snapfire's ids for {list} yet, so it cannot write its links"
             ),
-            ShareError::Formation { formation, id: None } => {
+            ShareError::Formation { formation } => {
                 write!(f, "{formation} has no Snapfire id, so a link cannot carry it")
             }
-            ShareError::Formation {
-                formation,
-                id: Some(id),
-            } => write!(
-                f,
-                "{formation} has Snapfire id {id}, which Snapfire's links read as an upgrade, so a link cannot carry it"
-            ),
             ShareError::Upgrades { formation, upgrades } => write!(
                 f,
                 "{formation}: no combination of Snapfire's picks gives exactly {upgrades}"
@@ -605,7 +597,6 @@ pub fn share(army: &Army<'_>, name: &str) -> Result<Shared, ShareError> {
         let Some(id) = ids.formation_ids.get(f.formation).copied().flatten() else {
             return Err(ShareError::Formation {
                 formation: formation.name.clone(),
-                id: None,
             });
         };
         if id < 500 {
