@@ -36,11 +36,14 @@ pub struct Duplicate {
     pub other: usize,
 }
 
-/// For each result, the other results it duplicates, by kind then order.
+/// For each result, the results it duplicates, by kind then order, in
+/// linear time and space: a group of identical rosters links each member
+/// to the group's first, and the first to the second, so 2,000 copies of
+/// one list give 2,000 links, not 4 million. [`duplicate_groups`] gives the groups.
 pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
     let mut found = vec![Vec::new(); results.len()];
     let mut by_player: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut by_list: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_list: HashMap<u128, Vec<usize>> = HashMap::new();
     for (i, c) in results.iter().enumerate() {
         if let Some(player) = &c.header.player {
             let key = names::normalize(&player.value);
@@ -52,19 +55,13 @@ pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
             by_list.entry(key).or_default().push(i);
         }
     }
-    for (groups, kind) in [
-        (by_player, DuplicateKind::SamePlayer),
-        (by_list, DuplicateKind::SameList),
-    ] {
-        for group in groups.into_values().filter(|g| g.len() > 1) {
-            for &i in &group {
-                found[i].extend(
-                    group
-                        .iter()
-                        .filter(|&&j| j != i)
-                        .map(|&other| Duplicate { kind, other }),
-                );
-            }
+    let player_groups = by_player.into_values().map(|g| (g, DuplicateKind::SamePlayer));
+    let list_groups = by_list.into_values().map(|g| (g, DuplicateKind::SameList));
+    for (group, kind) in player_groups.chain(list_groups) {
+        let [first, second, ..] = group[..] else { continue };
+        found[first].push(Duplicate { kind, other: second });
+        for &member in &group[1..] {
+            found[member].push(Duplicate { kind, other: first });
         }
     }
     for list in &mut found {
@@ -73,12 +70,57 @@ pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
     found
 }
 
-/// The roster's text with everything that does not change the army left
-/// out; `None` for a roster that could not be read or holds nothing.
-pub fn fingerprint(c: &Checked<'_>) -> Option<String> {
+/// A set of rosters that duplicate each other, in input order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateGroup {
+    pub kind: DuplicateKind,
+    pub members: Vec<usize>,
+}
+
+/// The groups behind [`duplicates`], each once, ordered by their first
+/// member.
+pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
+    // A member links to the first; the first links to a later member.
+    let mut by_first: std::collections::BTreeMap<(usize, DuplicateKind), Vec<usize>> = Default::default();
+    for (i, links) in duplicates.iter().enumerate() {
+        for d in links {
+            if d.other < i {
+                by_first
+                    .entry((d.other, d.kind))
+                    .or_insert_with(|| vec![d.other])
+                    .push(i);
+            }
+        }
+    }
+    by_first
+        .into_iter()
+        .map(|((_, kind), members)| DuplicateGroup { kind, members })
+        .collect()
+}
+
+/// A digest of the roster's text with everything that does not change the
+/// army left out; `None` for a roster that could not be read or holds
+/// nothing. A digest, not the text, so memory does not grow with rosters.
+pub fn fingerprint(c: &Checked<'_>) -> Option<u128> {
+    use std::hash::{Hash, Hasher};
+    let text = normalized(c)?;
+    // Two independent 64-bit hashes: a collision in both is not a concern
+    // at any number of rosters an event receives.
+    let half = |seed: u64| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        seed.hash(&mut h);
+        text.hash(&mut h);
+        h.finish()
+    };
+    Some((u128::from(half(1)) << 64) | u128::from(half(2)))
+}
+
+/// The roster's text as [`fingerprint`] compares it.
+fn normalized(c: &Checked<'_>) -> Option<String> {
     let file = c.file.as_ref()?;
-    // Lines naming the player or the event do not make a list different.
-    let skip: Vec<usize> = [&c.header.player, &c.header.event]
+    // Lines naming the player, the event or Snapfire's force name do not
+    // make a list different.
+    let skip: Vec<usize> = [&c.header.player, &c.header.event, &c.header.title]
         .into_iter()
         .flatten()
         .map(|s| file.line_col(s.span.start).0)

@@ -14,7 +14,7 @@
 mod duplicates;
 mod walk;
 
-pub use duplicates::{Duplicate, DuplicateKind, duplicates};
+pub use duplicates::{Duplicate, DuplicateGroup, DuplicateKind, duplicate_groups, duplicates};
 pub use walk::{Input, Origin, collect};
 
 use crate::check::Checked;

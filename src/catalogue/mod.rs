@@ -184,10 +184,17 @@ impl ArmyList {
     /// The version for humans: the pack's label, with the version itself
     /// where the label does not contain it.
     pub fn version_text(&self) -> String {
+        // One shape for every list, `Pack name (version)`, whatever shape
+        // the builder's label had.
+        let version = &self.version;
         match &self.version_label {
-            Some(label) if label.contains(&self.version) => label.clone(),
-            Some(label) => format!("{label}, {}", self.version),
-            None => self.version.clone(),
+            Some(label) if label.contains(&format!("({version})")) => label.clone(),
+            Some(label) => match label.trim_end().strip_suffix(version.as_str()) {
+                Some(base) => format!("{} ({version})", base.trim_end_matches([' ', ','])),
+                None if label.contains(version.as_str()) => label.clone(),
+                None => format!("{} ({version})", label.trim_end_matches([' ', ','])),
+            },
+            None => version.clone(),
         }
     }
 }

@@ -30,7 +30,8 @@ pub struct Totals {
     pub unreadable: usize,
     /// Text files with nothing of a roster in them.
     pub not_a_roster: usize,
-    /// Pairs of rosters that duplicate each other (same player or same list).
+    /// Sets of rosters that duplicate each other (same player or same
+    /// list), each counted once however many rosters it holds.
     pub duplicates: usize,
 }
 
@@ -44,7 +45,8 @@ pub struct ReportedRoster {
     pub army_name: Option<String>,
     /// The first error, with its line (`line 3: ...`).
     pub first_error: Option<String>,
-    /// Other rosters this one duplicates.
+    /// Rosters this one duplicates: the first of its set, or for the
+    /// first, the next (each set is linked in a line, not every pair).
     pub duplicates: Vec<DuplicateReport>,
     #[serde(flatten)]
     pub roster: RosterReport,
@@ -70,7 +72,7 @@ impl CheckReport {
                 illegal: summary.count(Status::Illegal),
                 unreadable: summary.count(Status::Unreadable),
                 not_a_roster: summary.count(Status::NotARoster),
-                duplicates: summary.duplicate_pairs().len(),
+                duplicates: summary.duplicate_groups().len(),
             },
             rosters: summary
                 .rows

@@ -161,23 +161,22 @@ impl<'a, 'c> Summary<'a, 'c> {
         self.rows.iter().filter(|r| r.status == status).count()
     }
 
-    /// Each duplicate pair once, in row order: (first file, second file,
-    /// kind, the player's name for same-player pairs).
-    pub fn duplicate_pairs(&self) -> Vec<(&str, &str, DuplicateKind, Option<&str>)> {
-        let mut pairs = Vec::new();
-        for (i, row) in self.rows.iter().enumerate() {
-            for d in &row.duplicates {
-                if d.other > i {
-                    pairs.push((
-                        row.checked.name.as_str(),
-                        d.file.as_str(),
-                        d.kind,
-                        row.player.as_deref(),
-                    ));
-                }
-            }
-        }
-        pairs
+    /// Each set of duplicates once, members in row order.
+    pub fn duplicate_groups(&self) -> Vec<crate::batch::DuplicateGroup> {
+        let links: Vec<Vec<crate::batch::Duplicate>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                r.duplicates
+                    .iter()
+                    .map(|d| crate::batch::Duplicate {
+                        kind: d.kind,
+                        other: d.other,
+                    })
+                    .collect()
+            })
+            .collect();
+        crate::batch::duplicate_groups(&links)
     }
 
     /// The closing line: `5 rosters: 2 legal, 2 not legal, 1 unreadable`.
@@ -194,9 +193,13 @@ impl<'a, 'c> Summary<'a, 'c> {
         if strays > 0 {
             let _ = write!(line, ", {strays} not a roster");
         }
-        let pairs = self.duplicate_pairs().len();
-        if pairs > 0 {
-            let _ = write!(line, "; {pairs} duplicate{}", if pairs == 1 { "" } else { "s" });
+        let groups = self.duplicate_groups().len();
+        if groups > 0 {
+            let _ = write!(
+                line,
+                "; {groups} set{} of duplicates",
+                if groups == 1 { "" } else { "s" }
+            );
         }
         line
     }
@@ -259,19 +262,41 @@ pub fn table(summary: &Summary<'_, '_>) -> String {
     for row in &cells {
         line(&row.each_ref().map(String::as_str));
     }
-    let pairs = summary.duplicate_pairs();
-    if !pairs.is_empty() {
+    let groups = summary.duplicate_groups();
+    if !groups.is_empty() {
         out.push('\n');
     }
-    for (a, b, kind, player) in pairs {
-        let (a, b) = (clean(a, usize::MAX), clean(b, usize::MAX));
-        let _ = match kind {
-            DuplicateKind::SamePlayer => writeln!(
-                out,
-                "duplicate: {a} and {b} name the same player ({})",
-                clean(player.unwrap_or(""), PLAYER_WIDTH)
-            ),
-            DuplicateKind::SameList => writeln!(out, "duplicate: {a} and {b} hold the same list"),
+    for group in groups {
+        // Name a few members; a group of thousands stays one line.
+        const NAMED: usize = 3;
+        let names: Vec<String> = group
+            .members
+            .iter()
+            .take(NAMED)
+            .filter_map(|&i| summary.rows.get(i))
+            .map(|r| clean(&r.checked.name, usize::MAX))
+            .collect();
+        let who = match (names.as_slice(), group.members.len()) {
+            ([a, b], 2) => format!("{a} and {b}"),
+            (named, n) if n > NAMED => format!("{} and {} more", named.join(", "), n - NAMED),
+            ([rest @ .., last], _) => format!("{} and {last}", rest.join(", ")),
+            ([], _) => continue,
+        };
+        let _ = match group.kind {
+            DuplicateKind::SamePlayer => {
+                let player = group
+                    .members
+                    .first()
+                    .and_then(|&i| summary.rows.get(i))
+                    .and_then(|r| r.player.as_deref())
+                    .unwrap_or("");
+                writeln!(
+                    out,
+                    "duplicate: {who} name the same player ({})",
+                    clean(player, PLAYER_WIDTH)
+                )
+            }
+            DuplicateKind::SameList => writeln!(out, "duplicate: {who} hold the same list"),
         };
     }
     out.push('\n');

@@ -410,3 +410,56 @@ fn duplicates_are_found_on_the_text_that_matters() {
     );
     assert!(found[3].is_empty());
 }
+
+/// Duplicates are found in linear time and reported once per set: 2,000
+/// copies of one list give 2,000 links and one line, not 4 million pairs;
+/// Snapfire's force name does not make a list different.
+#[test]
+fn duplicates_are_reported_once_per_set_in_linear_size() {
+    let report = muster::catalogue::load_embedded();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/codex-astartes-3000.txt"),
+    )
+    .unwrap()
+    .replace("Player:", "# Player:");
+    let results: Vec<_> = (0..2000)
+        .map(|i| muster::check::check_text(&report.catalogue, &format!("in/{i:04}.txt"), &text))
+        .collect();
+    let links = muster::batch::duplicates(&results);
+    assert_eq!(links.iter().map(Vec::len).sum::<usize>(), 2000);
+    let groups = muster::batch::duplicate_groups(&links);
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].members.len(), 2000);
+    let summary = muster::report::summary::Summary::new(&results, &links, None);
+    let table = muster::report::summary::table(&summary);
+    assert!(
+        table.contains("duplicate: in/0000.txt, in/0001.txt, in/0002.txt and 1997 more hold the same list"),
+        "{}",
+        &table[table.len().saturating_sub(400)..]
+    );
+    assert!(
+        table.contains("; 1 set of duplicates"),
+        "{}",
+        &table[table.len().saturating_sub(200)..]
+    );
+
+    // The same Snapfire export under two force names is one list.
+    let export =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/snapfire.txt"))
+            .unwrap();
+    let first_line = export.lines().next().unwrap().to_string();
+    let renamed = export.replacen(
+        &first_line,
+        &first_line.replacen(|c: char| c.is_alphabetic(), "Z", 1),
+        1,
+    );
+    assert_ne!(export, renamed);
+    let pair = [
+        muster::check::check_text(&report.catalogue, "a.txt", &export),
+        muster::check::check_text(&report.catalogue, "b.txt", &renamed),
+    ];
+    assert_eq!(
+        muster::batch::duplicate_groups(&muster::batch::duplicates(&pair)).len(),
+        1
+    );
+}

@@ -147,3 +147,23 @@ fn a_lists_garrison_limit_reaches_the_derived_facts() {
     assert_eq!(word(&biel_tan, "War Walker"), "yes", "{biel_tan:?}");
     assert_eq!(word(&biel_tan, "Windrider"), "no", "{biel_tan:?}");
 }
+
+/// Every list's version prints in one shape, `Pack name (version)` (or a
+/// label that already names the version, such as `NetEA v3.24`).
+#[test]
+fn versions_print_in_one_shape() {
+    let report = muster::catalogue::load_embedded();
+    let odd: Vec<String> = report
+        .catalogue
+        .lists
+        .iter()
+        .map(|l| (l, l.version_text()))
+        .filter(|(l, text)| {
+            !text.ends_with(&format!("({})", l.version))
+                && !text.contains(&format!("v{}", l.version))
+                && !text.contains(&format!("{} rules", l.version))
+        })
+        .map(|(l, text)| format!("{}: {text}", l.id))
+        .collect();
+    assert!(odd.is_empty(), "{odd:?}");
+}
