@@ -6,6 +6,7 @@ use crate::catalogue::{ArmyList, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
+use crate::import::snapfire;
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
@@ -41,6 +42,9 @@ pub struct Checked<'c> {
     pub list: Option<&'c ArmyList>,
     pub army: Option<ArmySummary>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The army's Snapfire share link, or why it has none; `None` when the
+    /// list has no Snapfire counterpart or the army did not resolve.
+    pub share: Option<Result<snapfire::Shared, snapfire::ShareError>>,
 }
 
 /// Points and facts of a resolved army.
@@ -87,6 +91,7 @@ impl Checked<'_> {
             list: None,
             army: None,
             diagnostics: vec![diagnostic],
+            share: None,
         }
     }
 
@@ -152,7 +157,11 @@ pub fn check_text_for<'c>(
         list: None,
         army: None,
         diagnostics: Vec::new(),
+        share: None,
     };
+    if snapfire::is_link(text) {
+        return check_link(catalogue, event, checked, text);
+    }
     if text
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
@@ -256,6 +265,10 @@ pub fn check_text_for<'c>(
         ));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
         checked.army = Some(summary(&file, &army, catalogue, limit));
+        if list.snapfire.file.is_some() {
+            let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
+            checked.share = Some(snapfire::share(&army, title.unwrap_or(&list.name)));
+        }
     }
 
     sort(&mut diagnostics);
@@ -299,6 +312,39 @@ fn no_entries(
             list.id
         )),
     )
+}
+
+/// A Snapfire share link: read into roster text, which is checked like any
+/// roster (diagnostics point into that text); a link that cannot be read
+/// gives one error pointing into the link.
+fn check_link<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    mut checked: Checked<'c>,
+    text: &str,
+) -> Checked<'c> {
+    let imported = snapfire::Link::parse(text)
+        .and_then(|link| snapfire::to_roster(&link, catalogue).map(|imported| (link, imported)));
+    match imported {
+        Ok((link, imported)) => {
+            let mut result = check_text_for(catalogue, event, &checked.name, &imported.roster);
+            if let Some(Ok(shared)) = &mut result.share {
+                shared.link.name.clone_from(&link.name);
+            }
+            result.header.title = Some(Spanned::new(link.name, crate::source::Span::default()));
+            result
+        }
+        Err(error) => {
+            let file = SourceFile::new(&checked.name, text);
+            let mut d = Diagnostic::error(Code::SnapfireLink, error.to_string()).at(&file, error.span);
+            if let Some(hint) = error.hint() {
+                d = d.hint(hint);
+            }
+            checked.file = Some(file);
+            checked.diagnostics.push(d);
+            checked
+        }
+    }
 }
 
 /// Whether a version written in a roster names the list's version: the

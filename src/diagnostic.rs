@@ -94,6 +94,9 @@ codes! {
     CountsAsType = "counts-as-type",
     /// A roster with a header and no formation (or ship) at all.
     EmptyRoster = "empty-roster",
+    /// A Snapfire share link that cannot be read: cut short, malformed, or
+    /// naming a list or an id muster does not know.
+    SnapfireLink = "snapfire-link",
 }
 
 impl fmt::Display for Code {

@@ -66,6 +66,9 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             format!("cannot read {}: {e}", input.name),
         ))
     };
+    if let Some(text) = &input.text {
+        return Ok(text.as_bytes().to_vec());
+    }
     let limit = MAX_ROSTER_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     if input.origin == Origin::Stdin {

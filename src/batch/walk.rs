@@ -31,6 +31,9 @@ pub struct Input {
     pub origin: Origin,
     /// Why it cannot be read, when that is known without opening it.
     pub problem: Option<String>,
+    /// The roster itself, when the command line gave it rather than a path
+    /// (a Snapfire share link).
+    pub text: Option<String>,
 }
 
 impl Input {
@@ -40,6 +43,7 @@ impl Input {
             path,
             origin,
             problem: None,
+            text: None,
         }
     }
 
@@ -62,6 +66,22 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
                 name: "<stdin>".to_string(),
                 origin: Origin::Stdin,
                 problem: None,
+                text: None,
+            });
+            continue;
+        }
+        // A Snapfire share link is a roster in itself (a file of that name
+        // wins).
+        if let Some(link) = path
+            .to_str()
+            .filter(|p| crate::import::snapfire::is_link(p) && !path.exists())
+        {
+            inputs.push(Input {
+                path: path.clone(),
+                name: "<snapfire link>".to_string(),
+                origin: Origin::Named,
+                problem: None,
+                text: Some(link.trim().to_string()),
             });
             continue;
         }

@@ -13,22 +13,22 @@ use crate::source::{SourceFile, Span};
 use std::collections::{BTreeSet, HashMap};
 
 /// Reports problems in one file, pointing at JSON-pointer paths inside it.
-struct FileErrors<'a> {
-    file: &'a SourceFile,
+pub(super) struct FileErrors<'a> {
+    pub(super) file: &'a SourceFile,
     positions: Option<Positions>,
-    diagnostics: &'a mut Vec<Diagnostic>,
+    pub(super) diagnostics: &'a mut Vec<Diagnostic>,
     errors: usize,
 }
 
 impl FileErrors<'_> {
-    fn span(&mut self, pointer: &str) -> Span {
+    pub(super) fn span(&mut self, pointer: &str) -> Span {
         let file = self.file;
         self.positions
             .get_or_insert_with(|| Positions::of(file.text()))
             .span(file, pointer)
     }
 
-    fn error(&mut self, pointer: &str, message: String) {
+    pub(super) fn error(&mut self, pointer: &str, message: String) {
         let span = self.span(pointer);
         self.errors += 1;
         self.diagnostics
@@ -402,6 +402,8 @@ fn link_list(
         });
     }
 
+    let snapfire = super::snapfire::link(&file, &formations, &upgrades, &mut errors);
+
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
         errors.error(
@@ -652,6 +654,7 @@ fn link_list(
         version: file.version,
         version_label: file.version_label,
         snapfire_id: file.imports.and_then(|i| i.snapfire),
+        snapfire,
         source: file.source,
         decisions: file.decisions,
         strategy_rating: file.strategy_rating.and_then(known),

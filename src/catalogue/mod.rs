@@ -14,6 +14,7 @@ pub mod locate;
 pub mod names;
 pub mod raw;
 mod sheets;
+pub mod snapfire;
 
 pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
@@ -187,6 +188,8 @@ pub struct ArmyList {
     pub version: String,
     pub version_label: Option<String>,
     pub snapfire_id: Option<String>,
+    /// Snapfire's ids of the formations and upgrades, for share links.
+    pub snapfire: snapfire::SnapfireIds,
     pub source: Vec<SourceRef>,
     pub decisions: Vec<String>,
     pub strategy_rating: Option<u8>,

@@ -114,8 +114,24 @@ pub fn run(args: &Args, color: bool) -> Output {
                     file,
                     with_sheet,
                     event,
+                    share: Some(base),
+                    ..
+                } if !*with_sheet => super::print::share(catalogue, file, event.as_deref(), base, color),
+                Command::Roster {
+                    file,
+                    with_sheet,
+                    event,
+                    share,
                     print,
-                } => super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color),
+                } => {
+                    if share.is_some() {
+                        return usage(
+                            "--share prints a link, not a document: leave out --with-sheet".to_string(),
+                        );
+                    }
+                    super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color)
+                }
+                Command::Import { link } => super::print::import(catalogue, link, color),
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }

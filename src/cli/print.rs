@@ -1,11 +1,13 @@
-//! The commands that explain and print: `explain`, `sheet` and `roster`.
-//! They find the list, check the roster, build the views and write the
-//! files; the documents themselves come from `crate::print`.
+//! The commands that explain and print: `explain`, `sheet` and `roster`
+//! (and its `--share` link), and `import`. They find the list, check the
+//! roster, build the views and write the files; the documents themselves
+//! come from `crate::print`, links from `crate::import::snapfire`.
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, Ship, names};
 use crate::check::{self, Checked};
+use crate::import::snapfire;
 use crate::notation::{self, ship};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
@@ -274,6 +276,9 @@ fn checked<'c>(
     file: &Path,
     event: Option<&crate::event::Event>,
 ) -> Result<Checked<'c>, Output> {
+    if let Some(link) = link_argument(file) {
+        return Ok(check::check_text_for(catalogue, event, LINK_NAME, link));
+    }
     let name = if file.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
@@ -433,4 +438,130 @@ pub fn roster(
         }
     }
     out
+}
+
+/// The name a roster given as a link on the command line is checked under.
+pub(super) const LINK_NAME: &str = "<snapfire link>";
+
+/// A command-line argument that is a Snapfire link rather than a path (a
+/// file of that name wins).
+pub(super) fn link_argument(path: &Path) -> Option<&str> {
+    let text = path.to_str()?;
+    (snapfire::is_link(text) && !path.exists()).then_some(text)
+}
+
+/// `muster roster FILE --share`: the roster's Snapfire link on standard
+/// output; the status is that of `muster check`.
+pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &str, color: bool) -> Output {
+    let event = match event.map(|path| load_event(path, catalogue, color)) {
+        Some(Ok(event)) => Some(event),
+        Some(Err(out)) => return out,
+        None => None,
+    };
+    let checked = match checked(catalogue, file, event.as_ref()) {
+        Ok(checked) => checked,
+        Err(out) => return out,
+    };
+    let mut out = Output::default();
+    let status = if checked.unusable() {
+        status::UNUSABLE
+    } else if checked.legal() {
+        status::OK
+    } else {
+        status::FAILED
+    };
+    match (&checked.share, checked.list) {
+        (Some(Ok(shared)), _) => {
+            out.stdout = format!("{}\n", shared.link.url(base));
+            for formation in &shared.dropped {
+                let _ = writeln!(
+                    out.stderr,
+                    "warning: Snapfire drops the {formation} when it opens the link (its id is under 500, which Snapfire reads as an upgrade); muster reads it"
+                );
+            }
+            for left in &shared.left_out {
+                let _ = writeln!(
+                    out.stderr,
+                    "note: left out of the link, Snapfire has no pick for it: {left}"
+                );
+            }
+            if !checked.legal() {
+                let _ = writeln!(
+                    out.stderr,
+                    "warning: {} is not legal ({} error{}); `muster check` lists them",
+                    checked.name,
+                    checked.errors(),
+                    if checked.errors() == 1 { "" } else { "s" }
+                );
+            }
+            out.status = status;
+        }
+        (Some(Err(error)), _) => {
+            let _ = writeln!(out.stderr, "error: {error}");
+            out.status = status::FAILED;
+        }
+        (None, Some(list)) => {
+            let _ = writeln!(
+                out.stderr,
+                "error: {} has no Snapfire counterpart, so it has no share link",
+                list.name
+            );
+            out.status = status::FAILED;
+        }
+        (None, None) => {
+            out.stderr = terminal::diagnostics(&checked.diagnostics, color);
+            let _ = writeln!(
+                out.stderr,
+                "error: {}: the roster names no list muster knows, so it has no share link",
+                checked.name
+            );
+            out.status = if status == status::OK {
+                status::FAILED
+            } else {
+                status
+            };
+        }
+    }
+    out
+}
+
+/// `muster import LINK`: the link as a muster roster on standard output.
+pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
+    let path = Path::new(argument);
+    let text = match link_argument(path) {
+        Some(link) => link.to_string(),
+        None if snapfire::is_link(argument) => argument.to_string(),
+        None => match read_input(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(message) => return usage(message),
+        },
+    };
+    let name = if snapfire::is_link(argument) {
+        LINK_NAME.to_string()
+    } else {
+        path.display().to_string()
+    };
+    let read = snapfire::Link::parse(&text).and_then(|link| snapfire::to_roster(&link, catalogue));
+    match read {
+        Ok(imported) => Output {
+            stdout: imported.roster,
+            ..Output::default()
+        },
+        Err(error) => {
+            let file = crate::source::SourceFile::new(name, text.as_str());
+            let mut d = crate::diagnostic::Diagnostic::error(
+                crate::diagnostic::Code::SnapfireLink,
+                error.to_string(),
+            )
+            .at(&file, error.span);
+            if let Some(hint) = error.hint() {
+                d = d.hint(hint);
+            }
+            Output {
+                stderr: terminal::diagnostics(&[d], color),
+                status: status::UNUSABLE,
+                ..Output::default()
+            }
+        }
+    }
 }
