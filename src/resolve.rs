@@ -453,11 +453,19 @@ impl Resolver<'_, '_> {
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
-        if entry.children.is_empty() {
+        // A group that may be empty (`min: 0`, a NetEpic company card with
+        // no support cards) is legal bare; the group-size rule judges the rest.
+        let may_be_empty = f.group.as_ref().is_some_and(|g| g.min == 0);
+        if entry.children.is_empty() && !may_be_empty {
+            let members = if list.game.game().fleet {
+                "ships"
+            } else {
+                "members"
+            };
             let d = self.error(
                 Code::BadNesting,
                 format!(
-                    "this {} has no members: indent its ships under it",
+                    "this {} has no members: indent its {members} under it",
                     f.name.to_lowercase()
                 ),
                 entry.item.name.span,

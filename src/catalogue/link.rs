@@ -614,8 +614,15 @@ fn link_list(
             );
         }
     }
+    // Only where the game has datasheets: elsewhere (Space Fleet, NetEpic
+    // for now) every entry is without units and the warning says nothing.
+    let has_sheets = file.game.game().notation != crate::games::Notation::None;
     for (f, formation) in formations.iter().enumerate() {
-        if formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none() {
+        if has_sheets
+            && formation.units.is_empty()
+            && formation.upgrades.is_empty()
+            && formation.group.is_none()
+        {
             let section = formation.section;
             let index = sections[section]
                 .formations

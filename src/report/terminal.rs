@@ -96,7 +96,9 @@ pub fn verdict(c: &Checked<'_>) -> String {
 
 /// A fleet at a glance: each ship with its points and options, squadrons
 /// with their ships under them, and the attack rating.
-fn fleet(army: &crate::check::ArmySummary) -> String {
+fn grouped(army: &crate::check::ArmySummary) -> String {
+    let game = army.game.game();
+    let noun = if game.fleet { "ship" } else { game.entry_noun };
     let mut rows: Vec<(String, String, String)> = Vec::new();
     for (i, f) in army.formations.iter().enumerate() {
         if f.group.is_some() {
@@ -116,18 +118,24 @@ fn fleet(army: &crate::check::ArmySummary) -> String {
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
-        .max("ship".len());
+        .max(noun.len());
     let mut out = String::new();
-    let _ = writeln!(out, "  {:<width$}  {:>6}  options", "ship", "points");
+    let _ = writeln!(out, "  {noun:<width$}  {:>6}  options", "points");
     for (name, points, options) in rows {
         let _ = writeln!(out, "  {name:<width$}  {points:>6}  {options}");
     }
-    let _ = writeln!(
-        out,
-        "  attack rating {}",
-        army.attack_rating
-            .map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
-    );
+    if let Some(rating) = game.rating {
+        let value = match rating {
+            crate::games::Rating::Attack => army.attack_rating,
+            crate::games::Rating::Strategy => army.strategy_rating,
+        };
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            rating.name(),
+            value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+        );
+    }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 
@@ -153,8 +161,11 @@ pub fn formations(c: &Checked<'_>) -> String {
     if army.formations.is_empty() {
         return String::new();
     }
-    if army.game.game().fleet {
-        return fleet(army);
+    // Epic's table has initiative, garrison, reserve and strength; other
+    // games print their entries with groups (squadrons, company cards)
+    // and their members under them.
+    if !army.game.game().epic_facts {
+        return grouped(army);
     }
     let width = army
         .formations
