@@ -68,6 +68,15 @@ impl SourceFile {
         &self.inner.line_starts
     }
 
+    /// 1-based line of a byte offset, without counting characters.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.inner.text.len());
+        match self.inner.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.inner.text.len());

@@ -5,6 +5,7 @@ mod batch;
 mod cli;
 mod docs;
 mod generated;
+mod hostile;
 mod notation;
 mod print;
 mod robustness;

@@ -1,0 +1,285 @@
+//! Hostile input (issue 21): every input finishes in bounded time and
+//! memory, never panics, shows nothing raw on the terminal and never mixes
+//! data up silently. Each test runs the real binary as a child process with
+//! a wall-clock limit and, where `prlimit` exists, an address-space limit,
+//! so a change that brings a fault back fails here instead of on a user's
+//! machine.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Address space the child may use: far above a real run (tens of MB) and
+/// far below what the faults took (GBs).
+const MEMORY: u64 = 1 << 30;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    /// Exit status; `None` when a signal ended the child.
+    status: Option<i32>,
+    elapsed: Duration,
+}
+
+impl Run {
+    /// Finished by itself with 0, 1 or 2: not killed, not a panic (101).
+    #[track_caller]
+    fn orderly(&self) -> &Run {
+        assert!(
+            matches!(self.status, Some(0..=2)),
+            "status {:?} after {:?}\nstdout: {}\nstderr: {}",
+            self.status,
+            self.elapsed,
+            head(&self.stdout),
+            head(&self.stderr)
+        );
+        self
+    }
+}
+
+fn head(text: &str) -> &str {
+    let mut end = text.len().min(2000);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Runs muster with a time limit (killed past it) and a memory limit.
+fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
+    let mut command = if Path::new("/usr/bin/prlimit").exists() {
+        let mut c = Command::new("/usr/bin/prlimit");
+        c.arg(format!("--as={MEMORY}")).arg(env!("CARGO_BIN_EXE_muster"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_muster"))
+    };
+    let started = Instant::now();
+    let mut child = command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster runs");
+    let stdin = child.stdin.take();
+    let input = input.map(<[u8]>::to_vec);
+    let writer = std::thread::spawn(move || {
+        if let (Some(mut stdin), Some(input)) = (stdin, input) {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut v);
+        v
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("muster {args:?} ran past {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let elapsed = started.elapsed();
+    let _ = writer.join();
+    Run {
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+        status: status.code(),
+        elapsed,
+    }
+}
+
+/// The usual bound: a debug build checks a real roster in well under a
+/// second; the faults took tens of seconds or never finished.
+fn muster(args: &[&str], input: Option<&[u8]>) -> Run {
+    muster_limited(args, input, Duration::from_secs(20))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check_stdin(text: &str) -> Run {
+    muster(&["check", "--format", "json", "-"], Some(text.as_bytes()))
+}
+
+/// The codes of the JSON findings of a single-roster check.
+fn codes(run: &Run) -> Vec<String> {
+    let value: serde_json::Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", head(&run.stdout)));
+    let mut out = Vec::new();
+    collect_codes(&value, &mut out);
+    out
+}
+
+fn collect_codes(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let (Some(serde_json::Value::String(code)), Some(_)) = (map.get("code"), map.get("message")) {
+                out.push(code.clone());
+            }
+            map.values().for_each(|v| collect_codes(v, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_codes(v, out)),
+        _ => {}
+    }
+}
+
+// ------------------------------------------------------------ 1. counts
+
+#[test]
+fn hostile_huge_formation_count_is_an_error_not_an_allocation() {
+    let run = check_stdin("Army: Codex Astartes\nPoints: 3000\n999999999x Tactical\n");
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(run.stdout.contains("999999999"), "{}", head(&run.stdout));
+    assert!(run.stdout.contains("up to 100"), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_huge_upgrade_count_is_bounded() {
+    let run = check_stdin(
+        "Army: Codex Astartes\nPoints: 3000\nTactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\n\
+         Tactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\n",
+    );
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(!run.stdout.contains("214748"), "{}", head(&run.stdout));
+    assert!(run.elapsed < Duration::from_secs(10));
+}
+
+#[test]
+fn hostile_huge_squadron_member_count_is_bounded() {
+    let run = check_stdin("Army: Armageddon Sector\nPoints: 1500\nEscort squadron\n  999999999x Sword\n");
+    run.orderly();
+    assert!(run.stdout.contains("up to 100"), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_many_counted_lines_stay_bounded() {
+    // 20,000 lines of 100 formations: each count is legal, their sum is not.
+    let mut text = String::from("Army: Codex Astartes\nPoints: 3000\n");
+    for _ in 0..20_000 {
+        text.push_str("100x Tactical\n");
+    }
+    let run = check_stdin(&text);
+    run.orderly();
+    assert!(
+        run.stdout.contains("more than 1000 formations"),
+        "{}",
+        head(&run.stdout)
+    );
+}
+
+// ------------------------------------------------------------ 2. repeated findings
+
+#[test]
+fn hostile_one_line_of_unknown_items_is_capped() {
+    let mut line = String::from("Tactical: ");
+    for i in 0..20_000 {
+        line.push_str(&format!("Zq{i}, "));
+    }
+    let text = format!("Army: Codex Astartes\nPoints: 3000\n{line}\n");
+    let run = check_stdin(&text);
+    run.orderly();
+    let codes = codes(&run);
+    assert!(codes.len() <= 14, "{} findings", codes.len());
+    assert!(run.stdout.contains("more on this line"), "{}", head(&run.stdout));
+    // The terminal and the HTML report stay small too.
+    let dir = temp_dir("unknown-items");
+    let roster = dir.join("r.txt");
+    std::fs::write(&roster, &text).unwrap();
+    let report = dir.join("out.html");
+    let run = muster(
+        &[
+            "check",
+            roster.to_str().unwrap(),
+            roster.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        None,
+    );
+    run.orderly();
+    let size = std::fs::metadata(&report).map(|m| m.len()).unwrap_or(0);
+    assert!(size < 2_000_000, "report of {size} bytes");
+    let run = muster(&["check", roster.to_str().unwrap()], None);
+    run.orderly();
+    assert!(run.stdout.len() + run.stderr.len() < 1_000_000);
+}
+
+#[test]
+fn hostile_many_bad_lines_are_capped_per_roster() {
+    let mut text = String::from("Army: Codex Astartes\nPoints: 3000\n");
+    for i in 0..5_000 {
+        text.push_str(&format!("Zq{i}\n"));
+    }
+    let run = check_stdin(&text);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(codes(&run).len() <= 210);
+    assert!(
+        run.stdout.contains("more findings, not shown"),
+        "{}",
+        head(&run.stdout)
+    );
+}
+
+// ------------------------------------------------------------ 3. blank runs
+
+#[test]
+fn hostile_blank_runs_in_header_values_are_linear() {
+    for blank in [" ", "\t"] {
+        let run = blank.repeat(200_000);
+        let text = format!("Army: Codex{run}Astartes{run}\nPlayer: A{run}B{run}# c\nPoints: 3000\n");
+        let r = check_stdin(&text);
+        r.orderly();
+        assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+        let text = format!("Incompertus, 3000 POINTS\nCodex{run}Astartes{run}(NetEA{run}Pack)\n=====\n");
+        let r = check_stdin(&text);
+        r.orderly();
+        assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+    }
+}
+
+// ------------------------------------------------------------ 6. terminal escapes
+
+#[test]
+fn hostile_escape_sequences_never_reach_the_terminal() {
+    let dir = temp_dir("escapes");
+    let roster = dir.join("a\u{1b}[2Jb\r.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes (2026-02-04)\nPoints: 3000\nTac\u{1b}]0;pwn\u{7}tical: Zz\u{1b}[2J, Rhino\r\n\u{9b}31mX\u{202e}Y\n",
+    )
+    .unwrap();
+    let run = muster(&["check", roster.to_str().unwrap()], None);
+    run.orderly();
+    for out in [&run.stdout, &run.stderr] {
+        assert!(
+            !out.chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{out:?}"
+        );
+    }
+    assert!(run.stdout.contains("\\u{1b}"), "{}", run.stdout);
+}
