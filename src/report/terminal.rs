@@ -315,7 +315,8 @@ fn fleet(army: &crate::check::ArmySummary) -> String {
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
-        .max("ship".len());
+        .max("ship".len())
+        .min(super::MAX_COLUMN);
     let mut out = String::new();
     let _ = writeln!(out, "  {:<width$}  {:>6}  options", "ship", "points");
     for (name, points, options) in rows {
@@ -361,7 +362,8 @@ pub fn formations(c: &Checked<'_>) -> String {
         .map(|f| f.name.chars().count())
         .max()
         .unwrap_or(0)
-        .max("formation".len());
+        .max("formation".len())
+        .min(super::MAX_COLUMN);
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -283,3 +283,186 @@ fn hostile_escape_sequences_never_reach_the_terminal() {
     }
     assert!(run.stdout.contains("\\u{1b}"), "{}", run.stdout);
 }
+
+// ------------------------------------------------------------ 4. panics
+
+const LEGAL: &str = "tests/rosters/netea/feral-orks/legal-3000.txt";
+
+/// An event file like `tests/events/club-3000.yaml` with `rule` as its one
+/// restriction.
+fn event_with_rule(dir: &Path, rule: &str) -> PathBuf {
+    let text = format!(
+        "name: Club Night\ndate: 2026-12-05\ngame: netea\npoints: 3000\ncounts_as: true\nlists:\n  - id: feral-orks\n\
+         restrictions:\n  - id: hostile\n    scope: army\n    rule: \"{rule}\"\n    message: \"no\"\n    provenance: \"test\"\n"
+    );
+    let path = dir.join("event.yaml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn hostile_explain_with_a_huge_column_does_not_panic() {
+    let text = format!("{}x", " ".repeat(65_535));
+    let run = muster(&["explain", &text], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+}
+
+#[test]
+fn hostile_deep_and_long_rules_are_refused_with_a_message() {
+    let dir = temp_dir("rules");
+    let cases = [
+        format!("{}count(*){} <= 1", "(".repeat(5_000), ")".repeat(5_000)),
+        format!("{}count(*){} <= 1", "(".repeat(100), ")".repeat(100)),
+        format!("{}1 <= 1", "not ".repeat(100)),
+        format!("{}1 <= 1", "- ".repeat(100)),
+        format!("{}0 <= 1", "1 + ".repeat(10_000)),
+        format!("{}count(*) <= 1", "count(*) + ".repeat(300)),
+        "9223372036854775808 <= count(*)".to_string(),
+    ];
+    for rule in &cases {
+        let event = event_with_rule(&dir, rule);
+        let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{}", head(&run.stdout));
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            out.contains("deep")
+                || out.contains("more than")
+                || out.contains("too large")
+                || out.contains("at most"),
+            "{}",
+            head(&out)
+        );
+    }
+}
+
+#[test]
+fn hostile_long_names_in_list_files_do_not_panic() {
+    let dir = temp_dir("long-names");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    let long = "W".repeat(70_000);
+    let text = text.replacen("name: Snagga-Snagga's Feral Orks", &format!("name: {long}"), 1);
+    std::fs::write(dir.join("feral-orks.yaml"), text).unwrap();
+    let lists = dir.to_str().unwrap();
+    muster(&["--lists", lists, "lists"], None).orderly();
+    muster(&["--lists", lists, "check", LEGAL], None).orderly();
+}
+
+#[test]
+fn hostile_deep_yaml_is_refused_in_linear_time() {
+    let dir = temp_dir("deep-yaml");
+    let deep = format!("name: {}1{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, &deep).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let lists = dir.join("lists");
+    std::fs::create_dir_all(&lists).unwrap();
+    let nested = format!(
+        "game: netea\nid: x\nk: {}1{}\n",
+        "{a: ".repeat(10_000),
+        "}".repeat(10_000)
+    );
+    std::fs::write(lists.join("x.yaml"), nested).unwrap();
+    let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert!(run.stdout.contains("nests more than") || run.stderr.contains("nests more than"));
+}
+
+// ------------------------------------------------------------ 5. reading
+
+#[test]
+fn hostile_devices_and_pipes_are_not_read() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = temp_dir("devices");
+    for args in [
+        vec!["roster", "/dev/zero"],
+        vec!["sheet", "--roster", "/dev/zero"],
+        vec!["check", "--event", "/dev/zero", LEGAL],
+    ] {
+        let run = muster(&args, None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{args:?}");
+    }
+    let lists = dir.join("lists");
+    std::fs::create_dir_all(&lists).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/zero", lists.join("zero.yaml")).unwrap();
+        // Two folders linked to each other.
+        std::fs::create_dir_all(lists.join("a")).unwrap();
+        std::fs::create_dir_all(lists.join("b")).unwrap();
+        std::os::unix::fs::symlink(lists.join("b"), lists.join("a/to-b")).unwrap();
+        std::os::unix::fs::symlink(lists.join("a"), lists.join("b/to-a")).unwrap();
+        let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+        run.orderly();
+        let fifo = dir.join("fifo.txt");
+        if Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let run = muster(&["roster", fifo.to_str().unwrap()], None);
+            run.orderly();
+            assert_eq!(run.status, Some(2));
+        }
+    }
+}
+
+// ------------------------------------------------------------ 6. integrity
+
+#[test]
+fn hostile_duplicate_yaml_keys_are_errors_naming_both_lines() {
+    let dir = temp_dir("duplicate-keys");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    let text = text.replacen("id: feral-orks\n", "id: feral-orks\nid: steel-legion\n", 1);
+    std::fs::write(dir.join("feral-orks.yaml"), text).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("the key `id` is given twice"), "{}", head(&out));
+    let event = dir.join("event.yaml");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    std::fs::write(
+        &event,
+        club.replacen("points: 3000\n", "points: 3000\npoints: 6000\n", 1),
+    )
+    .unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    assert!(format!("{}{}", run.stdout, run.stderr).contains("the key `points` is given twice"));
+}
+
+#[test]
+fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
+    let dir = temp_dir("outputs");
+    let roster = dir.join("r.txt");
+    let original = std::fs::read(LEGAL).unwrap();
+    std::fs::write(&roster, &original).unwrap();
+    let r = roster.to_str().unwrap();
+    let run = muster(&["roster", r, "--html", r], None);
+    assert_eq!(run.status, Some(2));
+    assert_eq!(std::fs::read(&roster).unwrap(), original);
+    #[cfg(unix)]
+    {
+        // A link at the destination is replaced, not followed.
+        let target = dir.join("target.txt");
+        std::fs::write(&target, "keep").unwrap();
+        let link = dir.join("out.html");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let run = muster(&["roster", r, "--html", link.to_str().unwrap()], None);
+        run.orderly();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        // A report over one of the checked files is refused.
+        let run = muster(&["check", r, r, "--report", r], None);
+        assert_eq!(run.status, Some(2));
+        assert_eq!(std::fs::read(&roster).unwrap(), original);
+    }
+}
