@@ -466,3 +466,148 @@ fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
         assert_eq!(std::fs::read(&roster).unwrap(), original);
     }
 }
+
+// ------------------------------------------------------------ 8. mutated seeds
+
+/// A small deterministic generator (xorshift), so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Pieces that reached faults before: long runs, counts, nesting, escapes.
+const SPLICES: &[&[u8]] = &[
+    b"999999999x ",
+    b"                                        ",
+    b"\t\t\t\t\t\t\t\t",
+    b"((((((((((",
+    b"))))))))))",
+    b"not not not ",
+    b"- - - - ",
+    b"\x1b[2J",
+    b"\r",
+    b"\n  ",
+    b", Zq, Zq, Zq",
+    b"[[[[[[[[",
+    b"{a: {a: {a: ",
+    b"9223372036854775808",
+    b"\xff\xfe",
+    b"\0",
+    b"#",
+    b":",
+];
+
+/// One mutation of `seed`: bytes flipped, cut, duplicated or spliced.
+fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(out.len() + 1);
+        match rng.below(5) {
+            0 if !out.is_empty() => {
+                let i = rng.below(out.len());
+                out[i] = rng.next() as u8;
+            }
+            1 if !out.is_empty() => {
+                let end = (at + rng.below(16)).min(out.len());
+                out.drain(at..end);
+            }
+            2 if !out.is_empty() => {
+                let end = (at + 1 + rng.below(32)).min(out.len());
+                let piece = out[at.min(end)..end].to_vec();
+                for _ in 0..1 + rng.below(50) {
+                    out.splice(at..at, piece.iter().copied());
+                }
+            }
+            _ => {
+                let splice = SPLICES[rng.below(SPLICES.len())];
+                out.splice(at..at, splice.iter().copied());
+            }
+        }
+    }
+    out
+}
+
+fn seeds(dir: &str, ext: &str, out: &mut Vec<Vec<u8>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            seeds(path.to_str().unwrap_or_default(), ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            if let Ok(bytes) = std::fs::read(&path) {
+                out.push(bytes);
+            }
+        }
+    }
+}
+
+fn catalogue() -> &'static muster::catalogue::Catalogue {
+    static CATALOGUE: std::sync::OnceLock<muster::catalogue::Catalogue> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(|| muster::catalogue::load_embedded().catalogue)
+}
+
+/// The entry points of the fuzz targets (`fuzz/fuzz_targets`), fed mutated
+/// seeds from the tests for a bounded number of cases: a cheap stand-in for
+/// a fuzzing run on every `cargo test`.
+#[test]
+fn hostile_mutated_seeds_never_panic() {
+    let mut rosters = Vec::new();
+    seeds("tests/rosters", "txt", &mut rosters);
+    seeds("tests/fixtures", "txt", &mut rosters);
+    let mut events = Vec::new();
+    seeds("tests/events", "yaml", &mut events);
+    let rules: Vec<Vec<u8>> = [
+        "count(tag:titan) <= 2",
+        "army.points(tag:ally) * 2 <= limit and not count(warlord) > floor(limit / 1000)",
+        "most(points(tag:capital)) <= 450 => count(* with admiral) >= 1",
+        "min(count(a, b in c), max(1, -2)) == kinds(tag:mark)",
+    ]
+    .iter()
+    .map(|r| r.as_bytes().to_vec())
+    .collect();
+    let notations: Vec<Vec<u8>> = [
+        "MW2+, TK(D3), FxF",
+        "2× AP5+/AT6+",
+        "F6+/5+, L/F/R",
+        "Furies (30cm)",
+        "EA(+1), DC3",
+    ]
+    .iter()
+    .map(|r| r.as_bytes().to_vec())
+    .collect();
+    assert!(!rosters.is_empty() && !events.is_empty());
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let started = Instant::now();
+    for case in 0..1500 {
+        let roster = mutate(&rosters[rng.below(rosters.len())], &mut rng);
+        let checked = muster::check::check_bytes(catalogue(), "fuzz.txt", &roster);
+        let _ = muster::report::terminal::diagnostics(&checked.diagnostics, false);
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let rule = text(&mutate(&rules[rng.below(rules.len())], &mut rng));
+        let _ = muster::rules::parse(&rule);
+        let notation = text(&mutate(&notations[rng.below(notations.len())], &mut rng));
+        let _ = muster::notation::parse_terms(&notation);
+        let _ = muster::notation::ship::parse_ship_terms(&notation);
+        if case % 10 == 0 {
+            let event = text(&mutate(&events[rng.below(events.len())], &mut rng));
+            let _ = muster::event::load(muster::source::SourceFile::new("fuzz.yaml", event), catalogue());
+        }
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        started.elapsed()
+    );
+}
