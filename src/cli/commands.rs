@@ -133,6 +133,12 @@ pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, String> {
             .take(limit)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
+        if bytes.len() > crate::roster::MAX_ROSTER_BYTES {
+            return Err(format!(
+                "standard input is more than {} bytes; a roster may be at most that (1 MiB)",
+                crate::roster::MAX_ROSTER_BYTES
+            ));
+        }
         return Ok(bytes);
     }
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;

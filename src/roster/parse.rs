@@ -32,6 +32,9 @@ pub const MAX_FORMATIONS: u32 = 1000;
 pub enum Unreadable {
     /// Larger than [`MAX_ROSTER_BYTES`]; the size.
     TooLarge(usize),
+    /// A stream (standard input) that went on past [`MAX_ROSTER_BYTES`]:
+    /// its size is not known, only that it is too large.
+    TooLongStream,
     /// Contains NUL bytes.
     Binary,
     /// Not UTF-8; the offset of the first bad byte.
@@ -41,6 +44,12 @@ pub enum Unreadable {
 impl Unreadable {
     pub fn diagnostic(self) -> Diagnostic {
         match self {
+            Unreadable::TooLongStream => Diagnostic::error(
+                Code::UnreadableInput,
+                format!(
+                    "the input is more than {MAX_ROSTER_BYTES} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"
+                ),
+            ),
             Unreadable::TooLarge(size) => Diagnostic::error(
                 Code::UnreadableInput,
                 format!("the file is {size} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"),
@@ -63,14 +72,47 @@ pub fn decode(bytes: &[u8]) -> Result<String, Unreadable> {
     if bytes.len() > MAX_ROSTER_BYTES {
         return Err(Unreadable::TooLarge(bytes.len()));
     }
-    if bytes.contains(&0) {
+    // UTF-16 with its byte-order mark (what some Windows editors save) is
+    // text, not binary, though it is full of NUL bytes.
+    let text = if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        utf16(rest, u16::from_le_bytes)?
+    } else if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        utf16(rest, u16::from_be_bytes)?
+    } else {
+        if bytes.contains(&0) {
+            return Err(Unreadable::Binary);
+        }
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_string(),
+            Err(e) => return Err(Unreadable::NotUtf8(e.valid_up_to())),
+        }
+    };
+    if text.contains('\0') {
         return Err(Unreadable::Binary);
     }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text.to_string()),
-        Err(e) => Err(Unreadable::NotUtf8(e.valid_up_to())),
+    // Old Mac line endings (CR alone) end lines too; a same-length change,
+    // so every offset stays what it was.
+    if text.contains('\r') && !text.contains('\n') {
+        return Ok(text.replace('\r', "\n"));
     }
+    Ok(text)
+}
+
+/// UTF-16 code units to text; a lone surrogate is not text.
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unreadable> {
+    let units = bytes.chunks(2).map(|pair| match *pair {
+        [a, b] => unit([a, b]),
+        _ => 0xD800,
+    });
+    let mut out = String::with_capacity(bytes.len() / 2);
+    for (i, c) in char::decode_utf16(units).enumerate() {
+        match c {
+            Ok(c) => out.push(c),
+            Err(_) => return Err(Unreadable::NotUtf8(2 + 2 * i)),
+        }
+    }
+    Ok(out)
 }
 
 /// One line of the text: its byte range without the line break.

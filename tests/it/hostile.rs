@@ -611,3 +611,138 @@ fn hostile_mutated_seeds_never_panic() {
         started.elapsed()
     );
 }
+
+// ------------------------------------------------------------ 7. misreports
+
+fn utf16le(text: &str) -> Vec<u8> {
+    let mut out = vec![0xFF, 0xFE];
+    for unit in text.encode_utf16() {
+        out.extend(unit.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn hostile_utf16_and_cr_only_rosters_are_read() {
+    let text = std::fs::read_to_string(LEGAL).unwrap();
+    let run = muster(&["check", "-"], Some(&utf16le(&text)));
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+    let run = muster(&["check", "-"], Some(text.replace('\n', "\r").as_bytes()));
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_oversized_stdin_is_not_given_a_made_up_size() {
+    let run = muster(&["check", "-"], Some(&vec![b'a'; 3 << 20]));
+    run.orderly();
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("more than 1048576 bytes"), "{}", head(&out));
+    assert!(!out.contains("1048577"));
+}
+
+#[test]
+fn hostile_folder_runs_skip_reports_links_and_repeats() {
+    let dir = temp_dir("folder");
+    let rosters = dir.join("rosters");
+    std::fs::create_dir_all(&rosters).unwrap();
+    std::fs::copy(LEGAL, rosters.join("a.txt")).unwrap();
+    let report = rosters.join("report.html");
+    let r = rosters.to_str().unwrap();
+    muster(&["check", r, "--report", report.to_str().unwrap()], None).orderly();
+    assert!(report.exists());
+    // The report in the folder is not a roster on the next run.
+    let run = muster(&["check", r], None);
+    assert_eq!(run.status, Some(0), "{}", run.stdout);
+    // A link inside the folder is not followed out of it.
+    #[cfg(unix)]
+    {
+        let secret = dir.join("secret.txt");
+        std::fs::write(&secret, "Player: TOP SECRET\n").unwrap();
+        std::os::unix::fs::symlink(&secret, rosters.join("b.txt")).unwrap();
+        let report = dir.join("out.html");
+        let run = muster(&["check", r, "--report", report.to_str().unwrap()], None);
+        run.orderly();
+        let html = std::fs::read_to_string(&report).unwrap();
+        assert!(!html.contains("TOP SECRET"));
+        std::fs::remove_file(rosters.join("b.txt")).unwrap();
+    }
+    // One file named twice is not a duplicate of itself.
+    let a = rosters.join("a.txt");
+    let run = muster(&["check", a.to_str().unwrap(), a.to_str().unwrap()], None);
+    assert_eq!(run.status, Some(0), "{}", run.stdout);
+    assert!(!run.stdout.contains("duplicate"), "{}", run.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn hostile_non_utf8_file_names_stay_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("names");
+    let a = dir.join(std::ffi::OsStr::from_bytes(b"\xff.txt"));
+    let b = dir.join(std::ffi::OsStr::from_bytes(b"\xfe.txt"));
+    if std::fs::write(&a, "x").is_err() || std::fs::write(&b, "y").is_err() {
+        return;
+    }
+    let run = muster(&["check", dir.to_str().unwrap()], None);
+    run.orderly();
+    assert!(
+        run.stdout.contains("\\xff.txt") && run.stdout.contains("\\xfe.txt"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn hostile_bad_event_dates_and_failing_event_rules_are_the_event_files_fault() {
+    let dir = temp_dir("event-date");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, club.replace("date: 2026-12-05", "date: 2026-99-99")).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    assert_eq!(run.status, Some(2));
+    assert!(format!("{}{}", run.stdout, run.stderr).contains("is not a date"));
+    let event = event_with_rule(&dir, "floor(count(*) / 0) <= 1");
+    let run = muster(
+        &[
+            "check",
+            "--format",
+            "json",
+            "--event",
+            event.to_str().unwrap(),
+            LEGAL,
+        ],
+        None,
+    );
+    run.orderly();
+    assert!(
+        codes(&run).contains(&"event-file".to_string()),
+        "{}",
+        head(&run.stdout)
+    );
+    assert!(!run.stdout.contains("fault in the list data"));
+}
+
+#[test]
+fn hostile_impossible_groups_are_list_errors() {
+    let dir = temp_dir("groups");
+    let text = std::fs::read_to_string("lists/bfg/armageddon-sector.yaml").unwrap();
+    let Some(at) = text.find("    group:\n") else {
+        return;
+    };
+    let rest = &text[at..];
+    let Some(min_at) = rest.find("min: ") else { return };
+    let line_end = rest[min_at..].find('\n').unwrap_or(0);
+    let patched = format!(
+        "{}{}min: 99{}",
+        &text[..at],
+        &rest[..min_at],
+        &rest[min_at + line_end..]
+    );
+    std::fs::write(dir.join("armageddon-sector.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("is more than its max"), "{}", head(&out));
+}
