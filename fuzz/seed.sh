@@ -4,7 +4,7 @@ set -eu
 cd "$(dirname "$0")"
 mkdir -p corpus/roster corpus/check corpus/event corpus/rule corpus/notation
 find ../tests/rosters ../tests/fixtures -name '*.txt' | while read -r f; do
-    n=$(echo "$f" | tr '/' '_')
+    n=$(echo "$f" | sed 's|^\.\./||; s|/|_|g')
     cp "$f" "corpus/roster/$n"
     cp "$f" "corpus/check/$n"
 done
