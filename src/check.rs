@@ -390,7 +390,7 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
         limit: limit.map(|l| l.points),
         game: army.list.game,
         strategy_rating: facts.strategy_rating,
-        attack_rating: army.list.attack_rating,
+        attack_rating: crate::validate::attack_rating(army, limit),
         formations: army
             .formations
             .iter()

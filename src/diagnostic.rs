@@ -315,13 +315,20 @@ pub fn thousands(n: usize) -> String {
 /// rustc and just suggest. Returns the closest candidate within reach.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name = name.to_lowercase();
+    let length = name.chars().count();
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
         let lower = candidate.to_lowercase();
-        let distance = strsim::osa_distance(&name, &lower);
+        let other = lower.chars().count();
         // Short names tolerate fewer edits; long names a few more.
-        let allowed = (name.chars().count().max(lower.chars().count()) / 4).clamp(1, 4);
+        let allowed = (length.max(other) / 4).clamp(1, 4);
         let prefix = lower.starts_with(&name) || name.starts_with(&lower);
+        // The edit distance is at least the difference in length: most
+        // candidates are ruled out without computing it.
+        if !prefix && length.abs_diff(other) > allowed {
+            continue;
+        }
+        let distance = strsim::osa_distance(&name, &lower);
         if distance > allowed && !prefix {
             continue;
         }

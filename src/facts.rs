@@ -108,6 +108,19 @@ fn is_aircraft(t: UnitType) -> bool {
     matches!(t, UnitType::Aircraft | UnitType::AircraftWarEngine)
 }
 
+/// A list's own limit on garrisons (`garrison_units`), before the
+/// tournament rules: `None` when the list has none or the formation is made
+/// of the units it allows.
+fn listed_garrison(army: &Army<'_>, units: &[Unit<'_>]) -> Option<Verdict> {
+    let (allowed, rule) = army.list.garrison_units.as_ref()?;
+    let outsider = units.iter().find(|u| !allowed.contains(&u.sheet.id));
+    match (outsider, units.is_empty()) {
+        (Some(u), _) => Some(Verdict::No(format!("{rule} ({} may not)", u.sheet.name))),
+        (None, true) => Some(Verdict::No(rule.clone())),
+        (None, false) => None,
+    }
+}
+
 fn garrison(units: &[Unit<'_>]) -> Verdict {
     if units.is_empty() {
         return Verdict::Unknown("the formation has no units with datasheets".into());
@@ -231,7 +244,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
                     (na(), na(), None)
                 }
                 Ok(units) => (
-                    garrison(units),
+                    listed_garrison(army, units).unwrap_or_else(|| garrison(units)),
                     reserve(army, f, units, transports),
                     strength(units),
                 ),

@@ -22,6 +22,21 @@ pub struct Limit {
 
 /// Checks an army against its list's constraints and any extra
 /// `restrictions` (an event's); returns the diagnostics.
+/// The fleet's attack rating: the first `attack_rating_when` whose
+/// condition the army meets, else the list's own (`None`: not in the
+/// sources).
+pub fn attack_rating(army: &Army<'_>, limit: Option<Limit>) -> Option<u8> {
+    let facts = ArmyFacts {
+        army,
+        limit: limit.map_or(army.total, |l| i64::from(l.points)),
+    };
+    army.list
+        .attack_rating_when
+        .iter()
+        .find(|(cond, _)| cond.eval(&facts).unwrap_or(false))
+        .map_or(army.list.attack_rating, |(_, rating)| *rating)
+}
+
 pub fn validate(
     roster: &Roster,
     army: &Army<'_>,

@@ -38,7 +38,9 @@ impl FileErrors<'_> {
 
 pub fn link(
     lists: Vec<(Box<ArmyListFile>, SourceFile, Origin)>,
-    sheets: Vec<(DatasheetFile, SourceFile)>,
+    // `true`: parse the notation now and report its errors (see
+    // `Datasheet::sheet`).
+    sheets: Vec<(DatasheetFile, SourceFile, bool)>,
     models: Vec<raw::ModelsFile>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Catalogue {
@@ -54,7 +56,7 @@ pub fn link(
             });
         }
     }
-    for (file, source) in sheets {
+    for (file, source, eager) in sheets {
         let mut errors = FileErrors {
             file: &source,
             positions: None,
@@ -72,23 +74,27 @@ pub fn link(
                 );
                 continue;
             }
-            let sheet = match super::sheets::parse_ship(&ship) {
-                Ok(sheet) => Some(sheet),
-                Err(fields) => {
-                    for field in fields {
-                        errors.error(
-                            &format!("/ships/{i}/{}", field.path),
-                            field.ship_message(&ship.id),
-                        );
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_ship(&ship) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/ships/{i}/{}", field.path),
+                                field.ship_message(&ship.id),
+                            );
+                        }
+                        None
                     }
-                    None
-                }
-            };
+                };
+                let _ = parsed.set(sheet);
+            }
             let ship = super::Ship {
                 game: file.game,
                 faction: file.id.clone(),
                 data: ship,
-                sheet,
+                parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
             match catalogue
@@ -108,19 +114,23 @@ pub fn link(
                 );
                 continue;
             }
-            let sheet = if super::sheets::has_notation(file.game) {
-                match super::sheets::parse(&unit) {
-                    Ok(sheet) => Some(sheet),
-                    Err(fields) => {
-                        for field in fields {
-                            errors.error(&format!("/units/{i}/{}", field.path), field.message(&unit.id));
+            let sheet = std::sync::OnceLock::new();
+            if eager {
+                let parsed = if super::sheets::has_notation(file.game) {
+                    match super::sheets::parse(&unit) {
+                        Ok(sheet) => Some(sheet),
+                        Err(fields) => {
+                            for field in fields {
+                                errors.error(&format!("/units/{i}/{}", field.path), field.message(&unit.id));
+                            }
+                            None
                         }
-                        None
                     }
-                }
-            } else {
-                None
-            };
+                } else {
+                    None
+                };
+                let _ = sheet.set(parsed);
+            }
             if let Some(existing) = catalogue
                 .datasheets
                 .iter_mut()
@@ -154,8 +164,9 @@ fn datasheet(
     game: raw::GameId,
     faction: &str,
     unit: raw::Datasheet,
-    sheet: Option<crate::notation::Sheet>,
+    parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
 ) -> Datasheet {
+    let written = Box::new(unit.clone());
     Datasheet {
         game,
         id: unit.id,
@@ -171,7 +182,8 @@ fn datasheet(
         critical_hit: unit.critical_hit,
         faction: faction.to_string(),
         remarks: unit.remarks,
-        sheet,
+        parsed,
+        written,
     }
 }
 
@@ -529,6 +541,37 @@ fn link_list(
         }
     }
 
+    for (i, unit) in file
+        .garrison_units
+        .iter()
+        .flat_map(|g| g.units.iter())
+        .enumerate()
+    {
+        if catalogue.datasheet(file.game, unit).is_none() {
+            errors.error(
+                &format!("/garrison_units/units/{i}"),
+                format!("`{unit}` is not a datasheet id"),
+            );
+        }
+    }
+    let mut attack_rating_when = Vec::new();
+    for (i, rating) in file.attack_rating_when.iter().enumerate() {
+        let compiled = rules::parse(&rating.when)
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    rating.when,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(cond) => attack_rating_when.push((cond, known(rating.rating.clone()))),
+            Err(message) => errors.error(&format!("/attack_rating_when/{i}/when"), message),
+        }
+    }
+
     match (file.game, &file.strategy_rating, &file.attack_rating) {
         (raw::GameId::Netea, None, _) => errors.error(
             "",
@@ -600,6 +643,8 @@ fn link_list(
         decisions: file.decisions,
         strategy_rating: file.strategy_rating.and_then(known),
         attack_rating: file.attack_rating.and_then(known),
+        attack_rating_when,
+        garrison_units: file.garrison_units.map(|g| (g.units, g.rule)),
         special_rules: file
             .special_rules
             .into_iter()
@@ -623,9 +668,14 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        name_keys: Vec::new(),
         formation_names,
         upgrade_names,
         origin,
+    })
+    .map(|mut list| {
+        list.name_keys = list.all_names().map(super::ListName::new).collect();
+        list
     })
 }
 

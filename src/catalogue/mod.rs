@@ -68,6 +68,7 @@ pub struct Catalogue {
 /// A list name as a roster writes it, ready to compare with a list's
 /// names: case, spacing and punctuation do not matter. One definition for
 /// finding a list in the catalogue and for choosing which files to load.
+#[derive(Debug, Clone)]
 pub struct ListName {
     normalized: String,
     compact: String,
@@ -82,8 +83,13 @@ impl ListName {
 
     /// Whether `name` (a list's id, name, alias or import name) is this one.
     pub fn matches(&self, name: &str) -> bool {
-        let n = names::normalize(name);
-        n == self.normalized || n.chars().filter(|c| c.is_alphanumeric()).eq(self.compact.chars())
+        self.matches_key(&ListName::new(name))
+    }
+
+    /// [`ListName::matches`] with the other name already prepared, as a
+    /// list keeps its own (`ArmyList::name_keys`).
+    pub fn matches_key(&self, other: &ListName) -> bool {
+        other.normalized == self.normalized || other.compact == self.compact
     }
 }
 
@@ -94,9 +100,22 @@ pub struct Ship {
     /// The datasheet file's id (`imperial-navy`).
     pub faction: String,
     pub data: raw::ShipDatasheet,
-    /// The values, parsed; `None` when one does not parse (the load then
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::ship::ShipSheet>>,
+}
+
+impl Ship {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
     /// reports it).
-    pub sheet: Option<crate::notation::ship::ShipSheet>,
+    pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }
 
 /// A model without an entry of its own in the lists.
@@ -113,7 +132,7 @@ impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
         let wanted = ListName::new(name);
-        let matches = |list: &&ArmyList| list.all_names().any(|n| wanted.matches(n));
+        let matches = |list: &&ArmyList| list.name_keys.iter().any(|k| wanted.matches_key(k));
         let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
         match found.as_slice() {
             [] => ListLookup::NotFound(
@@ -159,6 +178,12 @@ pub struct ArmyList {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// Ratings that replace it when the army meets a condition, first
+    /// match first (`None`: the sources lack that rating).
+    pub attack_rating_when: Vec<(Cond<Selector>, Option<u8>)>,
+    /// Only formations of these datasheet ids may garrison, for the reason
+    /// given (`None`: the tournament rules alone decide).
+    pub garrison_units: Option<(Vec<String>, String)>,
     pub special_rules: Vec<SpecialRule>,
     pub sections: Vec<Section>,
     pub formations: Vec<Formation>,
@@ -167,6 +192,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// `all_names`, prepared for comparison once rather than per roster.
+    pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
     pub upgrade_names: NameIndex,
     pub origin: Origin,
@@ -399,8 +426,32 @@ pub struct Datasheet {
     pub faction: String,
     /// What the notation cannot say, in our words.
     pub remarks: Vec<String>,
-    /// The values parsed by `crate::notation`; `None` for games whose
-    /// datasheets are not written in it, or when a value did not parse (the
-    /// load reports it).
-    pub sheet: Option<crate::notation::Sheet>,
+    /// The values parsed by `crate::notation`, on first use: a check never
+    /// prints a datasheet, so it never pays for parsing one. Files the run
+    /// must prove (`--lists`, `lists --check`, the tests) are parsed while
+    /// loading, and their errors reported then.
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
+    /// The datasheet as written, for that later parse.
+    pub(crate) written: Box<raw::Datasheet>,
+}
+
+impl Datasheet {
+    /// The values parsed; `None` for games whose datasheets are not written
+    /// in the notation, or when a value does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::Sheet> {
+        self.parsed
+            .get_or_init(|| {
+                sheets::has_notation(self.game)
+                    .then(|| sheets::parse(&self.written).ok())
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// Whether the values were parsed while loading (so load-time checks
+    /// may look at them without parsing the rest).
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
 }

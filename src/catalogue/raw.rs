@@ -96,6 +96,15 @@ pub struct ArmyListFile {
     /// The fleet's attack rating (Battlefleet Gothic lists; required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack_rating: Option<Known<u8>>,
+    /// Attack ratings that replace `attack_rating` when the fleet meets a
+    /// condition (a fortress-monastery, a named commander): the first that
+    /// holds applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack_rating_when: Vec<RatingWhen>,
+    /// Epic Armageddon lists whose rules limit garrisons: only formations
+    /// made of these units may be set up as garrisons (none, when empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub garrison_units: Option<GarrisonUnits>,
     /// The list's special rules, summarised in our own words.
     #[serde(default)]
     pub special_rules: Vec<SpecialRule>,
@@ -269,6 +278,28 @@ pub struct Upgrade {
     /// ("Land Raider" and "2x Land Raider").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_ids: Vec<u32>,
+}
+
+/// The units a list lets garrison, and where that comes from.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GarrisonUnits {
+    /// Datasheet ids.
+    pub units: Vec<String>,
+    /// The rule, as the roster's garrison column explains it (our words).
+    pub rule: String,
+}
+
+/// A rating that applies when a condition on the whole army holds.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatingWhen {
+    /// A condition in the constraint language over the whole army
+    /// (`count(fortress-monastery) >= 1`).
+    pub when: String,
+    pub rating: Known<u8>,
+    /// Where the rule comes from.
+    pub provenance: String,
 }
 
 /// A cost that applies when a condition on the formation holds.

@@ -358,6 +358,7 @@ named_notes! {
     SupportCraft = "Support Craft", "support-craft";
     DeflectorShield = "Deflector Shield", "deflector-shield";
     Automaton = "Automaton", "automaton";
+    FirstStrike = "First Strike", "first-strike";
 }
 
 /// A unit note.

@@ -498,6 +498,7 @@ fn named_note(pair: Pair<'_, Rule>) -> NamedNote {
         Rule::support_craft => NamedNote::SupportCraft,
         Rule::deflector_shield => NamedNote::DeflectorShield,
         Rule::automaton => NamedNote::Automaton,
+        Rule::first_strike => NamedNote::FirstStrike,
         other => unreachable!("{other:?} not supposed to get there (named_note)"),
     }
 }

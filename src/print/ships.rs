@@ -71,7 +71,7 @@ fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
 impl ShipCard {
     pub fn new(ship: &Ship) -> ShipCard {
         let data = &ship.data;
-        let (hull, speed, turns, shields, armour, turrets, weapons) = match &ship.sheet {
+        let (hull, speed, turns, shields, armour, turrets, weapons) = match ship.sheet() {
             Some(s) => (
                 stat(&s.hull),
                 stat(&s.speed),
@@ -145,7 +145,7 @@ pub fn glossary_lines(glossary: Option<&Glossary>, ships: &[&Ship]) -> Vec<Gloss
     };
     let ids: BTreeSet<&str> = ships
         .iter()
-        .filter_map(|s| s.sheet.as_ref())
+        .filter_map(|s| s.sheet())
         .flat_map(|s| s.glossary_ids())
         .collect();
     glossary

@@ -87,7 +87,7 @@ impl UnitCard {
                 .or_else(|| raw.clone())
                 .unwrap_or_else(|| MISSING.to_string())
         };
-        let parsed = sheet.sheet.as_ref();
+        let parsed = sheet.sheet();
         let weapons = match parsed {
             Some(p) => p
                 .weapons

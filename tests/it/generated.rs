@@ -488,3 +488,31 @@ fn one_step_past_each_limit_is_caught_with_the_lists_rule() {
         failures.join("\n\n")
     );
 }
+
+/// A check loads only the list its roster names (and what that list
+/// uses); it must say exactly what the whole catalogue says.
+#[test]
+fn a_catalogue_of_one_list_checks_like_the_whole_catalogue() {
+    let full = load_embedded();
+    let mut compared = 0;
+    for list in &full.catalogue.lists {
+        for (path, text) in legal_bases(list) {
+            let one = muster::catalogue::load_for_army(None, &list.name);
+            assert!(!one.has_errors(), "{:?}", one.diagnostics);
+            assert_eq!(one.catalogue.lists.len(), 1, "{}", list.id);
+            let a = check_text(&full.catalogue, "x.txt", &text);
+            let b = check_text(&one.catalogue, "x.txt", &text);
+            let said =
+                |c: &muster::check::Checked<'_>| muster::report::terminal::diagnostics(&c.diagnostics, false);
+            assert_eq!(said(&a), said(&b), "{}", path.display());
+            assert_eq!(
+                a.army.map(|x| x.total),
+                b.army.map(|x| x.total),
+                "{}",
+                path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 20);
+}

@@ -3,6 +3,7 @@
 
 mod batch;
 mod cli;
+mod data;
 mod docs;
 mod generated;
 mod hostile;

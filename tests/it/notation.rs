@@ -19,10 +19,7 @@ fn every_shipped_datasheet_value_parses_and_round_trips() {
     assert!(sheets.len() > 90, "{} datasheets", sheets.len());
     let mut values = 0;
     for d in sheets {
-        let sheet = d
-            .sheet
-            .as_ref()
-            .unwrap_or_else(|| panic!("{} was not parsed", d.id));
+        let sheet = d.sheet().unwrap_or_else(|| panic!("{} was not parsed", d.id));
         assert_eq!(sheet.weapons.len(), d.weapons.len(), "{}", d.id);
         assert_eq!(sheet.notes.len(), d.notes.len(), "{}", d.id);
         for (parsed, raw) in sheet.weapons.iter().zip(&d.weapons) {

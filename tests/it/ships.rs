@@ -86,8 +86,7 @@ fn every_shipped_ship_datasheet_parses_and_round_trips() {
     let mut values = 0;
     for s in ships {
         let sheet = s
-            .sheet
-            .as_ref()
+            .sheet()
             .unwrap_or_else(|| panic!("{} was not parsed", s.data.id));
         assert_eq!(sheet.weapons.len(), s.data.weapons.len(), "{}", s.data.id);
         let again = |text: String, parse: &dyn Fn(&str) -> bool| {
@@ -160,7 +159,7 @@ fn the_bfg_glossary_explains_exactly_the_terms_the_ship_notation_has() {
     );
     // Every id a shipped ship uses is one the notation declares.
     for s in &report.catalogue.ships {
-        for id in s.sheet.as_ref().map(|s| s.glossary_ids()).unwrap_or_default() {
+        for id in s.sheet().map(|s| s.glossary_ids()).unwrap_or_default() {
             assert!(notation.contains(id), "{}: {id}", s.data.id);
         }
     }
@@ -383,4 +382,28 @@ proptest::proptest! {
         let _ = ship::parse_armour(&text);
         let _ = ship::parse_craft(&text);
     }
+}
+
+/// A fleet's attack rating follows what it holds where its list says so
+/// (`attack_rating_when`): a fortress-monastery lowers a Crusade fleet's
+/// to 1, Prince Yriel raises an Iyanden fleet's to 4.
+#[test]
+fn the_attack_rating_follows_the_fleet() {
+    let report = muster::catalogue::load_embedded();
+    let rating = |case: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/rosters/bfg")
+            .join(case);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let checked = muster::check::check_text(&report.catalogue, case, &text);
+        assert!(checked.legal(), "{case} is not legal");
+        checked.army.and_then(|a| a.attack_rating)
+    };
+    assert_eq!(rating("crusade-fleet/legal-1500.txt"), Some(3));
+    assert_eq!(
+        rating("crusade-fleet/fortress-monastery-2000-points.ok.txt"),
+        Some(1)
+    );
+    assert_eq!(rating("iyanden-fleet/legal-1500.ok.txt"), Some(3));
+    assert_eq!(rating("iyanden-fleet/reroll-allowance-yriel.ok.txt"), Some(4));
 }

@@ -1,0 +1,149 @@
+//! Consistency of the built-in data beyond what loading checks.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A datasheet id defined in two built-in files would silently take the
+/// later one (overriding is for `--lists` files): every id is defined once
+/// per game.
+#[test]
+fn no_datasheet_id_is_defined_twice_in_the_built_in_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("lists");
+    let mut seen: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut twice = Vec::new();
+    for game in std::fs::read_dir(&root).unwrap().flatten() {
+        let dir = game.path().join("datasheets");
+        let Ok(files) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let text = std::fs::read_to_string(file.path()).unwrap();
+            let value: serde_json::Value = serde_yaml::from_str(&text).unwrap();
+            for key in ["units", "ships"] {
+                for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
+                    let id = unit["id"].as_str().unwrap_or_default().to_string();
+                    let here = file.path().display().to_string();
+                    let key = (game.file_name().to_string_lossy().to_string(), id);
+                    if let Some(before) = seen.insert(key.clone(), here.clone()) {
+                        twice.push(format!("{}/{}: {before} and {here}", key.0, key.1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        twice.is_empty(),
+        "datasheet ids defined twice:\n{}",
+        twice.join("\n")
+    );
+}
+
+/// A roster names its list by id, name or alias; two lists answering to
+/// the same name (in any game) would make that roster ambiguous.
+#[test]
+fn no_two_lists_answer_to_the_same_name() {
+    let report = muster::catalogue::load_embedded();
+    let lists = &report.catalogue.lists;
+    let mut clashes = Vec::new();
+    for (i, a) in lists.iter().enumerate() {
+        for b in &lists[i + 1..] {
+            for name in a.all_names() {
+                if b.all_names()
+                    .any(|n| muster::catalogue::ListName::new(name).matches(n))
+                {
+                    clashes.push(format!("`{name}`: {} and {}", a.id, b.id));
+                }
+            }
+        }
+    }
+    assert!(
+        clashes.is_empty(),
+        "names shared by two lists:\n{}",
+        clashes.join("\n")
+    );
+}
+
+/// Every shipped list prints: a crib sheet of all its datasheets as HTML
+/// names every unit or ship it fields, and its PDF is a real PDF.
+#[test]
+fn every_list_prints_a_crib_sheet() {
+    use muster::print::{self, Paper, view::CribSheet};
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let mut problems = Vec::new();
+    for list in &catalogue.lists {
+        let sheet = CribSheet::for_list(catalogue, list, "2026-11-24");
+        match print::crib_html(&sheet, Paper::A4) {
+            Ok(html) => {
+                for unit in &list.units {
+                    let name = catalogue
+                        .datasheet(list.game, unit)
+                        .map(|d| d.name.clone())
+                        .or_else(|| catalogue.ship(list.game, unit).map(|s| s.data.name.clone()));
+                    match name {
+                        Some(name) if !html.contains(&askama_escape(&name)) => {
+                            problems.push(format!("{}: {name} is not on the crib sheet", list.id))
+                        }
+                        None => problems.push(format!("{}: no datasheet for {unit}", list.id)),
+                        _ => {}
+                    }
+                }
+            }
+            Err(e) => problems.push(format!("{}: HTML: {e}", list.id)),
+        }
+    }
+    // PDFs take longer: one list per game is enough to prove the layout.
+    for game in ["netea", "bfg"] {
+        let list = catalogue
+            .lists
+            .iter()
+            .rev()
+            .find(|l| l.game.as_str() == game)
+            .unwrap();
+        let pdf = print::crib_pdf(&CribSheet::for_list(catalogue, list, "2026-11-24"), Paper::A4).unwrap();
+        assert!(pdf.starts_with(b"%PDF-"), "{}", list.id);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// HTML-escaped as askama escapes text.
+fn askama_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+}
+
+/// A list's own limit on garrisons reaches the garrison column: in
+/// Biel-Tan only Rangers and War Walkers may garrison, in a Dark Eldar
+/// army nothing may.
+#[test]
+fn a_lists_garrison_limit_reaches_the_derived_facts() {
+    let report = muster::catalogue::load_embedded();
+    let check = |text: &str| {
+        // Legal or not (these three need a Warhost), the facts are derived.
+        let checked = muster::check::check_text(&report.catalogue, "g.txt", text);
+        checked
+            .army
+            .unwrap()
+            .formations
+            .iter()
+            .map(|f| (f.name.clone(), f.facts.garrison.word()))
+            .collect::<Vec<_>>()
+    };
+    let biel_tan = check(
+        "Army: Biel-Tan\nPoints: 3000\n\nRanger Troupe: 6 Ranger\nWar Walker Troupe: 4 War Walker\nWindrider Troupe: 4 Jetbikes, 2 Vyper\n",
+    );
+    let word = |facts: &[(String, &str)], name: &str| {
+        facts
+            .iter()
+            .find(|(n, _)| n.contains(name))
+            .unwrap()
+            .1
+            .to_string()
+    };
+    assert_eq!(word(&biel_tan, "Ranger"), "yes", "{biel_tan:?}");
+    assert_eq!(word(&biel_tan, "War Walker"), "yes", "{biel_tan:?}");
+    assert_eq!(word(&biel_tan, "Windrider"), "no", "{biel_tan:?}");
+}
