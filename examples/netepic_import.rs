@@ -1037,18 +1037,18 @@ fn render(
             .map(|e| slug(e))
             .filter(|t| cards.iter().any(|c| c.tags.contains(t)))
             .collect();
-        let mut pairs = Vec::new();
-        for (i, a) in present.iter().enumerate() {
-            for b in &present[i + 1..] {
-                pairs.push(format!("not (count(tag:{a}) > 0 and count(tag:{b}) > 0)"));
-            }
-        }
-        if !pairs.is_empty() {
+        // One term per sub-faction (1 when the army has any of its cards),
+        // so the rule grows with the sub-factions, not with their pairs.
+        let terms: Vec<String> = present
+            .iter()
+            .map(|t| format!("min(1, count(tag:{t}))"))
+            .collect();
+        if terms.len() > 1 {
             rule(
                 "one-sub-faction",
                 "army",
                 None,
-                &pairs.join(" and "),
+                &format!("{} <= 1", terms.join(" + ")),
                 "Cards of two different sub-factions (chapters, craftworlds, legions) never share an army: take one sub-faction's cards, with standard cards.",
                 &format!(
                     "{CORE} 1.2.4 Codex armies (lines 202-231): a chapter army is that chapter and the standard list"

@@ -272,7 +272,7 @@ pub fn check_text_for<'c>(
     }
 
     sort(&mut diagnostics);
-    checked.diagnostics = diagnostics;
+    checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked
 }
 

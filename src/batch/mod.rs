@@ -77,6 +77,9 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             .take(limit)
             .read_to_end(&mut bytes)
             .map_err(cannot)?;
+        if bytes.len() > MAX_ROSTER_BYTES {
+            return Err(Box::new(Unreadable::TooLongStream.diagnostic()));
+        }
         return Ok(bytes);
     }
     let file = std::fs::File::open(&input.path).map_err(cannot)?;

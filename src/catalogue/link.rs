@@ -449,7 +449,34 @@ fn link_list(
                 let base = format!("/sections/{s}/formations/{f}");
                 let index = formation_names_index(&formations, &formation.id);
                 if let Some(group) = &formation.group {
+                    if group.max.is_some_and(|max| group.min > max) {
+                        errors.error(
+                            &format!("{base}/group"),
+                            format!(
+                                "the group's min ({}) is more than its max ({}): no roster could satisfy it",
+                                group.min,
+                                group.max.unwrap_or_default()
+                            ),
+                        );
+                    }
                     match scope.items_mask(&group.members) {
+                        Ok(mask)
+                            if mask.formations.iter().enumerate().any(|(m, &member)| {
+                                member
+                                    && file
+                                        .sections
+                                        .iter()
+                                        .flat_map(|s| &s.formations)
+                                        .nth(m)
+                                        .is_some_and(|g| g.group.is_some())
+                            }) =>
+                        {
+                            errors.error(
+                                &format!("{base}/group/members"),
+                                "a group's members cannot be groups themselves (groups nest one level)"
+                                    .to_string(),
+                            );
+                        }
                         Ok(mask) => groups.push((
                             index,
                             super::GroupSpec {
@@ -461,6 +488,13 @@ fn link_list(
                         )),
                         Err(message) => errors.error(&format!("{base}/group/members"), message),
                     }
+                }
+                if formation.group.is_some() && formation.grouped_in.is_some() {
+                    // Groups nest one level: a group in a group could loop.
+                    errors.error(
+                        &format!("{base}/grouped_in"),
+                        "a group formation cannot itself belong to a group".to_string(),
+                    );
                 }
                 if let Some(id) = &formation.grouped_in {
                     let target = formations.iter().position(|g| &g.id == id);

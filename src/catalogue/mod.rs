@@ -347,10 +347,13 @@ impl Cost {
         match self {
             Cost::Each(each) => i64::from(*each) * i64::from(count),
             Cost::Successive(costs) => {
+                // The listed costs, then the last one for every further
+                // copy: O(len), whatever the count.
                 let last = costs.last().copied().unwrap_or(0);
-                (0..count as usize)
-                    .map(|i| i64::from(costs.get(i).copied().unwrap_or(last)))
-                    .sum()
+                let listed = costs.len().min(count as usize);
+                let head: i64 = costs.iter().take(listed).map(|&c| i64::from(c)).sum();
+                let rest = i64::from(count).saturating_sub(listed as i64);
+                head.saturating_add(rest.saturating_mul(i64::from(last)))
             }
         }
     }

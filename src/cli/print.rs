@@ -95,10 +95,12 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 Err(ship_error) if ship_error.offset > error.offset => ship_error,
                 Err(_) => error,
             };
-            let column = error.column;
+            // No format width: one past `u16::MAX` panics, and the text is
+            // the user's, any length. The caret goes under the character.
+            let pad = " ".repeat(error.column.saturating_sub(1));
+            let text = crate::report::terminal::escape(text);
             usage(format!(
-                "`{text}` is not datasheet notation\n  {text}\n  {:>column$} {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet",
-                "^"
+                "`{text}` is not datasheet notation\n  {text}\n  {pad}^ {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet"
             ))
         }
     }
@@ -222,6 +224,7 @@ fn is_stdout(path: &Path) -> bool {
 /// written is said on standard error so the PDF's bytes stay whole.
 fn write(
     print: &PrintArgs,
+    inputs: &[&Path],
     html: impl FnOnce(Paper) -> Result<String, PrintError>,
     pdf: impl FnOnce(Paper) -> Result<Vec<u8>, PrintError>,
 ) -> Output {
@@ -251,7 +254,7 @@ fn write(
     if let Some(path) = &print.pdf {
         match pdf(paper) {
             Ok(bytes) if is_stdout(path) => out.bytes = bytes,
-            Ok(bytes) => match std::fs::write(path, bytes) {
+            Ok(bytes) => match super::batch::write_atomically(path, &bytes, inputs) {
                 Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },
@@ -261,7 +264,7 @@ fn write(
     if let Some(path) = html_to {
         match html(paper) {
             Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
-            Ok(page) => match std::fs::write(path, page) {
+            Ok(page) => match super::batch::write_atomically(path, page.as_bytes(), inputs) {
                 Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },
@@ -359,6 +362,7 @@ pub fn sheet(
     };
     let mut out = write(
         print,
+        &roster.into_iter().collect::<Vec<_>>(),
         |paper| print::crib_html(&sheet, paper),
         |paper| print::crib_pdf(&sheet, paper),
     );
@@ -406,6 +410,7 @@ pub fn roster(
     print: &PrintArgs,
     color: bool,
 ) -> Output {
+    let event_path = event;
     let event = match event.map(|path| load_event(path, catalogue, color)) {
         Some(Ok(event)) => Some(event),
         Some(Err(out)) => return out,
@@ -416,8 +421,10 @@ pub fn roster(
         Err(out) => return out,
     };
     let view = RosterSheet::new(&checked, catalogue, &today(), with_sheet);
+    let inputs: Vec<&Path> = std::iter::once(file).chain(event_path).collect();
     let mut out = write(
         print,
+        &inputs,
         |paper| print::roster_html(&view, paper),
         |paper| print::roster_pdf(&view, paper),
     );

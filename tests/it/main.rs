@@ -6,6 +6,7 @@ mod cli;
 mod data;
 mod docs;
 mod generated;
+mod hostile;
 mod notation;
 mod print;
 mod readme;
