@@ -214,9 +214,18 @@ impl Resolver<'_, '_> {
         Diagnostic::error(code, message).at(&self.roster.file, span)
     }
 
-    /// One roster line and what is indented under it. `depth` is how many
-    /// group lines enclose it in the text, admitted or not.
-    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>, depth: usize) {
+    /// Resolves one entry into `out`. Returns whether every part of it was
+    /// read: a stated cost is compared only then, since a cost computed
+    /// without the part that could not be read is not the entry's cost.
+    /// `depth` is how many group lines enclose it in the text, admitted or
+    /// not.
+    fn entry(
+        &mut self,
+        entry: &Entry,
+        out: &mut Vec<ArmyFormation>,
+        parent: Option<usize>,
+        depth: usize,
+    ) -> bool {
         let list = self.list;
         let name = &entry.item.name;
         let formation = match list.formation_names.lookup(&name.value) {
@@ -233,11 +242,11 @@ impl Resolver<'_, '_> {
                 );
                 self.diagnostics
                     .push(d.hint("write the full name of the formation you mean"));
-                return;
+                return false;
             }
             Lookup::NotFound => {
                 self.unknown_formation(name);
-                return;
+                return false;
             }
         };
         if entry.item.count == 0 {
@@ -245,11 +254,10 @@ impl Resolver<'_, '_> {
                 Diagnostic::warning(Code::ParseError, "a count of 0 adds nothing")
                     .at(&self.roster.file, entry.item.span),
             );
-            return;
+            return true;
         }
         if list.formations[formation].group.is_some() {
-            self.group(entry, formation, out, parent, depth);
-            return;
+            return self.group(entry, formation, out, parent, depth);
         }
         let parent = match parent {
             Some(group) => {
@@ -277,9 +285,10 @@ impl Resolver<'_, '_> {
         };
 
         let mut taken: Vec<Taken> = Vec::new();
+        let mut read_whole = true;
         let skip_until = self.snapfire_units_end(entry, formation);
         for item in entry.upgrades.iter().filter(|i| i.span.end > skip_until) {
-            self.upgrade(item, formation, &mut taken);
+            read_whole &= self.upgrade(item, formation, &mut taken);
         }
         for child in &entry.children {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
@@ -292,9 +301,10 @@ impl Resolver<'_, '_> {
                     child.line_span,
                 );
                 self.diagnostics.push(d);
+                read_whole = false;
                 continue;
             }
-            self.upgrade(&child.item, formation, &mut taken);
+            read_whole &= self.upgrade(&child.item, formation, &mut taken);
         }
 
         let f = &list.formations[formation];
@@ -358,7 +368,7 @@ impl Resolver<'_, '_> {
 
         if let Some(stated) = &entry.cost {
             let expected = points * i64::from(entry.item.count);
-            if points_known && i64::from(stated.value) != expected {
+            if read_whole && points_known && i64::from(stated.value) != expected {
                 let each = if entry.item.count > 1 {
                     format!(" ({} formations at {points})", entry.item.count)
                 } else {
@@ -380,6 +390,7 @@ impl Resolver<'_, '_> {
                 group: parent,
             });
         }
+        read_whole
     }
 
     /// A stated cost `[N]` that differs from the computed one.
@@ -433,7 +444,7 @@ impl Resolver<'_, '_> {
         out: &mut Vec<ArmyFormation>,
         parent: Option<usize>,
         depth: usize,
-    ) {
+    ) -> bool {
         let list = self.list;
         let f = &list.formations[formation];
         // A group inside a group it may not join is reported; it and its
@@ -469,8 +480,9 @@ impl Resolver<'_, '_> {
         let mut group = self.group_formation(formation, entry.item.name.span);
         group.group = parent;
         let mut taken = Vec::new();
+        let mut read_whole = true;
         for item in &entry.upgrades {
-            self.upgrade(item, formation, &mut taken);
+            read_whole &= self.upgrade(item, formation, &mut taken);
         }
         for t in &taken {
             match cost_for(&list.upgrades[t.upgrade], &group) {
@@ -481,11 +493,19 @@ impl Resolver<'_, '_> {
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
-        if entry.children.is_empty() {
+        // A group that may be empty (`min: 0`, a NetEpic company card with
+        // no support cards) is legal bare; the group-size rule judges the rest.
+        let may_be_empty = f.group.as_ref().is_some_and(|g| g.min == 0);
+        if entry.children.is_empty() && !may_be_empty {
+            let members = if list.game.game().fleet {
+                "ships"
+            } else {
+                "members"
+            };
             let d = self.error(
                 Code::BadNesting,
                 format!(
-                    "this {} has no members: indent its ships under it",
+                    "this {} has no members: indent its {members} under it",
                     f.name.to_lowercase()
                 ),
                 entry.item.name.span,
@@ -509,11 +529,12 @@ impl Resolver<'_, '_> {
                 );
                 self.diagnostics
                     .push(d.hint("write it with less indentation, under a group that admits it"));
+                read_whole = false;
                 continue;
             }
-            self.entry(child, out, Some(index), depth + 1);
+            read_whole &= self.entry(child, out, Some(index), depth + 1);
         }
-        if let Some(stated) = &entry.cost {
+        if let Some(stated) = entry.cost.as_ref().filter(|_| read_whole) {
             let inside = (index..out.len()).filter(|&i| within(out, i, index));
             let known = inside.clone().all(|i| out[i].points_known);
             let expected = inside.map(|i| out[i].points).sum::<i64>();
@@ -522,6 +543,7 @@ impl Resolver<'_, '_> {
                 self.cost_mismatch(stated, &what, expected);
             }
         }
+        read_whole
     }
 
     /// Snapfire prints a formation's unit description before its upgrades;
@@ -567,7 +589,9 @@ impl Resolver<'_, '_> {
         self.diagnostics.push(d);
     }
 
-    fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) {
+    /// Reads one upgrade of a formation into `taken`; false when it could
+    /// not be (unknown, ambiguous or not allowed), which is reported here.
+    fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
         let list = self.list;
         let f = &list.formations[formation];
         let upgrade = match list.upgrade_names.lookup(&item.name.value) {
@@ -591,7 +615,7 @@ impl Resolver<'_, '_> {
                         item.name.span,
                     );
                     self.diagnostics.push(d);
-                    return;
+                    return false;
                 }
             }
             Lookup::NotFound => {
@@ -616,7 +640,7 @@ impl Resolver<'_, '_> {
                     ));
                 }
                 self.diagnostics.push(d.hint(allowed_hint(list, formation)));
-                return;
+                return false;
             }
         };
         if !f.upgrades.contains(&upgrade) {
@@ -627,7 +651,7 @@ impl Resolver<'_, '_> {
             .at(&self.roster.file, item.name.span)
             .hint(allowed_hint(list, formation));
             self.diagnostics.push(d);
-            return;
+            return false;
         }
         // An option that fills the formation with transports is taken once,
         // whatever number of vehicles is written; the number is checked apart.
@@ -647,6 +671,7 @@ impl Resolver<'_, '_> {
                 spans: vec![item.span],
             }),
         }
+        true
     }
 
     fn declaration(&mut self, c: &crate::roster::CountsAs) -> Declaration {
@@ -702,6 +727,17 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
         group: None,
     };
     cost_for(&list.upgrades[upgrade], &bare)
+}
+
+/// The formation's initiative: the first `initiative_when` whose condition
+/// holds over what it took, else its own.
+pub fn initiative_of(list: &ArmyList, formation: &ArmyFormation) -> Option<String> {
+    let def = &list.formations[formation.formation];
+    let tally = OwnTally(formation);
+    def.initiative_when
+        .iter()
+        .find(|(cond, _)| cond.eval(&tally).unwrap_or(false))
+        .map_or(def.initiative.clone(), |(_, initiative)| initiative.clone())
 }
 
 /// An upgrade's cost for one formation: the first `points_when` whose

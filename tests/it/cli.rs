@@ -182,8 +182,9 @@ fn json_output_follows_its_schema() {
         codes,
         vec![
             ("unknown-formation".to_string(), 5),
+            // Issue 19: no cost-mismatch on line 6 as well, since the
+            // stated cost is not compared when an upgrade is unreadable.
             ("unknown-upgrade".to_string(), 6),
-            ("cost-mismatch".to_string(), 6),
             ("list-rule".to_string(), 8),
             ("list-rule".to_string(), 9),
         ]
