@@ -104,3 +104,24 @@ fn groups_nested_past_three_levels_are_refused_without_recursing() {
         .count();
     assert_eq!(deep, 1, "{:#?}", result.diagnostics);
 }
+
+#[test]
+fn a_group_that_admits_itself_is_refused_when_the_list_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixtures().join("test-legion.yaml"))
+        .unwrap()
+        .replace(
+            "members: [tag:detachment]",
+            "members: [tag:detachment, tag:battlegroup]",
+        );
+    std::fs::write(dir.path().join("test-legion.yaml"), text).unwrap();
+    let report = load(Some(dir.path()));
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("a group cannot be a member of itself")),
+        "{:#?}",
+        report.diagnostics
+    );
+}
