@@ -37,7 +37,9 @@ impl FileErrors<'_> {
 }
 
 pub fn link(
-    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin)>,
+    // `true`: the file is being proven, so warnings about dead data are
+    // worth their cost (finding their lines parses the YAML).
+    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin, bool)>,
     // `true`: parse the notation now and report its errors (see
     // `Datasheet::sheet`).
     sheets: Vec<(DatasheetFile, SourceFile, bool)>,
@@ -145,8 +147,8 @@ pub fn link(
             }
         }
     }
-    for (file, source, origin) in lists {
-        if let Some(list) = link_list(*file, &source, origin, &catalogue, diagnostics) {
+    for (file, source, origin, prove) in lists {
+        if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, diagnostics) {
             match catalogue
                 .lists
                 .iter_mut()
@@ -198,6 +200,7 @@ fn link_list(
     file: ArmyListFile,
     source: &SourceFile,
     origin: Origin,
+    prove: bool,
     catalogue: &Catalogue,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
@@ -402,7 +405,7 @@ fn link_list(
         });
     }
 
-    let snapfire = super::snapfire::link(&file, &formations, &upgrades, &mut errors);
+    let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
 
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
@@ -637,7 +640,7 @@ fn link_list(
     // Dead data is a sign of a transcription slip: say so, without refusing
     // the list.
     for (u, upgrade) in upgrades.iter().enumerate() {
-        if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+        if prove && !formations.iter().any(|f| f.upgrades.contains(&u)) {
             let span = errors.span(&format!("/upgrades/{u}/id"));
             errors.diagnostics.push(
                 Diagnostic::warning(
@@ -652,7 +655,8 @@ fn link_list(
     // for now) every entry is without units and the warning says nothing.
     let has_sheets = file.game.game().notation != crate::games::Notation::None;
     for (f, formation) in formations.iter().enumerate() {
-        if has_sheets
+        if prove
+            && has_sheets
             && formation.units.is_empty()
             && formation.upgrades.is_empty()
             && formation.group.is_none()

@@ -176,7 +176,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
         };
         let parsed = fast.or_else(|| parse_file(&file, json, validate, &mut diagnostics));
         match parsed {
-            Some(Parsed::List(list)) => lists.push((list, file, origin)),
+            Some(Parsed::List(list)) => lists.push((list, file, origin, validate)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
             Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
