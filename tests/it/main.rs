@@ -13,3 +13,4 @@ mod robustness;
 mod roster_syntax;
 mod rosters;
 mod ships;
+mod space_fleet;
