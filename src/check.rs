@@ -6,6 +6,7 @@ use crate::catalogue::{ArmyList, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
+use crate::import::snapfire;
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
@@ -41,6 +42,9 @@ pub struct Checked<'c> {
     pub list: Option<&'c ArmyList>,
     pub army: Option<ArmySummary>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The army's Snapfire share link, or why it has none; `None` when the
+    /// list has no Snapfire counterpart or the army did not resolve.
+    pub share: Option<Result<snapfire::Shared, snapfire::ShareError>>,
 }
 
 /// Points and facts of a resolved army.
@@ -59,6 +63,23 @@ pub struct ArmySummary {
     pub counts_as: Vec<(String, String)>,
 }
 
+impl ArmySummary {
+    /// The members of formation `i` when it is a group (a squadron's
+    /// ships), in roster order; none otherwise.
+    pub fn members(&self, i: usize) -> impl Iterator<Item = &FormationSummary> {
+        self.formations.iter().filter(move |m| m.group == Some(i))
+    }
+
+    /// The points of formation `i` as a reader counts them: a group's are
+    /// its own and its members' (a squadron is the sum of its ships), a
+    /// formation's are its own. Every output prints this one figure.
+    pub fn points_of(&self, i: usize) -> i64 {
+        self.formations
+            .get(i)
+            .map_or(0, |f| f.points + self.members(i).map(|m| m.points).sum::<i64>())
+    }
+}
+
 impl Checked<'_> {
     /// A result for an input that could not be read at all.
     pub fn unusable_input(name: &str, diagnostic: Diagnostic) -> Self {
@@ -70,6 +91,7 @@ impl Checked<'_> {
             list: None,
             army: None,
             diagnostics: vec![diagnostic],
+            share: None,
         }
     }
 
@@ -135,7 +157,11 @@ pub fn check_text_for<'c>(
         list: None,
         army: None,
         diagnostics: Vec::new(),
+        share: None,
     };
+    if snapfire::is_link(text) {
+        return check_link(catalogue, event, checked, text);
+    }
     if text
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
@@ -184,11 +210,18 @@ pub fn check_text_for<'c>(
                     Code::UnknownArmy,
                     format!("muster knows no army list called `{}`", army.value),
                 )
-                .at(&file, army.span)
-                .hint("`muster lists` shows every list muster knows");
+                .at(&file, army.span);
                 if let Some(s) = suggestion {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }
+                let nearest = catalogue.nearest_lists(&army.value, 3);
+                if !nearest.is_empty() {
+                    d = d.hint(format!(
+                        "the nearest lists muster knows: {}",
+                        list_names(&nearest)
+                    ));
+                }
+                d = d.hint("`muster lists` shows every list muster knows");
                 diagnostics.push(d);
                 None
             }
@@ -216,6 +249,9 @@ pub fn check_text_for<'c>(
         if let Some(d) = points_range(&file, list.game, limit, army_span) {
             diagnostics.push(d);
         }
+        if let Some(d) = no_entries(&file, &parsed, list, army_span, &diagnostics) {
+            diagnostics.push(d);
+        }
         let (army, resolve_diagnostics) = resolve(&parsed, list);
         diagnostics.extend(resolve_diagnostics);
         let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
@@ -229,11 +265,86 @@ pub fn check_text_for<'c>(
         ));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
         checked.army = Some(summary(&file, &army, catalogue, limit));
+        if list.snapfire.file.is_some() {
+            let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
+            checked.share = Some(snapfire::share(&army, title.unwrap_or(&list.name)));
+        }
     }
 
     sort(&mut diagnostics);
-    checked.diagnostics = diagnostics;
+    checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked
+}
+
+/// `Codex Astartes (codex-astartes), Imperial Fists (imperial-fists)`: lists
+/// as a reader names them, with the id that picks one without doubt.
+pub fn list_names(lists: &[&ArmyList]) -> String {
+    lists
+        .iter()
+        .map(|l| format!("{} ({})", l.name, l.id))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A roster whose header names a list but that fields nothing: legal by
+/// every limit of the list, and never what a player means to submit. Lines
+/// the grammar could not read are reported already and are not counted as
+/// nothing.
+fn no_entries(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    list: &ArmyList,
+    army_span: crate::source::Span,
+    diagnostics: &[Diagnostic],
+) -> Option<Diagnostic> {
+    if !parsed.entries.is_empty() || diagnostics.iter().any(|d| d.code == Code::ParseError) {
+        return None;
+    }
+    let noun = list.game.entry_noun();
+    Some(
+        Diagnostic::error(
+            Code::EmptyRoster,
+            format!("the roster names {} but fields no {noun}", list.name),
+        )
+        .at(file, army_span)
+        .hint(format!(
+            "write one {noun} a line under the header; `muster new {}` prints a roster to start from",
+            list.id
+        )),
+    )
+}
+
+/// A Snapfire share link: read into roster text, which is checked like any
+/// roster (diagnostics point into that text); a link that cannot be read
+/// gives one error pointing into the link.
+fn check_link<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    mut checked: Checked<'c>,
+    text: &str,
+) -> Checked<'c> {
+    let imported = snapfire::Link::parse(text)
+        .and_then(|link| snapfire::to_roster(&link, catalogue).map(|imported| (link, imported)));
+    match imported {
+        Ok((link, imported)) => {
+            let mut result = check_text_for(catalogue, event, &checked.name, &imported.roster);
+            if let Some(Ok(shared)) = &mut result.share {
+                shared.link.name.clone_from(&link.name);
+            }
+            result.header.title = Some(Spanned::new(link.name, crate::source::Span::default()));
+            result
+        }
+        Err(error) => {
+            let file = SourceFile::new(&checked.name, text);
+            let mut d = Diagnostic::error(Code::SnapfireLink, error.to_string()).at(&file, error.span);
+            if let Some(hint) = error.hint() {
+                d = d.hint(hint);
+            }
+            checked.file = Some(file);
+            checked.diagnostics.push(d);
+            checked
+        }
+    }
 }
 
 /// Whether a version written in a roster names the list's version: the

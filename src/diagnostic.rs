@@ -92,6 +92,11 @@ codes! {
     CountsAsUnused = "counts-as-unused",
     /// A 'Counts As' declaration whose model and target differ in unit type.
     CountsAsType = "counts-as-type",
+    /// A roster with a header and no formation (or ship) at all.
+    EmptyRoster = "empty-roster",
+    /// A Snapfire share link that cannot be read: cut short, malformed, or
+    /// naming a list or an id muster does not know.
+    SnapfireLink = "snapfire-link",
 }
 
 impl fmt::Display for Code {
@@ -214,37 +219,142 @@ impl Diagnostic {
     }
 }
 
+/// At most this many findings are kept for one line of a roster.
+pub const MAX_PER_LINE: usize = 10;
+/// At most this many findings are kept for one roster.
+pub const MAX_PER_FILE: usize = 200;
+
+/// Caps repeated findings, in place and in order: past [`MAX_PER_LINE`] on
+/// one line and [`MAX_PER_FILE`] in all, the rest become one summary ("and
+/// 19,990 more on this line") with the worst severity among them, so the
+/// verdict never changes and the output stays in proportion to what a
+/// reader can use, whatever the input (one line naming 20,000 unknown
+/// things once made 20,000 findings, each printing the whole line).
+pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    /// Findings left out: how many, and the first (its code and place, and
+    /// the worst severity among them).
+    type Dropped = Option<(usize, Diagnostic)>;
+    fn add(slot: &mut Dropped, n: usize, d: Diagnostic) {
+        match slot {
+            Some((count, first)) => {
+                *count += n;
+                first.severity = first.severity.min(d.severity);
+            }
+            None => *slot = Some((n, d)),
+        }
+    }
+    fn flush(line: &mut Dropped, file: &mut Dropped, out: &mut Vec<Diagnostic>) {
+        let Some((n, first)) = line.take() else { return };
+        if out.len() >= MAX_PER_FILE {
+            add(file, n, first);
+            return;
+        }
+        let mut summary = Diagnostic::new(
+            first.severity,
+            first.code,
+            format!("and {} more on this line, not shown", thousands(n)),
+        );
+        summary.primary = first.primary.map(|mut label| {
+            label.message.clear();
+            label
+        });
+        out.push(summary);
+    }
+
+    if diagnostics.len() <= MAX_PER_LINE {
+        return diagnostics;
+    }
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut current: Option<(SourceFile, usize)> = None;
+    let mut on_line = 0usize;
+    let mut dropped_line: Dropped = None;
+    let mut dropped_file: Dropped = None;
+    for d in diagnostics {
+        let key = d
+            .primary
+            .as_ref()
+            .map(|p| (p.file.clone(), p.file.line_of(p.span.start)));
+        let same = match (&key, &current) {
+            (Some((f, l)), Some((g, m))) => l == m && f.same(g),
+            _ => false,
+        };
+        if !same {
+            flush(&mut dropped_line, &mut dropped_file, &mut out);
+            current = key;
+            on_line = 0;
+        }
+        on_line += 1;
+        if out.len() >= MAX_PER_FILE {
+            add(&mut dropped_file, 1, d);
+        } else if current.is_some() && on_line > MAX_PER_LINE {
+            add(&mut dropped_line, 1, d);
+        } else {
+            out.push(d);
+        }
+    }
+    flush(&mut dropped_line, &mut dropped_file, &mut out);
+    if let Some((n, first)) = dropped_file {
+        out.push(Diagnostic::new(
+            first.severity,
+            first.code,
+            format!("and {} more findings, not shown", thousands(n)),
+        ));
+    }
+    out
+}
+
+/// `19990` as `19,990`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// "Did you mean" for a name among candidates, by edit distance, the way
 /// rustc and just suggest. Returns the closest candidate within reach.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name = name.to_lowercase();
-    let length = name.chars().count();
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
-        let lower = candidate.to_lowercase();
-        let other = lower.chars().count();
-        // Short names tolerate fewer edits; long names a few more.
-        let allowed = (length.max(other) / 4).clamp(1, 4);
-        let prefix = lower.starts_with(&name) || name.starts_with(&lower);
-        // The edit distance is at least the difference in length: most
-        // candidates are ruled out without computing it.
-        if !prefix && length.abs_diff(other) > allowed {
+        let Some(score) = closeness(&name, candidate) else {
             continue;
-        }
-        let distance = strsim::osa_distance(&name, &lower);
-        if distance > allowed && !prefix {
-            continue;
-        }
-        let score = if prefix && distance > allowed {
-            0.5 + strsim::normalized_levenshtein(&name, &lower)
-        } else {
-            2.0 + strsim::normalized_levenshtein(&name, &lower)
         };
         if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, candidate));
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// How close `candidate` is to `name` (already lower case), higher being
+/// closer; `None` when it is too far to suggest. [`nearest`]'s measure.
+pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
+    let length = name.chars().count();
+    let lower = candidate.to_lowercase();
+    let other = lower.chars().count();
+    // Short names tolerate fewer edits; long names a few more.
+    let allowed = (length.max(other) / 4).clamp(1, 4);
+    let prefix = lower.starts_with(name) || name.starts_with(&lower);
+    // The edit distance is at least the difference in length: most
+    // candidates are ruled out without computing it.
+    if !prefix && length.abs_diff(other) > allowed {
+        return None;
+    }
+    let distance = strsim::osa_distance(name, &lower);
+    if distance > allowed && !prefix {
+        return None;
+    }
+    Some(if prefix && distance > allowed {
+        0.5 + strsim::normalized_levenshtein(name, &lower)
+    } else {
+        2.0 + strsim::normalized_levenshtein(name, &lower)
+    })
 }
 
 #[cfg(test)]

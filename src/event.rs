@@ -82,6 +82,28 @@ impl Event {
 
 /// Reads an event file and compiles it against the catalogue. Every problem
 /// is reported, with the line it is on.
+/// Whether `text` is a real calendar date written `YYYY-MM-DD` (the
+/// schema checks only the shape, so `2026-99-99` passed).
+fn valid_date(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    let [y, m, d] = parts.as_slice() else { return false };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return false;
+    }
+    let (Ok(year), Ok(month), Ok(day)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     let positions = Positions::of(source.text());
@@ -106,6 +128,16 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             ]);
         }
     };
+
+    if let Some(date) = &file.date {
+        if !valid_date(date) {
+            problems.push(
+                Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
+                    .at(&source, at("/date"))
+                    .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
+            );
+        }
+    }
 
     let mut allowed: Vec<&ArmyList> = Vec::new();
     if file.lists.is_empty() {

@@ -237,7 +237,6 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .iter()
         .zip(&all_units)
         .map(|(f, units)| {
-            let formation = &army.list.formations[f.formation];
             let (garrison, reserve, strength) = match units {
                 _ if !epic => {
                     let na = || Verdict::Unknown("an Epic Armageddon rule; this game has none".to_string());
@@ -251,7 +250,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
                 Err(e) => (Verdict::Unknown(e.clone()), Verdict::Unknown(e.clone()), None),
             };
             FormationFacts {
-                initiative: formation.initiative.clone(),
+                initiative: crate::resolve::initiative_of(army.list, f),
                 garrison,
                 reserve,
                 strength,

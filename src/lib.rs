@@ -11,6 +11,9 @@
 //!    ([`rules`], `grammar/rules.pest`) and the game's, giving diagnostics.
 //! 5. [`report`]: results as terminal text and JSON; [`cli`] is the edge.
 //!
+//! [`import`] turns other tools' rosters (Snapfire share links) into roster
+//! text for the same pipeline, and writes share links back.
+//!
 //! [`batch`] runs the pipeline over many rosters at once (folders walked,
 //! files checked in parallel, duplicates found) for organisers.
 //!
@@ -26,6 +29,7 @@ pub mod diagnostic;
 pub mod event;
 pub mod facts;
 pub mod games;
+pub mod import;
 pub mod notation;
 pub mod print;
 pub mod report;

@@ -194,7 +194,10 @@ impl Resolver<'_, '_> {
         Diagnostic::error(code, message).at(&self.roster.file, span)
     }
 
-    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>) {
+    /// Resolves one entry into `out`. Returns whether every part of it was
+    /// read: a stated cost is compared only then, since a cost computed
+    /// without the part that could not be read is not the entry's cost.
+    fn entry(&mut self, entry: &Entry, out: &mut Vec<ArmyFormation>, parent: Option<usize>) -> bool {
         let list = self.list;
         let name = &entry.item.name;
         let formation = match list.formation_names.lookup(&name.value) {
@@ -211,11 +214,11 @@ impl Resolver<'_, '_> {
                 );
                 self.diagnostics
                     .push(d.hint("write the full name of the formation you mean"));
-                return;
+                return false;
             }
             Lookup::NotFound => {
                 self.unknown_formation(name);
-                return;
+                return false;
             }
         };
         if entry.item.count == 0 {
@@ -223,11 +226,10 @@ impl Resolver<'_, '_> {
                 Diagnostic::warning(Code::ParseError, "a count of 0 adds nothing")
                     .at(&self.roster.file, entry.item.span),
             );
-            return;
+            return true;
         }
         if list.formations[formation].group.is_some() {
-            self.group(entry, formation, out, parent);
-            return;
+            return self.group(entry, formation, out, parent);
         }
         let parent = match parent {
             Some(group) => {
@@ -255,9 +257,10 @@ impl Resolver<'_, '_> {
         };
 
         let mut taken: Vec<Taken> = Vec::new();
+        let mut read_whole = true;
         let skip_until = self.snapfire_units_end(entry, formation);
         for item in entry.upgrades.iter().filter(|i| i.span.end > skip_until) {
-            self.upgrade(item, formation, &mut taken);
+            read_whole &= self.upgrade(item, formation, &mut taken);
         }
         for child in &entry.children {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
@@ -270,9 +273,10 @@ impl Resolver<'_, '_> {
                     child.line_span,
                 );
                 self.diagnostics.push(d);
+                read_whole = false;
                 continue;
             }
-            self.upgrade(&child.item, formation, &mut taken);
+            read_whole &= self.upgrade(&child.item, formation, &mut taken);
         }
 
         let f = &list.formations[formation];
@@ -336,7 +340,7 @@ impl Resolver<'_, '_> {
 
         if let Some(stated) = &entry.cost {
             let expected = points * i64::from(entry.item.count);
-            if points_known && i64::from(stated.value) != expected {
+            if read_whole && points_known && i64::from(stated.value) != expected {
                 let each = if entry.item.count > 1 {
                     format!(" ({} formations at {points})", entry.item.count)
                 } else {
@@ -358,6 +362,7 @@ impl Resolver<'_, '_> {
                 group: parent,
             });
         }
+        read_whole
     }
 
     /// A stated cost `[N]` that differs from the computed one.
@@ -409,7 +414,7 @@ impl Resolver<'_, '_> {
         formation: FormationIdx,
         out: &mut Vec<ArmyFormation>,
         parent: Option<usize>,
-    ) {
+    ) -> bool {
         let list = self.list;
         let f = &list.formations[formation];
         if parent.is_some() {
@@ -435,8 +440,9 @@ impl Resolver<'_, '_> {
         }
         let mut group = self.group_formation(formation, entry.item.name.span);
         let mut taken = Vec::new();
+        let mut read_whole = true;
         for item in &entry.upgrades {
-            self.upgrade(item, formation, &mut taken);
+            read_whole &= self.upgrade(item, formation, &mut taken);
         }
         for t in &taken {
             match cost_for(&list.upgrades[t.upgrade], &group) {
@@ -447,11 +453,19 @@ impl Resolver<'_, '_> {
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
-        if entry.children.is_empty() {
+        // A group that may be empty (`min: 0`, a NetEpic company card with
+        // no support cards) is legal bare; the group-size rule judges the rest.
+        let may_be_empty = f.group.as_ref().is_some_and(|g| g.min == 0);
+        if entry.children.is_empty() && !may_be_empty {
+            let members = if list.game.game().fleet {
+                "ships"
+            } else {
+                "members"
+            };
             let d = self.error(
                 Code::BadNesting,
                 format!(
-                    "this {} has no members: indent its ships under it",
+                    "this {} has no members: indent its {members} under it",
                     f.name.to_lowercase()
                 ),
                 entry.item.name.span,
@@ -473,11 +487,12 @@ impl Resolver<'_, '_> {
                     child.item.name.span,
                 );
                 self.diagnostics.push(d.hint("write it without indentation"));
+                read_whole = false;
                 continue;
             }
-            self.entry(child, out, Some(index));
+            read_whole &= self.entry(child, out, Some(index));
         }
-        if let Some(stated) = &entry.cost {
+        if let Some(stated) = entry.cost.as_ref().filter(|_| read_whole) {
             let members = out[index..].iter().filter(|m| m.group == Some(index));
             let known = out[index].points_known && members.clone().all(|m| m.points_known);
             let expected = out[index].points + members.map(|m| m.points).sum::<i64>();
@@ -486,6 +501,7 @@ impl Resolver<'_, '_> {
                 self.cost_mismatch(stated, &what, expected);
             }
         }
+        read_whole
     }
 
     /// Snapfire prints a formation's unit description before its upgrades;
@@ -531,7 +547,9 @@ impl Resolver<'_, '_> {
         self.diagnostics.push(d);
     }
 
-    fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) {
+    /// Reads one upgrade of a formation into `taken`; false when it could
+    /// not be (unknown, ambiguous or not allowed), which is reported here.
+    fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
         let list = self.list;
         let f = &list.formations[formation];
         let upgrade = match list.upgrade_names.lookup(&item.name.value) {
@@ -555,7 +573,7 @@ impl Resolver<'_, '_> {
                         item.name.span,
                     );
                     self.diagnostics.push(d);
-                    return;
+                    return false;
                 }
             }
             Lookup::NotFound => {
@@ -580,7 +598,7 @@ impl Resolver<'_, '_> {
                     ));
                 }
                 self.diagnostics.push(d.hint(allowed_hint(list, formation)));
-                return;
+                return false;
             }
         };
         if !f.upgrades.contains(&upgrade) {
@@ -591,7 +609,7 @@ impl Resolver<'_, '_> {
             .at(&self.roster.file, item.name.span)
             .hint(allowed_hint(list, formation));
             self.diagnostics.push(d);
-            return;
+            return false;
         }
         // An option that fills the formation with transports is taken once,
         // whatever number of vehicles is written; the number is checked apart.
@@ -611,6 +629,7 @@ impl Resolver<'_, '_> {
                 spans: vec![item.span],
             }),
         }
+        true
     }
 
     fn declaration(&mut self, c: &crate::roster::CountsAs) -> Declaration {
@@ -666,6 +685,17 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
         group: None,
     };
     cost_for(&list.upgrades[upgrade], &bare)
+}
+
+/// The formation's initiative: the first `initiative_when` whose condition
+/// holds over what it took, else its own.
+pub fn initiative_of(list: &ArmyList, formation: &ArmyFormation) -> Option<String> {
+    let def = &list.formations[formation.formation];
+    let tally = OwnTally(formation);
+    def.initiative_when
+        .iter()
+        .find(|(cond, _)| cond.eval(&tally).unwrap_or(false))
+        .map_or(def.initiative.clone(), |(_, initiative)| initiative.clone())
 }
 
 /// An upgrade's cost for one formation: the first `points_when` whose

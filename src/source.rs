@@ -68,6 +68,15 @@ impl SourceFile {
         &self.inner.line_starts
     }
 
+    /// 1-based line of a byte offset, without counting characters.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.inner.text.len());
+        match self.inner.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.inner.text.len());
@@ -100,6 +109,76 @@ impl SourceFile {
 
     pub fn same(&self, other: &SourceFile) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+/// Why a file from the user's disk was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file: a folder, a pipe, a device, a socket.
+    NotAFile(&'static str),
+    /// Larger than the limit; the size found (or read, for a file that
+    /// grew).
+    TooLarge(u64),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotAFile(kind) => write!(f, "it is a {kind}, not a regular file"),
+            ReadError::TooLarge(size) => write!(f, "it is {size} bytes, more than muster reads"),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Reads a regular file of at most `limit` bytes. Anything else is refused
+/// before it is opened (a pipe would block, `/dev/zero` never ends), and
+/// the read stops one byte past the limit whatever the file does meanwhile.
+/// Symbolic links are followed to what they name, which must itself be a
+/// regular file.
+pub fn read_regular(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind(&meta.file_type())));
+    }
+    if meta.len() > limit as u64 {
+        return Err(ReadError::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in words.
+pub fn kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "pipe";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "device";
+        }
+        if file_type.is_socket() {
+            return "socket";
+        }
+    }
+    if file_type.is_dir() {
+        "folder"
+    } else if file_type.is_symlink() {
+        "symbolic link"
+    } else {
+        "special file"
     }
 }
 

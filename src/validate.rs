@@ -201,14 +201,26 @@ fn check<F: Facts<Selector> + Locate>(
             Some(d)
         }
         Err(e) => Some(
+            // Blame the file the rule came from: an event's restriction is
+            // a fault of the event file, not of the list data.
             Diagnostic::error(
-                Code::ListData,
+                if code == Code::EventRule {
+                    Code::EventFile
+                } else {
+                    Code::ListData
+                },
                 format!(
-                    "rule `{}` of the list cannot be evaluated ({}); this is a fault in the list data",
+                    "rule `{}` of the {} cannot be evaluated ({}); this is a fault in the {}",
                     constraint.id,
+                    if code == Code::EventRule { "event" } else { "list" },
                     match e {
                         EvalError::DivisionByZero => "division by zero",
                         EvalError::Overflow => "a number too large",
+                    },
+                    if code == Code::EventRule {
+                        "event file"
+                    } else {
+                        "list data"
                     }
                 ),
             )

@@ -66,6 +66,9 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             format!("cannot read {}: {e}", input.name),
         ))
     };
+    if let Some(text) = &input.text {
+        return Ok(text.as_bytes().to_vec());
+    }
     let limit = MAX_ROSTER_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     if input.origin == Origin::Stdin {
@@ -74,6 +77,9 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             .take(limit)
             .read_to_end(&mut bytes)
             .map_err(cannot)?;
+        if bytes.len() > MAX_ROSTER_BYTES {
+            return Err(Box::new(Unreadable::TooLongStream.diagnostic()));
+        }
         return Ok(bytes);
     }
     let file = std::fs::File::open(&input.path).map_err(cannot)?;

@@ -31,21 +31,59 @@ pub struct Input {
     pub origin: Origin,
     /// Why it cannot be read, when that is known without opening it.
     pub problem: Option<String>,
+    /// The roster itself, when the command line gave it rather than a path
+    /// (a Snapfire share link).
+    pub text: Option<String>,
 }
 
 impl Input {
     fn new(path: PathBuf, origin: Origin) -> Input {
         Input {
-            name: path.display().to_string(),
+            name: display_name(&path),
             path,
             origin,
             problem: None,
+            text: None,
         }
     }
 
     fn problem(mut self, problem: String) -> Input {
         self.problem = Some(problem);
         self
+    }
+}
+
+/// A path as shown: UTF-8 as it is, any other byte as `\xNN`, so two
+/// different file names never show as one (a lossy conversion gave both
+/// `\xff.txt` and `\xfe.txt` the name `�.txt`).
+pub fn display_name(path: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Files a run writes, never rosters: a report written inside the folder
+/// it checks is left out of the next run instead of failing it.
+const OUTPUT_EXTENSIONS: &[&str] = &["html", "htm", "csv", "json", "pdf"];
+
+/// The identity of an existing file (device and inode), to tell two names
+/// of one file.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 
@@ -62,11 +100,37 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
                 name: "<stdin>".to_string(),
                 origin: Origin::Stdin,
                 problem: None,
+                text: None,
+            });
+            continue;
+        }
+        // A Snapfire share link is a roster in itself (a file of that name
+        // wins).
+        if let Some(link) = path
+            .to_str()
+            .filter(|p| crate::import::snapfire::is_link(p) && !path.exists())
+        {
+            inputs.push(Input {
+                path: path.clone(),
+                name: "<snapfire link>".to_string(),
+                origin: Origin::Named,
+                problem: None,
+                text: Some(link.trim().to_string()),
             });
             continue;
         }
         // A path that does not exist stays an input: reading it reports why.
         if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            // The same file named twice is checked once, not reported as
+            // a duplicate of itself.
+            let id = identity(path);
+            if id.is_some()
+                && inputs
+                    .iter()
+                    .any(|i| i.origin == Origin::Named && identity(&i.path) == id)
+            {
+                continue;
+            }
             inputs.push(Input::new(path.clone(), Origin::Named));
             continue;
         }
@@ -107,9 +171,25 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
             }
             continue;
         }
+        if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| OUTPUT_EXTENSIONS.iter().any(|o| o.eq_ignore_ascii_case(e)))
+        {
+            continue;
+        }
         let input = Input::new(path.clone(), Origin::Walked);
-        // `metadata` follows links; links are followed to files only, since
-        // a link to a folder could loop.
+        // Links found in a folder are not followed at all: one to a folder
+        // could loop, and one to a file could put a file from outside the
+        // folder (`/etc/passwd`) into a report. Name a file to check it.
+        if kind.is_symlink() {
+            let message = format!(
+                "{} is a symbolic link; links inside a folder are not followed (name the file itself to check it)",
+                input.name
+            );
+            inputs.push(input.problem(message));
+            continue;
+        }
         let target = std::fs::metadata(&path);
         inputs.push(match target {
             Ok(meta) if meta.is_dir() => {

@@ -13,22 +13,22 @@ use crate::source::{SourceFile, Span};
 use std::collections::{BTreeSet, HashMap};
 
 /// Reports problems in one file, pointing at JSON-pointer paths inside it.
-struct FileErrors<'a> {
-    file: &'a SourceFile,
+pub(super) struct FileErrors<'a> {
+    pub(super) file: &'a SourceFile,
     positions: Option<Positions>,
-    diagnostics: &'a mut Vec<Diagnostic>,
+    pub(super) diagnostics: &'a mut Vec<Diagnostic>,
     errors: usize,
 }
 
 impl FileErrors<'_> {
-    fn span(&mut self, pointer: &str) -> Span {
+    pub(super) fn span(&mut self, pointer: &str) -> Span {
         let file = self.file;
         self.positions
             .get_or_insert_with(|| Positions::of(file.text()))
             .span(file, pointer)
     }
 
-    fn error(&mut self, pointer: &str, message: String) {
+    pub(super) fn error(&mut self, pointer: &str, message: String) {
         let span = self.span(pointer);
         self.errors += 1;
         self.diagnostics
@@ -428,6 +428,7 @@ fn link_list(
                 section: s,
                 points: known(formation.points.clone()),
                 initiative,
+                initiative_when: Vec::new(),
                 units: fixed,
                 upgrades: allowed,
                 tags,
@@ -444,6 +445,8 @@ fn link_list(
         });
     }
 
+    let snapfire = super::snapfire::link(&file, &formations, &upgrades, &mut errors);
+
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
         errors.error(
@@ -451,12 +454,24 @@ fn link_list(
             format!("the name `{key}` fits formations {}", names.join(", ")),
         );
     }
+    // Two upgrades may share a name when no formation offers both: the
+    // formation a roster writes it under tells them apart (Snapfire names
+    // a 35-point and a 50-point upgrade "Nobz" in different formations).
     for (key, clash) in upgrade_names.clashes() {
-        let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
-        errors.error(
-            "/upgrades",
-            format!("the name `{key}` fits upgrades {}", names.join(", ")),
-        );
+        let both = formations
+            .iter()
+            .find(|f| clash.iter().filter(|u| f.upgrades.contains(u)).count() > 1);
+        if let Some(f) = both {
+            let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
+            errors.error(
+                "/upgrades",
+                format!(
+                    "the name `{key}` fits upgrades {} which formation `{}` both offers",
+                    names.join(", "),
+                    f.id
+                ),
+            );
+        }
     }
 
     // Groups, and costs that depend on the formation: their selectors need
@@ -464,6 +479,7 @@ fn link_list(
     let mut groups = Vec::new();
     let mut grouped_in = Vec::new();
     let mut cost_when = Vec::new();
+    let mut initiative_when = Vec::new();
     {
         let scope = Resolver {
             formations: &formations,
@@ -476,7 +492,34 @@ fn link_list(
                 let base = format!("/sections/{s}/formations/{f}");
                 let index = formation_names_index(&formations, &formation.id);
                 if let Some(group) = &formation.group {
+                    if group.max.is_some_and(|max| group.min > max) {
+                        errors.error(
+                            &format!("{base}/group"),
+                            format!(
+                                "the group's min ({}) is more than its max ({}): no roster could satisfy it",
+                                group.min,
+                                group.max.unwrap_or_default()
+                            ),
+                        );
+                    }
                     match scope.items_mask(&group.members) {
+                        Ok(mask)
+                            if mask.formations.iter().enumerate().any(|(m, &member)| {
+                                member
+                                    && file
+                                        .sections
+                                        .iter()
+                                        .flat_map(|s| &s.formations)
+                                        .nth(m)
+                                        .is_some_and(|g| g.group.is_some())
+                            }) =>
+                        {
+                            errors.error(
+                                &format!("{base}/group/members"),
+                                "a group's members cannot be groups themselves (groups nest one level)"
+                                    .to_string(),
+                            );
+                        }
                         Ok(mask) => groups.push((
                             index,
                             super::GroupSpec {
@@ -488,6 +531,13 @@ fn link_list(
                         )),
                         Err(message) => errors.error(&format!("{base}/group/members"), message),
                     }
+                }
+                if formation.group.is_some() && formation.grouped_in.is_some() {
+                    // Groups nest one level: a group in a group could loop.
+                    errors.error(
+                        &format!("{base}/grouped_in"),
+                        "a group formation cannot itself belong to a group".to_string(),
+                    );
                 }
                 if let Some(id) = &formation.grouped_in {
                     let target = formations.iter().position(|g| &g.id == id);
@@ -502,6 +552,25 @@ fn link_list(
                             &format!("{base}/grouped_in"),
                             format!("`{id}` is not a group formation of this list (one with `group`)"),
                         ),
+                    }
+                }
+            }
+        }
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                let index = formation_names_index(&formations, &formation.id);
+                for (w, alternative) in formation.initiative_when.iter().enumerate() {
+                    let pointer = format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
+                    match compile_condition(&alternative.when, &scope) {
+                        Ok(cond) if cond.uses(rules::Measure::Points) => {
+                            errors.error(&pointer, "an initiative cannot depend on points".to_string())
+                        }
+                        Ok(cond) => initiative_when.push((
+                            index,
+                            cond,
+                            known(alternative.initiative.clone()).map(|i| i.0),
+                        )),
+                        Err(message) => errors.error(&pointer, message),
                     }
                 }
             }
@@ -528,6 +597,11 @@ fn link_list(
     for (f, g) in grouped_in {
         if let Some(formation) = formations.get_mut(f) {
             formation.grouped_in = Some(g);
+        }
+    }
+    for (f, cond, initiative) in initiative_when {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.initiative_when.push((cond, initiative));
         }
     }
     for (u, cond, cost) in cost_when {
@@ -617,8 +691,15 @@ fn link_list(
             );
         }
     }
+    // Only where the game has datasheets: elsewhere (Space Fleet, NetEpic
+    // for now) every entry is without units and the warning says nothing.
+    let has_sheets = file.game.game().notation != crate::games::Notation::None;
     for (f, formation) in formations.iter().enumerate() {
-        if formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none() {
+        if has_sheets
+            && formation.units.is_empty()
+            && formation.upgrades.is_empty()
+            && formation.group.is_none()
+        {
             let section = formation.section;
             let index = sections[section]
                 .formations
@@ -657,6 +738,7 @@ fn link_list(
         version: file.version,
         version_label: file.version_label,
         snapfire_id: file.imports.and_then(|i| i.snapfire),
+        snapfire,
         source: file.source,
         decisions: file.decisions,
         strategy_rating: file.strategy_rating.and_then(known),

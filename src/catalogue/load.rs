@@ -203,7 +203,7 @@ fn read_dir(dir: &Path, out: &mut Vec<(SourceFile, Origin)>, diagnostics: &mut V
     }
     paths.sort();
     for path in paths {
-        match std::fs::read(&path) {
+        match crate::source::read_regular(&path, MAX_LIST_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => out.push((
                     SourceFile::new(path.display().to_string(), text),
@@ -222,16 +222,32 @@ fn read_dir(dir: &Path, out: &mut Vec<(SourceFile, Origin)>, diagnostics: &mut V
     }
 }
 
+/// The largest list file read: the largest shipped one is under 40 KB.
+pub const MAX_LIST_BYTES: usize = 1 << 20;
+
+/// How deep `--lists` folders are walked.
+const MAX_LIST_DEPTH: usize = 16;
+
+/// The YAML files under `dir`. Links to folders are not followed (two links
+/// to each other's folders once made the walk endless, and one loop read
+/// the same file 41 times); a link to a file is read if what it names is a
+/// regular file, which `read_regular` checks.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
+    fn go(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                if depth < MAX_LIST_DEPTH {
+                    go(&path, out, depth + 1)?;
+                }
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                out.push(path);
+            }
         }
+        Ok(())
     }
-    Ok(())
+    go(dir, out, 0)
 }
 
 enum Parsed {

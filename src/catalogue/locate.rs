@@ -9,8 +9,46 @@ use crate::source::{SourceFile, Span};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
-/// Reads YAML text as a JSON value, or says where it is not YAML.
+/// How deep YAML may nest. Real list and event files nest six or seven
+/// levels; serde_yaml stops at 128, and the positions of deeper nodes
+/// (each with its whole path) grew with the square of the depth.
+pub const MAX_YAML_DEPTH: usize = 64;
+
+/// Reads YAML text as a JSON value, or says where it is not YAML. A key
+/// given twice in one mapping is an error naming both lines (serde would
+/// keep the second silently: a second `id:` once made one army's data
+/// replace another's), and so is nesting deeper than [`MAX_YAML_DEPTH`].
 pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Box<Diagnostic>> {
+    let positions = Positions::of(file.text());
+    if let Some(line) = positions.too_deep {
+        let span = file.line_span(line);
+        return Err(Box::new(
+            Diagnostic::error(
+                code,
+                format!("the YAML nests more than {MAX_YAML_DEPTH} levels deep"),
+            )
+            .at(file, span),
+        ));
+    }
+    if let Some(d) = positions.duplicates.first() {
+        let mut diagnostic = Diagnostic::error(
+            code,
+            format!(
+                "the key `{}` is given twice in one mapping (lines {} and {})",
+                d.key, d.first, d.second
+            ),
+        )
+        .at(file, file.line_span(d.second))
+        .also(file, file.line_span(d.first), "first given here")
+        .hint("keep one of them: YAML readers would silently keep only the second");
+        if positions.duplicates.len() > 1 {
+            diagnostic = diagnostic.hint(format!(
+                "{} more keys are given twice in this file",
+                positions.duplicates.len() - 1
+            ));
+        }
+        return Err(Box::new(diagnostic));
+    }
     serde_yaml::from_str(file.text()).map_err(|e| {
         let span = e
             .location()
@@ -50,17 +88,40 @@ pub fn schema_errors(
 #[derive(Debug, Default)]
 pub struct Positions {
     nodes: Vec<(Vec<String>, usize, usize)>,
+    /// Keys given twice in one mapping.
+    pub duplicates: Vec<Duplicate>,
+    /// The line where the nesting first went past [`MAX_YAML_DEPTH`].
+    pub too_deep: Option<usize>,
+}
+
+/// A key given twice in one mapping, with both 1-based lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    pub key: String,
+    pub first: usize,
+    pub second: usize,
 }
 
 enum Frame {
-    Map { path: Vec<String>, key: Option<String> },
-    Seq { path: Vec<String>, index: usize },
+    Map {
+        path: Vec<String>,
+        key: Option<String>,
+        seen: std::collections::HashMap<String, usize>,
+    },
+    Seq {
+        path: Vec<String>,
+        index: usize,
+    },
 }
 
 #[derive(Default)]
 struct Collector {
     stack: Vec<Frame>,
     nodes: Vec<(Vec<String>, usize, usize)>,
+    duplicates: Vec<Duplicate>,
+    /// Collections open past the depth limit, which are not recorded.
+    beyond: usize,
+    too_deep: Option<usize>,
 }
 
 impl Collector {
@@ -69,10 +130,19 @@ impl Collector {
         let position = (mark.line().max(1), mark.col() + 1);
         let path = match self.stack.last_mut() {
             None => Vec::new(),
-            Some(Frame::Map { path, key }) => match key.take() {
+            Some(Frame::Map { path, key, seen }) => match key.take() {
                 None => {
                     // A key: remember it; its position stands for the entry.
                     let name = scalar.unwrap_or_default().to_string();
+                    if let Some(&first) = seen.get(&name) {
+                        self.duplicates.push(Duplicate {
+                            key: name.clone(),
+                            first,
+                            second: position.0,
+                        });
+                    } else {
+                        seen.insert(name.clone(), position.0);
+                    }
                     let mut full = path.clone();
                     full.push(name.clone());
                     self.nodes.push((full, position.0, position.1));
@@ -102,6 +172,25 @@ impl Collector {
 
 impl MarkedEventReceiver for Collector {
     fn on_event(&mut self, event: Event, mark: Marker) {
+        if self.beyond > 0
+            || (self.stack.len() >= MAX_YAML_DEPTH
+                && !matches!(event, Event::MappingEnd | Event::SequenceEnd))
+        {
+            // Past the limit nothing is recorded; only the nesting is
+            // followed, to know when it comes back.
+            match event {
+                Event::MappingStart(..) | Event::SequenceStart(..) => {
+                    self.beyond += 1;
+                    self.too_deep.get_or_insert(mark.line().max(1));
+                }
+                Event::MappingEnd | Event::SequenceEnd if self.beyond > 0 => self.beyond -= 1,
+                Event::MappingEnd | Event::SequenceEnd => {
+                    self.stack.pop();
+                }
+                _ => {}
+            }
+            return;
+        }
         match event {
             Event::Scalar(value, ..) => {
                 self.enter(Some(&value), mark);
@@ -111,7 +200,11 @@ impl MarkedEventReceiver for Collector {
             }
             Event::MappingStart(..) => {
                 if let Some(path) = self.enter(None, mark) {
-                    self.stack.push(Frame::Map { path, key: None });
+                    self.stack.push(Frame::Map {
+                        path,
+                        key: None,
+                        seen: std::collections::HashMap::new(),
+                    });
                 }
             }
             Event::SequenceStart(..) => {
@@ -137,6 +230,8 @@ impl Positions {
         let _ = parser.load(&mut collector, false);
         Positions {
             nodes: collector.nodes,
+            duplicates: collector.duplicates,
+            too_deep: collector.too_deep,
         }
     }
 

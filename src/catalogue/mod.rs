@@ -14,6 +14,7 @@ pub mod locate;
 pub mod names;
 pub mod raw;
 mod sheets;
+pub mod snapfire;
 
 pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
@@ -141,6 +142,50 @@ impl Catalogue {
         }
     }
 
+    /// The lists nearest to a name that matches none, closest first, at
+    /// most `n`: those one of whose names is a near spelling, or failing
+    /// any, those sharing a word with it (`Imperial Navy` for `Navy`).
+    pub fn nearest_lists(&self, name: &str, n: usize) -> Vec<&ArmyList> {
+        let lower = name.to_lowercase();
+        let mut scored: Vec<(f64, &ArmyList)> = self
+            .lists
+            .iter()
+            .filter_map(|list| {
+                list.all_names()
+                    .filter_map(|c| crate::diagnostic::closeness(&lower, c))
+                    .max_by(f64::total_cmp)
+                    .map(|score| (score, list))
+            })
+            .collect();
+        if scored.is_empty() {
+            let words: Vec<String> = names::normalize(name)
+                .split_whitespace()
+                .filter(|w| w.chars().count() >= 4)
+                .map(str::to_string)
+                .collect();
+            scored = self
+                .lists
+                .iter()
+                .filter_map(|list| {
+                    let shared = list
+                        .all_names()
+                        .map(|n| {
+                            let n = names::normalize(n);
+                            n.split_whitespace()
+                                .filter(|w| words.iter().any(|x| x == w))
+                                .count()
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    (shared > 0).then(|| (f64::from(u32::try_from(shared).unwrap_or(u32::MAX)), list))
+                })
+                .collect();
+        }
+        // Closest first; equals in the catalogue's order.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.into_iter().take(n).map(|(_, list)| list).collect()
+    }
+
     pub fn list(&self, id: &str) -> Option<&ArmyList> {
         self.lists.iter().find(|l| l.id == id)
     }
@@ -174,6 +219,8 @@ pub struct ArmyList {
     pub version: String,
     pub version_label: Option<String>,
     pub snapfire_id: Option<String>,
+    /// Snapfire's ids of the formations and upgrades, for share links.
+    pub snapfire: snapfire::SnapfireIds,
     pub source: Vec<SourceRef>,
     pub decisions: Vec<String>,
     pub strategy_rating: Option<u8>,
@@ -212,10 +259,17 @@ impl ArmyList {
     /// The version for humans: the pack's label, with the version itself
     /// where the label does not contain it.
     pub fn version_text(&self) -> String {
+        // One shape for every list, `Pack name (version)`, whatever shape
+        // the builder's label had.
+        let version = &self.version;
         match &self.version_label {
-            Some(label) if label.contains(&self.version) => label.clone(),
-            Some(label) => format!("{label}, {}", self.version),
-            None => self.version.clone(),
+            Some(label) if label.contains(&format!("({version})")) => label.clone(),
+            Some(label) => match label.trim_end().strip_suffix(version.as_str()) {
+                Some(base) => format!("{} ({version})", base.trim_end_matches([' ', ','])),
+                None if label.contains(version.as_str()) => label.clone(),
+                None => format!("{} ({version})", label.trim_end_matches([' ', ','])),
+            },
+            None => version.clone(),
         }
     }
 }
@@ -247,6 +301,9 @@ pub struct Formation {
     /// `None`: the sources do not give it.
     pub points: Option<i32>,
     pub initiative: Option<String>,
+    /// Initiatives that replace it when the formation took something,
+    /// first match first (`None`: missing from the sources).
+    pub initiative_when: Vec<(Cond<Selector>, Option<String>)>,
     pub units: Vec<(UnitIdx, u32)>,
     pub upgrades: Vec<UpgradeIdx>,
     pub tags: BTreeSet<String>,
@@ -321,10 +378,13 @@ impl Cost {
         match self {
             Cost::Each(each) => i64::from(*each) * i64::from(count),
             Cost::Successive(costs) => {
+                // The listed costs, then the last one for every further
+                // copy: O(len), whatever the count.
                 let last = costs.last().copied().unwrap_or(0);
-                (0..count as usize)
-                    .map(|i| i64::from(costs.get(i).copied().unwrap_or(last)))
-                    .sum()
+                let listed = costs.len().min(count as usize);
+                let head: i64 = costs.iter().take(listed).map(|&c| i64::from(c)).sum();
+                let rest = i64::from(count).saturating_sub(listed as i64);
+                head.saturating_add(rest.saturating_mul(i64::from(last)))
             }
         }
     }

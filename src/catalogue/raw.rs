@@ -116,6 +116,35 @@ pub struct Imports {
     /// The list id Snapfire prints on the second line of its text export.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire: Option<String>,
+    /// The name of Snapfire's list file without `.json` (`SM_codex_NETEA`):
+    /// what a share link carries in `list=`. With it, every formation and
+    /// upgrade needs a Snapfire id (or a place in `snapfire_none` or in a
+    /// pick's `gives`), checked by `muster lists --check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+$"))]
+    pub snapfire_file: Option<String>,
+    /// Snapfire picks that are not simply one of the upgrade whose
+    /// `snapfire_ids` name them: `2x Land Raider` is two Land Raiders,
+    /// `6 Fire Warriors, 3 Devilfish` is two upgrades at once. An id given
+    /// again records another way of writing the same pick (read as its
+    /// first entry).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapfire_picks: Vec<SnapfirePick>,
+    /// Formations and upgrades that no Snapfire pick stands for (muster's
+    /// own entries: an automatic transport, a rule's free character).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapfire_none: Vec<String>,
+}
+
+/// What one Snapfire upgrade pick stands for in muster's terms.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapfirePick {
+    /// The pick's Snapfire id, one of the `snapfire_ids` of an upgrade
+    /// named in `gives`.
+    pub id: u32,
+    /// Upgrade ids and how many of each one pick gives.
+    pub gives: std::collections::BTreeMap<String, u32>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -162,6 +191,10 @@ pub struct Formation {
     /// Initiative rating, such as `1+` (Epic Armageddon lists; required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initiative: Option<Known<Initiative>>,
+    /// Initiatives that replace `initiative` when the formation took
+    /// something (`count(wraithseer) >= 1`): the first that holds applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initiative_when: Vec<InitiativeWhen>,
     /// The units the formation always has.
     #[serde(default)]
     pub units: Vec<UnitCount>,
@@ -275,6 +308,16 @@ pub struct GarrisonUnits {
     pub units: Vec<String>,
     /// The rule, as the roster's garrison column explains it (our words).
     pub rule: String,
+}
+
+/// An initiative that applies when a condition on the formation holds.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InitiativeWhen {
+    /// A condition in the constraint language over the formation alone
+    /// (its id, tags and upgrades; not points).
+    pub when: String,
+    pub initiative: Known<Initiative>,
 }
 
 /// A rating that applies when a condition on the whole army holds.

@@ -33,7 +33,7 @@ pub enum Command {
     Check {
         /// Roster files, or folders of them (walked recursively, in path
         /// order; names starting with `.` are left out); `-` reads standard
-        /// input. One file prints its findings in full; several print a
+        /// input; a Snapfire share link is checked as the roster it holds. One file prints its findings in full; several print a
         /// table with one line per roster.
         #[arg(value_name = "FILE_OR_DIR", required = true)]
         files: Vec<PathBuf>,
@@ -94,7 +94,8 @@ pub enum Command {
     },
     /// Print a crib sheet of datasheets: every unit of an army list, or
     /// only the units of a roster. HTML on standard output unless --pdf or
-    /// --html says where to write.
+    /// --html says where to write. For a roster, the lines it cannot place
+    /// are reported and the exit status is that of `muster check`.
     Sheet {
         /// The list's id, name or alias.
         #[arg(required_unless_present = "roster", conflicts_with = "roster")]
@@ -117,8 +118,20 @@ pub enum Command {
         /// Check against an event's rules too.
         #[arg(long, value_name = "EVENT.yaml")]
         event: Option<PathBuf>,
+        /// Print the roster's Snapfire share link instead of a document
+        /// (NetEA lists that Snapfire has). The address of Snapfire's
+        /// chooser page may follow: `--share=https://.../chooser.html`.
+        #[arg(long, value_name = "CHOOSER_URL", num_args = 0..=1, require_equals = true, default_missing_value = crate::import::snapfire::DEFAULT_BASE)]
+        share: Option<String>,
         #[command(flatten)]
         print: PrintArgs,
+    },
+    /// Print a Snapfire share link as a muster roster.
+    Import {
+        /// The link (quote it in the shell), or a file holding it; `-`
+        /// reads standard input.
+        #[arg(value_name = "LINK_OR_FILE")]
+        link: String,
     },
     /// Write the JSON Schemas of list files and of the JSON output.
     Schema {
@@ -146,7 +159,7 @@ pub enum Format {
 /// Where printed documents go.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PrintArgs {
-    /// Write a PDF to this file.
+    /// Write a PDF to this file (`-`: standard output).
     #[arg(long, value_name = "OUT.pdf")]
     pub pdf: Option<PathBuf>,
     /// Write HTML to this file (`-`: standard output, the default when

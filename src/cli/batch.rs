@@ -95,7 +95,9 @@ pub fn check(
     };
     if let Some((path, format)) = report {
         match render(&summary, format).and_then(|text| {
-            write_atomically(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+            let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
+            write_atomically(path, text.as_bytes(), &read)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
         }) {
             Ok(()) => {
                 let _ = writeln!(out.stderr, "wrote {}", path.display());
@@ -134,19 +136,24 @@ fn render(summary: &Summary<'_, '_>, format: ReportFormat) -> Result<String, Str
     }
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`: a run that is interrupted or fails leaves the old report or
-/// none, never half of one.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: a run that is interrupted or fails leaves the old file or none,
+/// never half of one, and a symbolic link at `path` is replaced, not
+/// followed. A `path` that is one of `inputs` (the same file, by any name)
+/// is refused: `roster x.txt --html x.txt` once overwrote the roster.
+pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io::Result<()> {
+    if inputs.iter().any(|input| same_file(path, input)) {
+        return Err(std::io::Error::other("it is one of the files being read"));
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
     let mut temp = tempfile::Builder::new()
-        .prefix(".muster-report-")
+        .prefix(".muster-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    temp.write_all(text.as_bytes())?;
+    temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     // Temporary files are private to their owner; a report is for sharing.
     #[cfg(unix)]
@@ -157,6 +164,23 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Whether two paths name the same existing file (followed through links).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if b.as_os_str() == "-" {
+        return false;
+    }
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(a), Ok(b)) => {
+            use std::os::unix::fs::MetadataExt;
+            a.dev() == b.dev() && a.ino() == b.ino()
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok(),
+        _ => false,
+    }
 }
 
 /// A progress bar on standard error, only for several rosters, only on a

@@ -7,6 +7,7 @@ use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use crate::event::Event;
 use crate::report::terminal;
+use crate::source::ReadError;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::Read;
@@ -20,11 +21,7 @@ fn army_named(command: &Command) -> Option<String> {
     let from_roster = |path: &Path| -> Option<String> {
         // Only a regular file of a roster's size; anything else is left to
         // the command, which reports it.
-        let meta = std::fs::metadata(path).ok()?;
-        if !meta.is_file() || meta.len() > crate::roster::MAX_ROSTER_BYTES as u64 {
-            return None;
-        }
-        let bytes = std::fs::read(path).ok()?;
+        let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
         let text = String::from_utf8_lossy(&bytes);
         let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
         crate::roster::parse(&file).0.header.army.map(|a| a.value)
@@ -108,14 +105,30 @@ pub fn run(args: &Args, color: bool) -> Output {
                 Command::New { army, points } => new(catalogue, army, *points),
                 Command::Explain { text, army } => super::print::explain(catalogue, text, army.as_deref()),
                 Command::Sheet { army, roster, print } => {
-                    super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print)
+                    super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print, color)
                 }
                 Command::Roster {
                     file,
                     with_sheet,
                     event,
+                    share: Some(base),
+                    ..
+                } if !*with_sheet => super::print::share(catalogue, file, event.as_deref(), base, color),
+                Command::Roster {
+                    file,
+                    with_sheet,
+                    event,
+                    share,
                     print,
-                } => super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color),
+                } => {
+                    if share.is_some() {
+                        return usage(
+                            "--share prints a link, not a document: leave out --with-sheet".to_string(),
+                        );
+                    }
+                    super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color)
+                }
+                Command::Import { link } => super::print::import(catalogue, link, color),
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }
@@ -139,20 +152,31 @@ pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, String> {
             .take(limit)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
+        if bytes.len() > crate::roster::MAX_ROSTER_BYTES {
+            return Err(format!(
+                "standard input is more than {} bytes; a roster may be at most that (1 MiB)",
+                crate::roster::MAX_ROSTER_BYTES
+            ));
+        }
         return Ok(bytes);
     }
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if meta.is_dir() {
         return Err(format!("{} is a folder, not a roster file", path.display()));
     }
-    if meta.len() > crate::roster::MAX_ROSTER_BYTES as u64 {
-        return Ok(vec![b' '; crate::roster::MAX_ROSTER_BYTES + 1]);
+    match crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES) {
+        Ok(bytes) => Ok(bytes),
+        // `decode` reports the size.
+        Err(ReadError::TooLarge(_)) => Ok(vec![b' '; crate::roster::MAX_ROSTER_BYTES + 1]),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
     }
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
+/// The largest event file read: real ones are a few kilobytes.
+pub const MAX_EVENT_BYTES: usize = 1 << 20;
+
 pub(super) fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
-    let text = std::fs::read(path)
+    let text = crate::source::read_regular(path, MAX_EVENT_BYTES)
         .map_err(|e| format!("cannot read the event file {}: {e}", path.display()))
         .and_then(|bytes| {
             String::from_utf8(bytes)
@@ -256,8 +280,9 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
             out.stdout = to_json(&rows);
         }
         Format::Text => {
-            let id_width = sorted.iter().map(|l| l.id.len()).max().unwrap_or(0);
-            let name_width = sorted.iter().map(|l| l.name.chars().count()).max().unwrap_or(0);
+            let column = |w: usize| w.min(crate::report::MAX_COLUMN);
+            let id_width = column(sorted.iter().map(|l| l.id.len()).max().unwrap_or(0));
+            let name_width = column(sorted.iter().map(|l| l.name.chars().count()).max().unwrap_or(0));
             for l in sorted {
                 let _ = writeln!(
                     out.stdout,
@@ -294,9 +319,9 @@ pub(super) fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyL
 
 pub(super) fn usage(message: String) -> Output {
     Output {
-        stdout: String::new(),
         stderr: format!("error: {message}\n"),
         status: status::UNUSABLE,
+        ..Output::default()
     }
 }
 

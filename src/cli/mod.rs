@@ -30,6 +30,9 @@ pub mod status {
 #[derive(Debug, Default)]
 pub struct Output {
     pub stdout: String,
+    /// Bytes for standard output after `stdout`: a PDF asked for with
+    /// `--pdf -`.
+    pub bytes: Vec<u8>,
     pub stderr: String,
     pub status: u8,
 }
@@ -66,14 +69,15 @@ pub fn run(args: &Args, color: bool) -> Output {
 
 fn emit(output: Output) -> ExitCode {
     // A closed pipe (`muster check ... | head`) is not an error.
-    let write =
-        |mut w: Box<dyn Write>, text: &str| match w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(()),
-            _ => Ok(()),
-        };
-    if write(Box::new(std::io::stdout().lock()), &output.stdout).is_err() {
+    let write = |mut w: Box<dyn Write>, bytes: &[u8]| match w.write_all(bytes).and_then(|()| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(()),
+        _ => Ok(()),
+    };
+    if write(Box::new(std::io::stdout().lock()), output.stdout.as_bytes()).is_err()
+        || write(Box::new(std::io::stdout().lock()), &output.bytes).is_err()
+    {
         return ExitCode::SUCCESS;
     }
-    let _ = write(Box::new(std::io::stderr().lock()), &output.stderr);
+    let _ = write(Box::new(std::io::stderr().lock()), output.stderr.as_bytes());
     ExitCode::from(output.status)
 }

@@ -1,11 +1,13 @@
-//! The commands that explain and print: `explain`, `sheet` and `roster`.
-//! They find the list, check the roster, build the views and write the
-//! files; the documents themselves come from `crate::print`.
+//! The commands that explain and print: `explain`, `sheet` and `roster`
+//! (and its `--share` link), and `import`. They find the list, check the
+//! roster, build the views and write the files; the documents themselves
+//! come from `crate::print`, links from `crate::import::snapfire`.
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, SfShip, Ship, names};
 use crate::check::{self, Checked};
+use crate::import::snapfire;
 use crate::notation::{self, ship, space_fleet};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
@@ -106,10 +108,12 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 Err(ship_error) if ship_error.offset > error.offset => ship_error,
                 Err(_) => error,
             };
-            let column = error.column;
+            // No format width: one past `u16::MAX` panics, and the text is
+            // the user's, any length. The caret goes under the character.
+            let pad = " ".repeat(error.column.saturating_sub(1));
+            let text = crate::report::terminal::escape(text);
             usage(format!(
-                "`{text}` is not datasheet notation\n  {text}\n  {:>column$} {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet",
-                "^"
+                "`{text}` is not datasheet notation\n  {text}\n  {pad}^ {error}\nhint: separate parts with commas; `muster explain UNIT --army ARMY` shows a unit's datasheet"
             ))
         }
     }
@@ -276,42 +280,59 @@ fn find_unit<'c>(catalogue: &'c Catalogue, list: &ArmyList, name: &str) -> Resul
     }
 }
 
-/// Writes what `print` asks for: a PDF, an HTML file, or HTML on standard
-/// output.
+/// Whether an output path means standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes what `print` asks for: a PDF, an HTML file, or either on
+/// standard output (`-`, everywhere a file is written; HTML is the default
+/// when no --pdf is given). With a PDF on standard output, what was
+/// written is said on standard error so the PDF's bytes stay whole.
 fn write(
     print: &PrintArgs,
+    inputs: &[&Path],
     html: impl FnOnce(Paper) -> Result<String, PrintError>,
     pdf: impl FnOnce(Paper) -> Result<Vec<u8>, PrintError>,
 ) -> Output {
     let paper = Paper::from(print.paper);
     let mut out = Output::default();
-    let fail = |out: &mut Output, message: String| {
-        let _ = writeln!(out.stderr, "error: {message}");
-        out.status = status::UNUSABLE;
-    };
-    if let Some(path) = &print.pdf {
-        match pdf(paper) {
-            Ok(bytes) => match std::fs::write(path, bytes) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
-                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
-            },
-            Err(e) => fail(&mut out, e.to_string()),
-        }
-    }
     let html_to = match (&print.html, &print.pdf) {
         (Some(path), _) => Some(path.as_path()),
         (None, None) => Some(Path::new("-")),
         (None, Some(_)) => None,
     };
+    let pdf_to_stdout = print.pdf.as_deref().is_some_and(is_stdout);
+    if pdf_to_stdout && html_to.is_some_and(is_stdout) {
+        return usage("--pdf - and --html - cannot both write to standard output".into());
+    }
+    let fail = |out: &mut Output, message: String| {
+        let _ = writeln!(out.stderr, "error: {message}");
+        out.status = status::UNUSABLE;
+    };
+    let wrote = |out: &mut Output, path: &Path| {
+        let line = format!("wrote {}\n", path.display());
+        if pdf_to_stdout {
+            out.stderr.push_str(&line);
+        } else {
+            out.stdout.push_str(&line);
+        }
+    };
+    if let Some(path) = &print.pdf {
+        match pdf(paper) {
+            Ok(bytes) if is_stdout(path) => out.bytes = bytes,
+            Ok(bytes) => match super::batch::write_atomically(path, &bytes, inputs) {
+                Ok(()) => wrote(&mut out, path),
+                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+            },
+            Err(e) => fail(&mut out, e.to_string()),
+        }
+    }
     if let Some(path) = html_to {
         match html(paper) {
-            Ok(page) if path.as_os_str() == "-" => out.stdout.push_str(&page),
-            Ok(page) => match std::fs::write(path, page) {
-                Ok(()) => {
-                    let _ = writeln!(out.stdout, "wrote {}", path.display());
-                }
+            Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
+            Ok(page) => match super::batch::write_atomically(path, page.as_bytes(), inputs) {
+                Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },
             Err(e) => fail(&mut out, e.to_string()),
@@ -325,6 +346,9 @@ fn checked<'c>(
     file: &Path,
     event: Option<&crate::event::Event>,
 ) -> Result<Checked<'c>, Output> {
+    if let Some(link) = link_argument(file) {
+        return Ok(check::check_text_for(catalogue, event, LINK_NAME, link));
+    }
     let name = if file.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
@@ -334,8 +358,40 @@ fn checked<'c>(
     Ok(check::check_bytes_for(catalogue, event, &name, &bytes))
 }
 
-pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, print: &PrintArgs) -> Output {
+/// The roster problems that leave a unit out of its crib sheet: names and
+/// lines muster could not place.
+fn unplaced(checked: &Checked<'_>) -> Vec<crate::diagnostic::Diagnostic> {
+    use crate::diagnostic::Code;
+    checked
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.is_error()
+                && matches!(
+                    d.code,
+                    Code::ParseError
+                        | Code::UnknownFormation
+                        | Code::UnknownUpgrade
+                        | Code::AmbiguousName
+                        | Code::BadNesting
+                        | Code::UpgradeNotAllowed
+                )
+        })
+        .cloned()
+        .collect()
+}
+
+pub fn sheet(
+    catalogue: &Catalogue,
+    army: Option<&str>,
+    roster: Option<&Path>,
+    print: &PrintArgs,
+    color: bool,
+) -> Output {
     let date = today();
+    // For a roster: the check, to report what the sheet leaves out and to
+    // exit as `muster check` would.
+    let mut roster_checked: Option<Checked<'_>> = None;
     let sheet = match (army, roster) {
         (Some(army), _) => match find(catalogue, army) {
             Ok(list) => CribSheet::for_list(catalogue, list, &date),
@@ -346,28 +402,71 @@ pub fn sheet(catalogue: &Catalogue, army: Option<&str>, roster: Option<&Path>, p
                 Ok(checked) => checked,
                 Err(out) => return out,
             };
-            match RosterSheet::new(&checked, catalogue, &date, true).sheet {
-                Some(sheet) => sheet,
-                None => {
-                    return Output {
-                        stderr: format!(
-                            "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
-                            terminal::diagnostics(&checked.diagnostics, false),
-                            checked.name
-                        ),
-                        status: status::UNUSABLE,
-                        ..Output::default()
-                    };
-                }
-            }
+            let view = RosterSheet::new(&checked, catalogue, &date, true);
+            let Some(mut sheet) = view.sheet else {
+                // No list, so no sheet; the status is still `check`'s.
+                return Output {
+                    stderr: format!(
+                        "{}error: muster cannot tell which army {} uses, so it has no datasheets to print\n",
+                        terminal::diagnostics(&checked.diagnostics, color),
+                        checked.name
+                    ),
+                    status: if checked.unusable() {
+                        status::UNUSABLE
+                    } else {
+                        status::FAILED
+                    },
+                    ..Output::default()
+                };
+            };
+            // A roster's crib sheet leaves the army's rules to the roster
+            // pages; printed alone, it carries them.
+            sheet.army_rules = view.army_rules;
+            roster_checked = Some(checked);
+            sheet
         }
         (None, None) => return usage("give an army list or --roster FILE".into()),
     };
-    write(
+    let mut out = write(
         print,
+        &roster.into_iter().collect::<Vec<_>>(),
         |paper| print::crib_html(&sheet, paper),
         |paper| print::crib_pdf(&sheet, paper),
-    )
+    );
+    if let Some(checked) = roster_checked.filter(|_| out.status == status::OK) {
+        let unplaced = unplaced(&checked);
+        if !unplaced.is_empty() {
+            let _ = writeln!(
+                out.stderr,
+                "{}{}: the crib sheet leaves out what {} of the roster could not place",
+                terminal::diagnostics(&unplaced, color),
+                checked.name,
+                if unplaced.len() == 1 {
+                    "this line"
+                } else {
+                    "these lines"
+                }
+            );
+        }
+        out.status = if checked.unusable() {
+            status::UNUSABLE
+        } else if checked.legal() {
+            status::OK
+        } else {
+            if unplaced.is_empty() {
+                let _ = writeln!(
+                    out.stderr,
+                    "{}: NOT legal ({} error{}); `muster check {}` shows them",
+                    checked.name,
+                    checked.errors(),
+                    if checked.errors() == 1 { "" } else { "s" },
+                    checked.name
+                );
+            }
+            status::FAILED
+        };
+    }
+    out
 }
 
 pub fn roster(
@@ -378,6 +477,7 @@ pub fn roster(
     print: &PrintArgs,
     color: bool,
 ) -> Output {
+    let event_path = event;
     let event = match event.map(|path| load_event(path, catalogue, color)) {
         Some(Ok(event)) => Some(event),
         Some(Err(out)) => return out,
@@ -388,8 +488,10 @@ pub fn roster(
         Err(out) => return out,
     };
     let view = RosterSheet::new(&checked, catalogue, &today(), with_sheet);
+    let inputs: Vec<&Path> = std::iter::once(file).chain(event_path).collect();
     let mut out = write(
         print,
+        &inputs,
         |paper| print::roster_html(&view, paper),
         |paper| print::roster_pdf(&view, paper),
     );
@@ -410,4 +512,130 @@ pub fn roster(
         }
     }
     out
+}
+
+/// The name a roster given as a link on the command line is checked under.
+pub(super) const LINK_NAME: &str = "<snapfire link>";
+
+/// A command-line argument that is a Snapfire link rather than a path (a
+/// file of that name wins).
+pub(super) fn link_argument(path: &Path) -> Option<&str> {
+    let text = path.to_str()?;
+    (snapfire::is_link(text) && !path.exists()).then_some(text)
+}
+
+/// `muster roster FILE --share`: the roster's Snapfire link on standard
+/// output; the status is that of `muster check`.
+pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &str, color: bool) -> Output {
+    let event = match event.map(|path| load_event(path, catalogue, color)) {
+        Some(Ok(event)) => Some(event),
+        Some(Err(out)) => return out,
+        None => None,
+    };
+    let checked = match checked(catalogue, file, event.as_ref()) {
+        Ok(checked) => checked,
+        Err(out) => return out,
+    };
+    let mut out = Output::default();
+    let status = if checked.unusable() {
+        status::UNUSABLE
+    } else if checked.legal() {
+        status::OK
+    } else {
+        status::FAILED
+    };
+    match (&checked.share, checked.list) {
+        (Some(Ok(shared)), _) => {
+            out.stdout = format!("{}\n", shared.link.url(base));
+            for formation in &shared.dropped {
+                let _ = writeln!(
+                    out.stderr,
+                    "warning: Snapfire drops the {formation} when it opens the link (its id is under 500, which Snapfire reads as an upgrade); muster reads it"
+                );
+            }
+            for left in &shared.left_out {
+                let _ = writeln!(
+                    out.stderr,
+                    "note: left out of the link, Snapfire has no pick for it: {left}"
+                );
+            }
+            if !checked.legal() {
+                let _ = writeln!(
+                    out.stderr,
+                    "warning: {} is not legal ({} error{}); `muster check` lists them",
+                    checked.name,
+                    checked.errors(),
+                    if checked.errors() == 1 { "" } else { "s" }
+                );
+            }
+            out.status = status;
+        }
+        (Some(Err(error)), _) => {
+            let _ = writeln!(out.stderr, "error: {error}");
+            out.status = status::FAILED;
+        }
+        (None, Some(list)) => {
+            let _ = writeln!(
+                out.stderr,
+                "error: {} has no Snapfire counterpart, so it has no share link",
+                list.name
+            );
+            out.status = status::FAILED;
+        }
+        (None, None) => {
+            out.stderr = terminal::diagnostics(&checked.diagnostics, color);
+            let _ = writeln!(
+                out.stderr,
+                "error: {}: the roster names no list muster knows, so it has no share link",
+                checked.name
+            );
+            out.status = if status == status::OK {
+                status::FAILED
+            } else {
+                status
+            };
+        }
+    }
+    out
+}
+
+/// `muster import LINK`: the link as a muster roster on standard output.
+pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
+    let path = Path::new(argument);
+    let text = match link_argument(path) {
+        Some(link) => link.to_string(),
+        None if snapfire::is_link(argument) => argument.to_string(),
+        None => match read_input(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(message) => return usage(message),
+        },
+    };
+    let name = if snapfire::is_link(argument) {
+        LINK_NAME.to_string()
+    } else {
+        path.display().to_string()
+    };
+    let read = snapfire::Link::parse(&text).and_then(|link| snapfire::to_roster(&link, catalogue));
+    match read {
+        Ok(imported) => Output {
+            stdout: imported.roster,
+            ..Output::default()
+        },
+        Err(error) => {
+            let file = crate::source::SourceFile::new(name, text.as_str());
+            let mut d = crate::diagnostic::Diagnostic::error(
+                crate::diagnostic::Code::SnapfireLink,
+                error.to_string(),
+            )
+            .at(&file, error.span);
+            if let Some(hint) = error.hint() {
+                d = d.hint(hint);
+            }
+            Output {
+                stderr: terminal::diagnostics(&[d], color),
+                status: status::UNUSABLE,
+                ..Output::default()
+            }
+        }
+    }
 }

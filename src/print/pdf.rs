@@ -9,7 +9,7 @@
 
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::space_fleet::SfShipCard;
-use super::view::{CribSheet, RosterSheet};
+use super::view::{ArmyRule, CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
     Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle,
@@ -680,6 +680,7 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         size: BODY,
     });
     blocks.push(Block::Gap(4.0));
+    army_rule_blocks(&sheet.army_rules, blocks);
     for unit in &sheet.units {
         let mut card = vec![Block::Bar {
             left: vec![
@@ -726,6 +727,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
         for remark in &unit.remarks {
             card.push(Block::Boxed(vec![plain(remark.clone())]));
         }
+        for f in &unit.fielded {
+            card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+        }
         card.push(Block::Gap(6.0));
         blocks.push(Block::Keep(card));
     }
@@ -765,6 +769,29 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
             borders: false,
         }));
     }
+}
+
+/// The army's special rules: a heading and a table of names and
+/// summaries, as the glossary is laid out.
+fn army_rule_blocks(rules: &[ArmyRule], blocks: &mut Vec<Block>) {
+    if rules.is_empty() {
+        return;
+    }
+    blocks.push(Block::Heading("Army special rules".into()));
+    blocks.push(Block::Table(Table {
+        widths: vec![0.25, 0.75],
+        header: Vec::new(),
+        rows: rules
+            .iter()
+            .map(|r| Row {
+                cells: vec![vec![bold(r.name.clone())], vec![plain(r.summary.clone())]],
+                bold: false,
+            })
+            .collect(),
+        right: Vec::new(),
+        borders: false,
+    }));
+    blocks.push(Block::Gap(6.0));
 }
 
 /// A ship datasheet: a bar with the characteristics, the weapon table,
@@ -808,6 +835,9 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
     }
     for fault in &ship.faults {
         card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
+    }
+    for f in &ship.fielded {
+        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
     }
     card.push(Block::Gap(6.0));
     card
@@ -990,7 +1020,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
     } else if roster.formations.is_empty() {
         blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Text {
-            runs: vec![plain("No formation could be read.")],
+            runs: vec![plain(roster.no_formations.clone())],
             size: BODY,
         });
     } else {
@@ -1026,6 +1056,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
             borders: true,
         }));
     }
+    army_rule_blocks(&roster.army_rules, &mut blocks);
     if !roster.counts_as.is_empty() {
         blocks.push(Block::Heading("Counts as".into()));
         blocks.push(Block::Table(Table {

@@ -17,6 +17,8 @@ pub const NOT_IN_SOURCES: &str = "not in the sources";
 /// One ship datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct ShipCard {
+    /// The datasheet id.
+    pub id: String,
     pub name: String,
     /// `Cruiser/8`.
     pub hull: String,
@@ -29,6 +31,10 @@ pub struct ShipCard {
     pub notes: Vec<String>,
     /// What the sources got wrong, so a reader knows why a value is missing.
     pub faults: Vec<String>,
+    /// On a roster's crib sheet: the refits the roster bought for this
+    /// ship, with what each changes (`Nova Cannon: Replaces the prow
+    /// torpedoes`).
+    pub fielded: Vec<String>,
 }
 
 /// One weapon row. Launch bays have craft instead of a range and an arc.
@@ -116,6 +122,7 @@ impl ShipCard {
             ),
         };
         ShipCard {
+            id: data.id.clone(),
             name: data.name.clone(),
             hull,
             speed,
@@ -126,6 +133,7 @@ impl ShipCard {
             weapons,
             notes: data.notes.clone(),
             faults: data.faults.clone(),
+            fielded: Vec::new(),
         }
     }
 
@@ -203,16 +211,14 @@ impl FleetView {
                 continue;
             }
             if f.is_group {
-                let members: Vec<&FormationSummary> =
-                    army.formations.iter().filter(|m| m.group == Some(i)).collect();
                 rows.push(FleetRow {
                     name: f.name.clone(),
                     options: options(f),
-                    points: f.points + members.iter().map(|m| m.points).sum::<i64>(),
+                    points: army.points_of(i),
                     squadron: true,
                     member: false,
                 });
-                rows.extend(members.into_iter().map(|m| FleetRow {
+                rows.extend(army.members(i).map(|m| FleetRow {
                     name: m.name.clone(),
                     options: options(m),
                     points: m.points,

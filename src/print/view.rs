@@ -20,6 +20,9 @@ use std::collections::BTreeSet;
 pub struct CribSheet {
     pub title: String,
     pub subtitle: String,
+    /// The list's army-wide special rules (They Shall Know No Fear...),
+    /// which every unit on the table plays by.
+    pub army_rules: Vec<ArmyRule>,
     pub units: Vec<UnitCard>,
     /// Battlefleet Gothic ship datasheets (empty for other games).
     pub ships: Vec<ShipCard>,
@@ -30,9 +33,29 @@ pub struct CribSheet {
     pub stamp: String,
 }
 
+/// An army-wide special rule of a list: its name and what it does.
+#[derive(Debug, Clone)]
+pub struct ArmyRule {
+    pub name: String,
+    pub summary: String,
+}
+
+/// The army-wide special rules of a list, in the list's order.
+pub fn army_rules(list: &ArmyList) -> Vec<ArmyRule> {
+    list.special_rules
+        .iter()
+        .map(|r| ArmyRule {
+            name: r.name.clone(),
+            summary: r.summary.clone(),
+        })
+        .collect()
+}
+
 /// One datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct UnitCard {
+    /// The datasheet id.
+    pub id: String,
     pub name: String,
     /// `INF`, `AC/WE`.
     pub unit_type: String,
@@ -46,6 +69,9 @@ pub struct UnitCard {
     pub notes: Vec<String>,
     pub critical_hit: Option<String>,
     pub remarks: Vec<String>,
+    /// On a roster's crib sheet: the options the roster bought that change
+    /// this unit itself (refits, not added units), with what each changes.
+    pub fielded: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -135,6 +161,7 @@ impl UnitCard {
             None => sheet.notes.clone(),
         };
         UnitCard {
+            id: sheet.id.clone(),
             name: sheet.name.clone(),
             unit_type: type_abbreviation(sheet.unit_type).to_string(),
             type_name: type_name(sheet.unit_type).to_string(),
@@ -149,6 +176,7 @@ impl UnitCard {
             notes,
             critical_hit: sheet.critical_hit.clone(),
             remarks: sheet.remarks.clone(),
+            fielded: Vec::new(),
         }
     }
 
@@ -321,6 +349,7 @@ impl CribSheet {
         CribSheet {
             title,
             subtitle,
+            army_rules: army_rules(list),
             units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
             ships: ships.into_iter().map(ShipCard::new).collect(),
             sf_ships: sf_ships.into_iter().map(SfShipCard::new).collect(),
@@ -353,6 +382,12 @@ pub struct RosterSheet {
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
     pub formations: Vec<FormationRow>,
+    /// The list's army-wide special rules (empty when the list is unknown).
+    pub army_rules: Vec<ArmyRule>,
+    /// What the formations (or the fleet) section says when it has none:
+    /// why nothing could be read, naming an army list muster does not know
+    /// and the nearest ones it does.
+    pub no_formations: String,
     /// Battlefleet Gothic: the fleet, in place of `formations`.
     pub fleet: Option<FleetView>,
     pub counts_as: Vec<(String, String)>,
@@ -460,13 +495,22 @@ impl RosterSheet {
                     .filter_map(|&u| list.units.get(u).map(String::as_str))
                     .collect();
                 let what = format!("{}s", list.game.game().sheet_noun);
-                Some(CribSheet::for_units(
+                let mut sheet = CribSheet::for_units(
                     catalogue,
                     list,
                     &ids,
                     format!("{}, the {what} of this roster", list.version_text()),
                     date,
-                ))
+                );
+                // The roster pages print the army's rules already.
+                sheet.army_rules.clear();
+                for card in &mut sheet.units {
+                    card.fielded = fielded(list, resolved, &card.id);
+                }
+                for card in &mut sheet.ships {
+                    card.fielded = fielded(list, resolved, &card.id);
+                }
+                Some(sheet)
             }
             _ => None,
         };
@@ -489,6 +533,8 @@ impl RosterSheet {
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
             formations,
+            army_rules: list.map(army_rules).unwrap_or_default(),
+            no_formations: no_formations(checked, catalogue),
             fleet,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
@@ -499,6 +545,36 @@ impl RosterSheet {
             checked_by: format!("Checked by muster {} on {date}", env!("CARGO_PKG_VERSION")),
             stamp: stamp(date),
             sheet,
+        }
+    }
+}
+
+/// Why a roster sheet shows no formation: the army line muster could not
+/// follow, or nothing readable under it.
+fn no_formations(checked: &Checked<'_>, catalogue: &Catalogue) -> String {
+    use crate::catalogue::ListLookup;
+    if let Some(list) = checked.list {
+        return format!("No {} could be read.", list.game.entry_noun());
+    }
+    let Some(army) = &checked.header.army else {
+        return "No formation could be read: the roster does not say which army list it uses \
+                (a first line such as `Army: Codex Astartes`)."
+            .to_string();
+    };
+    let named = &army.value;
+    match catalogue.find_list(named) {
+        ListLookup::Ambiguous(lists) => format!(
+            "No formation could be read: the army `{named}` names more than one list: {}.",
+            crate::check::list_names(&lists)
+        ),
+        _ => {
+            let nearest = catalogue.nearest_lists(named, 3);
+            let hint = if nearest.is_empty() {
+                "`muster lists` shows every list it knows".to_string()
+            } else {
+                format!("the nearest it knows: {}", crate::check::list_names(&nearest))
+            };
+            format!("No formation could be read: muster knows no army list called `{named}`; {hint}.")
         }
     }
 }
@@ -538,6 +614,47 @@ fn formation_slots(list: &ArmyList, formation: usize) -> Vec<usize> {
 struct ResolvedUnits {
     formations: Vec<Vec<(usize, i64)>>,
     unit_order: Vec<usize>,
+    /// Each formation's own units (list unit indices) and the refits it
+    /// took: upgrades that add, replace and fill nothing, so they change
+    /// the formation's own units (a ship's Nova Cannon).
+    refits: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+/// What the roster bought that changes the unit `id` itself, one line a
+/// refit with the list's note on what it changes, and how many of the
+/// formations fielding the unit took it when not all did.
+fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return Vec::new();
+    };
+    let fielding: Vec<&Vec<usize>> = resolved
+        .refits
+        .iter()
+        .filter(|(units, _)| units.contains(&slot))
+        .map(|(_, refits)| refits)
+        .collect();
+    let mut taken: Vec<usize> = Vec::new();
+    for &u in fielding.iter().copied().flatten() {
+        if !taken.contains(&u) {
+            taken.push(u);
+        }
+    }
+    taken
+        .into_iter()
+        .filter_map(|u| {
+            let upgrade = list.upgrades.get(u)?;
+            let by = fielding.iter().filter(|r| r.contains(&u)).count();
+            let share = if by == fielding.len() {
+                String::new()
+            } else {
+                format!(" ({by} of {})", fielding.len())
+            };
+            Some(match &upgrade.note {
+                Some(note) => format!("{}{share}: {note}", upgrade.name),
+                None => format!("{}{share}", upgrade.name),
+            })
+        })
+        .collect()
 }
 
 /// The roster parsed and resolved again, for the unit counts `Checked`
@@ -563,9 +680,32 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
             unit_order.push(u);
         }
     }
+    let refits = army
+        .formations
+        .iter()
+        .map(|f| {
+            let own = list
+                .formations
+                .get(f.formation)
+                .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
+                .unwrap_or_default();
+            let refits = f
+                .upgrades
+                .iter()
+                .map(|t| t.upgrade)
+                .filter(|&u| {
+                    list.upgrades
+                        .get(u)
+                        .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+                })
+                .collect();
+            (own, refits)
+        })
+        .collect();
     Some(ResolvedUnits {
         formations,
         unit_order,
+        refits,
     })
 }
 

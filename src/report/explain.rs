@@ -87,7 +87,7 @@ pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>
                 .max()
                 .unwrap_or(0)
         };
-        let widths = [width(0), width(1), width(2)];
+        let widths = [width(0), width(1), width(2)].map(|w| w.min(super::MAX_COLUMN));
         for row in std::iter::once(head).chain(rows.iter().copied()) {
             let line = format!(
                 "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
@@ -238,7 +238,7 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
                 .max()
                 .unwrap_or(0)
         };
-        let widths = [width(0), width(1), width(2)];
+        let widths = [width(0), width(1), width(2)].map(|w| w.min(super::MAX_COLUMN));
         for row in std::iter::once(head).chain(rows.iter().copied()) {
             let line = format!(
                 "  {:<w0$}  {:<w1$}  {:<w2$}  {}",

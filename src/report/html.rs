@@ -57,12 +57,8 @@ impl DiagnosticView {
         let source = d.primary.as_ref().map(|label| {
             let (line, _) = label.file.line_col(label.span.start);
             let span = label.file.line_span(line);
-            label
-                .file
-                .text()
-                .get(span.start..span.end)
-                .unwrap_or_default()
-                .to_string()
+            let text = label.file.text().get(span.start..span.end).unwrap_or_default();
+            excerpt(text, label.span.start.saturating_sub(span.start))
         });
         DiagnosticView {
             severity: d.severity.as_str(),
@@ -109,8 +105,17 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
                 .checked
                 .army
                 .iter()
-                .flat_map(|a| &a.formations)
-                .map(|f| (f.name.clone(), f.points))
+                .flat_map(|a| {
+                    a.formations.iter().enumerate().map(|(i, f)| {
+                        // A squadron's ships follow it, marked as its members.
+                        let name = if f.group.is_some() {
+                            format!("↳ {}", f.name)
+                        } else {
+                            f.name.clone()
+                        };
+                        (name, a.points_of(i))
+                    })
+                })
                 .collect(),
             diagnostics: r.checked.diagnostics.iter().map(DiagnosticView::new).collect(),
         })
@@ -122,4 +127,33 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
         rows,
     }
     .render()
+}
+
+/// At most this many bytes of a roster line are shown beside a finding.
+const EXCERPT_BYTES: usize = 240;
+
+/// The part of a line around byte `at`, cut at character boundaries with
+/// `…` where it was cut, so that a long line is not copied whole into the
+/// report for each finding on it.
+fn excerpt(line: &str, at: usize) -> String {
+    if line.len() <= EXCERPT_BYTES {
+        return line.to_string();
+    }
+    let mut start = at.min(line.len()).saturating_sub(EXCERPT_BYTES / 4);
+    while !line.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (start + EXCERPT_BYTES).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.push_str(&line[start..end]);
+    if end < line.len() {
+        out.push('…');
+    }
+    out
 }

@@ -46,6 +46,9 @@ pub struct RosterReport {
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
     pub diagnostics: Vec<DiagnosticReport>,
+    /// The army's Snapfire share link (from `chooser.html`); null when its
+    /// list has no Snapfire counterpart or the army cannot be written as one.
+    pub share: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -197,6 +200,10 @@ impl From<&Checked<'_>> for RosterReport {
                 })
                 .collect(),
             diagnostics: c.diagnostics.iter().map(DiagnosticReport::from).collect(),
+            share: match &c.share {
+                Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::DEFAULT_BASE)),
+                _ => None,
+            },
         }
     }
 }

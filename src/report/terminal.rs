@@ -2,40 +2,47 @@
 
 use crate::check::Checked;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files;
 use codespan_reporting::term::{self, termcolor::Buffer};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Renders diagnostics the way rustc does; `color` adds ANSI colours.
+///
+/// Each label is shown on an excerpt of its line (at most
+/// [`EXCERPT_BYTES`] around it, with its real line and column numbers), and
+/// every piece of input text (the excerpt, file names, messages) has its
+/// control and bidirectional-override characters written as escapes, so a
+/// roster can neither flood the terminal with one long line per finding nor
+/// send it escape sequences (clearing the screen, setting the title,
+/// hyperlinks, a carriage return over the verdict).
 pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
-    let mut files = SimpleFiles::new();
-    let mut ids: Vec<(SourceFile, usize)> = Vec::new();
-    for label in diagnostics
-        .iter()
-        .flat_map(|d| d.primary.iter().chain(&d.secondary))
-    {
-        if !ids.iter().any(|(f, _)| f.same(&label.file)) {
-            let id = files.add(label.file.name().to_string(), label.file.text().to_string());
-            ids.push((label.file.clone(), id));
-        }
-    }
-    let id_of =
-        |file: &SourceFile| -> usize { ids.iter().find(|(f, _)| f.same(file)).map_or(0, |(_, id)| *id) };
     let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
     let config = term::Config::default();
     for d in diagnostics {
-        let mut labels = Vec::new();
-        if let Some(p) = &d.primary {
-            labels
-                .push(cs::Label::primary(id_of(&p.file), p.span.start..p.span.end).with_message(&p.message));
-        }
-        for s in &d.secondary {
-            labels.push(
-                cs::Label::secondary(id_of(&s.file), s.span.start..s.span.end).with_message(&s.message),
-            );
-        }
+        let all: Vec<(bool, &crate::diagnostic::Label)> = d
+            .primary
+            .iter()
+            .map(|p| (true, p))
+            .chain(d.secondary.iter().map(|s| (false, s)))
+            .collect();
+        let mut files = Excerpts(Vec::new());
+        let places: Vec<(SourceFile, Span)> = all.iter().map(|(_, l)| (l.file.clone(), l.span)).collect();
+        let ranges = files.build(&places);
+        let labels = all
+            .iter()
+            .zip(ranges)
+            .map(|((primary, label), (id, range))| {
+                let style = if *primary {
+                    cs::LabelStyle::Primary
+                } else {
+                    cs::LabelStyle::Secondary
+                };
+                cs::Label::new(style, id, range).with_message(escape(&label.message))
+            })
+            .collect();
         let mut notes = Vec::new();
         if let Some(rule) = &d.rule {
             notes.push(format!("rule: {} [{}]", rule.provenance, rule.id));
@@ -44,6 +51,7 @@ pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
         if let Some(fix) = &d.fix {
             notes.push(format!("fix: {fix}"));
         }
+        let notes = notes.iter().map(|n| escape(n).into_owned()).collect();
         let severity = match d.severity {
             Severity::Error => cs::Severity::Error,
             Severity::Warning => cs::Severity::Warning,
@@ -51,19 +59,206 @@ pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
         };
         let diagnostic = cs::Diagnostic::new(severity)
             .with_code(d.code.as_str())
-            .with_message(&d.message)
+            .with_message(escape(&d.message))
             .with_labels(labels)
             .with_notes(notes);
-        // Labels only ever point into files registered above.
+        // Labels only ever point into the excerpts registered above.
         let _ = term::emit_to_write_style(&mut buffer, &config, &files, &diagnostic);
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
 }
 
+/// At most this many bytes of a line are shown around a label.
+pub const EXCERPT_BYTES: usize = 240;
+
+/// Whether a character must not reach a terminal as it is: C0 and C1
+/// controls (escape sequences, carriage returns, bells) and the
+/// bidirectional overrides that reorder what is shown.
+fn hostile_char(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Input text as it may be shown on a terminal: hostile characters become
+/// `\u{1b}`-style escapes.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hostile_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hostile_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The lines of one file that a diagnostic's labels point at, each cut
+/// around its labels and escaped, for codespan.
+struct Excerpt {
+    name: String,
+    text: String,
+    /// Per line of `text`: its start in `text`, its 1-based line number in
+    /// the file, and the characters of the real line before the cut.
+    lines: Vec<(usize, usize, usize)>,
+}
+
+struct Excerpts(Vec<Excerpt>);
+
+impl Excerpts {
+    /// Builds one excerpt per file the places point into; returns each
+    /// place's excerpt id and range within it.
+    fn build(&mut self, places: &[(SourceFile, Span)]) -> Vec<(usize, std::ops::Range<usize>)> {
+        let mut out = vec![(0, 0..0); places.len()];
+        let mut done = vec![false; places.len()];
+        for i in 0..places.len() {
+            if done[i] {
+                continue;
+            }
+            let file = &places[i].0;
+            let mine: Vec<usize> = (i..places.len())
+                .filter(|&j| !done[j] && places[j].0.same(file))
+                .collect();
+            let mut line_numbers: Vec<usize> =
+                mine.iter().map(|&j| file.line_of(places[j].1.start)).collect();
+            line_numbers.sort_unstable();
+            line_numbers.dedup();
+            let id = self.0.len();
+            let mut excerpt = Excerpt {
+                name: escape(file.name()).into_owned(),
+                text: String::new(),
+                lines: Vec::new(),
+            };
+            for &line in &line_numbers {
+                let here: Vec<usize> = mine
+                    .iter()
+                    .copied()
+                    .filter(|&j| file.line_of(places[j].1.start) == line)
+                    .collect();
+                let line_span = file.line_span(line);
+                let text = file
+                    .text()
+                    .get(line_span.start..line_span.end)
+                    .unwrap_or_default();
+                let local = |offset: usize| offset.clamp(line_span.start, line_span.end) - line_span.start;
+                let first = here.iter().map(|&j| local(places[j].1.start)).min().unwrap_or(0);
+                let mut start = first.saturating_sub(EXCERPT_BYTES / 4);
+                while !text.is_char_boundary(start) {
+                    start -= 1;
+                }
+                let mut end = (start + EXCERPT_BYTES).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let base = excerpt.text.len();
+                excerpt.lines.push((base, line, text[..start].chars().count()));
+                // Where each original byte of the cut lands in the excerpt.
+                let mut map = Vec::with_capacity(end - start + 1);
+                for (k, c) in text[start..end].char_indices() {
+                    while map.len() <= k {
+                        map.push(excerpt.text.len());
+                    }
+                    if hostile_char(c) {
+                        excerpt.text.extend(c.escape_unicode());
+                    } else {
+                        excerpt.text.push(c);
+                    }
+                }
+                while map.len() <= end - start {
+                    map.push(excerpt.text.len());
+                }
+                let to_excerpt = |offset: usize| {
+                    let k = local(offset).clamp(start, end) - start;
+                    map.get(k).copied().unwrap_or(excerpt.text.len())
+                };
+                for &j in &here {
+                    let from = to_excerpt(places[j].1.start);
+                    let until = if places[j].1.end <= line_span.end {
+                        to_excerpt(places[j].1.end)
+                    } else {
+                        to_excerpt(line_span.end)
+                    };
+                    out[j] = (id, from..until.max(from));
+                    done[j] = true;
+                }
+                excerpt.text.push('\n');
+            }
+            self.0.push(excerpt);
+        }
+        out
+    }
+
+    fn get(&self, id: usize) -> Result<&Excerpt, files::Error> {
+        self.0.get(id).ok_or(files::Error::FileMissing)
+    }
+}
+
+impl<'a> files::Files<'a> for Excerpts {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        Ok(&self.get(id)?.name)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        Ok(&self.get(id)?.text)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, files::Error> {
+        let e = self.get(id)?;
+        Ok(e.lines
+            .partition_point(|&(start, _, _)| start <= byte_index)
+            .saturating_sub(1))
+    }
+
+    fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, files::Error> {
+        let e = self.get(id)?;
+        Ok(e.lines
+            .get(line_index)
+            .map_or(line_index + 1, |&(_, number, _)| number))
+    }
+
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, files::Error> {
+        let e = self.get(id)?;
+        let (start, _, column) = e.lines.get(line_index).copied().unwrap_or((0, 0, 0));
+        let before = e
+            .text
+            .get(start..byte_index.max(start).min(e.text.len()))
+            .unwrap_or_default();
+        Ok(column + before.chars().count() + 1)
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<std::ops::Range<usize>, files::Error> {
+        let e = self.get(id)?;
+        let start = e.lines.get(line_index).map(|&(start, _, _)| start);
+        let end = e
+            .lines
+            .get(line_index + 1)
+            .map_or(e.text.len(), |&(start, _, _)| start);
+        match start {
+            Some(start) => Ok(start..end),
+            None => Err(files::Error::LineTooLarge {
+                given: line_index,
+                max: e.lines.len().saturating_sub(1),
+            }),
+        }
+    }
+}
+
 /// The verdict line for one roster: `file: legal, Codex Astartes, 2990/3000 points`.
 pub fn verdict(c: &Checked<'_>) -> String {
     let mut line = String::new();
-    let _ = write!(line, "{}: ", c.name);
+    let _ = write!(line, "{}: ", escape(&c.name));
     if c.unusable() {
         line.push_str("not a usable roster");
         return line;
@@ -96,18 +291,17 @@ pub fn verdict(c: &Checked<'_>) -> String {
 
 /// A fleet at a glance: each ship with its points and options, squadrons
 /// with their ships under them, and the attack rating.
-fn fleet(army: &crate::check::ArmySummary) -> String {
+fn grouped(army: &crate::check::ArmySummary) -> String {
+    let game = army.game.game();
+    let noun = if game.fleet { "ship" } else { game.entry_noun };
     let mut rows: Vec<(String, String, String)> = Vec::new();
     for (i, f) in army.formations.iter().enumerate() {
         if f.group.is_some() {
             continue;
         }
         if f.is_group {
-            let members: Vec<&crate::check::FormationSummary> =
-                army.formations.iter().filter(|m| m.group == Some(i)).collect();
-            let points = f.points + members.iter().map(|m| m.points).sum::<i64>();
-            rows.push((f.name.clone(), points.to_string(), String::new()));
-            for m in members {
+            rows.push((f.name.clone(), army.points_of(i).to_string(), String::new()));
+            for m in army.members(i) {
                 rows.push((format!("  {}", m.name), m.points.to_string(), options(m)));
             }
         } else {
@@ -119,18 +313,25 @@ fn fleet(army: &crate::check::ArmySummary) -> String {
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
-        .max("ship".len());
+        .max(noun.len())
+        .min(super::MAX_COLUMN);
     let mut out = String::new();
-    let _ = writeln!(out, "  {:<width$}  {:>6}  options", "ship", "points");
+    let _ = writeln!(out, "  {noun:<width$}  {:>6}  options", "points");
     for (name, points, options) in rows {
         let _ = writeln!(out, "  {name:<width$}  {points:>6}  {options}");
     }
-    let _ = writeln!(
-        out,
-        "  attack rating {}",
-        army.attack_rating
-            .map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
-    );
+    if let Some(rating) = game.rating {
+        let value = match rating {
+            crate::games::Rating::Attack => army.attack_rating,
+            crate::games::Rating::Strategy => army.strategy_rating,
+        };
+        let _ = writeln!(
+            out,
+            "  {} {}",
+            rating.name(),
+            value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
+        );
+    }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 
@@ -156,8 +357,11 @@ pub fn formations(c: &Checked<'_>) -> String {
     if army.formations.is_empty() {
         return String::new();
     }
-    if army.game.game().fleet {
-        return fleet(army);
+    // Epic's table has initiative, garrison, reserve and strength; other
+    // games print their entries with groups (squadrons, company cards)
+    // and their members under them.
+    if !army.game.game().epic_facts {
+        return grouped(army);
     }
     let width = army
         .formations
@@ -165,7 +369,8 @@ pub fn formations(c: &Checked<'_>) -> String {
         .map(|f| f.name.chars().count())
         .max()
         .unwrap_or(0)
-        .max("formation".len());
+        .max("formation".len())
+        .min(super::MAX_COLUMN);
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -6,7 +6,7 @@
 
 mod parse;
 
-pub use parse::{MAX_ROSTER_BYTES, Unreadable, decode, parse};
+pub use parse::{MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, decode, parse};
 
 use crate::source::{SourceFile, Span};
 

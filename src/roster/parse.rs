@@ -15,11 +15,26 @@ struct RosterParser;
 /// limit keeps a stray file from costing seconds.
 pub const MAX_ROSTER_BYTES: usize = 1 << 20;
 
+/// The largest count one item may have (`100x Tactical`). The largest count
+/// a shipped list admits is in the twenties (an Ork 'Uge warband's boyz);
+/// a larger one is a typo or an attack, and nothing downstream should
+/// allocate or loop in proportion to it.
+pub const MAX_COUNT: u32 = 100;
+
+/// The most formations the counts of a roster's entries may add up to; past
+/// it every further entry counts once, so the work stays in proportion to
+/// the roster's length, not to the numbers written in it. A 3,000-point
+/// army has a few dozen.
+pub const MAX_FORMATIONS: u32 = 1000;
+
 /// Why bytes are not roster text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unreadable {
     /// Larger than [`MAX_ROSTER_BYTES`]; the size.
     TooLarge(usize),
+    /// A stream (standard input) that went on past [`MAX_ROSTER_BYTES`]:
+    /// its size is not known, only that it is too large.
+    TooLongStream,
     /// Contains NUL bytes.
     Binary,
     /// Not UTF-8; the offset of the first bad byte.
@@ -29,6 +44,12 @@ pub enum Unreadable {
 impl Unreadable {
     pub fn diagnostic(self) -> Diagnostic {
         match self {
+            Unreadable::TooLongStream => Diagnostic::error(
+                Code::UnreadableInput,
+                format!(
+                    "the input is more than {MAX_ROSTER_BYTES} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"
+                ),
+            ),
             Unreadable::TooLarge(size) => Diagnostic::error(
                 Code::UnreadableInput,
                 format!("the file is {size} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"),
@@ -51,14 +72,47 @@ pub fn decode(bytes: &[u8]) -> Result<String, Unreadable> {
     if bytes.len() > MAX_ROSTER_BYTES {
         return Err(Unreadable::TooLarge(bytes.len()));
     }
-    if bytes.contains(&0) {
+    // UTF-16 with its byte-order mark (what some Windows editors save) is
+    // text, not binary, though it is full of NUL bytes.
+    let text = if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        utf16(rest, u16::from_le_bytes)?
+    } else if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        utf16(rest, u16::from_be_bytes)?
+    } else {
+        if bytes.contains(&0) {
+            return Err(Unreadable::Binary);
+        }
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_string(),
+            Err(e) => return Err(Unreadable::NotUtf8(e.valid_up_to())),
+        }
+    };
+    if text.contains('\0') {
         return Err(Unreadable::Binary);
     }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text.to_string()),
-        Err(e) => Err(Unreadable::NotUtf8(e.valid_up_to())),
+    // Old Mac line endings (CR alone) end lines too; a same-length change,
+    // so every offset stays what it was.
+    if text.contains('\r') && !text.contains('\n') {
+        return Ok(text.replace('\r', "\n"));
     }
+    Ok(text)
+}
+
+/// UTF-16 code units to text; a lone surrogate is not text.
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unreadable> {
+    let units = bytes.chunks(2).map(|pair| match *pair {
+        [a, b] => unit([a, b]),
+        _ => 0xD800,
+    });
+    let mut out = String::with_capacity(bytes.len() / 2);
+    for (i, c) in char::decode_utf16(units).enumerate() {
+        match c {
+            Ok(c) => out.push(c),
+            Err(_) => return Err(Unreadable::NotUtf8(2 + 2 * i)),
+        }
+    }
+    Ok(out)
 }
 
 /// One line of the text: its byte range without the line break.
@@ -100,6 +154,7 @@ pub fn parse(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
         }
         Dialect::Native
     };
+    limit_counts(&mut parser.flat, file, &mut parser.diagnostics);
     let entries = nest(std::mem::take(&mut parser.flat));
     (
         Roster {
@@ -166,7 +221,7 @@ fn rule_name(rule: &Rule) -> &'static str {
         Rule::upgrades => "an upgrade",
         Rule::count_prefix | Rule::count_suffix | Rule::times => "a count",
         Rule::number => "a number",
-        Rule::name_char => "a letter",
+        Rule::name_char | Rule::value_char | Rule::list_char => "a letter",
         Rule::cost => "a cost like `[325]`",
         Rule::snapfire_title | Rule::title_text => "`Name, 3000 POINTS`",
         Rule::snapfire_army | Rule::snapfire_list | Rule::snapfire_version => "`List (version)`",
@@ -533,6 +588,48 @@ fn snapfire_header<'a, 'l>(all: &'l [Line<'a>], builder: &mut Builder<'_>) -> Op
         }
     }
     all.get(rule_index + 1..)
+}
+
+/// Bounds every count: one over [`MAX_COUNT`] is an error and counts once,
+/// and once the formations add up to [`MAX_FORMATIONS`] every further entry
+/// counts once (one error for the roster).
+fn limit_counts(flat: &mut [(usize, Entry)], file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) {
+    let mut total: u32 = 0;
+    let mut over_total = false;
+    for (_, entry) in flat.iter_mut() {
+        for item in std::iter::once(&mut entry.item).chain(entry.upgrades.iter_mut()) {
+            if item.count > MAX_COUNT {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::ParseError,
+                        format!(
+                            "a count of {} is more than any army list allows; muster reads counts up to {MAX_COUNT} and counts this once",
+                            item.count
+                        ),
+                    )
+                    .at(file, item.span)
+                    .fix(format!("write the number of {} the army takes", item.name.value)),
+                );
+                item.count = 1;
+            }
+        }
+        total = total.saturating_add(entry.item.count);
+        if total > MAX_FORMATIONS && entry.item.count > 1 {
+            if !over_total {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::ParseError,
+                        format!(
+                            "the counts add up to more than {MAX_FORMATIONS} formations; from here on each entry counts once"
+                        ),
+                    )
+                    .at(file, entry.item.span),
+                );
+                over_total = true;
+            }
+            entry.item.count = 1;
+        }
+    }
 }
 
 /// Builds the tree of entries from their indentation.

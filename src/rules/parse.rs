@@ -17,8 +17,118 @@ pub struct RuleError {
     pub message: String,
 }
 
+/// The longest rule text read: the longest shipped rule is about 500 bytes.
+pub const MAX_RULE_BYTES: usize = 4096;
+/// The deepest nesting of parentheses, and the most prefix operators (`not`,
+/// unary `-`), in one rule: the parser and the evaluator recurse on both,
+/// and 5,000 parentheses overflowed the stack. Shipped rules nest 3 deep.
+pub const MAX_RULE_DEPTH: usize = 32;
+/// The most operators in one rule (each makes a level of the tree the
+/// evaluator recurses on).
+pub const MAX_RULE_OPERATORS: usize = 256;
+
+/// Checks the bounds above with one pass over the text, before the grammar
+/// (which recurses) sees it; also refuses integers too large for the
+/// arithmetic instead of clamping them.
+fn bounds(text: &str) -> Result<(), RuleError> {
+    let error = |start: usize, end: usize, message: String| RuleError {
+        span: Span::new(start, end),
+        message,
+    };
+    if text.len() > MAX_RULE_BYTES {
+        return Err(error(
+            0,
+            text.len(),
+            format!(
+                "the rule is {} bytes; a rule may be at most {MAX_RULE_BYTES}",
+                text.len()
+            ),
+        ));
+    }
+    let bytes = text.as_bytes();
+    let (mut depth, mut prefix, mut operators) = (0usize, 0usize, 0usize);
+    // Whether the text so far ends with an operand, so a `-` is binary.
+    let mut after_operand = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let word_char = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':');
+        if word_char(b) {
+            let start = i;
+            while i < bytes.len() && word_char(bytes[i]) {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if word.bytes().all(|b| b.is_ascii_digit()) && word.parse::<i64>().is_err() {
+                return Err(error(start, i, format!("`{word}` is too large a number")));
+            }
+            match word.to_ascii_lowercase().as_str() {
+                "not" => {
+                    prefix += 1;
+                    after_operand = false;
+                }
+                "and" | "or" | "in" | "with" => {
+                    operators += 1;
+                    after_operand = false;
+                }
+                _ => after_operand = true,
+            }
+            if prefix > MAX_RULE_DEPTH {
+                return Err(error(
+                    start,
+                    i,
+                    format!("more than {MAX_RULE_DEPTH} `not`s and `-`s in one rule"),
+                ));
+            }
+        } else {
+            match b {
+                b'(' => {
+                    depth += 1;
+                    after_operand = false;
+                    if depth > MAX_RULE_DEPTH {
+                        return Err(error(
+                            i,
+                            i + 1,
+                            format!("parentheses nest more than {MAX_RULE_DEPTH} deep"),
+                        ));
+                    }
+                }
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    after_operand = true;
+                }
+                b'-' if !after_operand => {
+                    prefix += 1;
+                    if prefix > MAX_RULE_DEPTH {
+                        return Err(error(
+                            i,
+                            i + 1,
+                            format!("more than {MAX_RULE_DEPTH} `not`s and `-`s in one rule"),
+                        ));
+                    }
+                }
+                b' ' | b'\t' | b'\n' | b'\r' => {}
+                _ => {
+                    operators += 1;
+                    after_operand = false;
+                }
+            }
+            if operators > MAX_RULE_OPERATORS {
+                return Err(error(
+                    i,
+                    i + 1,
+                    format!("more than {MAX_RULE_OPERATORS} operators in one rule"),
+                ));
+            }
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Parses one constraint expression.
 pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
+    bounds(text)?;
     let mut pairs = RulesParser::parse(Rule::constraint, text).map_err(|e| {
         let (start, end) = match e.location {
             pest::error::InputLocation::Pos(p) => (p, p),

@@ -272,13 +272,7 @@ fn reports_in_each_format() {
         .collect();
     assert_eq!(
         codes,
-        [
-            "unknown-formation",
-            "unknown-upgrade",
-            "cost-mismatch",
-            "list-rule",
-            "list-rule"
-        ]
+        ["unknown-formation", "unknown-upgrade", "list-rule", "list-rule"]
     );
 }
 
@@ -409,6 +403,33 @@ fn duplicates_are_found_on_the_text_that_matters() {
         }]
     );
     assert!(found[3].is_empty());
+}
+
+/// Issue 19: the HTML report showed a squadron at 0 points (its own cost)
+/// where the terminal and the PDF give its ships' sum; every output takes
+/// the one figure, `ArmySummary::points_of`.
+#[test]
+fn the_html_report_prices_a_squadron_as_the_terminal_does() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "fleet.txt", &fixture("fleet.txt"));
+    write(dir.path(), "legal.txt", &fixture("legal.txt"));
+    let run = muster_in(dir.path(), &["check", "fleet.txt"]);
+    let squadron = run
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("Escort squadron"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let points: i64 = squadron.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(points > 0, "{squadron}");
+    muster_in(dir.path(), &["check", ".", "--report", "r.html"]);
+    let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+    assert!(
+        html.contains(&format!(
+            "<tr><td>Escort squadron</td><td class=\"num\">{points}</td></tr>"
+        )),
+        "{html}"
+    );
+    assert!(html.contains("<tr><td>↳ Firestorm-class frigate</td>"), "{html}");
 }
 
 /// Duplicates are found in linear time and reported once per set: 2,000

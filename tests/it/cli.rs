@@ -182,8 +182,9 @@ fn json_output_follows_its_schema() {
         codes,
         vec![
             ("unknown-formation".to_string(), 5),
+            // Issue 19: no cost-mismatch on line 6 as well, since the
+            // stated cost is not compared when an upgrade is unreadable.
             ("unknown-upgrade".to_string(), 6),
-            ("cost-mismatch".to_string(), 6),
             ("list-rule".to_string(), 8),
             ("list-rule".to_string(), 9),
         ]
@@ -595,7 +596,9 @@ constraints:
 
 #[test]
 fn a_list_folder_can_override_a_built_in_datasheet_file() {
-    let dir = std::env::temp_dir().join(format!("muster-ships-{}", std::process::id()));
+    // Not `muster-ships-*`: tests/it/ships.rs writes bad files under that
+    // folder, which this run would load as lists.
+    let dir = std::env::temp_dir().join(format!("muster-override-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sheet = "\
 game: bfg

@@ -148,3 +148,67 @@ fn a_lists_garrison_limit_reaches_the_derived_facts() {
     assert_eq!(word(&biel_tan, "War Walker"), "yes", "{biel_tan:?}");
     assert_eq!(word(&biel_tan, "Windrider"), "no", "{biel_tan:?}");
 }
+
+/// Every list's version prints in one shape, `Pack name (version)` (or a
+/// label that already names the version, such as `NetEA v3.24`).
+#[test]
+fn versions_print_in_one_shape() {
+    let report = muster::catalogue::load_embedded();
+    let odd: Vec<String> = report
+        .catalogue
+        .lists
+        .iter()
+        .map(|l| (l, l.version_text()))
+        .filter(|(l, text)| {
+            !text.ends_with(&format!("({})", l.version))
+                && !text.contains(&format!("v{}", l.version))
+                && !text.contains(&format!("{} rules", l.version))
+        })
+        .map(|(l, text)| format!("{}: {text}", l.id))
+        .collect();
+    assert!(odd.is_empty(), "{odd:?}");
+}
+
+/// Two upgrades may share a name only when no formation offers both.
+#[test]
+fn a_shared_upgrade_name_is_refused_where_one_formation_offers_both() {
+    let list = |offers: &str| {
+        format!(
+            "game: netea\nid: shared-names\nname: Shared Names\nversion: \"1\"\nsource: [{{ document: test }}]\nstrategy_rating: 1\n\
+             sections:\n  - id: s\n    name: S\n    formations:\n\
+             \x20     - {{ id: a, name: Alpha, points: 100, initiative: \"1+\", upgrades: [{offers}] }}\n\
+             \x20     - {{ id: b, name: Beta, points: 100, initiative: \"1+\", upgrades: [two] }}\n\
+             upgrades:\n  - {{ id: one, name: Nobz, points: 35 }}\n  - {{ id: two, name: Big Nobz, aliases: [Nobz], points: 50 }}\n"
+        )
+    };
+    for (offers, refused) in [("one", false), ("one, two", true)] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("shared.yaml"), list(offers)).unwrap();
+        let report = muster::catalogue::load(Some(dir.path()));
+        let said: Vec<String> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(
+            said.iter().any(|m| m.contains("the name `nobz` fits upgrades")),
+            refused,
+            "{offers}: {said:?}"
+        );
+    }
+}
+
+/// A formation's initiative may follow what it took: an Iyanden Spirit
+/// Warhost is 2+, and 1+ with the Wraithseer.
+#[test]
+fn an_initiative_may_follow_the_formations_upgrades() {
+    let report = muster::catalogue::load_embedded();
+    let initiative = |upgrades: &str| {
+        let text = format!("Army: Iyanden\nPoints: 3000\n\nSpirit Wraithguard Warhost: {upgrades}\n");
+        let checked = muster::check::check_text(&report.catalogue, "i.txt", &text);
+        checked.army.unwrap().formations[0].facts.initiative.clone()
+    };
+    assert_eq!(initiative("Spiritseer").as_deref(), Some("2+"));
+    assert_eq!(initiative("Wraithseer").as_deref(), Some("1+"));
+}

@@ -124,7 +124,8 @@ fn assert_contains(text: &str, wanted: &[&str]) {
 fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
     let (run, pdf) = pdf(&["sheet", "codex-astartes"], "codex-astartes.pdf");
     assert_eq!(run.status, 0, "{}", run.stderr);
-    assert_eq!(pdf.pages(), 5);
+    // Five pages of cards and the army's special rules (issue 19).
+    assert_eq!(pdf.pages(), 6);
     assert_eq!(pdf.media_box(), (595.28, 841.89));
     let fonts = pdf.embedded_fonts();
     assert!(
@@ -214,11 +215,11 @@ fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
         "illegal.pdf",
     );
     assert_eq!(run.status, 1);
-    assert!(run.stderr.contains("NOT legal: 5 errors"), "{}", run.stderr);
+    assert!(run.stderr.contains("NOT legal: 4 errors"), "{}", run.stderr);
     assert_contains(
         &pdf.text(1),
         &[
-            "NOT legal: 5 errors",
+            "NOT legal: 4 errors",
             "line 5: Codex Astartes has no formation called `Tacticle`",
             "An army may include only one spacecraft",
         ],
@@ -361,4 +362,164 @@ fn a_datasheet_in_unknown_notation_fails_the_load_naming_file_unit_field_and_pos
         run.stdout
     );
     assert!(run.stdout.contains(&format!("{file}:15:")), "{}", run.stdout);
+}
+
+/// Issue 19: a roster whose army muster does not know printed "No formation
+/// could be read" and nothing else; it names the army and the nearest lists,
+/// in the HTML and the PDF alike.
+#[test]
+fn a_roster_of_an_unknown_army_names_it_and_the_nearest_lists() {
+    let roster = out_dir().join("unknown-army.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartis\nPoints: 3000\nPlayer: P\n\nTactical: Captain, Rhinos [325]\n",
+    )
+    .unwrap();
+    let roster = roster.display().to_string();
+    let run = muster(&["roster", &roster]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("muster knows no army list called `Codex Astartis`; the nearest it knows: Codex Astartes (codex-astartes)"),
+        "{}",
+        run.stdout
+    );
+    let (_, pdf) = pdf(&["roster", &roster], "unknown-army.pdf");
+    let text = pdf.all_text();
+    assert!(text.contains("Codex Astartis"), "{text}");
+    assert!(text.contains("nearest it knows"), "{text}");
+
+    let check = muster(&["check", &roster]);
+    assert_eq!(check.status, 1);
+    assert!(
+        check
+            .stdout
+            .contains("the nearest lists muster knows: Codex Astartes (codex-astartes)")
+            || check
+                .stderr
+                .contains("the nearest lists muster knows: Codex Astartes (codex-astartes)"),
+        "{}{}",
+        check.stdout,
+        check.stderr
+    );
+}
+
+/// Issue 19: `sheet --roster` left out the units of a misspelled line and
+/// said nothing; it names the lines it could not place and exits as
+/// `check` does.
+#[test]
+fn a_crib_sheet_of_a_roster_reports_what_it_could_not_place() {
+    let roster = out_dir().join("misspelled.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes\nPoints: 3000\nPlayer: P\n\nTactical: Captain, Rhinos\nWarhund Titan\nDevastator: Land Raidre\n",
+    )
+    .unwrap();
+    let roster = roster.display().to_string();
+    let run = muster(&["sheet", "--roster", &roster]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("Tactical"), "the sheet is still printed");
+    assert!(
+        run.stderr.contains("no formation called `Warhund Titan`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("no upgrade called `Land Raidre`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("the crib sheet leaves out what these lines of the roster could not place"),
+        "{}",
+        run.stderr
+    );
+    // An army muster does not know: no sheet, and `check`'s status (1).
+    let unknown = out_dir().join("unknown-army-sheet.txt");
+    std::fs::write(&unknown, "Army: Codex Astartis\nPoints: 3000\n\nTactical\n").unwrap();
+    let run = muster(&["sheet", "--roster", &unknown.display().to_string()]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no army list called `Codex Astartis`"),
+        "{}",
+        run.stderr
+    );
+    // A legal roster prints its sheet quietly and exits 0, as before.
+    let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+/// Issue 19: the army's special rules (the list's `special_rules`) are on
+/// every crib sheet and printed roster, HTML and PDF, once per document.
+#[test]
+fn army_special_rules_are_printed() {
+    let rule = "They Shall Know No Fear";
+    let count = |text: &str| text.matches(rule).count();
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+    assert!(run.stdout.contains("<h2>Army special rules</h2>"));
+    let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+    let run = muster(&["roster", "tests/fixtures/legal.txt", "--with-sheet"]);
+    assert_eq!(count(&run.stdout), 1, "{}", run.stdout);
+
+    let (_, sheet) = pdf(&["sheet", "codex-astartes"], "rules-sheet.pdf");
+    let squeezed = |text: &str| squeeze(text).matches(&squeeze(rule)).count();
+    assert_eq!(squeezed(&sheet.all_text()), 1);
+    let (_, roster) = pdf(&["roster", "tests/fixtures/legal.txt"], "rules-roster.pdf");
+    let text = roster.all_text();
+    assert_contains(&text, &["Army special rules"]);
+    assert_eq!(squeezed(&text), 1, "{text}");
+}
+
+/// Issue 19: `--pdf -` wrote a file named `-`; `-` is standard output for
+/// the PDF as for the HTML, and both cannot go there at once.
+#[test]
+fn a_pdf_goes_to_standard_output_with_a_dash() {
+    let dir = out_dir().join("dash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["roster", "--pdf", "-"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/legal.txt"))
+        .current_dir(&dir)
+        .output()
+        .expect("muster runs");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stdout.starts_with(b"%PDF-"),
+        "{:?}",
+        String::from_utf8_lossy(&output.stdout[..output.stdout.len().min(200)])
+    );
+    assert!(lopdf::Document::load_mem(&output.stdout).is_ok());
+    assert!(!dir.join("-").exists(), "a file named - was written");
+
+    let sheet = muster(&["sheet", "steel-legion", "--pdf", "-"]);
+    assert_eq!(sheet.status, 0, "{}", sheet.stderr);
+    assert!(sheet.stdout.starts_with("%PDF-"));
+
+    let html = out_dir().join("with-pdf.html");
+    let both = muster(&[
+        "sheet",
+        "steel-legion",
+        "--pdf",
+        "-",
+        "--html",
+        &html.display().to_string(),
+    ]);
+    assert_eq!(both.status, 0, "{}", both.stderr);
+    assert!(
+        both.stdout.starts_with("%PDF-"),
+        "the 'wrote' line goes to stderr"
+    );
+    assert!(both.stderr.contains("wrote "), "{}", both.stderr);
+
+    let clash = muster(&["sheet", "steel-legion", "--pdf", "-", "--html", "-"]);
+    assert_eq!(clash.status, 2);
+    assert!(
+        clash.stderr.contains("cannot both write to standard output"),
+        "{}",
+        clash.stderr
+    );
 }

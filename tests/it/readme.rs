@@ -101,7 +101,24 @@ fn every_readme_example_prints_what_the_readme_shows() {
     let mut failures = Vec::new();
     let mut blessed: Vec<(usize, usize, Vec<String>)> = Vec::new();
     for example in &examples {
-        let mut args = example.args.clone();
+        // `dir/*.ext` expands as a shell would, in name order.
+        let mut args: Vec<String> = Vec::new();
+        for arg in &example.args {
+            match arg.split_once("/*") {
+                Some((dir, suffix)) if !arg.starts_with('-') => {
+                    let mut found: Vec<String> = std::fs::read_dir(root.join(dir))
+                        .unwrap()
+                        .flatten()
+                        .map(|e| e.file_name().to_string_lossy().to_string())
+                        .filter(|n| n.ends_with(suffix) && !n.starts_with('.'))
+                        .map(|n| format!("{dir}/{n}"))
+                        .collect();
+                    found.sort();
+                    args.extend(found);
+                }
+                _ => args.push(arg.clone()),
+            }
+        }
         for i in 1..args.len() {
             if matches!(args[i - 1].as_str(), "--pdf" | "--html" | "--report") && args[i] != "-" {
                 args[i] = format!("{out}/{}", args[i]);

@@ -127,6 +127,35 @@ fn stated_costs_in_brackets() {
     assert_eq!(costs, vec![325, 250, 250]);
 }
 
+/// Issue 19: the cost before the colon, as Snapfire's headings put it, is
+/// the same entry as the cost at the end; only one cost a line.
+#[test]
+fn stated_cost_before_the_colon() {
+    let r = clean("Tactical [325]: Captain, Rhinos\n2x Devastator [500 pts]:Rhinos\nBike [250]:\n");
+    let costs: Vec<u32> = r.entries.iter().map(|e| e.cost.as_ref().unwrap().value).collect();
+    assert_eq!(costs, vec![325, 500, 250]);
+    assert_eq!(
+        items(&r),
+        vec![
+            (1, "Tactical".to_string()),
+            (2, "Devastator".to_string()),
+            (1, "Bike".to_string())
+        ]
+    );
+    assert_eq!(
+        upgrades(&r, 0),
+        vec![(1, "Captain".to_string()), (1, "Rhinos".to_string())]
+    );
+    assert_eq!(upgrades(&r, 1), vec![(1, "Rhinos".to_string())]);
+    let same = clean("Tactical: Captain, Rhinos [325]\n");
+    assert_eq!(same.entries[0].upgrades.len(), r.entries[0].upgrades.len());
+
+    let (r, d) = read("Tactical [325]: Captain [325]\n");
+    assert!(r.entries.is_empty());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code, Code::ParseError);
+}
+
 #[test]
 fn counts_as_declarations() {
     let r = clean(

@@ -253,7 +253,10 @@ fn explain_takes_ship_notation_apart() {
 #[test]
 fn fleet_crib_sheet_as_html() {
     let run = muster(&["sheet", "--roster", FLEET]);
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The fixture breaks the battleship ratio: the sheet prints, and the
+    // status is that of `muster check` (issue 19).
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("NOT legal (1 error)"), "{}", run.stderr);
     insta::assert_snapshot!(run.stdout);
 }
 
@@ -406,4 +409,38 @@ fn the_attack_rating_follows_the_fleet() {
     );
     assert_eq!(rating("iyanden-fleet/legal-1500.ok.txt"), Some(3));
     assert_eq!(rating("iyanden-fleet/reroll-allowance-yriel.ok.txt"), Some(4));
+}
+
+/// Issue 19: a roster's crib sheet printed a Lunar that bought a Nova
+/// Cannon as if it had not. The card now says what the roster bought for
+/// that ship and what it changes, in the HTML and the PDF; a list's crib
+/// sheet, which fields nothing, says nothing of the kind.
+#[test]
+fn a_rosters_crib_sheet_shows_the_refits_each_ship_took() {
+    let run = muster(&["sheet", "--roster", FLEET]);
+    let lunar = run
+        .stdout
+        .split("<section class=\"unit ship\">")
+        .find(|card| card.contains("Lunar"))
+        .unwrap_or_else(|| panic!("no Lunar card:\n{}", run.stdout));
+    assert!(
+        lunar.contains("<b>As fielded:</b> Nova Cannon: Replaces the prow torpedoes"),
+        "{lunar}"
+    );
+    let emperor = run
+        .stdout
+        .split("<section class=\"unit ship\">")
+        .find(|card| card.contains("Emperor"))
+        .unwrap_or_else(|| panic!("no Emperor card:\n{}", run.stdout));
+    assert!(emperor.contains("Shark assault boats"), "{emperor}");
+    assert!(!emperor.contains("Nova Cannon"), "{emperor}");
+
+    let (_, pages) = pdf(&["sheet", "--roster", FLEET], "fielded.pdf");
+    assert_contains(&pages.join("\n"), &["As fielded: Nova Cannon"]);
+
+    let list = muster(&["sheet", "armageddon-sector"]);
+    assert!(
+        !list.stdout.contains("As fielded"),
+        "a list's sheet fields nothing"
+    );
 }

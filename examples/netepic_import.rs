@@ -1,0 +1,1121 @@
+//! Converts one NetEpic Gold BattleScribe catalogue (`.cat`) into a muster
+//! army list (YAML on standard output).
+//!
+//! ```text
+//! cargo run --example netepic_import -- "Orks.cat" > lists/netepic/orks.yaml
+//! ```
+//!
+//! Each shipped file is named after its list id less `netepic-`
+//! (`Adeptus Astartes.cat` gives `netepic-adeptus-astartes`, written to
+//! `lists/netepic/adeptus-astartes.yaml`); `BOOKS` below maps every
+//! catalogue, by file name, to its list. The game system file
+//! `NetEpic Gold.gst` is read from beside the catalogue, for the entries
+//! catalogues link to (Imperial titan weapons). Generated files are
+//! committed after review; edit the converter, not them.
+//!
+//! Only facts cross over: card names, card types, points, break points,
+//! victory points, the Unique and Free marks, the catalogue's sub-faction
+//! categories, and the names of the army-wide rules of its force entries
+//! (listed as not enforced). Every sentence the output contains is written
+//! here, not copied from the catalogue.
+//!
+//! The catalogue is read with `roxmltree`, which does not expand external
+//! entities. Each top-level `selectionEntry` is one army card:
+//!
+//! - its primary category says the card type (the game system's
+//!   Company, Support, Special and Free categories, matched by id, whatever
+//!   name the catalogue's link gives them);
+//! - its `pts`, ` VP` and ` Break Point` costs are the card's points,
+//!   victory points and break point;
+//! - an info link named `Unique` makes it unique;
+//! - its other categories become tags (slugs), for sub-factions.
+//!
+//! Company cards become groups whose members are the Support and Special
+//! cards of the same book; the card rules of the core rules (five Support
+//! and one Special per Company card, one Free card per Company card, Unique
+//! cards per full 3,000 points, personalities once) become constraints.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+/// Category ids of the game system (`NetEpic Gold.gst`).
+const COMPANY: &str = "704c-e54e-0e5c-2d2f";
+const SUPPORT: &str = "4462-e6f9-41a2-4e47";
+const SPECIAL: &str = "224e-9fab-b2e1-8a4f";
+const FREE: &str = "8e49-5810-e088-7dc4";
+/// Cost type ids of the game system: points, victory points, break point.
+const PTS: &str = "52f8-db9e-3336-8db6";
+const VP: &str = "points";
+const BP: &str = "25ab-cb1a-141e-dc75";
+
+/// The core rules, for provenance.
+const CORE: &str = "NetEpic Gold core rules (shared source 003)";
+
+/// What the converter knows about each book that the catalogue does not
+/// say: the list id, name and aliases muster uses, and which cards are
+/// personalities (named characters: never duplicated).
+struct Book {
+    catalogue: &'static str,
+    id: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    personalities: &'static [&'static str],
+    /// Categories of the catalogue that are sub-factions of which an army
+    /// takes at most one (chapters, craftworlds), if any.
+    exclusive: &'static [&'static str],
+    /// Primary categories of the book that are Special cards under another
+    /// name (Chaos Greater Daemons, Dark Eldar Archons).
+    special_aliases: &'static [&'static str],
+    /// A book built from other entry types than cards (Tyranids).
+    extra: Option<&'static Extra>,
+}
+
+/// What a book without army cards needs: its entry categories as sections,
+/// the army rules it states and its own decisions.
+struct Extra {
+    /// Primary category id, section id, section name, tag.
+    kinds: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// Constraint id, rule, message, provenance.
+    rules: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// Force-entry rules the constraints above enforce.
+    enforced: &'static [&'static str],
+    decisions: &'static [&'static str],
+}
+
+const TYRANIDS: Extra = Extra {
+    kinds: &[
+        (
+            "d13c-fa76-f3c4-be10",
+            "synapse-creatures",
+            "Synapse Creatures",
+            "synapse",
+        ),
+        (
+            "fa4f-2348-fdc8-4c09",
+            "brood-creatures",
+            "Brood Creatures",
+            "brood",
+        ),
+    ],
+    rules: &[(
+        "dominatrix-required",
+        "count(dominatrix) >= 1",
+        "A Tyranid swarm always includes at least one Dominatrix.",
+        "Tyranids catalogue, force entry rule 'Must take 1+ Dominatrix'",
+    )],
+    enforced: &["Must take 1+ Dominatrix"],
+    decisions: &[
+        "The Tyranid book has no Company, Support or Special cards: its entries are Synapse and Brood creatures (the catalogue's primary categories), converted as two sections tagged `synapse` and `brood`. The card rules of the core rules (five Support and one Special per Company card) have nothing to count here and are not written as constraints.",
+        "The catalogue's extra cost ` Mind` is kept in each entry's note as it is, without reading what it stands for.",
+    ],
+};
+
+const BOOKS: &[Book] = &[
+    Book {
+        catalogue: "Orks",
+        id: "netepic-orks",
+        name: "NetEpic Orks",
+        aliases: &["NetEpic Gold Orks", "NetEpic Ork Army"],
+        personalities: &["Ghazghkull Thraka", "Mad Doc Grotsnik"],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Adeptus Astartes",
+        id: "netepic-adeptus-astartes",
+        name: "NetEpic Adeptus Astartes",
+        aliases: &["NetEpic Space Marines", "NetEpic Gold Space Marines"],
+        personalities: &[
+            "Space Wolves - Ulrik The Slayer",
+            "Space Wolves - Njal Stormcaller",
+            "Space Wolves - Ragnar Blackmane",
+        ],
+        exclusive: &[
+            "Black Templars",
+            "Blood Angels",
+            "Crimson Suns",
+            "Dark Angels",
+            "Crimson Fists",
+            "Desert Lions",
+            "Flesh Eaters",
+            "Mentor Legion",
+            "Iron Hands",
+            "Salamanders",
+            "Space Wolves",
+            "White Scars",
+            "Silver Skulls",
+            "Raptor Legion",
+            "Raven Guard",
+        ],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Adepta Sororitas",
+        id: "netepic-adepta-sororitas",
+        name: "NetEpic Adepta Sororitas",
+        aliases: &["NetEpic Sisters of Battle"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Adeptus Mechanicus",
+        id: "netepic-adeptus-mechanicus",
+        name: "NetEpic Adeptus Mechanicus",
+        aliases: &["NetEpic Knight Households"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Chaos",
+        id: "netepic-chaos",
+        name: "NetEpic Chaos",
+        aliases: &["NetEpic Gold Chaos"],
+        personalities: &[
+            "Angron, Primarch of the World Eaters",
+            "Mortarion, Primarch of the Death Guard",
+            "Magnus the Red, Primarch of the Thousand Sons",
+            "Fulgrim, Primarch of the Emperor's Children",
+        ],
+        exclusive: &[
+            "World Eaters",
+            "Thousand Sons",
+            "Emperor's Children",
+            "Death Guard",
+            "Alpha Legion",
+            "Iron Warriors",
+            "Night Lords",
+            "Word Bearers",
+            "Black Legion",
+        ],
+        special_aliases: &["013c-3347-c2b8-2c7c"],
+        extra: None,
+    },
+    Book {
+        catalogue: "Dark Eldar",
+        id: "netepic-dark-eldar",
+        name: "NetEpic Dark Eldar",
+        aliases: &["NetEpic Gold Dark Eldar"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &["0904-744f-a1b5-0816"],
+        extra: None,
+    },
+    Book {
+        catalogue: "Eldar",
+        id: "netepic-eldar",
+        name: "NetEpic Eldar",
+        aliases: &["NetEpic Gold Eldar"],
+        personalities: &[
+            "Eldrad Ulthran, Farseer of Ulthwe",
+            "Karandras, The Shadow Hunter",
+            "Jain Zar, The Storm Of Silence",
+        ],
+        exclusive: &["Biel-Tan", "Iyanden", "Ulthwe", "Saim-Hann", "Alaitoc"],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Imperial Guard",
+        id: "netepic-imperial-guard",
+        name: "NetEpic Imperial Guard",
+        aliases: &["NetEpic Adeptus Militaris"],
+        personalities: &["Commissar Yarrick"],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Necrons",
+        id: "netepic-necrons",
+        name: "NetEpic Necrons",
+        aliases: &["NetEpic Gold Necrons"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Slann",
+        id: "netepic-slann",
+        name: "NetEpic Slann",
+        aliases: &["NetEpic Gold Slann"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Squats",
+        id: "netepic-squats",
+        name: "NetEpic Squats",
+        aliases: &["NetEpic Gold Squats"],
+        personalities: &["Grand Warlord Grimtrek"],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Tau",
+        id: "netepic-tau",
+        name: "NetEpic Tau",
+        aliases: &["NetEpic Gold Tau"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+    Book {
+        catalogue: "Tyranids",
+        id: "netepic-tyranids",
+        name: "NetEpic Tyranids",
+        aliases: &["NetEpic Gold Tyranids", "NetEpic Tyranid Swarm"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: Some(&TYRANIDS),
+    },
+    Book {
+        catalogue: "Titan Legions",
+        id: "netepic-titan-legions",
+        name: "NetEpic Titan Legions",
+        aliases: &["NetEpic Gold Titan Legions"],
+        personalities: &[],
+        exclusive: &[],
+        special_aliases: &[],
+        extra: None,
+    },
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Kind {
+    Company,
+    Support,
+    Special,
+    /// A section of a book without cards: index into `Extra::kinds`.
+    Other(usize),
+}
+
+struct Card {
+    id: String,
+    name: String,
+    aliases: Vec<String>,
+    kind: Kind,
+    free: bool,
+    unique: bool,
+    personality: bool,
+    points: i64,
+    vp: Option<f64>,
+    bp: Option<f64>,
+    /// The catalogue's own cost types (Necron Phase Out), name and value.
+    extra: Vec<(String, f64)>,
+    tags: Vec<String>,
+    /// Priced options inside the card (titan weapons, extra vehicles):
+    /// name and points, first cost met for each name.
+    options: Vec<(String, i64)>,
+    /// Upgrade ids offered to the card, filled in once all cards are read.
+    upgrades: Vec<String>,
+}
+
+/// An upgrade of the list: one priced option name, with the cost most
+/// cards give it and the cards that price it otherwise.
+struct Upgrade {
+    id: String,
+    name: String,
+    points: i64,
+    otherwise: Vec<(String, i64)>,
+}
+
+/// Shared entries (of the catalogue and of the game system) by id, for
+/// following entry links.
+type Shared<'a, 'i> = BTreeMap<&'a str, roxmltree::Node<'a, 'i>>;
+
+/// Every priced entry inside `node`, following entry links; `depth` guards
+/// against links that loop.
+fn options(node: roxmltree::Node, shared: &Shared, depth: u32, out: &mut Vec<(String, i64)>) {
+    if depth > 8 {
+        return;
+    }
+    for child in node.children().filter(|n| n.is_element()) {
+        match child.tag_name().name() {
+            "selectionEntries" | "selectionEntryGroups" | "selectionEntryGroup" | "entryLinks" => {
+                options(child, shared, depth + 1, out)
+            }
+            "selectionEntry" => {
+                note_option(child, child, out);
+                options(child, shared, depth + 1, out);
+            }
+            "entryLink" => {
+                if let Some(target) = child.attribute("targetId").and_then(|t| shared.get(t)) {
+                    note_option(child, *target, out);
+                    options(*target, shared, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn note_option(named: roxmltree::Node, priced: roxmltree::Node, out: &mut Vec<(String, i64)>) {
+    let points = cost(priced, PTS).unwrap_or(0.0);
+    if points > 0.0 && priced.attribute("hidden") != Some("true") {
+        let name = tidy(
+            named
+                .attribute("name")
+                .or(priced.attribute("name"))
+                .unwrap_or_default(),
+        );
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, points.round() as i64));
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path] = args.as_slice() else {
+        eprintln!("usage: netepic_import CATALOGUE.cat > lists/netepic/BOOK.yaml");
+        return ExitCode::from(2);
+    };
+    match run(path) {
+        Ok(yaml) => {
+            print!("{yaml}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("netepic_import: {path}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Lower-case words joined by `-`, as muster's ids are.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for word in text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The name with its spacing tidied (the catalogue has trailing and doubled
+/// spaces).
+fn tidy(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The name as a roster can write it: cut at a comma, a colon between
+/// words read as a dash, other characters a roster reserves dropped.
+fn writable(name: &str) -> String {
+    let head = name.split(',').next().unwrap_or_default();
+    let dashed = head.replace(" : ", " - ");
+    tidy(&dashed.replace([':', '[', ']', '#', '='], " "))
+}
+
+/// A YAML double-quoted scalar.
+fn quote(text: &str) -> String {
+    serde_json::to_string(text).expect("a string serialises")
+}
+
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn cost(entry: roxmltree::Node, type_id: &str) -> Option<f64> {
+    entry
+        .children()
+        .find(|n| n.has_tag_name("costs"))?
+        .children()
+        .find(|n| n.has_tag_name("cost") && n.attribute("typeId") == Some(type_id))?
+        .attribute("value")?
+        .parse()
+        .ok()
+}
+
+fn children<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    list: &'static str,
+    item: &'static str,
+) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+    node.children()
+        .filter(move |n| n.has_tag_name(list))
+        .flat_map(move |n| n.children().filter(move |c| c.has_tag_name(item)))
+}
+
+fn run(path: &str) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let doc = roxmltree::Document::parse(&text).map_err(|e| e.to_string())?;
+    let root = doc.root_element();
+    // The game system beside the catalogue holds the entries many books
+    // link to (Imperial titan weapons).
+    let gst_path = std::path::Path::new(path).with_file_name("NetEpic Gold.gst");
+    let gst_text = std::fs::read_to_string(&gst_path).unwrap_or_default();
+    let gst = if gst_text.is_empty() {
+        None
+    } else {
+        Some(roxmltree::Document::parse(&gst_text).map_err(|e| format!("{}: {e}", gst_path.display()))?)
+    };
+    let mut shared: Shared = BTreeMap::new();
+    for r in std::iter::once(root).chain(gst.as_ref().map(|g| g.root_element())) {
+        for list in ["sharedSelectionEntries", "sharedSelectionEntryGroups"] {
+            for n in r.children().filter(|n| n.has_tag_name(list)) {
+                for e in n.children().filter(|e| e.is_element()) {
+                    if let Some(id) = e.attribute("id") {
+                        shared.insert(id, e);
+                    }
+                }
+            }
+        }
+    }
+    if !root.has_tag_name("catalogue") {
+        return Err("not a BattleScribe catalogue".into());
+    }
+    let cat_name = root.attribute("name").unwrap_or_default();
+    let revision = root.attribute("revision").unwrap_or("missing");
+    let file_path = std::path::Path::new(path);
+    let file = file_path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // The catalogue's `name` is not always the book's ("Space Marines" in
+    // "Adeptus Astartes.cat"): the file name decides.
+    let stem = file_path
+        .file_stem()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let book = BOOKS
+        .iter()
+        .find(|b| b.catalogue == stem)
+        .ok_or_else(|| format!("no book is set up for `{stem}` (catalogue `{cat_name}`)"))?;
+
+    // Names of the catalogue's own categories, for sub-faction tags.
+    let mut category_names: BTreeMap<&str, String> = BTreeMap::new();
+    for c in children(root, "categoryEntries", "categoryEntry") {
+        if let (Some(id), Some(name)) = (c.attribute("id"), c.attribute("name")) {
+            category_names.insert(id, tidy(name));
+        }
+    }
+
+    // Cost types the catalogue adds to the game system's (Phase Out).
+    let extra_costs: Vec<(&str, String)> = children(root, "costTypes", "costType")
+        .filter_map(|c| Some((c.attribute("id")?, tidy(c.attribute("name")?))))
+        .collect();
+    let mut cards: Vec<Card> = Vec::new();
+    let mut used_ids: BTreeSet<String> = BTreeSet::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for entry in children(root, "selectionEntries", "selectionEntry") {
+        let name = tidy(entry.attribute("name").unwrap_or_default());
+        if entry.attribute("hidden") == Some("true") {
+            skipped.push(format!("{name} (hidden)"));
+            continue;
+        }
+        let links: Vec<roxmltree::Node> = children(entry, "categoryLinks", "categoryLink").collect();
+        let primary = links
+            .iter()
+            .find(|l| l.attribute("primary") == Some("true"))
+            .and_then(|l| l.attribute("targetId"))
+            .unwrap_or_default();
+        let (kind, free) = match primary {
+            COMPANY => (Kind::Company, false),
+            SUPPORT => (Kind::Support, false),
+            SPECIAL => (Kind::Special, false),
+            FREE => (Kind::Support, true),
+            other if book.special_aliases.contains(&other) => (Kind::Special, false),
+            other => match book.extra.and_then(|e| e.kinds.iter().position(|k| k.0 == other)) {
+                Some(i) => (Kind::Other(i), false),
+                None => {
+                    skipped.push(format!("{name} (no card type)"));
+                    continue;
+                }
+            },
+        };
+        let unique = children(entry, "infoLinks", "infoLink")
+            .any(|l| l.attribute("name").map(tidy).as_deref() == Some("Unique"));
+        let mut tags: Vec<String> = Vec::new();
+        for l in &links {
+            let target = l.attribute("targetId").unwrap_or_default();
+            if l.attribute("primary") == Some("true") {
+                continue;
+            }
+            if [COMPANY, SUPPORT, SPECIAL].contains(&target) {
+                continue;
+            }
+            if target == FREE {
+                continue;
+            }
+            let label = category_names
+                .get(target)
+                .cloned()
+                .or_else(|| l.attribute("name").map(tidy))
+                .unwrap_or_default();
+            let tag = slug(&label);
+            if !tag.is_empty() && !tags.contains(&tag) && tag != "new-categorylink" {
+                tags.push(tag);
+            }
+        }
+        let mut id = slug(&name);
+        if used_ids.contains(&id) {
+            let mut n = 2;
+            while used_ids.contains(&format!("{id}-{n}")) {
+                n += 1;
+            }
+            id = format!("{id}-{n}");
+        }
+        used_ids.insert(id.clone());
+        let points = cost(entry, PTS).unwrap_or(0.0);
+        if points.fract() != 0.0 {
+            return Err(format!("card `{name}` costs {points}, not a whole number"));
+        }
+        // "Space Wolves - Ulrik The Slayer": the part after the dash is what
+        // players write.
+        // A roster cannot write `,`, `:` and a few other characters in a
+        // name ("Angron, Primarch of the World Eaters"): such a card also
+        // gets the name cut where a roster could not go on.
+        let mut aliases: Vec<String> = Vec::new();
+        let short = name.split_once(" - ").map(|(_, rest)| rest.trim().to_string());
+        for candidate in std::iter::once(name.clone()).chain(short) {
+            for a in [candidate.clone(), writable(&candidate)] {
+                if !a.is_empty() && a != name && !aliases.contains(&a) && writable(&a) == a {
+                    aliases.push(a);
+                }
+            }
+        }
+        let mut opts = Vec::new();
+        options(entry, &shared, 0, &mut opts);
+        cards.push(Card {
+            id,
+            personality: book.personalities.contains(&name.as_str()),
+            name,
+            aliases,
+            kind,
+            free,
+            unique,
+            points: points as i64,
+            vp: cost(entry, VP),
+            bp: cost(entry, BP),
+            extra: extra_costs
+                .iter()
+                .filter_map(|(id, name)| Some((name.clone(), cost(entry, id)?)))
+                .collect(),
+            tags,
+            options: opts,
+            upgrades: Vec::new(),
+        });
+    }
+    for p in book.personalities {
+        if !cards.iter().any(|c| c.name == *p) {
+            return Err(format!("personality `{p}` is not a card of the catalogue"));
+        }
+    }
+    // An alias that is another card's name, or shared by two cards, is
+    // dropped: it would make a roster ambiguous.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &cards {
+        *seen.entry(c.name.to_lowercase()).or_default() += 1;
+        for a in &c.aliases {
+            *seen.entry(a.to_lowercase()).or_default() += 1;
+        }
+    }
+    for c in &mut cards {
+        c.aliases.retain(|a| seen[&a.to_lowercase()] == 1);
+    }
+
+    // Options become upgrades: one per option name, priced as most cards
+    // price it, with `points_when` for the cards that differ.
+    let mut by_name: BTreeMap<String, Vec<(String, i64)>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for c in &cards {
+        for (name, points) in &c.options {
+            if !by_name.contains_key(name) {
+                order.push(name.clone());
+            }
+            by_name
+                .entry(name.clone())
+                .or_default()
+                .push((c.id.clone(), *points));
+        }
+    }
+    let mut upgrades: Vec<Upgrade> = Vec::new();
+    for name in order {
+        let priced = &by_name[&name];
+        let mut tally: BTreeMap<i64, usize> = BTreeMap::new();
+        for (_, p) in priced {
+            *tally.entry(*p).or_default() += 1;
+        }
+        let points = tally
+            .iter()
+            .max_by_key(|(p, n)| (**n, std::cmp::Reverse(**p)))
+            .map(|(p, _)| *p)
+            .unwrap_or(0);
+        let mut id = slug(&name);
+        if used_ids.contains(&id) {
+            id = format!("{id}-option");
+        }
+        let mut n = 2;
+        while used_ids.contains(&id) {
+            id = format!("{}-{n}", slug(&name));
+            n += 1;
+        }
+        used_ids.insert(id.clone());
+        for (card, _) in priced {
+            if let Some(c) = cards.iter_mut().find(|c| c.id == *card) {
+                c.upgrades.push(id.clone());
+            }
+        }
+        upgrades.push(Upgrade {
+            id,
+            name,
+            points,
+            otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
+        });
+    }
+
+    let force_rules: Vec<String> = children(root, "forceEntries", "forceEntry")
+        .flat_map(|f| children(f, "rules", "rule"))
+        .filter_map(|r| r.attribute("name").map(tidy))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let forces: Vec<String> = children(root, "forceEntries", "forceEntry")
+        .filter_map(|f| f.attribute("name").map(tidy))
+        .collect();
+
+    Ok(render(
+        book,
+        &upgrades,
+        &file,
+        revision,
+        &cards,
+        &skipped,
+        &force_rules,
+        &forces,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
+fn render(
+    book: &Book,
+    upgrades: &[Upgrade],
+    file: &str,
+    revision: &str,
+    cards: &[Card],
+    skipped: &[String],
+    force_rules: &[String],
+    forces: &[String],
+) -> String {
+    let mut y = String::new();
+    let w = &mut y;
+    let _ = writeln!(
+        w,
+        "# yaml-language-server: $schema=../../schema/army-list.schema.json"
+    );
+    let _ = writeln!(
+        w,
+        "# Generated by examples/netepic_import.rs from the BattleScribe catalogue {}; edit the converter, not this file.",
+        quote(file)
+    );
+    let _ = writeln!(w, "game: netepic");
+    let _ = writeln!(w, "id: {}", book.id);
+    let _ = writeln!(w, "name: {}", quote(book.name));
+    let _ = writeln!(w, "aliases:");
+    for a in book.aliases {
+        let _ = writeln!(w, "  - {}", quote(a));
+    }
+    let _ = writeln!(w, "version: {}", quote(&format!("revision {revision}")));
+    let _ = writeln!(
+        w,
+        "version_label: {}",
+        quote(&format!(
+            "NetEpic Gold BattleScribe data, {} catalogue revision {revision}",
+            book.catalogue
+        ))
+    );
+    let _ = writeln!(w, "source:");
+    let _ = writeln!(
+        w,
+        "  - document: {}",
+        quote(&format!(
+            "NetEpic Gold BattleScribe data (release v10), catalogue {file}, revision {revision}"
+        ))
+    );
+    let _ = writeln!(
+        w,
+        "    covers: \"card names, card types (primary category), points, victory points and break points (card costs), Unique marks (info links), sub-faction categories (tags); converted by examples/netepic_import.rs\""
+    );
+    let _ = writeln!(
+        w,
+        "  - document: {}",
+        quote(&format!("{CORE}, 003_8736bab83ee21ec8.txt"))
+    );
+    let _ = writeln!(
+        w,
+        "    covers: \"army cards: Company, Support, Special, Free and Unique (lines 182-190); allies (192-231); victory points (154-160); titans (915-932); fortifications (677-685); off-board artillery (794)\""
+    );
+
+    // Decisions.
+    let has_company = cards.iter().any(|c| c.kind == Kind::Company);
+    let mut d: Vec<String> = vec![
+        "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
+        "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
+        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`), but muster still reports a company card written with nothing under it (bad-nesting), so rosters nest at least one card under each company. Support and Special cards written on their own still count against the army-wide limits.".into(),
+        "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). The rules let a Free card count as Special where the card says so; no Free card's text in the catalogues says it, so every Free card counts as Support.".into(),
+        "Unique: the core rules say both that a Unique card may be taken only once (line 184, the opening of 1.2.1) and once for every full 3,000 points of the army (line 190, the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points. The same row says Unique cards usually count as Special cards; the catalogue's card type is kept.".into(),
+        "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),
+        "A card whose name a roster cannot write (a comma or a colon in it) also answers to the name cut before the comma, or with the colon read as a dash.".into(),
+        "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
+        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount, how many may be taken and the rounding of a titan's total up to 50 points are not checked.".into(),
+        "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
+        "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
+    ];
+    if !has_company {
+        // The card decisions above say how cards would be read; a book
+        // without cards keeps only what applies to it.
+        d.retain(|line| {
+            !line.contains("Company card")
+                && !line.starts_with("Every top-level entry")
+                && !line.starts_with("Free cards")
+                && !line.starts_with("Unique:")
+        });
+    }
+    if let Some(extra) = book.extra {
+        d.extend(extra.decisions.iter().map(|x| x.to_string()));
+    }
+    if !forces.is_empty() {
+        d.push(format!(
+            "The catalogue offers these forces, all converted into this one list: {}.",
+            forces.join("; ")
+        ));
+    }
+    if !skipped.is_empty() {
+        d.push(format!("Entries left out: {}.", skipped.join("; ")));
+    }
+    if !book.exclusive.is_empty() {
+        d.push(format!(
+            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter, craftworld or legion army is that codex plus the standard list): {}. Cards of none of them are standard and mix with any one.",
+            book.exclusive.join(", ")
+        ));
+    }
+    let _ = writeln!(w, "decisions:");
+    for line in &d {
+        let _ = writeln!(w, "  - {}", quote(line));
+    }
+
+    // Sections.
+    let mut sections = vec![
+        (Kind::Company, "company-cards", "Company Cards", "company"),
+        (Kind::Support, "support-cards", "Support Cards", "support"),
+        (Kind::Special, "special-cards", "Special Cards", "special"),
+    ];
+    if let Some(extra) = book.extra {
+        for (i, k) in extra.kinds.iter().enumerate() {
+            sections.push((Kind::Other(i), k.1, k.2, k.3));
+        }
+    }
+    let has_special = cards.iter().any(|c| c.kind == Kind::Special);
+    let has_support = cards.iter().any(|c| c.kind == Kind::Support);
+    let mut members: Vec<&str> = Vec::new();
+    if has_support {
+        members.push("tag:support");
+    }
+    if has_special {
+        members.push("tag:special");
+    }
+    let _ = writeln!(w, "sections:");
+    for (kind, id, name, tag) in sections {
+        let in_section: Vec<&Card> = cards.iter().filter(|c| c.kind == kind).collect();
+        if in_section.is_empty() {
+            continue;
+        }
+        let _ = writeln!(w, "  - id: {id}");
+        let _ = writeln!(w, "    name: {name}");
+        let _ = writeln!(w, "    tags: [{tag}]");
+        let _ = writeln!(w, "    formations:");
+        for c in in_section {
+            let _ = writeln!(w, "      - id: {}", c.id);
+            let _ = writeln!(w, "        name: {}", quote(&c.name));
+            if !c.aliases.is_empty() {
+                let quoted: Vec<String> = c.aliases.iter().map(|a| quote(a)).collect();
+                let _ = writeln!(w, "        aliases: [{}]", quoted.join(", "));
+            }
+            let _ = writeln!(w, "        points: {}", c.points);
+            let _ = writeln!(w, "        units: []");
+            if !c.upgrades.is_empty() {
+                let _ = writeln!(w, "        upgrades: [{}]", c.upgrades.join(", "));
+            }
+            let mut tags = c.tags.clone();
+            if c.free {
+                tags.push("free".into());
+            }
+            if c.unique {
+                tags.push("unique".into());
+            }
+            if c.personality {
+                tags.push("personality".into());
+            }
+            if !tags.is_empty() {
+                let _ = writeln!(w, "        tags: [{}]", tags.join(", "));
+            }
+            if kind == Kind::Company && !members.is_empty() {
+                let _ = writeln!(
+                    w,
+                    "        group: {{ members: [{}], min: 0, provenance: \"core rules 1.2.1: Support and Special cards belong to a Company card\" }}",
+                    members.join(", ")
+                );
+            }
+            let mut note = format!(
+                "{}. Break point {}; victory points {}.",
+                match (kind, c.free) {
+                    (_, true) => "Free card".to_string(),
+                    (Kind::Company, _) => "Company card".to_string(),
+                    (Kind::Support, _) => "Support card".to_string(),
+                    (Kind::Special, _) => "Special card".to_string(),
+                    (Kind::Other(_), _) => format!("{name} entry"),
+                },
+                c.bp.map_or("missing".into(), number),
+                c.vp.map_or("missing".into(), number),
+            );
+            for (name, value) in &c.extra {
+                let _ = write!(note, " {name} {}.", number(*value));
+            }
+            if c.personality {
+                note.push_str(" Personality: never more than one.");
+            } else if c.unique {
+                note.push_str(" Unique: one per full 3,000 points.");
+            }
+            let _ = writeln!(w, "        note: {}", quote(&note));
+        }
+    }
+
+    // Upgrades.
+    if !upgrades.is_empty() {
+        let _ = writeln!(w, "upgrades:");
+        for u in upgrades {
+            let _ = writeln!(w, "  - id: {}", u.id);
+            let _ = writeln!(w, "    name: {}", quote(&u.name));
+            let _ = writeln!(w, "    points: {}", u.points);
+            if !u.otherwise.is_empty() {
+                let _ = writeln!(w, "    points_when:");
+                for (card, p) in &u.otherwise {
+                    let _ = writeln!(w, "      - {{ when: \"count({card}) >= 1\", points: {p} }}");
+                }
+            }
+        }
+    }
+
+    // Constraints.
+    let _ = writeln!(w, "constraints:");
+    let mut rule =
+        |id: &str, scope: &str, applies: Option<&str>, rule: &str, message: &str, provenance: &str| {
+            let _ = writeln!(w, "  - id: {id}");
+            let _ = writeln!(w, "    scope: {scope}");
+            if let Some(a) = applies {
+                let _ = writeln!(w, "    applies_to: [{a}]");
+            }
+            let _ = writeln!(w, "    rule: {}", quote(rule));
+            let _ = writeln!(w, "    message: {}", quote(message));
+            let _ = writeln!(w, "    provenance: {}", quote(provenance));
+        };
+    let cards_row = format!("{CORE} 1.2.1 Army Cards (lines 182-190)");
+    if has_support {
+        rule(
+            "five-support-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:support) <= 5",
+            "A Company card takes at most five Support cards, Free cards included.",
+            &cards_row,
+        );
+        rule(
+            "support-needs-company",
+            "army",
+            None,
+            "count(tag:support) <= 5 * count(tag:company)",
+            "Support cards need Company cards: at most five Support cards (Free cards included) for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    if has_special {
+        rule(
+            "one-special-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:special) <= 1",
+            "A Company card takes at most one Special card.",
+            &cards_row,
+        );
+        rule(
+            "special-needs-company",
+            "army",
+            None,
+            "count(tag:special) <= count(tag:company)",
+            "Special cards need Company cards: at most one Special card for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    if cards.iter().any(|c| c.free) {
+        rule(
+            "one-free-per-company",
+            "group",
+            Some("tag:company"),
+            "count(tag:free) <= 1",
+            "A Company card takes at most one Free card.",
+            &cards_row,
+        );
+        rule(
+            "free-needs-company",
+            "army",
+            None,
+            "count(tag:free) <= count(tag:company)",
+            "At most one Free card for each Company card of the army.",
+            &cards_row,
+        );
+    }
+    let uniques: Vec<&Card> = cards.iter().filter(|c| c.unique).collect();
+    if !uniques.is_empty() {
+        let r = uniques
+            .iter()
+            .map(|c| format!("count({}) <= floor(limit / 3000)", c.id))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let names = uniques
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        rule(
+            "unique-per-3000",
+            "army",
+            None,
+            &r,
+            &format!(
+                "Each Unique card ({names}) may be taken once for every full 3,000 points of the army, so not at all below 3,000 points."
+            ),
+            &format!("{cards_row}; Unique marks from the catalogue"),
+        );
+    }
+    let personalities: Vec<&Card> = cards.iter().filter(|c| c.personality).collect();
+    if !personalities.is_empty() {
+        let r = personalities
+            .iter()
+            .map(|c| format!("count({}) <= 1", c.id))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let names = personalities
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        rule(
+            "personality-once",
+            "army",
+            None,
+            &r,
+            &format!("A personality ({names}) is never taken twice, however large the army."),
+            &cards_row,
+        );
+    }
+    if !book.exclusive.is_empty() {
+        let present: Vec<String> = book
+            .exclusive
+            .iter()
+            .map(|e| slug(e))
+            .filter(|t| cards.iter().any(|c| c.tags.contains(t)))
+            .collect();
+        // One term per sub-faction (1 when the army has any of its cards),
+        // so the rule grows with the sub-factions, not with their pairs.
+        let terms: Vec<String> = present
+            .iter()
+            .map(|t| format!("min(1, count(tag:{t}))"))
+            .collect();
+        if terms.len() > 1 {
+            rule(
+                "one-sub-faction",
+                "army",
+                None,
+                &format!("{} <= 1", terms.join(" + ")),
+                "Cards of two different sub-factions (chapters, craftworlds, legions) never share an army: take one sub-faction's cards, with standard cards.",
+                &format!(
+                    "{CORE} 1.2.4 Codex armies (lines 202-231): a chapter army is that chapter and the standard list"
+                ),
+            );
+        }
+    }
+
+    if let Some(extra) = book.extra {
+        for (id, r, message, provenance) in extra.rules {
+            rule(id, "army", None, r, message, provenance);
+        }
+    }
+
+    // Not enforced.
+    let _ = writeln!(w, "not_enforced:");
+    let mut skip = |id: &str, rule: &str, why: &str| {
+        let _ = writeln!(w, "  - id: {id}");
+        let _ = writeln!(w, "    rule: {}", quote(rule));
+        let _ = writeln!(w, "    why: {}", quote(why));
+    };
+    skip(
+        "allies",
+        "Allies (core rules 1.2.2-1.2.4): the core army is the list with the most points, with at least 50% (Standard) or 75% (Codex) of the points; one allied Standard list, except the forbidden pairs; each force legal on its own.",
+        "A roster names one list; muster cannot yet combine two lists in one army or tell Standard from Codex armies.",
+    );
+    skip(
+        "titan-weapons-rounding",
+        "Titans and praetorians (core rules 6.1): hull plus weapons, rounded up to the next 50 points; one victory point per 100 points, rounded up.",
+        "Weapons are upgrades at their own prices, but muster's cost model has no step that rounds a formation's total up to 50 points, and the mounts a weapon fits are not converted.",
+    );
+    skip(
+        "off-board-artillery",
+        "Off-board artillery (core rules 4.4.8): each victory point offered takes one Support slot, and the army needs a Forward Observer.",
+        "Off-board barrages are not cards with points; muster has no way to declare them on a roster yet.",
+    );
+    skip(
+        "fortifications",
+        "Fortifications (core rules, lines 677-685) are bought from the purchase table.",
+        "The fortification table is not converted into any list yet.",
+    );
+    skip(
+        "victory-points",
+        "Break points and victory points per card and for the army, and the victory points needed to win for the army's size (core rules 1.1, lines 154-160).",
+        "These are facts for play, not limits; they are in each card's note but muster does not derive them yet.",
+    );
+    skip(
+        "no-substitutions",
+        "A card is taken as printed: no detachment swapped for another (core rules 1.2.1).",
+        "Cards have no options in this conversion, so there is nothing a roster could swap.",
+    );
+    if !book.special_aliases.is_empty() {
+        skip(
+            "special-card-variants",
+            "Cards of this book's own card categories (Greater Daemons, Archons) have their own limits in the army book.",
+            "They are converted as Special cards; the book's own limits are not in the catalogue's data.",
+        );
+    }
+    for r in force_rules
+        .iter()
+        .filter(|r| !book.extra.is_some_and(|e| e.enforced.contains(&r.as_str())))
+    {
+        skip(
+            &format!("book-{}", slug(r)),
+            &format!("Army-book rule `{r}` (catalogue force entry)."),
+            "An army-book rule kept in the catalogue as text only; it is not converted into a constraint.",
+        );
+    }
+    y
+}

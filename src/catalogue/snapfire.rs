@@ -1,0 +1,233 @@
+//! Snapfire's numeric ids of one list, linked: which formation a share
+//! link's formation id is, and what each upgrade pick gives, in indices.
+//!
+//! The ids are facts of Snapfire's list files, recorded in ours
+//! (`snapfire_id`, `snapfire_ids`, `imports.snapfire_picks`). This module
+//! checks them (unique within the list; with `imports.snapfire_file`, every
+//! formation and upgrade reachable) and builds [`SnapfireIds`];
+//! `crate::import::snapfire` reads and writes the links.
+
+use super::link::FileErrors;
+use super::raw::ArmyListFile;
+use super::{Formation, FormationIdx, Upgrade, UpgradeIdx};
+use crate::diagnostic::{Code, Diagnostic};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A list's Snapfire ids.
+#[derive(Debug, Clone, Default)]
+pub struct SnapfireIds {
+    /// Snapfire's list file stem (`SM_codex_NETEA`), as links carry it.
+    pub file: Option<String>,
+    /// Snapfire's id of each formation, by `FormationIdx`.
+    pub formation_ids: Vec<Option<u32>>,
+    formations: BTreeMap<u32, FormationIdx>,
+    picks: BTreeMap<u32, Pick>,
+    /// Other readings of picks, used only when writing a link: Snapfire's
+    /// "3 Hydra or Heavy AA Platform" is also two of one and one of the
+    /// other.
+    alternates: Vec<Pick>,
+    /// Each upgrade's pick ids, in the order the file gives them.
+    pub upgrade_picks: Vec<Vec<u32>>,
+}
+
+/// What one upgrade pick gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pick {
+    pub id: u32,
+    /// Upgrades and counts, at least one.
+    pub gives: Vec<(UpgradeIdx, u32)>,
+}
+
+impl SnapfireIds {
+    /// Whether the list records any Snapfire id at all.
+    pub fn has_ids(&self) -> bool {
+        !self.formations.is_empty() || !self.picks.is_empty()
+    }
+
+    pub fn formation(&self, id: u32) -> Option<FormationIdx> {
+        self.formations.get(&id).copied()
+    }
+
+    pub fn pick(&self, id: u32) -> Option<&Pick> {
+        self.picks.get(&id)
+    }
+
+    /// Every pick, by id.
+    pub fn picks(&self) -> impl Iterator<Item = &Pick> {
+        self.picks.values()
+    }
+
+    /// Every way of writing upgrades as a pick: each pick's reading, then
+    /// the other readings the list records.
+    pub fn writings(&self) -> impl Iterator<Item = &Pick> {
+        self.picks.values().chain(&self.alternates)
+    }
+}
+
+/// Checks and links the Snapfire ids of `file`, whose formations and
+/// upgrades are already linked (same order as in the file).
+pub(super) fn link(
+    file: &ArmyListFile,
+    formations: &[Formation],
+    upgrades: &[Upgrade],
+    errors: &mut FileErrors<'_>,
+) -> SnapfireIds {
+    let imports = file.imports.as_ref();
+    let upgrade_index: HashMap<&str, UpgradeIdx> = upgrades
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.id.as_str(), i))
+        .collect();
+    let mut ids = SnapfireIds {
+        file: imports.and_then(|i| i.snapfire_file.clone()),
+        formation_ids: vec![None; formations.len()],
+        upgrade_picks: vec![Vec::new(); upgrades.len()],
+        ..SnapfireIds::default()
+    };
+
+    // Unique within the list, formations and upgrades together.
+    let mut seen: HashMap<u32, String> = HashMap::new();
+    let mut claim = |id: u32, pointer: String, errors: &mut FileErrors<'_>| {
+        if let Some(first) = seen.get(&id) {
+            errors.error(&pointer, format!("Snapfire id {id} is already used at {first}"));
+            false
+        } else {
+            seen.insert(id, pointer);
+            true
+        }
+    };
+    let mut index = 0;
+    for (s, section) in file.sections.iter().enumerate() {
+        for (f, formation) in section.formations.iter().enumerate() {
+            if let Some(id) = formation.snapfire_id {
+                if claim(id, format!("/sections/{s}/formations/{f}/snapfire_id"), errors) {
+                    ids.formations.insert(id, index);
+                    ids.formation_ids[index] = Some(id);
+                }
+            }
+            index += 1;
+        }
+    }
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        for (i, &id) in upgrade.snapfire_ids.iter().enumerate() {
+            if claim(id, format!("/upgrades/{u}/snapfire_ids/{i}"), errors) {
+                ids.picks.insert(
+                    id,
+                    Pick {
+                        id,
+                        gives: vec![(u, 1)],
+                    },
+                );
+                ids.upgrade_picks[u].push(id);
+            }
+        }
+    }
+
+    // Picks that give more than one of their upgrade.
+    let mut given: BTreeSet<UpgradeIdx> = BTreeSet::new();
+    let mut described = BTreeSet::new();
+    for (p, pick) in imports.map_or(&[][..], |i| &i.snapfire_picks).iter().enumerate() {
+        let pointer = format!("/imports/snapfire_picks/{p}");
+        let first = described.insert(pick.id);
+        let mut gives = Vec::new();
+        for (upgrade, &count) in &pick.gives {
+            match upgrade_index.get(upgrade.as_str()) {
+                Some(&u) if count > 0 => gives.push((u, count)),
+                Some(_) => errors.error(
+                    &format!("{pointer}/gives/{upgrade}"),
+                    format!(
+                        "pick {} gives no `{upgrade}`: write a count of 1 or more",
+                        pick.id
+                    ),
+                ),
+                None => errors.error(
+                    &format!("{pointer}/gives/{upgrade}"),
+                    format!(
+                        "pick {} gives `{upgrade}`, which names no upgrade of the list",
+                        pick.id
+                    ),
+                ),
+            }
+        }
+        let Some(recorded) = ids.picks.get_mut(&pick.id) else {
+            errors.error(
+                &format!("{pointer}/id"),
+                format!("pick {} is not among any upgrade's `snapfire_ids`", pick.id),
+            );
+            continue;
+        };
+        let owner = recorded.gives[0].0;
+        if first && !gives.iter().any(|&(u, _)| u == owner) {
+            errors.error(
+                &format!("{pointer}/gives"),
+                format!(
+                    "pick {} is recorded on `{}`, which its `gives` leaves out",
+                    pick.id, upgrades[owner].id
+                ),
+            );
+            continue;
+        }
+        given.extend(gives.iter().map(|&(u, _)| u));
+        if first {
+            recorded.gives = gives;
+        } else {
+            ids.alternates.push(Pick { id: pick.id, gives });
+        }
+    }
+
+    let mut none: BTreeSet<&str> = BTreeSet::new();
+    for (n, id) in imports.map_or(&[][..], |i| &i.snapfire_none).iter().enumerate() {
+        let known = formations.iter().any(|f| &f.id == id) || upgrade_index.contains_key(id.as_str());
+        if !known {
+            errors.error(
+                &format!("/imports/snapfire_none/{n}"),
+                format!("`{id}` in `snapfire_none` names no formation or upgrade of the list"),
+            );
+        }
+        none.insert(id);
+    }
+
+    // With a file name, links are offered for the list: every formation
+    // and upgrade must be something a link can say.
+    if ids.file.is_some() && !ids.has_ids() {
+        let span = errors.span("/imports/snapfire_file");
+        errors.diagnostics.push(
+            Diagnostic::warning(
+                Code::ListData,
+                format!(
+                    "list `{}` names its Snapfire file but records no Snapfire ids: share links for it are refused",
+                    file.id
+                ),
+            )
+            .at(errors.file, span),
+        );
+    } else if ids.file.is_some() {
+        let mut index = 0;
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                if ids.formation_ids[index].is_none() && !none.contains(formation.id.as_str()) {
+                    errors.error(
+                        &format!("/sections/{s}/formations/{f}/id"),
+                        format!(
+                            "formation `{}` has no `snapfire_id`: a share link could not carry it (or list it in `imports.snapfire_none`)",
+                            formation.id
+                        ),
+                    );
+                }
+                index += 1;
+            }
+        }
+        for (u, upgrade) in file.upgrades.iter().enumerate() {
+            if ids.upgrade_picks[u].is_empty() && !given.contains(&u) && !none.contains(upgrade.id.as_str()) {
+                errors.error(
+                    &format!("/upgrades/{u}/id"),
+                    format!(
+                        "upgrade `{}` has no `snapfire_ids` and no pick gives it: a share link could not carry it (or list it in `imports.snapfire_none`)",
+                        upgrade.id
+                    ),
+                );
+            }
+        }
+    }
+    ids
+}

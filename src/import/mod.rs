@@ -1,0 +1,6 @@
+//! Rosters from other tools, turned into muster's own roster text so that
+//! they go through the one pipeline (`check`) like any hand-written roster.
+//!
+//! [`snapfire`]: Snapfire share links, read and written.
+
+pub mod snapfire;

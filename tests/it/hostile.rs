@@ -1,0 +1,748 @@
+//! Hostile input (issue 21): every input finishes in bounded time and
+//! memory, never panics, shows nothing raw on the terminal and never mixes
+//! data up silently. Each test runs the real binary as a child process with
+//! a wall-clock limit and, where `prlimit` exists, an address-space limit,
+//! so a change that brings a fault back fails here instead of on a user's
+//! machine.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Address space the child may use: far above a real run (tens of MB) and
+/// far below what the faults took (GBs).
+const MEMORY: u64 = 1 << 30;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    /// Exit status; `None` when a signal ended the child.
+    status: Option<i32>,
+    elapsed: Duration,
+}
+
+impl Run {
+    /// Finished by itself with 0, 1 or 2: not killed, not a panic (101).
+    #[track_caller]
+    fn orderly(&self) -> &Run {
+        assert!(
+            matches!(self.status, Some(0..=2)),
+            "status {:?} after {:?}\nstdout: {}\nstderr: {}",
+            self.status,
+            self.elapsed,
+            head(&self.stdout),
+            head(&self.stderr)
+        );
+        self
+    }
+}
+
+fn head(text: &str) -> &str {
+    let mut end = text.len().min(2000);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Runs muster with a time limit (killed past it) and a memory limit.
+fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
+    let mut command = if Path::new("/usr/bin/prlimit").exists() {
+        let mut c = Command::new("/usr/bin/prlimit");
+        c.arg(format!("--as={MEMORY}")).arg(env!("CARGO_BIN_EXE_muster"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_muster"))
+    };
+    let started = Instant::now();
+    let mut child = command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster runs");
+    let stdin = child.stdin.take();
+    let input = input.map(<[u8]>::to_vec);
+    let writer = std::thread::spawn(move || {
+        if let (Some(mut stdin), Some(input)) = (stdin, input) {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut v);
+        v
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("muster {args:?} ran past {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let elapsed = started.elapsed();
+    let _ = writer.join();
+    Run {
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+        status: status.code(),
+        elapsed,
+    }
+}
+
+/// The usual bound: a debug build checks a real roster in well under a
+/// second; the faults took tens of seconds or never finished.
+fn muster(args: &[&str], input: Option<&[u8]>) -> Run {
+    muster_limited(args, input, Duration::from_secs(20))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check_stdin(text: &str) -> Run {
+    muster(&["check", "--format", "json", "-"], Some(text.as_bytes()))
+}
+
+/// The codes of the JSON findings of a single-roster check.
+fn codes(run: &Run) -> Vec<String> {
+    let value: serde_json::Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", head(&run.stdout)));
+    let mut out = Vec::new();
+    collect_codes(&value, &mut out);
+    out
+}
+
+fn collect_codes(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let (Some(serde_json::Value::String(code)), Some(_)) = (map.get("code"), map.get("message")) {
+                out.push(code.clone());
+            }
+            map.values().for_each(|v| collect_codes(v, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_codes(v, out)),
+        _ => {}
+    }
+}
+
+// ------------------------------------------------------------ 1. counts
+
+#[test]
+fn hostile_huge_formation_count_is_an_error_not_an_allocation() {
+    let run = check_stdin("Army: Codex Astartes\nPoints: 3000\n999999999x Tactical\n");
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(run.stdout.contains("999999999"), "{}", head(&run.stdout));
+    assert!(run.stdout.contains("up to 100"), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_huge_upgrade_count_is_bounded() {
+    let run = check_stdin(
+        "Army: Codex Astartes\nPoints: 3000\nTactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\n\
+         Tactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\nTactical: 999999999x Land Raider\n",
+    );
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(!run.stdout.contains("214748"), "{}", head(&run.stdout));
+    assert!(run.elapsed < Duration::from_secs(10));
+}
+
+#[test]
+fn hostile_huge_squadron_member_count_is_bounded() {
+    let run = check_stdin("Army: Armageddon Sector\nPoints: 1500\nEscort squadron\n  999999999x Sword\n");
+    run.orderly();
+    assert!(run.stdout.contains("up to 100"), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_many_counted_lines_stay_bounded() {
+    // 20,000 lines of 100 formations: each count is legal, their sum is not.
+    let mut text = String::from("Army: Codex Astartes\nPoints: 3000\n");
+    for _ in 0..20_000 {
+        text.push_str("100x Tactical\n");
+    }
+    let run = check_stdin(&text);
+    run.orderly();
+    assert!(
+        run.stdout.contains("more than 1000 formations"),
+        "{}",
+        head(&run.stdout)
+    );
+}
+
+// ------------------------------------------------------------ 2. repeated findings
+
+#[test]
+fn hostile_one_line_of_unknown_items_is_capped() {
+    let mut line = String::from("Tactical: ");
+    for i in 0..20_000 {
+        line.push_str(&format!("Zq{i}, "));
+    }
+    let text = format!("Army: Codex Astartes\nPoints: 3000\n{line}\n");
+    let run = check_stdin(&text);
+    run.orderly();
+    let codes = codes(&run);
+    assert!(codes.len() <= 14, "{} findings", codes.len());
+    assert!(run.stdout.contains("more on this line"), "{}", head(&run.stdout));
+    // The terminal and the HTML report stay small too.
+    let dir = temp_dir("unknown-items");
+    let roster = dir.join("r.txt");
+    std::fs::write(&roster, &text).unwrap();
+    let report = dir.join("out.html");
+    let run = muster(
+        &[
+            "check",
+            roster.to_str().unwrap(),
+            roster.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        None,
+    );
+    run.orderly();
+    let size = std::fs::metadata(&report).map(|m| m.len()).unwrap_or(0);
+    assert!(size < 2_000_000, "report of {size} bytes");
+    let run = muster(&["check", roster.to_str().unwrap()], None);
+    run.orderly();
+    assert!(run.stdout.len() + run.stderr.len() < 1_000_000);
+}
+
+#[test]
+fn hostile_many_bad_lines_are_capped_per_roster() {
+    let mut text = String::from("Army: Codex Astartes\nPoints: 3000\n");
+    for i in 0..5_000 {
+        text.push_str(&format!("Zq{i}\n"));
+    }
+    let run = check_stdin(&text);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    assert!(codes(&run).len() <= 210);
+    assert!(
+        run.stdout.contains("more findings, not shown"),
+        "{}",
+        head(&run.stdout)
+    );
+}
+
+// ------------------------------------------------------------ 3. blank runs
+
+#[test]
+fn hostile_blank_runs_in_header_values_are_linear() {
+    for blank in [" ", "\t"] {
+        let run = blank.repeat(200_000);
+        let text = format!("Army: Codex{run}Astartes{run}\nPlayer: A{run}B{run}# c\nPoints: 3000\n");
+        let r = check_stdin(&text);
+        r.orderly();
+        assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+        let text = format!("Incompertus, 3000 POINTS\nCodex{run}Astartes{run}(NetEA{run}Pack)\n=====\n");
+        let r = check_stdin(&text);
+        r.orderly();
+        assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+    }
+}
+
+// ------------------------------------------------------------ 6. terminal escapes
+
+#[test]
+fn hostile_escape_sequences_never_reach_the_terminal() {
+    let dir = temp_dir("escapes");
+    let roster = dir.join("a\u{1b}[2Jb\r.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes (2026-02-04)\nPoints: 3000\nTac\u{1b}]0;pwn\u{7}tical: Zz\u{1b}[2J, Rhino\r\n\u{9b}31mX\u{202e}Y\n",
+    )
+    .unwrap();
+    let run = muster(&["check", roster.to_str().unwrap()], None);
+    run.orderly();
+    for out in [&run.stdout, &run.stderr] {
+        assert!(
+            !out.chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{out:?}"
+        );
+    }
+    assert!(run.stdout.contains("\\u{1b}"), "{}", run.stdout);
+}
+
+// ------------------------------------------------------------ 4. panics
+
+const LEGAL: &str = "tests/rosters/netea/feral-orks/legal-3000.txt";
+
+/// An event file like `tests/events/club-3000.yaml` with `rule` as its one
+/// restriction.
+fn event_with_rule(dir: &Path, rule: &str) -> PathBuf {
+    let text = format!(
+        "name: Club Night\ndate: 2026-12-05\ngame: netea\npoints: 3000\ncounts_as: true\nlists:\n  - id: feral-orks\n\
+         restrictions:\n  - id: hostile\n    scope: army\n    rule: \"{rule}\"\n    message: \"no\"\n    provenance: \"test\"\n"
+    );
+    let path = dir.join("event.yaml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn hostile_explain_with_a_huge_column_does_not_panic() {
+    let text = format!("{}x", " ".repeat(65_535));
+    let run = muster(&["explain", &text], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+}
+
+#[test]
+fn hostile_deep_and_long_rules_are_refused_with_a_message() {
+    let dir = temp_dir("rules");
+    let cases = [
+        format!("{}count(*){} <= 1", "(".repeat(5_000), ")".repeat(5_000)),
+        format!("{}count(*){} <= 1", "(".repeat(100), ")".repeat(100)),
+        format!("{}1 <= 1", "not ".repeat(100)),
+        format!("{}1 <= 1", "- ".repeat(100)),
+        format!("{}0 <= 1", "1 + ".repeat(10_000)),
+        format!("{}count(*) <= 1", "count(*) + ".repeat(300)),
+        "9223372036854775808 <= count(*)".to_string(),
+    ];
+    for rule in &cases {
+        let event = event_with_rule(&dir, rule);
+        let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{}", head(&run.stdout));
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            out.contains("deep")
+                || out.contains("more than")
+                || out.contains("too large")
+                || out.contains("at most"),
+            "{}",
+            head(&out)
+        );
+    }
+}
+
+#[test]
+fn hostile_long_names_in_list_files_do_not_panic() {
+    let dir = temp_dir("long-names");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    let long = "W".repeat(70_000);
+    let text = text.replacen("name: Snagga-Snagga's Feral Orks", &format!("name: {long}"), 1);
+    std::fs::write(dir.join("feral-orks.yaml"), text).unwrap();
+    let lists = dir.to_str().unwrap();
+    muster(&["--lists", lists, "lists"], None).orderly();
+    muster(&["--lists", lists, "check", LEGAL], None).orderly();
+}
+
+#[test]
+fn hostile_deep_yaml_is_refused_in_linear_time() {
+    let dir = temp_dir("deep-yaml");
+    let deep = format!("name: {}1{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, &deep).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let lists = dir.join("lists");
+    std::fs::create_dir_all(&lists).unwrap();
+    let nested = format!(
+        "game: netea\nid: x\nk: {}1{}\n",
+        "{a: ".repeat(10_000),
+        "}".repeat(10_000)
+    );
+    std::fs::write(lists.join("x.yaml"), nested).unwrap();
+    let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert!(run.stdout.contains("nests more than") || run.stderr.contains("nests more than"));
+}
+
+// ------------------------------------------------------------ 5. reading
+
+#[test]
+fn hostile_devices_and_pipes_are_not_read() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = temp_dir("devices");
+    for args in [
+        vec!["roster", "/dev/zero"],
+        vec!["sheet", "--roster", "/dev/zero"],
+        vec!["check", "--event", "/dev/zero", LEGAL],
+    ] {
+        let run = muster(&args, None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{args:?}");
+    }
+    let lists = dir.join("lists");
+    std::fs::create_dir_all(&lists).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/zero", lists.join("zero.yaml")).unwrap();
+        // Two folders linked to each other.
+        std::fs::create_dir_all(lists.join("a")).unwrap();
+        std::fs::create_dir_all(lists.join("b")).unwrap();
+        std::os::unix::fs::symlink(lists.join("b"), lists.join("a/to-b")).unwrap();
+        std::os::unix::fs::symlink(lists.join("a"), lists.join("b/to-a")).unwrap();
+        let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+        run.orderly();
+        let fifo = dir.join("fifo.txt");
+        if Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let run = muster(&["roster", fifo.to_str().unwrap()], None);
+            run.orderly();
+            assert_eq!(run.status, Some(2));
+        }
+    }
+}
+
+// ------------------------------------------------------------ 6. integrity
+
+#[test]
+fn hostile_duplicate_yaml_keys_are_errors_naming_both_lines() {
+    let dir = temp_dir("duplicate-keys");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    let text = text.replacen("id: feral-orks\n", "id: feral-orks\nid: steel-legion\n", 1);
+    std::fs::write(dir.join("feral-orks.yaml"), text).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("the key `id` is given twice"), "{}", head(&out));
+    let event = dir.join("event.yaml");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    std::fs::write(
+        &event,
+        club.replacen("points: 3000\n", "points: 3000\npoints: 6000\n", 1),
+    )
+    .unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    assert!(format!("{}{}", run.stdout, run.stderr).contains("the key `points` is given twice"));
+}
+
+#[test]
+fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
+    let dir = temp_dir("outputs");
+    let roster = dir.join("r.txt");
+    let original = std::fs::read(LEGAL).unwrap();
+    std::fs::write(&roster, &original).unwrap();
+    let r = roster.to_str().unwrap();
+    let run = muster(&["roster", r, "--html", r], None);
+    assert_eq!(run.status, Some(2));
+    assert_eq!(std::fs::read(&roster).unwrap(), original);
+    #[cfg(unix)]
+    {
+        // A link at the destination is replaced, not followed.
+        let target = dir.join("target.txt");
+        std::fs::write(&target, "keep").unwrap();
+        let link = dir.join("out.html");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let run = muster(&["roster", r, "--html", link.to_str().unwrap()], None);
+        run.orderly();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        // A report over one of the checked files is refused.
+        let run = muster(&["check", r, r, "--report", r], None);
+        assert_eq!(run.status, Some(2));
+        assert_eq!(std::fs::read(&roster).unwrap(), original);
+    }
+}
+
+// ------------------------------------------------------------ 8. mutated seeds
+
+/// A small deterministic generator (xorshift), so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Pieces that reached faults before: long runs, counts, nesting, escapes.
+const SPLICES: &[&[u8]] = &[
+    b"999999999x ",
+    b"                                        ",
+    b"\t\t\t\t\t\t\t\t",
+    b"((((((((((",
+    b"))))))))))",
+    b"not not not ",
+    b"- - - - ",
+    b"\x1b[2J",
+    b"\r",
+    b"\n  ",
+    b", Zq, Zq, Zq",
+    b"[[[[[[[[",
+    b"{a: {a: {a: ",
+    b"9223372036854775808",
+    b"\xff\xfe",
+    b"\0",
+    b"#",
+    b":",
+];
+
+/// One mutation of `seed`: bytes flipped, cut, duplicated or spliced.
+fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = seed.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(out.len() + 1);
+        match rng.below(5) {
+            0 if !out.is_empty() => {
+                let i = rng.below(out.len());
+                out[i] = rng.next() as u8;
+            }
+            1 if !out.is_empty() => {
+                let end = (at + rng.below(16)).min(out.len());
+                out.drain(at..end);
+            }
+            2 if !out.is_empty() => {
+                let end = (at + 1 + rng.below(32)).min(out.len());
+                let piece = out[at.min(end)..end].to_vec();
+                for _ in 0..1 + rng.below(50) {
+                    out.splice(at..at, piece.iter().copied());
+                }
+            }
+            _ => {
+                let splice = SPLICES[rng.below(SPLICES.len())];
+                out.splice(at..at, splice.iter().copied());
+            }
+        }
+    }
+    out
+}
+
+fn seeds(dir: &str, ext: &str, out: &mut Vec<Vec<u8>>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            seeds(path.to_str().unwrap_or_default(), ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            if let Ok(bytes) = std::fs::read(&path) {
+                out.push(bytes);
+            }
+        }
+    }
+}
+
+fn catalogue() -> &'static muster::catalogue::Catalogue {
+    static CATALOGUE: std::sync::OnceLock<muster::catalogue::Catalogue> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(|| muster::catalogue::load_embedded().catalogue)
+}
+
+/// The entry points of the fuzz targets (`fuzz/fuzz_targets`), fed mutated
+/// seeds from the tests for a bounded number of cases: a cheap stand-in for
+/// a fuzzing run on every `cargo test`.
+#[test]
+fn hostile_mutated_seeds_never_panic() {
+    let mut rosters = Vec::new();
+    seeds("tests/rosters", "txt", &mut rosters);
+    seeds("tests/fixtures", "txt", &mut rosters);
+    let mut events = Vec::new();
+    seeds("tests/events", "yaml", &mut events);
+    let rules: Vec<Vec<u8>> = [
+        "count(tag:titan) <= 2",
+        "army.points(tag:ally) * 2 <= limit and not count(warlord) > floor(limit / 1000)",
+        "most(points(tag:capital)) <= 450 => count(* with admiral) >= 1",
+        "min(count(a, b in c), max(1, -2)) == kinds(tag:mark)",
+    ]
+    .iter()
+    .map(|r| r.as_bytes().to_vec())
+    .collect();
+    let notations: Vec<Vec<u8>> = [
+        "MW2+, TK(D3), FxF",
+        "2× AP5+/AT6+",
+        "F6+/5+, L/F/R",
+        "Furies (30cm)",
+        "EA(+1), DC3",
+    ]
+    .iter()
+    .map(|r| r.as_bytes().to_vec())
+    .collect();
+    assert!(!rosters.is_empty() && !events.is_empty());
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let started = Instant::now();
+    for case in 0..1500 {
+        let roster = mutate(&rosters[rng.below(rosters.len())], &mut rng);
+        let checked = muster::check::check_bytes(catalogue(), "fuzz.txt", &roster);
+        let _ = muster::report::terminal::diagnostics(&checked.diagnostics, false);
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let rule = text(&mutate(&rules[rng.below(rules.len())], &mut rng));
+        let _ = muster::rules::parse(&rule);
+        let notation = text(&mutate(&notations[rng.below(notations.len())], &mut rng));
+        let _ = muster::notation::parse_terms(&notation);
+        let _ = muster::notation::ship::parse_ship_terms(&notation);
+        if case % 10 == 0 {
+            let event = text(&mutate(&events[rng.below(events.len())], &mut rng));
+            let _ = muster::event::load(muster::source::SourceFile::new("fuzz.yaml", event), catalogue());
+        }
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+// ------------------------------------------------------------ 7. misreports
+
+fn utf16le(text: &str) -> Vec<u8> {
+    let mut out = vec![0xFF, 0xFE];
+    for unit in text.encode_utf16() {
+        out.extend(unit.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn hostile_utf16_and_cr_only_rosters_are_read() {
+    let text = std::fs::read_to_string(LEGAL).unwrap();
+    let run = muster(&["check", "-"], Some(&utf16le(&text)));
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+    let run = muster(&["check", "-"], Some(text.replace('\n', "\r").as_bytes()));
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+}
+
+#[test]
+fn hostile_oversized_stdin_is_not_given_a_made_up_size() {
+    let run = muster(&["check", "-"], Some(&vec![b'a'; 3 << 20]));
+    run.orderly();
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("more than 1048576 bytes"), "{}", head(&out));
+    assert!(!out.contains("1048577"));
+}
+
+#[test]
+fn hostile_folder_runs_skip_reports_links_and_repeats() {
+    let dir = temp_dir("folder");
+    let rosters = dir.join("rosters");
+    std::fs::create_dir_all(&rosters).unwrap();
+    std::fs::copy(LEGAL, rosters.join("a.txt")).unwrap();
+    let report = rosters.join("report.html");
+    let r = rosters.to_str().unwrap();
+    muster(&["check", r, "--report", report.to_str().unwrap()], None).orderly();
+    assert!(report.exists());
+    // The report in the folder is not a roster on the next run.
+    let run = muster(&["check", r], None);
+    assert_eq!(run.status, Some(0), "{}", run.stdout);
+    // A link inside the folder is not followed out of it.
+    #[cfg(unix)]
+    {
+        let secret = dir.join("secret.txt");
+        std::fs::write(&secret, "Player: TOP SECRET\n").unwrap();
+        std::os::unix::fs::symlink(&secret, rosters.join("b.txt")).unwrap();
+        let report = dir.join("out.html");
+        let run = muster(&["check", r, "--report", report.to_str().unwrap()], None);
+        run.orderly();
+        let html = std::fs::read_to_string(&report).unwrap();
+        assert!(!html.contains("TOP SECRET"));
+        std::fs::remove_file(rosters.join("b.txt")).unwrap();
+    }
+    // One file named twice is not a duplicate of itself.
+    let a = rosters.join("a.txt");
+    let run = muster(&["check", a.to_str().unwrap(), a.to_str().unwrap()], None);
+    assert_eq!(run.status, Some(0), "{}", run.stdout);
+    assert!(!run.stdout.contains("duplicate"), "{}", run.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn hostile_non_utf8_file_names_stay_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("names");
+    let a = dir.join(std::ffi::OsStr::from_bytes(b"\xff.txt"));
+    let b = dir.join(std::ffi::OsStr::from_bytes(b"\xfe.txt"));
+    if std::fs::write(&a, "x").is_err() || std::fs::write(&b, "y").is_err() {
+        return;
+    }
+    let run = muster(&["check", dir.to_str().unwrap()], None);
+    run.orderly();
+    assert!(
+        run.stdout.contains("\\xff.txt") && run.stdout.contains("\\xfe.txt"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn hostile_bad_event_dates_and_failing_event_rules_are_the_event_files_fault() {
+    let dir = temp_dir("event-date");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, club.replace("date: 2026-12-05", "date: 2026-99-99")).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    assert_eq!(run.status, Some(2));
+    assert!(format!("{}{}", run.stdout, run.stderr).contains("is not a date"));
+    let event = event_with_rule(&dir, "floor(count(*) / 0) <= 1");
+    let run = muster(
+        &[
+            "check",
+            "--format",
+            "json",
+            "--event",
+            event.to_str().unwrap(),
+            LEGAL,
+        ],
+        None,
+    );
+    run.orderly();
+    assert!(
+        codes(&run).contains(&"event-file".to_string()),
+        "{}",
+        head(&run.stdout)
+    );
+    assert!(!run.stdout.contains("fault in the list data"));
+}
+
+#[test]
+fn hostile_impossible_groups_are_list_errors() {
+    let dir = temp_dir("groups");
+    let text = std::fs::read_to_string("lists/bfg/armageddon-sector.yaml").unwrap();
+    let Some(at) = text.find("    group:\n") else {
+        return;
+    };
+    let rest = &text[at..];
+    let Some(min_at) = rest.find("min: ") else { return };
+    let line_end = rest[min_at..].find('\n').unwrap_or(0);
+    let patched = format!(
+        "{}{}min: 99{}",
+        &text[..at],
+        &rest[..min_at],
+        &rest[min_at + line_end..]
+    );
+    std::fs::write(dir.join("armageddon-sector.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("is more than its max"), "{}", head(&out));
+}
