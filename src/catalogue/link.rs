@@ -108,6 +108,46 @@ pub fn link(
                 None => catalogue.ships.push(ship),
             }
         }
+        for (i, ship) in file.sf_ships.into_iter().enumerate() {
+            if !in_this_file.insert(ship.id.clone()) {
+                errors.error(
+                    &format!("/sf_ships/{i}/id"),
+                    format!("datasheet id `{}` is used twice", ship.id),
+                );
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_sf_ship(&ship) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/sf_ships/{i}/{}", field.path),
+                                field.sf_ship_message(&ship.id),
+                            );
+                        }
+                        None
+                    }
+                };
+                let _ = parsed.set(sheet);
+            }
+            let ship = super::SfShip {
+                game: file.game,
+                faction: file.id.clone(),
+                data: ship,
+                parsed,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .sf_ships
+                .iter_mut()
+                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
+            {
+                Some(existing) => *existing = ship,
+                None => catalogue.sf_ships.push(ship),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
                 errors.error(
@@ -239,7 +279,10 @@ fn link_list(
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
     let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        if catalogue.datasheet(file.game, id).is_none() && catalogue.ship(file.game, id).is_none() {
+        if catalogue.datasheet(file.game, id).is_none()
+            && catalogue.ship(file.game, id).is_none()
+            && catalogue.sf_ship(file.game, id).is_none()
+        {
             errors.error(
                 &pointer,
                 format!("no datasheet `{id}` for {}", file.game.as_str()),
