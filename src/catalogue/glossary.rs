@@ -157,6 +157,24 @@ pub(super) fn link(
             }
         }
     }
+    for ship in &catalogue.sf_ships {
+        if !ship.parsed_at_load() {
+            continue;
+        }
+        let Some(sheet) = ship.sheet() else { continue };
+        let mut ids = sheet.glossary_ids();
+        if !ship.data.critical.is_empty() {
+            ids.push("critical-damage");
+        }
+        for id in ids {
+            let known = catalogue
+                .glossary(ship.game)
+                .is_some_and(|g| g.entry(id).is_some());
+            if !known && !missing.iter().any(|(game, m, _)| *game == ship.game && *m == id) {
+                missing.push((ship.game, id, &ship.data.id));
+            }
+        }
+    }
     for (game, id, unit) in missing {
         let message = format!(
             "the {} glossary has no entry `{id}`, which datasheet `{unit}` uses",

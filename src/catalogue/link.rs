@@ -37,7 +37,9 @@ impl FileErrors<'_> {
 }
 
 pub fn link(
-    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin)>,
+    // `true`: the file is being proven, so warnings about dead data are
+    // worth their cost (finding their lines parses the YAML).
+    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin, bool)>,
     // `true`: parse the notation now and report its errors (see
     // `Datasheet::sheet`).
     sheets: Vec<(DatasheetFile, SourceFile, bool)>,
@@ -106,6 +108,46 @@ pub fn link(
                 None => catalogue.ships.push(ship),
             }
         }
+        for (i, ship) in file.sf_ships.into_iter().enumerate() {
+            if !in_this_file.insert(ship.id.clone()) {
+                errors.error(
+                    &format!("/sf_ships/{i}/id"),
+                    format!("datasheet id `{}` is used twice", ship.id),
+                );
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_sf_ship(&ship) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/sf_ships/{i}/{}", field.path),
+                                field.sf_ship_message(&ship.id),
+                            );
+                        }
+                        None
+                    }
+                };
+                let _ = parsed.set(sheet);
+            }
+            let ship = super::SfShip {
+                game: file.game,
+                faction: file.id.clone(),
+                data: ship,
+                parsed,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .sf_ships
+                .iter_mut()
+                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
+            {
+                Some(existing) => *existing = ship,
+                None => catalogue.sf_ships.push(ship),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
                 errors.error(
@@ -145,8 +187,8 @@ pub fn link(
             }
         }
     }
-    for (file, source, origin) in lists {
-        if let Some(list) = link_list(*file, &source, origin, &catalogue, diagnostics) {
+    for (file, source, origin, prove) in lists {
+        if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, diagnostics) {
             match catalogue
                 .lists
                 .iter_mut()
@@ -198,6 +240,7 @@ fn link_list(
     file: ArmyListFile,
     source: &SourceFile,
     origin: Origin,
+    prove: bool,
     catalogue: &Catalogue,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
@@ -236,7 +279,10 @@ fn link_list(
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
     let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        if catalogue.datasheet(file.game, id).is_none() && catalogue.ship(file.game, id).is_none() {
+        if catalogue.datasheet(file.game, id).is_none()
+            && catalogue.ship(file.game, id).is_none()
+            && catalogue.sf_ship(file.game, id).is_none()
+        {
             errors.error(
                 &pointer,
                 format!("no datasheet `{id}` for {}", file.game.as_str()),
@@ -402,7 +448,7 @@ fn link_list(
         });
     }
 
-    let snapfire = super::snapfire::link(&file, &formations, &upgrades, &mut errors);
+    let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
 
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
@@ -631,7 +677,7 @@ fn link_list(
     // Dead data is a sign of a transcription slip: say so, without refusing
     // the list.
     for (u, upgrade) in upgrades.iter().enumerate() {
-        if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+        if prove && !formations.iter().any(|f| f.upgrades.contains(&u)) {
             let span = errors.span(&format!("/upgrades/{u}/id"));
             errors.diagnostics.push(
                 Diagnostic::warning(
@@ -646,7 +692,8 @@ fn link_list(
     // for now) every entry is without units and the warning says nothing.
     let has_sheets = file.game.game().notation != crate::games::Notation::None;
     for (f, formation) in formations.iter().enumerate() {
-        if has_sheets
+        if prove
+            && has_sheets
             && formation.units.is_empty()
             && formation.upgrades.is_empty()
             && formation.group.is_none()

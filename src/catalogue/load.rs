@@ -176,7 +176,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
         };
         let parsed = fast.or_else(|| parse_file(&file, json, validate, &mut diagnostics));
         match parsed {
-            Some(Parsed::List(list)) => lists.push((list, file, origin)),
+            Some(Parsed::List(list)) => lists.push((list, file, origin, validate)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
             Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
@@ -298,7 +298,8 @@ fn parse_file(
     };
     let kind = if value.get("sections").is_some() {
         FileKind::List
-    } else if value.get("units").is_some() || value.get("ships").is_some() {
+    } else if value.get("units").is_some() || value.get("ships").is_some() || value.get("sf_ships").is_some()
+    {
         FileKind::Datasheets
     } else if value.get("models").is_some() {
         FileKind::Models
@@ -308,7 +309,7 @@ fn parse_file(
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:` or `ships:`, a model file `models:`, a glossary `terms:`",
+                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:` or `sf_ships:`, a model file `models:`, a glossary `terms:`",
             )
             .at(file, file.line_span(1)),
         );

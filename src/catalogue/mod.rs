@@ -34,6 +34,8 @@ pub struct Catalogue {
     pub glossaries: Vec<glossary::Glossary>,
     /// Battlefleet Gothic ship datasheets.
     pub ships: Vec<Ship>,
+    /// Space Fleet ship datasheets.
+    pub sf_ships: Vec<SfShip>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -81,6 +83,31 @@ impl Ship {
     pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
         self.parsed
             .get_or_init(|| sheets::parse_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
+/// A Space Fleet ship's datasheet, as written.
+#[derive(Debug, Clone)]
+pub struct SfShip {
+    pub game: GameId,
+    /// The datasheet file's id (`imperial-ships`).
+    pub faction: String,
+    pub data: raw::SfShipDatasheet,
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::space_fleet::SfSheet>>,
+}
+
+impl SfShip {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::space_fleet::SfSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_sf_ship(&self.data).ok())
             .as_ref()
     }
 
@@ -169,6 +196,10 @@ impl Catalogue {
 
     pub fn ship(&self, game: GameId, id: &str) -> Option<&Ship> {
         self.ships.iter().find(|s| s.game == game && s.data.id == id)
+    }
+
+    pub fn sf_ship(&self, game: GameId, id: &str) -> Option<&SfShip> {
+        self.sf_ships.iter().find(|s| s.game == game && s.data.id == id)
     }
 }
 

@@ -449,6 +449,78 @@ pub struct DatasheetFile {
     /// Battlefleet Gothic ship datasheets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ships: Vec<ShipDatasheet>,
+    /// Space Fleet ship datasheets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sf_ships: Vec<SfShipDatasheet>,
+}
+
+/// A Space Fleet ship's datasheet (or a space object's), values in the
+/// game's notation (`grammar/space-fleet.pest`). A line the sheet does not
+/// print is left out; a value the source lost or scrambled is `missing`,
+/// and `faults` says what is wrong with the source.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SfShipDatasheet {
+    /// Unique within the game.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Inches a turn and the manoeuvre keyword: `4`, `6 Unmanoeuvrable`,
+    /// `2-6 Super-Manoeuvrable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Known<String>>,
+    /// Damage points (ships): `8`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<Known<String>>,
+    /// Wounds (Tyranid vessels): `12`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wounds: Option<Known<String>>,
+    /// Command cards that may be played on it each turn: `2`, `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_cards: Option<Known<String>>,
+    /// `100`, `Free`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Known<String>>,
+    /// Squadrons per battlefleet: `0-3`, `1-6`, `0+`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub squadrons: Option<Known<String>>,
+    /// Ships per squadron: `1-3`, `2`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ships: Option<Known<String>>,
+    /// Shield points per facing: `Front 12/Flanks 8`, `Front 6/Flanks 4/Rear 4`,
+    /// `All round 1`, `None`, `Special`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shields: Option<Known<String>>,
+    /// The range bands of the weapon table, in inches: `1-6" 7-12" 12-24"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Known<String>>,
+    #[serde(default)]
+    pub weapons: Vec<SfWeapon>,
+    /// The critical damage table, one line per roll, in our own words:
+    /// `1: shield generators; every shield is lost`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub critical: Vec<String>,
+    /// Limits and special rules printed on the sheet, in our own words.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// What is wrong with the source for this ship, in our words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+}
+
+/// One weapon row of a Space Fleet datasheet.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SfWeapon {
+    /// `Laser Batteries`, `Vortex Torpedo`, `Hullgrinder`.
+    pub name: String,
+    /// `Broadsides`, `Forward Arc`, `Fixed Forward`, `Any`, `L/R/F`, `Special`.
+    pub arc: Known<String>,
+    /// Attack dice per range band of the sheet, `/` between bands and `-`
+    /// where it cannot reach: `8/4/-`; or `Special`, `Area Effect`.
+    pub dice: Known<String>,
 }
 
 /// A Battlefleet Gothic ship's datasheet, values as the source writes them.

@@ -8,6 +8,7 @@
 
 use super::raw::{self, GameId, Known};
 use crate::notation::ship::{self, ShipSheet, ShipWeaponLine, Stat};
+use crate::notation::space_fleet::{self, SfSheet};
 use crate::notation::{self, NotationError, Sheet, WeaponLine};
 
 /// A value that does not parse: the path below the unit (`weapons/0/range`),
@@ -24,6 +25,13 @@ impl FieldError {
     pub fn message(&self, unit: &str) -> String {
         format!(
             "datasheet `{unit}`, {}: `{}` is not datasheet notation {}",
+            self.field, self.value, self.error
+        )
+    }
+
+    pub fn sf_ship_message(&self, ship: &str) -> String {
+        format!(
+            "ship datasheet `{ship}`, {}: `{}` is not Space Fleet notation {}",
             self.field, self.value, self.error
         )
     }
@@ -282,4 +290,111 @@ fn stat<T>(
 /// it parsed, `None` when it did not.
 fn optional<T>(field: Option<Option<T>>) -> Option<Option<T>> {
     field.map_or(Some(None), |parsed| parsed.map(Some))
+}
+
+/// A Space Fleet datasheet's values through its notation. A line the
+/// sheet lacks stays `None`, a `missing` value stays missing; a value that
+/// does not parse, or a weapon whose dice do not match the sheet's range
+/// bands, is a `FieldError` with its path below the ship.
+pub(super) fn parse_sf_ship(ship: &raw::SfShipDatasheet) -> Result<SfSheet, Vec<FieldError>> {
+    let mut fields = Fields { errors: Vec::new() };
+    let speed = sf_line(&mut fields, "speed", &ship.speed, space_fleet::parse_speed);
+    let damage = sf_line(&mut fields, "damage", &ship.damage, space_fleet::parse_number);
+    let wounds = sf_line(&mut fields, "wounds", &ship.wounds, space_fleet::parse_number);
+    let command_cards = sf_line(
+        &mut fields,
+        "command_cards",
+        &ship.command_cards,
+        space_fleet::parse_cards,
+    );
+    let points = sf_line(&mut fields, "points", &ship.points, space_fleet::parse_points);
+    let squadrons = sf_line(
+        &mut fields,
+        "squadrons",
+        &ship.squadrons,
+        space_fleet::parse_limit,
+    );
+    let ships = sf_line(&mut fields, "ships", &ship.ships, space_fleet::parse_limit);
+    let shields = sf_line(&mut fields, "shields", &ship.shields, space_fleet::parse_shields);
+    let bands = sf_line(&mut fields, "bands", &ship.bands, space_fleet::parse_bands);
+    let band_count = match &bands {
+        Some(Some(Stat::Known(b))) => Some(b.0.len()),
+        _ => None,
+    };
+    let mut weapons = Vec::new();
+    for (w, weapon) in ship.weapons.iter().enumerate() {
+        let label = format!("weapon {} ({})", w + 1, weapon.name);
+        let path = |field: &str| format!("weapons/{w}/{field}");
+        let name = fields.take(
+            path("name"),
+            format!("{label} name"),
+            &weapon.name,
+            space_fleet::parse_weapon,
+        );
+        let arc = stat(
+            &mut fields,
+            &path("arc"),
+            format!("{label} arc"),
+            &weapon.arc,
+            space_fleet::parse_arc,
+        );
+        let mut dice = stat(
+            &mut fields,
+            &path("dice"),
+            format!("{label} dice"),
+            &weapon.dice,
+            space_fleet::parse_dice,
+        );
+        if let (Some(Stat::Known(space_fleet::Dice::Bands(cells))), Some(count), Some(text)) =
+            (&dice, band_count, weapon.dice.value())
+            && cells.len() != count
+        {
+            fields.errors.push(FieldError {
+                path: path("dice"),
+                field: format!("{label} dice"),
+                value: text.clone(),
+                error: NotationError {
+                    offset: 0,
+                    column: 1,
+                    expected: format!(
+                        "one value per range band of the sheet ({count}), not {}",
+                        cells.len()
+                    ),
+                    suggestion: None,
+                },
+            });
+            dice = None;
+        }
+        if let (Some(name), Some(arc), Some(dice)) = (name, arc, dice) {
+            weapons.push(space_fleet::WeaponLine { name, arc, dice });
+        }
+    }
+    if !fields.errors.is_empty() {
+        return Err(fields.errors);
+    }
+    Ok(SfSheet {
+        speed: speed.flatten(),
+        damage: damage.flatten(),
+        wounds: wounds.flatten(),
+        command_cards: command_cards.flatten(),
+        points: points.flatten(),
+        squadrons: squadrons.flatten(),
+        ships: ships.flatten(),
+        shields: shields.flatten(),
+        bands: bands.flatten(),
+        weapons,
+    })
+}
+
+/// An optional line: `None` when the sheet lacks it, `Some(None)` when it
+/// does not parse (the error is recorded).
+fn sf_line<T>(
+    fields: &mut Fields,
+    key: &str,
+    value: &Option<Known<String>>,
+    parse: impl Fn(&str) -> Result<T, NotationError>,
+) -> Option<Option<Stat<T>>> {
+    value
+        .as_ref()
+        .map(|v| stat(fields, key, key.to_string(), v, parse))
 }

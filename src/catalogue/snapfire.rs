@@ -70,6 +70,8 @@ pub(super) fn link(
     file: &ArmyListFile,
     formations: &[Formation],
     upgrades: &[Upgrade],
+    // Warnings only when the file is being proven (see `link::link`).
+    prove: bool,
     errors: &mut FileErrors<'_>,
 ) -> SnapfireIds {
     let imports = file.imports.as_ref();
@@ -190,6 +192,9 @@ pub(super) fn link(
     // With a file name, links are offered for the list: every formation
     // and upgrade must be something a link can say.
     if ids.file.is_some() && !ids.has_ids() {
+        if !prove {
+            return ids;
+        }
         let span = errors.span("/imports/snapfire_file");
         errors.diagnostics.push(
             Diagnostic::warning(

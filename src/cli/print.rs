@@ -5,10 +5,10 @@
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, Ship, names};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, SfShip, Ship, names};
 use crate::check::{self, Checked};
 use crate::import::snapfire;
-use crate::notation::{self, ship};
+use crate::notation::{self, ship, space_fleet};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
 use std::fmt::Write as _;
@@ -46,6 +46,9 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
         if list.game.game().notation == crate::games::Notation::Ship {
             return explain_ship(catalogue, list, text);
         }
+        if list.game.game().notation == crate::games::Notation::SpaceFleet {
+            return explain_sf_ship(catalogue, list, text);
+        }
         return match find_unit(catalogue, list, text) {
             Ok(sheet) => Output {
                 stdout: text::datasheet(sheet, &list.name, catalogue.glossary(list.game)),
@@ -80,6 +83,16 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             if let (Some(ship), None) = (ships.next(), ships.next()) {
                 return Output {
                     stdout: text::ship(ship, &ship.faction, catalogue.glossary(ship.game)),
+                    ..Output::default()
+                };
+            }
+            let mut sf_ships = catalogue
+                .sf_ships
+                .iter()
+                .filter(|s| sf_ship_names(s).any(|n| names::normalize(n) == wanted));
+            if let (Some(ship), None) = (sf_ships.next(), sf_ships.next()) {
+                return Output {
+                    stdout: text::sf_ship(ship, &ship.faction, catalogue.glossary(ship.game)),
                     ..Output::default()
                 };
             }
@@ -157,6 +170,60 @@ fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
                 };
                 usage(format!(
                     "{} has no ship called `{name}`, and it is not ship notation{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
+                    list.name,
+                    suggestion
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_default(),
+                    list.id
+                ))
+            }
+        },
+        many => {
+            let ids: Vec<&str> = many.iter().map(|s| s.data.id.as_str()).collect();
+            usage(format!(
+                "`{name}` names more than one ship: {}; use its id",
+                ids.join(", ")
+            ))
+        }
+    }
+}
+
+fn sf_ship_names(ship: &SfShip) -> impl Iterator<Item = &str> {
+    std::iter::once(ship.data.id.as_str())
+        .chain(std::iter::once(ship.data.name.as_str()))
+        .chain(ship.data.aliases.iter().map(String::as_str))
+}
+
+/// `muster explain TEXT --army FLEET` for Space Fleet: a ship of the fleet
+/// by name, or else Space Fleet notation.
+fn explain_sf_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
+    let ships: Vec<&SfShip> = list
+        .units
+        .iter()
+        .filter_map(|id| catalogue.sf_ship(list.game, id))
+        .collect();
+    let found = named(&ships, name, sf_ship_names);
+    let glossary = catalogue.glossary(list.game);
+    match found.as_slice() {
+        [one] => Output {
+            stdout: text::sf_ship(one, &list.name, glossary),
+            ..Output::default()
+        },
+        [] => match space_fleet::parse_terms(name) {
+            Ok(parts) => Output {
+                stdout: text::sf_notation(name, &parts, glossary),
+                ..Output::default()
+            },
+            Err(notation) => {
+                let suggestion =
+                    crate::diagnostic::nearest(name, ships.iter().flat_map(|s| sf_ship_names(s).skip(1)));
+                let as_notation = if name.contains([',', '/', '"', '+']) {
+                    format!("\nhint: read as Space Fleet notation, it fails {notation}")
+                } else {
+                    String::new()
+                };
+                usage(format!(
+                    "{} has no ship called `{name}`, and it is not Space Fleet notation{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
                     list.name,
                     suggestion
                         .map(|s| format!("; did you mean `{s}`?"))

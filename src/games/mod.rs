@@ -89,6 +89,8 @@ pub enum Notation {
     Epic,
     /// Battlefleet Gothic's ship notation (`grammar/ship.pest`).
     Ship,
+    /// Space Fleet's ship notation (`grammar/space-fleet.pest`).
+    SpaceFleet,
     /// Not yet: the facts are in the entries' notes.
     None,
 }

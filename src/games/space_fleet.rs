@@ -1,6 +1,6 @@
 //! Space Fleet, the 1991 rules (source 002): squadrons with commanders,
-//! flagships, support ships. Its datasheet notation is still to come; the
-//! lists give each ship's profile in its notes.
+//! flagships, support ships. Ship datasheets in the game's own notation
+//! (`grammar/space-fleet.pest`): dice per range band, shields per facing.
 
 use super::GameId;
 use super::{Game, Notation};
@@ -16,5 +16,5 @@ pub const GAME: Game = Game {
     points_range: None,
     epic_facts: false,
     fleet: true,
-    notation: Notation::None,
+    notation: Notation::SpaceFleet,
 };

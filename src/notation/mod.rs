@@ -11,6 +11,7 @@
 mod parse;
 mod pest_glue;
 pub mod ship;
+pub mod space_fleet;
 
 pub use parse::{
     NotationError, parse_firepower, parse_range, parse_roll, parse_speed, parse_terms, parse_unit_note,

@@ -10,6 +10,7 @@
 mod html;
 mod pdf;
 pub mod ships;
+pub mod space_fleet;
 pub mod view;
 
 pub use view::{CribSheet, RosterSheet};

@@ -8,6 +8,7 @@
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
+use super::space_fleet::SfShipCard;
 use super::view::{ArmyRule, CribSheet, RosterSheet};
 use super::{Paper, PrintError};
 use printpdf::{
@@ -735,6 +736,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     for ship in &sheet.ships {
         blocks.push(Block::Keep(ship_card(ship)));
     }
+    for ship in &sheet.sf_ships {
+        blocks.push(Block::Keep(sf_ship_card(ship)));
+    }
     if sheet.has_missing() {
         blocks.push(Block::Text {
             runs: vec![plain("? marks a value the sources do not give.")],
@@ -834,6 +838,51 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
     }
     for f in &ship.fielded {
         card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
+/// A Space Fleet datasheet: a bar with the characteristics, the weapon
+/// table with a dice column per range band, the critical damage table,
+/// notes and the source's faults, kept on one page.
+fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(ship.name.clone())],
+        right: ship.stats_line(),
+    }];
+    if !ship.weapons.is_empty() {
+        let bands = ship.bands.len().max(1);
+        let band_width = 0.5 / bands as f32;
+        let mut widths = vec![0.28, 0.22];
+        widths.extend(std::iter::repeat_n(band_width, bands));
+        card.push(Block::Table(Table {
+            widths,
+            header: ship.header(),
+            rows: ship
+                .weapons
+                .iter()
+                .map(|w| {
+                    let mut cells = vec![vec![plain(w.name.clone())], vec![plain(w.arc.clone())]];
+                    cells.extend(w.dice.iter().map(|d| vec![plain(d.clone())]));
+                    Row { cells, bold: false }
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !ship.critical.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Critical damage: "),
+            plain(ship.critical.join("; ")),
+        ]));
+    }
+    if !ship.notes.is_empty() {
+        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
+    }
+    for fault in &ship.faults {
+        card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
     }
     card.push(Block::Gap(6.0));
     card

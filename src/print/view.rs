@@ -7,6 +7,7 @@
 //! `check::Checked`.
 
 use super::ships::{FleetView, ShipCard};
+use super::space_fleet::SfShipCard;
 use crate::catalogue::glossary::{Entry, Glossary};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
 use crate::check::Checked;
@@ -25,6 +26,8 @@ pub struct CribSheet {
     pub units: Vec<UnitCard>,
     /// Battlefleet Gothic ship datasheets (empty for other games).
     pub ships: Vec<ShipCard>,
+    /// Space Fleet ship datasheets (empty for other games).
+    pub sf_ships: Vec<SfShipCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -335,14 +338,21 @@ impl CribSheet {
         } else {
             Vec::new()
         };
+        let sf_ships = if list.game.game().notation == crate::games::Notation::SpaceFleet {
+            super::space_fleet::ships(catalogue, list, ids)
+        } else {
+            Vec::new()
+        };
         let mut lines = glossary_lines(glossary, sheets);
         lines.extend(super::ships::glossary_lines(glossary, &ships));
+        lines.extend(super::space_fleet::glossary_lines(glossary, &sf_ships));
         CribSheet {
             title,
             subtitle,
             army_rules: army_rules(list),
             units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
             ships: ships.into_iter().map(ShipCard::new).collect(),
+            sf_ships: sf_ships.into_iter().map(SfShipCard::new).collect(),
             glossary: lines,
             stamp: stamp(date),
         }

@@ -6,7 +6,7 @@
 //! them out.
 
 use crate::catalogue::glossary::Glossary;
-use crate::catalogue::{Datasheet, Ship};
+use crate::catalogue::{Datasheet, SfShip, Ship};
 use crate::notation::Part;
 use crate::notation::ship::ShipPart;
 use crate::print::ships::ShipCard;
@@ -135,6 +135,83 @@ pub fn ship_notation(text: &str, parts: &[ShipPart], glossary: Option<&Glossary>
         "Battlefleet Gothic ",
         glossary,
     )
+}
+
+/// Space Fleet notation part by part.
+pub fn sf_notation(
+    text: &str,
+    parts: &[crate::notation::space_fleet::SfPart],
+    glossary: Option<&Glossary>,
+) -> String {
+    explain_parts(
+        text,
+        parts.iter().map(|p| (&p.term, p.span)),
+        "Space Fleet ",
+        glossary,
+    )
+}
+
+/// One Space Fleet datasheet as a small table, then the glossary of what
+/// it uses.
+pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> String {
+    let card = crate::print::space_fleet::SfShipCard::new(ship);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({list_name})", card.name);
+    let stats: Vec<String> = card.stats.iter().map(|(l, v)| format!("{l} {v}")).collect();
+    if !stats.is_empty() {
+        let _ = writeln!(out, "  {}", stats.join("   "));
+    }
+    if !card.weapons.is_empty() {
+        let head = card.header();
+        let rows: Vec<Vec<String>> = card
+            .weapons
+            .iter()
+            .map(|w| {
+                let mut row = vec![w.name.clone(), w.arc.clone()];
+                row.extend(w.dice.iter().cloned());
+                row
+            })
+            .collect();
+        let columns = rows.iter().map(Vec::len).chain([head.len()]).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..columns)
+            .map(|i| {
+                rows.iter()
+                    .chain(std::iter::once(&head))
+                    .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in std::iter::once(&head).chain(rows.iter()) {
+            let mut line = String::from(" ");
+            for (i, width) in widths.iter().enumerate() {
+                let cell = row.get(i).map_or("", String::as_str);
+                let _ = write!(line, " {cell:<width$} ");
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    for line in &card.critical {
+        let _ = writeln!(out, "  Critical {line}");
+    }
+    for note in &card.notes {
+        let _ = writeln!(out, "  Note: {note}");
+    }
+    for fault in &card.faults {
+        let _ = writeln!(out, "  Source fault: {fault}");
+    }
+    let lines = crate::print::space_fleet::glossary_lines(glossary, &[ship]);
+    if !lines.is_empty() {
+        out.push('\n');
+        for line in lines {
+            if line.name.is_empty() {
+                let _ = writeln!(out, "{}: {}", line.term, line.summary);
+            } else {
+                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
+            }
+        }
+    }
+    out
 }
 
 /// One ship datasheet as a small table, then the glossary of what it uses.

@@ -596,7 +596,9 @@ constraints:
 
 #[test]
 fn a_list_folder_can_override_a_built_in_datasheet_file() {
-    let dir = std::env::temp_dir().join(format!("muster-ships-{}", std::process::id()));
+    // Not `muster-ships-*`: tests/it/ships.rs writes bad files under that
+    // folder, which this run would load as lists.
+    let dir = std::env::temp_dir().join(format!("muster-override-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sheet = "\
 game: bfg

@@ -19,7 +19,7 @@ fn no_datasheet_id_is_defined_twice_in_the_built_in_files() {
         for file in files.flatten() {
             let text = std::fs::read_to_string(file.path()).unwrap();
             let value: serde_json::Value = serde_yaml::from_str(&text).unwrap();
-            for key in ["units", "ships"] {
+            for key in ["units", "ships", "sf_ships"] {
                 for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
                     let id = unit["id"].as_str().unwrap_or_default().to_string();
                     let here = file.path().display().to_string();
@@ -79,7 +79,8 @@ fn every_list_prints_a_crib_sheet() {
                     let name = catalogue
                         .datasheet(list.game, unit)
                         .map(|d| d.name.clone())
-                        .or_else(|| catalogue.ship(list.game, unit).map(|s| s.data.name.clone()));
+                        .or_else(|| catalogue.ship(list.game, unit).map(|s| s.data.name.clone()))
+                        .or_else(|| catalogue.sf_ship(list.game, unit).map(|s| s.data.name.clone()));
                     match name {
                         Some(name) if !html.contains(&askama_escape(&name)) => {
                             problems.push(format!("{}: {name} is not on the crib sheet", list.id))
@@ -93,7 +94,7 @@ fn every_list_prints_a_crib_sheet() {
         }
     }
     // PDFs take longer: one list per game is enough to prove the layout.
-    for game in ["netea", "bfg"] {
+    for game in ["netea", "bfg", "space-fleet"] {
         let list = catalogue
             .lists
             .iter()

@@ -16,3 +16,4 @@ mod roster_syntax;
 mod rosters;
 mod ships;
 mod snapfire_links;
+mod space_fleet;
