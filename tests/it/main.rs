@@ -3,6 +3,7 @@
 
 mod batch;
 mod cli;
+mod common;
 mod data;
 mod docs;
 mod generated;

@@ -3,37 +3,12 @@
 //! count, paper size, the embedded font, unit names and expanded
 //! abbreviations.
 
+use super::common::{Run, muster};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// 2026-11-22, so the printed date is stable.
-const DATE_EPOCH: &str = "1795305600";
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: i32,
-}
-
-fn muster(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env("SOURCE_DATE_EPOCH", DATE_EPOCH)
-        .output()
-        .expect("muster runs");
-    Run {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        status: output.status.code().unwrap_or(-1),
-    }
-}
-
 fn out_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-print-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    super::common::out_dir("print")
 }
 
 /// Runs muster with `--pdf OUT` and reads the file back.

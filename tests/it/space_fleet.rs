@@ -4,40 +4,14 @@
 //! file, line, ship and field; the fleets print (HTML and PDF) and
 //! `muster explain` shows a ship.
 
+use super::common::muster;
 use muster::catalogue::{self, GameId};
 use muster::notation::space_fleet as sf;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Command;
-
-/// 2026-11-22, so the printed date is stable.
-const DATE_EPOCH: &str = "1795305600";
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: i32,
-}
-
-fn muster(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env("SOURCE_DATE_EPOCH", DATE_EPOCH)
-        .output()
-        .expect("muster runs");
-    Run {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        status: output.status.code().unwrap_or(-1),
-    }
-}
 
 fn out_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-space-fleet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    super::common::out_dir("space-fleet")
 }
 
 fn squeeze(text: &str) -> String {
