@@ -138,39 +138,48 @@ fn ship_names(ship: &Ship) -> impl Iterator<Item = &str> {
         .chain(ship.data.aliases.iter().map(String::as_str))
 }
 
-/// `muster explain TEXT --army FLEET`: a ship of the fleet by name, or
-/// else ship notation.
-fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let ships: Vec<&Ship> = list
-        .units
-        .iter()
-        .filter_map(|id| catalogue.ship(list.game, id))
-        .collect();
-    let found = named(&ships, name, ship_names);
-    let glossary = catalogue.glossary(list.game);
+/// How one fleet game's ships are explained (`explain TEXT --army FLEET`).
+struct FleetExplain<'c, S> {
+    ships: Vec<&'c S>,
+    names: fn(&'c S) -> std::vec::IntoIter<&'c str>,
+    id: fn(&S) -> &str,
+    card: &'c dyn Fn(&S) -> String,
+    /// The text read as the game's notation: the explanation, or where
+    /// reading it failed.
+    notation: &'c dyn Fn(&str) -> Result<String, String>,
+    /// What the notation is called in messages.
+    notation_name: &'static str,
+    /// Characters that show text was meant as notation.
+    punctuation: &'static [char],
+}
+
+/// A ship of the fleet by name, or else the game's notation.
+fn explain_fleet<S>(list: &ArmyList, name: &str, game: FleetExplain<'_, S>) -> Output {
+    let found = named(&game.ships, name, game.names);
     match found.as_slice() {
         [one] => Output {
-            stdout: text::ship(one, &list.name, glossary),
+            stdout: (game.card)(one),
             ..Output::default()
         },
-        [] => match ship::parse_ship_terms(name) {
-            Ok(parts) => Output {
-                stdout: text::ship_notation(name, &parts, glossary),
+        [] => match (game.notation)(name) {
+            Ok(stdout) => Output {
+                stdout,
                 ..Output::default()
             },
             Err(notation) => {
                 let suggestion =
-                    crate::diagnostic::nearest(name, ships.iter().flat_map(|s| ship_names(s).skip(1)));
+                    crate::diagnostic::nearest(name, game.ships.iter().flat_map(|s| (game.names)(s).skip(1)));
                 // Text with notation's punctuation was meant as notation:
                 // say where it stops making sense.
-                let as_notation = if name.contains([',', '/', '(', '+', '°']) {
-                    format!("\nhint: read as ship notation, it fails {notation}")
+                let as_notation = if name.contains(game.punctuation) {
+                    format!("\nhint: read as {}, it fails {notation}", game.notation_name)
                 } else {
                     String::new()
                 };
                 usage(format!(
-                    "{} has no ship called `{name}`, and it is not ship notation{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
+                    "{} has no ship called `{name}`, and it is not {}{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
                     list.name,
+                    game.notation_name,
                     suggestion
                         .map(|s| format!("; did you mean `{s}`?"))
                         .unwrap_or_default(),
@@ -179,13 +188,38 @@ fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
             }
         },
         many => {
-            let ids: Vec<&str> = many.iter().map(|s| s.data.id.as_str()).collect();
+            let ids: Vec<&str> = many.iter().map(|s| (game.id)(s)).collect();
             usage(format!(
                 "`{name}` names more than one ship: {}; use its id",
                 ids.join(", ")
             ))
         }
     }
+}
+
+/// `muster explain TEXT --army FLEET` for Battlefleet Gothic.
+fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
+    let glossary = catalogue.glossary(list.game);
+    let card = |ship: &Ship| text::ship(ship, &list.name, glossary);
+    let notation = |text: &str| {
+        ship::parse_ship_terms(text)
+            .map(|parts| text::ship_notation(text, &parts, glossary))
+            .map_err(|e| e.to_string())
+    };
+    let game = FleetExplain {
+        ships: list
+            .units
+            .iter()
+            .filter_map(|id| catalogue.ship(list.game, id))
+            .collect(),
+        names: |s| ship_names(s).collect::<Vec<_>>().into_iter(),
+        id: |s| s.data.id.as_str(),
+        card: &card,
+        notation: &notation,
+        notation_name: "ship notation",
+        punctuation: &[',', '/', '(', '+', '°'],
+    };
+    explain_fleet(list, name, game)
 }
 
 fn sf_ship_names(ship: &SfShip) -> impl Iterator<Item = &str> {
@@ -194,52 +228,29 @@ fn sf_ship_names(ship: &SfShip) -> impl Iterator<Item = &str> {
         .chain(ship.data.aliases.iter().map(String::as_str))
 }
 
-/// `muster explain TEXT --army FLEET` for Space Fleet: a ship of the fleet
-/// by name, or else Space Fleet notation.
+/// `muster explain TEXT --army FLEET` for Space Fleet.
 fn explain_sf_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let ships: Vec<&SfShip> = list
-        .units
-        .iter()
-        .filter_map(|id| catalogue.sf_ship(list.game, id))
-        .collect();
-    let found = named(&ships, name, sf_ship_names);
     let glossary = catalogue.glossary(list.game);
-    match found.as_slice() {
-        [one] => Output {
-            stdout: text::sf_ship(one, &list.name, glossary),
-            ..Output::default()
-        },
-        [] => match space_fleet::parse_terms(name) {
-            Ok(parts) => Output {
-                stdout: text::sf_notation(name, &parts, glossary),
-                ..Output::default()
-            },
-            Err(notation) => {
-                let suggestion =
-                    crate::diagnostic::nearest(name, ships.iter().flat_map(|s| sf_ship_names(s).skip(1)));
-                let as_notation = if name.contains([',', '/', '"', '+']) {
-                    format!("\nhint: read as Space Fleet notation, it fails {notation}")
-                } else {
-                    String::new()
-                };
-                usage(format!(
-                    "{} has no ship called `{name}`, and it is not Space Fleet notation{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
-                    list.name,
-                    suggestion
-                        .map(|s| format!("; did you mean `{s}`?"))
-                        .unwrap_or_default(),
-                    list.id
-                ))
-            }
-        },
-        many => {
-            let ids: Vec<&str> = many.iter().map(|s| s.data.id.as_str()).collect();
-            usage(format!(
-                "`{name}` names more than one ship: {}; use its id",
-                ids.join(", ")
-            ))
-        }
-    }
+    let card = |ship: &SfShip| text::sf_ship(ship, &list.name, glossary);
+    let notation = |text: &str| {
+        space_fleet::parse_terms(text)
+            .map(|parts| text::sf_notation(text, &parts, glossary))
+            .map_err(|e| e.to_string())
+    };
+    let game = FleetExplain {
+        ships: list
+            .units
+            .iter()
+            .filter_map(|id| catalogue.sf_ship(list.game, id))
+            .collect(),
+        names: |s| sf_ship_names(s).collect::<Vec<_>>().into_iter(),
+        id: |s| s.data.id.as_str(),
+        card: &card,
+        notation: &notation,
+        notation_name: "Space Fleet notation",
+        punctuation: &[',', '/', '"', '+'],
+    };
+    explain_fleet(list, name, game)
 }
 
 fn unit_names(sheet: &Datasheet) -> impl Iterator<Item = &str> {
