@@ -67,10 +67,10 @@ impl DiagnosticView {
                 .line_col()
                 .map(|(line, column)| format!("line {line}, column {column}"))
                 .unwrap_or_default(),
-            message: d.message.clone(),
+            message: quoted(&d.message),
             source,
             rule: d.rule.as_ref().map(|r| format!("{} [{}]", r.provenance, r.id)),
-            hints: d.hints.clone(),
+            hints: d.hints.iter().map(|h| quoted(h)).collect(),
             fix: d.fix.clone(),
         }
     }
@@ -92,7 +92,7 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
             points_sort: r.points.map(|p| p.to_string()).unwrap_or_default(),
             status_class: r.status.as_str(),
             status: r.status_text(),
-            first_error: r.first_error.clone().unwrap_or_default(),
+            first_error: r.first_error.as_deref().map(quoted).unwrap_or_default(),
             duplicates: r
                 .duplicates
                 .iter()
@@ -156,4 +156,32 @@ fn excerpt(line: &str, at: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// Messages quote names in backticks, as a terminal shows them; a page
+/// shows typographic quotes instead (`Squigoth` becomes ‘Squigoth’). The
+/// text stays text: askama escapes it as before.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open = false;
+    for c in text.chars() {
+        if c == '`' {
+            out.push(if open { '\u{2019}' } else { '\u{2018}' });
+            open = !open;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn backticks_become_typographic_quotes() {
+        assert_eq!(
+            super::quoted("every `Squigoth` and `x`"),
+            "every \u{2018}Squigoth\u{2019} and \u{2018}x\u{2019}"
+        );
+    }
 }
