@@ -61,6 +61,9 @@ pub struct ArmySummary {
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
+    /// Heresy: battlegroups with their break points and victory points,
+    /// objectives and the victory points needed.
+    pub heresy: Option<crate::battlegroups::HeresyFacts>,
 }
 
 impl ArmySummary {
@@ -264,6 +267,7 @@ pub fn check_text_for<'c>(
             counts_as_allowed,
         ));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
+        diagnostics.extend(crate::battlegroups::check(&file, &army, catalogue));
         checked.army = Some(summary(&file, &army, catalogue, limit));
         if list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
@@ -526,6 +530,7 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
             .iter()
             .map(|d| (d.model.value.clone(), d.target.value.clone()))
             .collect(),
+        heresy: crate::battlegroups::derive(army, catalogue, limit.map(|l| l.points)),
     }
 }
 

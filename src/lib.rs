@@ -21,6 +21,7 @@
 //! its JSON output are the contract.
 
 pub mod batch;
+pub mod battlegroups;
 pub mod catalogue;
 pub mod check;
 pub mod cli;

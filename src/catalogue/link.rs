@@ -148,6 +148,46 @@ pub fn link(
                 None => catalogue.sf_ships.push(ship),
             }
         }
+        for (i, unit) in file.heresy_units.into_iter().enumerate() {
+            if !in_this_file.insert(unit.id.clone()) {
+                errors.error(
+                    &format!("/heresy_units/{i}/id"),
+                    format!("datasheet id `{}` is used twice", unit.id),
+                );
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_heresy_unit(&unit) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/heresy_units/{i}/{}", field.path),
+                                field.heresy_message(&unit.id),
+                            );
+                        }
+                        None
+                    }
+                };
+                let _ = parsed.set(sheet);
+            }
+            let unit = super::HeresyUnit {
+                game: file.game,
+                faction: file.id.clone(),
+                data: unit,
+                parsed,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .heresy_units
+                .iter_mut()
+                .find(|u| u.game == unit.game && u.data.id == unit.data.id)
+            {
+                Some(existing) => *existing = unit,
+                None => catalogue.heresy_units.push(unit),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
                 errors.error(
@@ -282,6 +322,7 @@ fn link_list(
         if catalogue.datasheet(file.game, id).is_none()
             && catalogue.ship(file.game, id).is_none()
             && catalogue.sf_ship(file.game, id).is_none()
+            && catalogue.heresy_unit(file.game, id).is_none()
         {
             errors.error(
                 &pointer,
@@ -437,6 +478,7 @@ fn link_list(
                 tags,
                 note: formation.note.clone(),
                 snapfire_units: formation.snapfire_units.clone(),
+                victory_points: formation.victory_points,
                 group: None,
                 grouped_in: None,
             });
@@ -618,6 +660,37 @@ fn link_list(
         match compile(constraint, &scope) {
             Ok(compiled) => constraints.push(compiled),
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
+        }
+    }
+    // The game's own rules, for lists that do not write one of the same id.
+    let lenient = Resolver {
+        formations: &formations,
+        upgrades: &upgrades,
+        units: &units,
+        lenient: true,
+    };
+    for rule in file.game.game().rules {
+        if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
+            continue;
+        }
+        let raw_rule = raw::Constraint {
+            id: rule.id.to_string(),
+            scope: match rule.scope {
+                crate::games::RuleScope::Army => raw::Scope::Army,
+                crate::games::RuleScope::Formation => raw::Scope::Formation,
+                crate::games::RuleScope::Group => raw::Scope::Group,
+            },
+            applies_to: rule.applies_to.iter().map(|s| (*s).to_string()).collect(),
+            rule: rule.rule.to_string(),
+            message: rule.message.to_string(),
+            provenance: rule.provenance.to_string(),
+            severity: raw::RuleSeverity::default(),
+        };
+        // A rule for formations the list does not have does not apply.
+        if let Ok(compiled) = compile(&raw_rule, &lenient)
+            && compiled.applies_to.as_ref().is_none_or(|m| m.iter().any(|&x| x))
+        {
+            constraints.push(compiled);
         }
     }
 

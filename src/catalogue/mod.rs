@@ -36,6 +36,8 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
     /// Space Fleet ship datasheets.
     pub sf_ships: Vec<SfShip>,
+    /// Heresy unit datasheets.
+    pub heresy_units: Vec<HeresyUnit>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -108,6 +110,31 @@ impl SfShip {
     pub fn sheet(&self) -> Option<&crate::notation::space_fleet::SfSheet> {
         self.parsed
             .get_or_init(|| sheets::parse_sf_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
+/// A Heresy model's stat line, as written.
+#[derive(Debug, Clone)]
+pub struct HeresyUnit {
+    pub game: GameId,
+    /// The datasheet file's id.
+    pub faction: String,
+    pub data: raw::HeresyUnitDatasheet,
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::heresy::HeresySheet>>,
+}
+
+impl HeresyUnit {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::heresy::HeresySheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_heresy_unit(&self.data).ok())
             .as_ref()
     }
 
@@ -192,6 +219,12 @@ impl Catalogue {
 
     pub fn datasheet(&self, game: GameId, id: &str) -> Option<&Datasheet> {
         self.datasheets.iter().find(|d| d.game == game && d.id == id)
+    }
+
+    pub fn heresy_unit(&self, game: GameId, id: &str) -> Option<&HeresyUnit> {
+        self.heresy_units
+            .iter()
+            .find(|u| u.game == game && u.data.id == id)
     }
 
     pub fn ship(&self, game: GameId, id: &str) -> Option<&Ship> {
@@ -309,6 +342,8 @@ pub struct Formation {
     pub tags: BTreeSet<String>,
     pub note: Option<String>,
     pub snapfire_units: Option<String>,
+    /// Heresy: victory points for breaking and for destroying it.
+    pub victory_points: Option<raw::VictoryPoints>,
     /// Set when the formation is a group (squadron, company card): what it
     /// may hold.
     pub group: Option<GroupSpec>,

@@ -218,6 +218,10 @@ pub struct Formation {
     /// A note in our own words, shown by `muster options`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Heresy: the victory points the card gives the enemy when its
+    /// detachment is broken and when it is destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<VictoryPoints>,
     /// The unit line Snapfire prints before the upgrades, where it prints one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_units: Option<String>,
@@ -225,6 +229,16 @@ pub struct Formation {
     /// links; a fact of that builder's list file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_id: Option<u32>,
+}
+
+/// A Heresy card's two victory point values.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryPoints {
+    /// Given for breaking (or leaving routed) the detachment.
+    pub broken: u32,
+    /// Given for destroying it; not added to `broken`.
+    pub destroyed: u32,
 }
 
 /// What a group formation holds.
@@ -452,6 +466,79 @@ pub struct DatasheetFile {
     /// Space Fleet ship datasheets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sf_ships: Vec<SfShipDatasheet>,
+    /// Heresy unit datasheets (one model's stat line).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heresy_units: Vec<HeresyUnitDatasheet>,
+}
+
+/// A Heresy model's stat line, values in the game's notation
+/// (`grammar/heresy.pest`). A value the list's author does not have is
+/// `missing`, and muster says so instead of guessing.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeresyUnitDatasheet {
+    /// Unique within the game; a detachment's `units:` name it.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// How it moves: `Foot`, `Cavalry`, `Wheeled`, `Tracked`, `Grav`,
+    /// `Walker`, `Flier`.
+    #[serde(rename = "type")]
+    pub propulsion: Known<String>,
+    /// `10cm`; `-` for a model without a move of its own (fliers, static
+    /// guns).
+    #[serde(rename = "move")]
+    pub movement: Known<String>,
+    /// Armour value, 1 to 10: `6`.
+    pub armour: Known<String>,
+    /// The d10 roll that hits, 1 to 10: `7`.
+    pub accuracy: Known<String>,
+    /// Assault value: `4`.
+    pub assault: Known<String>,
+    /// Target numbers fresh/fatigued/routed, none above the one before:
+    /// `5/4/3`.
+    pub morale: Known<String>,
+    /// Commanders only, 1 to 10: `7`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leadership: Option<Known<String>>,
+    /// Psykers only: `3`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mastery: Option<Known<String>>,
+    /// Damage rating, where a model takes more than one hit: `3`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<Known<String>>,
+    #[serde(default)]
+    pub weapons: Vec<HeresyWeapon>,
+    /// Model skills, with a parameter in brackets where the skill takes
+    /// one: `Stealth`, `Regeneration (5)`, `Intercept (+1)`.
+    #[serde(default)]
+    pub skills: Vec<String>,
+    /// What the notation cannot say, in the author's own words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One weapon of a Heresy model.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeresyWeapon {
+    /// Any name: `Bolter`, `Battle cannon`.
+    pub name: String,
+    /// Short/long in cm (`15/30cm`), or one figure (`60cm`).
+    pub range: Known<String>,
+    /// Added to the penetration roll, 0 to 5: `+2`.
+    pub penetration: Known<String>,
+    /// Attack dice, or `Template`: `3`.
+    pub firepower: Known<String>,
+    /// `All-purpose`, `Armour-piercing` or `Anti-infantry`.
+    #[serde(rename = "type")]
+    pub weapon_type: Known<String>,
+    /// `Turret`, `Traverse turret`, `Swivel mount`, `Fixed mount`; left
+    /// out for weapons carried by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount: Option<Known<String>>,
 }
 
 /// A Space Fleet ship's datasheet (or a space object's), values in the

@@ -7,6 +7,7 @@
 //! file, unit, field and position. It reports nothing itself.
 
 use super::raw::{self, GameId, Known};
+use crate::notation::heresy::{self, HeresySheet};
 use crate::notation::ship::{self, ShipSheet, ShipWeaponLine, Stat};
 use crate::notation::space_fleet::{self, SfSheet};
 use crate::notation::{self, NotationError, Sheet, WeaponLine};
@@ -32,6 +33,13 @@ impl FieldError {
     pub fn sf_ship_message(&self, ship: &str) -> String {
         format!(
             "ship datasheet `{ship}`, {}: `{}` is not Space Fleet notation {}",
+            self.field, self.value, self.error
+        )
+    }
+
+    pub fn heresy_message(&self, unit: &str) -> String {
+        format!(
+            "unit datasheet `{unit}`, {}: `{}` is not Heresy notation {}",
             self.field, self.value, self.error
         )
     }
@@ -397,4 +405,197 @@ fn sf_line<T>(
     value
         .as_ref()
         .map(|v| stat(fields, key, key.to_string(), v, parse))
+}
+
+/// A value that parsed but lies outside what the rules allow.
+fn out_of_bounds(expected: String) -> NotationError {
+    NotationError {
+        offset: 0,
+        column: 1,
+        expected,
+        suggestion: None,
+    }
+}
+
+/// A rating that must lie between `low` and `high` (armour and accuracy
+/// 1 to 10, leadership 1 to 10: 004 lines 303 and 713).
+fn bounded(low: u32, high: u32) -> impl Fn(&str) -> Result<u32, NotationError> {
+    move |text| {
+        let n = heresy::parse_rating(text)?;
+        if (low..=high).contains(&n) {
+            Ok(n)
+        } else {
+            Err(out_of_bounds(format!("a number from {low} to {high}")))
+        }
+    }
+}
+
+/// Morale falls as a battlegroup loses heart: no level may be above the
+/// one before it (`5/4/3`, 004 lines 741-745).
+fn morale(text: &str) -> Result<heresy::Morale, NotationError> {
+    let m = heresy::parse_morale(text)?;
+    if m.fresh > 10 || m.fatigued > m.fresh || m.routed > m.fatigued {
+        return Err(out_of_bounds(
+            "morale as fresh/fatigued/routed, each at most the one before and fresh at most 10".into(),
+        ));
+    }
+    Ok(m)
+}
+
+/// Short range within long range.
+fn range(text: &str) -> Result<heresy::Range, NotationError> {
+    let r = heresy::parse_range(text)?;
+    if let heresy::Range::ShortLong(a, b) = r
+        && a >= b
+    {
+        return Err(out_of_bounds(format!(
+            "a short range below the long one, not {a} then {b}"
+        )));
+    }
+    Ok(r)
+}
+
+/// Penetration 0 to 5 (004 line 309 gives 1 to 5; 0 is allowed for a weapon
+/// that adds nothing).
+fn penetration(text: &str) -> Result<heresy::Penetration, NotationError> {
+    let p = heresy::parse_penetration(text)?;
+    if let heresy::Penetration::Bonus(n) = p
+        && n > 5
+    {
+        return Err(out_of_bounds("a penetration from +0 to +5".into()));
+    }
+    Ok(p)
+}
+
+/// A Heresy datasheet's values through its notation. A `missing` value
+/// stays missing; a value that does not parse or lies outside the rules'
+/// bounds is a `FieldError` with its path below the unit.
+pub(super) fn parse_heresy_unit(unit: &raw::HeresyUnitDatasheet) -> Result<HeresySheet, Vec<FieldError>> {
+    let mut fields = Fields { errors: Vec::new() };
+    let propulsion = stat(
+        &mut fields,
+        "type",
+        "type".into(),
+        &unit.propulsion,
+        heresy::parse_propulsion,
+    );
+    let movement = stat(
+        &mut fields,
+        "move",
+        "move".into(),
+        &unit.movement,
+        heresy::parse_move,
+    );
+    let armour = stat(
+        &mut fields,
+        "armour",
+        "armour".into(),
+        &unit.armour,
+        bounded(1, 10),
+    );
+    let accuracy = stat(
+        &mut fields,
+        "accuracy",
+        "accuracy".into(),
+        &unit.accuracy,
+        bounded(1, 10),
+    );
+    let assault = stat(
+        &mut fields,
+        "assault",
+        "assault".into(),
+        &unit.assault,
+        heresy::parse_rating,
+    );
+    let morale = stat(&mut fields, "morale", "morale".into(), &unit.morale, morale);
+    let leadership = sf_line(&mut fields, "leadership", &unit.leadership, bounded(1, 10));
+    let mastery = sf_line(&mut fields, "mastery", &unit.mastery, bounded(1, 99));
+    let damage = sf_line(&mut fields, "damage", &unit.damage, bounded(1, 99));
+    let mut weapons = Vec::new();
+    for (w, weapon) in unit.weapons.iter().enumerate() {
+        let label = format!("weapon {} ({})", w + 1, weapon.name);
+        let path = |field: &str| format!("weapons/{w}/{field}");
+        let range = stat(
+            &mut fields,
+            &path("range"),
+            format!("{label} range"),
+            &weapon.range,
+            range,
+        );
+        let penetration = stat(
+            &mut fields,
+            &path("penetration"),
+            format!("{label} penetration"),
+            &weapon.penetration,
+            penetration,
+        );
+        let firepower = stat(
+            &mut fields,
+            &path("firepower"),
+            format!("{label} firepower"),
+            &weapon.firepower,
+            heresy::parse_firepower,
+        );
+        let weapon_type = stat(
+            &mut fields,
+            &path("type"),
+            format!("{label} type"),
+            &weapon.weapon_type,
+            heresy::parse_weapon_type,
+        );
+        let mount = weapon.mount.as_ref().map(|m| {
+            stat(
+                &mut fields,
+                &path("mount"),
+                format!("{label} mount"),
+                m,
+                heresy::parse_mount,
+            )
+        });
+        if let (Some(range), Some(penetration), Some(firepower), Some(weapon_type), Some(mount)) =
+            (range, penetration, firepower, weapon_type, optional(mount))
+        {
+            weapons.push(heresy::WeaponLine {
+                name: weapon.name.clone(),
+                range,
+                penetration,
+                firepower,
+                weapon_type,
+                mount,
+            });
+        }
+    }
+    let mut skills = Vec::new();
+    for (i, text) in unit.skills.iter().enumerate() {
+        if let Some(skill) = fields.take(
+            format!("skills/{i}"),
+            format!("skill {}", i + 1),
+            text,
+            heresy::parse_skill,
+        ) {
+            skills.push(skill);
+        }
+    }
+    if !fields.errors.is_empty() {
+        return Err(fields.errors);
+    }
+    match (propulsion, movement, armour, accuracy, assault, morale) {
+        (Some(propulsion), Some(movement), Some(armour), Some(accuracy), Some(assault), Some(morale)) => {
+            Ok(HeresySheet {
+                propulsion,
+                movement,
+                armour,
+                accuracy,
+                assault,
+                morale,
+                leadership: leadership.flatten(),
+                mastery: mastery.flatten(),
+                damage: damage.flatten(),
+                weapons,
+                skills,
+            })
+        }
+        // Every `None` above recorded an error.
+        _ => Err(fields.errors),
+    }
 }

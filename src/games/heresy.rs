@@ -1,7 +1,7 @@
 //! Heresy: battlegroups under commanders, in lists its players write.
 
 use super::GameId;
-use super::{Game, Notation};
+use super::{Game, GameRule, Notation, RuleScope};
 
 pub const GAME: Game = Game {
     id: GameId::Heresy,
@@ -14,8 +14,165 @@ pub const GAME: Game = Game {
     points_range: None,
     epic_facts: false,
     fleet: false,
-    notation: Notation::None,
+    notation: Notation::Heresy,
+    rules: RULES,
+    battlegroups: true,
 };
+
+/// The rulebook's construction rules that hold for every army, whoever
+/// writes its list. They count formations by conventional tags, which a
+/// Heresy list gives its entries (`lists/README.md`, "Heresy lists"):
+/// `commander`, `battlegroup`, `detachment`, `line`, `support`, `special`,
+/// `flier`, `infiltrator`, `independent`, `hero`, `titan`, `artillery`; upgrades
+/// `wargear`, `psychic`, `ordnance`. Each commander type's own limits are
+/// numbers of the list, so the list writes them (`scope: group`).
+///
+/// Not here, because the rule language cannot say them, but in
+/// `crate::battlegroups`: a battlegroup under a commander and a detachment
+/// in a battlegroup, psychic cards by mastery level, reserves and the
+/// attacker's points.
+pub const RULES: &[GameRule] = &[
+    GameRule {
+        id: "heresy-fliers-together",
+        scope: RuleScope::Group,
+        applies_to: &["tag:battlegroup"],
+        rule: "count(tag:flier) == 0 or count(tag:flier) == count(tag:detachment)",
+        message: "Fliers form battlegroups of fliers only.",
+        provenance: "Heresy v2.0, Flier and AA rules: fliers belong only to battlegroups made of fliers",
+    },
+    GameRule {
+        id: "heresy-infiltrators-together",
+        scope: RuleScope::Group,
+        applies_to: &["tag:battlegroup"],
+        rule: "count(tag:infiltrator) == 0 or count(tag:infiltrator) == count(tag:detachment)",
+        message: "Infiltrators infiltrate only in a battlegroup of infiltrators.",
+        provenance: "Heresy v2.0, Model skills, Infiltrate (004 lines 862-863)",
+    },
+    GameRule {
+        id: "heresy-independent-together",
+        scope: RuleScope::Group,
+        applies_to: &["tag:battlegroup"],
+        rule: "count(tag:independent) == 0 or count(tag:independent) == count(tag:detachment)",
+        message: "Independent detachments form battlegroups of independent detachments only.",
+        provenance: "Heresy v2.0, Model skills, Independent unit (004 lines 864-865)",
+    },
+    GameRule {
+        id: "heresy-hero-one-battlegroup",
+        scope: RuleScope::Group,
+        applies_to: &["tag:hero"],
+        rule: "count(tag:battlegroup) <= 1",
+        message: "A hero commands at most one other battlegroup.",
+        provenance: "Heresy v2.0, Model skills, Hero (004 lines 858-859)",
+    },
+    GameRule {
+        id: "heresy-wargear-per-1000",
+        scope: RuleScope::Army,
+        applies_to: &[],
+        rule: "count(tag:wargear) <= floor(limit / 1000)",
+        message: "An army receives one wargear card per full 1,000 points.",
+        provenance: "Heresy v2.0, Wargear cards (004 line 1084)",
+    },
+    GameRule {
+        id: "heresy-wargear-max-15",
+        scope: RuleScope::Army,
+        applies_to: &[],
+        rule: "count(tag:wargear) <= 15",
+        message: "No side has more than 15 wargear cards in play.",
+        provenance: "Heresy v2.0, Wargear cards (004 line 1084)",
+    },
+    GameRule {
+        id: "heresy-no-wargear-on-titans",
+        scope: RuleScope::Formation,
+        applies_to: &["tag:titan"],
+        rule: "count(tag:wargear) == 0",
+        message: "Titans never receive wargear cards.",
+        provenance: "Heresy v2.0, Wargear cards (004 line 1086)",
+    },
+];
+
+/// MAK ordnance raises an artillery battery's cost by half (004 line 459).
+/// The rulebook does not say how to round; muster rounds a half point up,
+/// as Table 7 rounds its halves up (12.5 is printed 13).
+pub fn mak_cost(battery_points: u32) -> u32 {
+    battery_points.div_ceil(2)
+}
+
+/// Objectives on the table: one per full 1,000 points played (004 lines
+/// 972 and 976), and at least one (a smaller game still has something to
+/// hold). The rulebook does not say how to count a part of 1,000; muster
+/// counts full thousands.
+pub fn objectives(points: u32) -> u32 {
+    (points / 1000).max(1)
+}
+
+/// The most of a force held in reserve: 25% (004 lines 938 and 972),
+/// rounded down (a reserve may not pass a quarter).
+pub fn reserve_limit(points: u32) -> u32 {
+    points / 4
+}
+
+/// The scenario a Heresy game is played as (004 lines 930-980), which
+/// decides reserves and the attacker's points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scenario {
+    SetPiece,
+    SeizeTheObjective,
+    AttackAndDefend,
+}
+
+impl Scenario {
+    /// Reads the roster header's `Scenario:` value.
+    pub fn parse(text: &str) -> Option<Scenario> {
+        let t: String = text
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match t.as_str() {
+            "setpiece" | "setpiecebattle" => Some(Scenario::SetPiece),
+            "seizetheobjective" | "seizeobjective" => Some(Scenario::SeizeTheObjective),
+            "attackanddefend" | "attackdefend" => Some(Scenario::AttackAndDefend),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::SetPiece => "Set piece battle",
+            Scenario::SeizeTheObjective => "Seize the objective",
+            Scenario::AttackAndDefend => "Attack and defend",
+        }
+    }
+
+    /// Whether some of the force may wait in reserve: not for the
+    /// defender of an attack and defend game, who deploys everything.
+    pub fn allows_reserves(self, side: Option<Side>) -> bool {
+        !(self == Scenario::AttackAndDefend && side == Some(Side::Defender))
+    }
+}
+
+/// Which side a roster plays in an attack and defend game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+impl Side {
+    pub fn parse(text: &str) -> Option<Side> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "attacker" | "attack" => Some(Side::Attacker),
+            "defender" | "defend" => Some(Side::Defender),
+            _ => None,
+        }
+    }
+}
+
+/// The attacker should have at least twice the defender's points (004
+/// line 976).
+pub fn attacker_points_ok(attacker: u32, defender: u32) -> bool {
+    u64::from(attacker) >= 2 * u64::from(defender)
+}
 
 /// A battlegroup's break point: how many of its `models` must be lost
 /// before it breaks. The rulebook (004 lines 910-926) multiplies the fresh
@@ -34,6 +191,22 @@ pub enum Lethality {
     MinorContact,
     FullyEngaged,
     Bloodbath,
+}
+
+impl Lethality {
+    pub const ALL: [Lethality; 3] = [
+        Lethality::MinorContact,
+        Lethality::FullyEngaged,
+        Lethality::Bloodbath,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lethality::MinorContact => "minor contact",
+            Lethality::FullyEngaged => "fully engaged",
+            Lethality::Bloodbath => "bloodbath",
+        }
+    }
 }
 
 /// One row of Table 7 as printed: the points played per side it goes up
@@ -129,6 +302,24 @@ mod tests {
         assert_eq!(break_point(8, 12), 10);
         assert_eq!(break_point(5, 3), 2); // 1.5 rounds up
         assert_eq!(break_point(7, 10), 7);
+    }
+
+    #[test]
+    fn costs_and_counts_round_as_decided() {
+        assert_eq!(mak_cost(175), 88);
+        assert_eq!(mak_cost(150), 75);
+        assert_eq!(objectives(2999), 2);
+        assert_eq!(objectives(500), 1);
+        assert_eq!(reserve_limit(3000), 750);
+        assert_eq!(reserve_limit(2250), 562);
+        assert!(attacker_points_ok(3000, 1500));
+        assert!(!attacker_points_ok(2999, 1500));
+        assert_eq!(
+            Scenario::parse("Attack and Defend"),
+            Some(Scenario::AttackAndDefend)
+        );
+        assert_eq!(Scenario::parse("set-piece"), Some(Scenario::SetPiece));
+        assert_eq!(Side::parse("Defender"), Some(Side::Defender));
     }
 
     #[test]

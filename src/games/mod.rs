@@ -91,6 +91,8 @@ pub enum Notation {
     Ship,
     /// Space Fleet's ship notation (`grammar/space-fleet.pest`).
     SpaceFleet,
+    /// Heresy's stat lines (`grammar/heresy.pest`).
+    Heresy,
     /// Not yet: the facts are in the entries' notes.
     None,
 }
@@ -118,6 +120,36 @@ pub struct Game {
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,
+    /// Rules of the game itself that every list of it gets, as if written
+    /// in its `constraints` (a list's constraint with the same id replaces
+    /// one). Their selectors name conventional tags; a list without the tag
+    /// has nothing the rule counts, and a rule that applies to formations
+    /// the list does not have is left out.
+    pub rules: &'static [GameRule],
+    /// Commanders over battlegroups over detachments (Heresy): rosters get
+    /// the battlegroup facts and checks of `crate::battlegroups`.
+    pub battlegroups: bool,
+}
+
+/// Where a game rule runs (the list files' `scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleScope {
+    Army,
+    Formation,
+    Group,
+}
+
+/// A rule of a game, in the constraint language (`lists/README.md`).
+#[derive(Debug)]
+pub struct GameRule {
+    pub id: &'static str,
+    pub scope: RuleScope,
+    /// Ids or `tag:NAME`; empty for every formation.
+    pub applies_to: &'static [&'static str],
+    pub rule: &'static str,
+    /// In our words.
+    pub message: &'static str,
+    pub provenance: &'static str,
 }
 
 /// The description of a game.

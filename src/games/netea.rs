@@ -15,5 +15,7 @@ pub const GAME: Game = Game {
     points_range: Some((2000, 5000)),
     epic_facts: true,
     fleet: false,
+    rules: &[],
+    battlegroups: false,
     notation: Notation::Epic,
 };

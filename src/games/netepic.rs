@@ -14,5 +14,7 @@ pub const GAME: Game = Game {
     points_range: None,
     epic_facts: false,
     fleet: false,
+    rules: &[],
+    battlegroups: false,
     notation: Notation::None,
 };

@@ -16,5 +16,7 @@ pub const GAME: Game = Game {
     points_range: None,
     epic_facts: false,
     fleet: true,
+    rules: &[],
+    battlegroups: false,
     notation: Notation::SpaceFleet,
 };
