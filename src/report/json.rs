@@ -49,6 +49,51 @@ pub struct RosterReport {
     /// The army's Snapfire share link (from `chooser.html`); null when its
     /// list has no Snapfire counterpart or the army cannot be written as one.
     pub share: Option<String>,
+    /// Heresy: battlegroups, objectives and victory points needed; absent
+    /// for other games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heresy: Option<HeresyReport>,
+}
+
+/// What a Heresy roster tells its player beyond points.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HeresyReport {
+    pub battlegroups: Vec<BattlegroupReport>,
+    /// Objectives on the table: one per full 1,000 points of the limit.
+    pub objectives: Option<u32>,
+    /// Table 7 at the points limit, one entry per lethality level.
+    pub victory_points_needed: Vec<VpNeededReport>,
+}
+
+/// One battlegroup.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BattlegroupReport {
+    /// Its index in `formations`.
+    pub formation: usize,
+    /// 1-based line of the roster entry.
+    pub line: usize,
+    /// Models in its detachments.
+    pub models: u32,
+    /// Fresh morale of most of its models (the lowest on a tie); null when
+    /// a datasheet lacks it.
+    pub fresh_morale: Option<u32>,
+    /// Models lost before it breaks: fresh morale x 10% of its models,
+    /// rounded to the nearest.
+    pub break_point: Option<u64>,
+    /// Victory points for breaking it and for destroying it; null when a
+    /// card lacks them.
+    pub vp_broken: Option<u32>,
+    pub vp_destroyed: Option<u32>,
+}
+
+/// The victory points needed at one lethality level.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VpNeededReport {
+    /// `minor contact`, `fully engaged` or `bloodbath`.
+    pub level: String,
+    pub victory_points: u32,
+    /// The Table 7 row read does not follow the table's own steps.
+    pub off_pattern: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -204,6 +249,33 @@ impl From<&Checked<'_>> for RosterReport {
                 Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::DEFAULT_BASE)),
                 _ => None,
             },
+            heresy: c.army.as_ref().and_then(|a| {
+                a.heresy.as_ref().map(|h| HeresyReport {
+                    battlegroups: h
+                        .battlegroups
+                        .iter()
+                        .map(|b| BattlegroupReport {
+                            formation: b.index,
+                            line: a.formations.get(b.index).map_or(0, |f| f.line),
+                            models: b.models,
+                            fresh_morale: b.fresh_morale,
+                            break_point: b.break_point,
+                            vp_broken: b.vp_broken,
+                            vp_destroyed: b.vp_destroyed,
+                        })
+                        .collect(),
+                    objectives: h.objectives,
+                    victory_points_needed: h
+                        .vp_needed
+                        .iter()
+                        .map(|v| VpNeededReport {
+                            level: v.level.name().to_string(),
+                            victory_points: v.vp,
+                            off_pattern: v.flagged,
+                        })
+                        .collect(),
+                })
+            }),
         }
     }
 }

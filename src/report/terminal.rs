@@ -296,16 +296,8 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
     let noun = if game.fleet { "ship" } else { game.entry_noun };
     let mut rows: Vec<(String, String, String)> = Vec::new();
     for (i, f) in army.formations.iter().enumerate() {
-        if f.group.is_some() {
-            continue;
-        }
-        if f.is_group {
-            rows.push((f.name.clone(), army.points_of(i).to_string(), String::new()));
-            for m in army.members(i) {
-                rows.push((format!("  {}", m.name), m.points.to_string(), options(m)));
-            }
-        } else {
-            rows.push((f.name.clone(), f.points.to_string(), options(f)));
+        if f.group.is_none() {
+            group_rows(army, i, 0, &mut rows);
         }
     }
     let width = rows
@@ -332,7 +324,107 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
         );
     }
+    if let Some(heresy) = &army.heresy {
+        out.push_str(&heresy_lines(heresy));
+    }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+/// One entry and, under a group, its members at every level (a Heresy
+/// commander over battlegroups over detachments), indented by depth.
+fn group_rows(
+    army: &crate::check::ArmySummary,
+    i: usize,
+    depth: usize,
+    rows: &mut Vec<(String, String, String)>,
+) {
+    let Some(f) = army.formations.get(i) else { return };
+    let indent = "  ".repeat(depth);
+    if f.is_group {
+        let mut note = options(f);
+        if let Some(bg) = army
+            .heresy
+            .as_ref()
+            .and_then(|h| h.battlegroups.iter().find(|b| b.index == i))
+        {
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(&battlegroup_note(bg));
+        }
+        rows.push((
+            format!("{indent}{}", f.name),
+            points_within(army, i).to_string(),
+            note,
+        ));
+        // Members come after their group; depth is bounded by resolve.
+        for (m, member) in army.formations.iter().enumerate() {
+            if member.group == Some(i) && depth < crate::resolve::MAX_GROUP_DEPTH {
+                group_rows(army, m, depth + 1, rows);
+            }
+        }
+    } else {
+        rows.push((format!("{indent}{}", f.name), f.points.to_string(), options(f)));
+    }
+}
+
+/// A group's points with everything under it, at every level.
+fn points_within(army: &crate::check::ArmySummary, i: usize) -> i64 {
+    army.formations
+        .iter()
+        .enumerate()
+        .filter(|(m, _)| *m == i || is_within(army, *m, i))
+        .map(|(_, f)| f.points)
+        .sum()
+}
+
+fn is_within(army: &crate::check::ArmySummary, mut m: usize, ancestor: usize) -> bool {
+    for _ in 0..=crate::resolve::MAX_GROUP_DEPTH {
+        match army.formations.get(m).and_then(|f| f.group) {
+            Some(g) if g == ancestor => return true,
+            Some(g) if g < m => m = g,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// `12 models, morale 8, breaks after 10 lost, VP 35/70`.
+pub fn battlegroup_note(bg: &crate::battlegroups::Battlegroup) -> String {
+    let unknown = || "?".to_string();
+    format!(
+        "{} model{}, morale {}, breaks after {} lost, VP {}/{}",
+        bg.models,
+        if bg.models == 1 { "" } else { "s" },
+        bg.fresh_morale.map_or_else(unknown, |m| m.to_string()),
+        bg.break_point.map_or_else(unknown, |m| m.to_string()),
+        bg.vp_broken.map_or_else(unknown, |m| m.to_string()),
+        bg.vp_destroyed.map_or_else(unknown, |m| m.to_string()),
+    )
+}
+
+/// Objectives and the victory points needed, Table 7 rows off its own
+/// pattern marked.
+fn heresy_lines(heresy: &crate::battlegroups::HeresyFacts) -> String {
+    let mut out = String::new();
+    if let Some(n) = heresy.objectives {
+        let _ = writeln!(out, "  objectives {n} (one per full 1,000 points)");
+    }
+    if !heresy.vp_needed.is_empty() {
+        let levels: Vec<String> = heresy
+            .vp_needed
+            .iter()
+            .map(|v| format!("{} {}{}", v.level.name(), v.vp, if v.flagged { "*" } else { "" }))
+            .collect();
+        let _ = writeln!(out, "  victory points to win: {}", levels.join(", "));
+        if heresy.vp_needed.iter().any(|v| v.flagged) {
+            let _ = writeln!(
+                out,
+                "  * as Table 7 prints it, off the table's own steps of 12.5/25/37.5 a 500 points"
+            );
+        }
+    }
+    out
 }
 
 fn options(f: &crate::check::FormationSummary) -> String {

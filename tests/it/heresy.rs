@@ -138,3 +138,96 @@ fn a_group_that_admits_itself_is_refused_when_the_list_loads() {
         report.diagnostics
     );
 }
+
+fn check<'c>(catalogue: &'c Catalogue, text: &str) -> muster::check::Checked<'c> {
+    muster::check::check_text_for(catalogue, None, "case.txt", text)
+}
+
+#[test]
+fn the_rulebooks_terminator_battlegroup_breaks_after_ten_losses() {
+    // 004 lines 920-926: 8 Terminator stands and 4 Land Raiders, fresh
+    // morale 8: 80% of 12 models is 9.6, so 10.
+    let catalogue = catalogue();
+    let result = check(
+        &catalogue,
+        "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Terminator detachment\n    Land Raider detachment\n",
+    );
+    assert!(result.legal(), "{:#?}", result.diagnostics);
+    let army = result.army.as_ref().unwrap();
+    let heresy = army.heresy.as_ref().expect("Heresy facts");
+    let bg = &heresy.battlegroups[0];
+    assert_eq!(army.formations[bg.index].line, 5);
+    assert_eq!(
+        (bg.models, bg.fresh_morale, bg.break_point),
+        (12, Some(8), Some(10))
+    );
+    assert_eq!((bg.vp_broken, bg.vp_destroyed), (Some(35), Some(70)));
+    assert_eq!(heresy.objectives, Some(3));
+}
+
+#[test]
+fn a_battlegroup_takes_the_morale_most_of_its_models_have_and_the_lower_on_a_tie() {
+    let catalogue = catalogue();
+    // 6 tactical stands (7), 8 Terminators and 4 Land Raiders (8): 12 at
+    // 8 against 6 at 7.
+    let result = check(
+        &catalogue,
+        "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Tactical detachment\n    Terminator detachment\n    Land Raider detachment\n  Battlegroup\n    Terminator detachment\n    Tactical detachment\n    Scout detachment\n",
+    );
+    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    assert_eq!(heresy.battlegroups[0].fresh_morale, Some(8));
+    // 8 at 8 against 6 + 4 = 10 at 7.
+    assert_eq!(heresy.battlegroups[1].fresh_morale, Some(7));
+    // 6 guns at 6 against 6 tactical stands at 7: the lower.
+    let result = check(
+        &catalogue,
+        "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Tactical detachment\n    Field battery\n    Heavy battery\n",
+    );
+    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    assert_eq!(heresy.battlegroups[0].fresh_morale, Some(6));
+    // A card without victory points leaves the battlegroup's unknown.
+    let result = check(
+        &catalogue,
+        "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Warhound titan\n",
+    );
+    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    assert_eq!(heresy.battlegroups[0].vp_broken, None);
+    assert_eq!(heresy.battlegroups[0].break_point, Some(1));
+}
+
+#[test]
+fn victory_points_needed_come_from_table_7_with_its_odd_rows_flagged() {
+    let catalogue = catalogue();
+    let at = |points: u32| {
+        let text = format!(
+            "Army: Heresy Test Legion\nPoints: {points}\n\nCaptain\n  Battlegroup\n    Tactical detachment\n"
+        );
+        let result = check(&catalogue, &text);
+        let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+        (
+            heresy.objectives,
+            heresy
+                .vp_needed
+                .iter()
+                .map(|v| (v.vp, v.flagged))
+                .collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(at(3000), (Some(3), vec![(75, false), (150, false), (225, false)]));
+    assert_eq!(at(4000), (Some(4), vec![(90, true), (200, false), (300, false)]));
+    assert_eq!(at(5500), (Some(5), vec![(128, true), (300, true), (418, true)]));
+}
+
+#[test]
+fn the_json_output_carries_the_battlegroups() {
+    let catalogue = catalogue();
+    let text = std::fs::read_to_string(fixtures().join("rosters/legal.ok.txt")).unwrap();
+    let result = check(&catalogue, &text);
+    let report = muster::report::json::CheckOutput::new(std::slice::from_ref(&result), None);
+    let json = serde_json::to_value(&report).unwrap();
+    let heresy = &json["rosters"][0]["heresy"];
+    assert_eq!(heresy["objectives"], 3);
+    assert_eq!(heresy["battlegroups"][0]["line"], 7);
+    assert_eq!(heresy["battlegroups"][0]["break_point"], 14);
+    assert_eq!(heresy["victory_points_needed"][2]["victory_points"], 225);
+}
