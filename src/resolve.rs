@@ -420,16 +420,23 @@ impl Resolver<'_, '_> {
         })
     }
 
-    /// An empty group formation (a squadron) that members join.
+    /// A group formation (a squadron, a Heresy commander) that members
+    /// join, with the units it has of its own (a commander's stand).
     fn group_formation(&self, formation: FormationIdx, span: Span) -> ArmyFormation {
-        let points = self.list.formations[formation].points;
+        let f = &self.list.formations[formation];
+        let mut units = vec![0; self.list.units.len()];
+        for &(unit, count) in &f.units {
+            if let Some(slot) = units.get_mut(unit) {
+                *slot += i64::from(count);
+            }
+        }
         ArmyFormation {
             formation,
             upgrades: Vec::new(),
-            points: i64::from(points.unwrap_or(0)),
-            points_known: points.is_some(),
+            points: i64::from(f.points.unwrap_or(0)),
+            points_known: f.points.is_some(),
             name_span: span,
-            units: vec![0; self.list.units.len()],
+            units,
             group: None,
         }
     }

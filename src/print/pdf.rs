@@ -736,6 +736,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     for ship in &sheet.ships {
         blocks.push(Block::Keep(ship_card(ship)));
     }
+    for unit in &sheet.heresy_units {
+        blocks.push(Block::Keep(heresy_card(unit)));
+    }
     for ship in &sheet.sf_ships {
         blocks.push(Block::Keep(sf_ship_card(ship)));
     }
@@ -837,6 +840,54 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
         card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
     }
     for f in &ship.fielded {
+        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
+/// A Heresy datasheet: a bar with the stat line, the weapon table, the
+/// skills and notes, kept on one page.
+fn heresy_card(unit: &super::heresy::HeresyCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(unit.name.clone()), plain(format!(" {}", unit.propulsion))],
+        right: unit.stats_line(),
+    }];
+    if !unit.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: vec![0.26, 0.14, 0.13, 0.12, 0.18, 0.17],
+            header: ["Weapon", "Range", "Penetration", "Firepower", "Type", "Mount"]
+                .map(String::from)
+                .to_vec(),
+            rows: unit
+                .weapons
+                .iter()
+                .map(|w| Row {
+                    cells: vec![
+                        vec![plain(w.name.clone())],
+                        vec![plain(w.range.clone())],
+                        vec![plain(w.penetration.clone())],
+                        vec![plain(w.firepower.clone())],
+                        vec![plain(w.weapon_type.clone())],
+                        vec![plain(w.mount.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !unit.skills.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Skills: "),
+            plain(unit.skills.join(", ")),
+        ]));
+    }
+    for note in &unit.notes {
+        card.push(Block::Boxed(vec![plain(note.clone())]));
+    }
+    for f in &unit.fielded {
         card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
     }
     card.push(Block::Gap(6.0));
@@ -1055,6 +1106,45 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
             right: vec![0, 5],
             borders: true,
         }));
+    }
+    if let Some(bgs) = &roster.battlegroups {
+        blocks.push(Block::Heading("Battlegroups".into()));
+        if !bgs.rows.is_empty() {
+            blocks.push(Block::Table(Table {
+                widths: vec![0.46, 0.1, 0.1, 0.12, 0.22],
+                header: [
+                    "Battlegroup",
+                    "Models",
+                    "Morale",
+                    "Breaks after",
+                    "VP broken / destroyed",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: bgs
+                    .rows
+                    .iter()
+                    .map(|r| Row {
+                        cells: vec![
+                            vec![plain(r.name.clone())],
+                            vec![plain(r.models.clone())],
+                            vec![plain(r.morale.clone())],
+                            vec![plain(r.break_point.clone())],
+                            vec![plain(r.victory_points.clone())],
+                        ],
+                        bold: false,
+                    })
+                    .collect(),
+                right: vec![1, 2, 3],
+                borders: true,
+            }));
+        }
+        for line in &bgs.lines {
+            blocks.push(Block::Text {
+                runs: vec![plain(line.clone())],
+                size: BODY,
+            });
+        }
     }
     army_rule_blocks(&roster.army_rules, &mut blocks);
     if !roster.counts_as.is_empty() {

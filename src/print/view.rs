@@ -28,6 +28,8 @@ pub struct CribSheet {
     pub ships: Vec<ShipCard>,
     /// Space Fleet ship datasheets (empty for other games).
     pub sf_ships: Vec<SfShipCard>,
+    /// Heresy unit datasheets (empty for other games).
+    pub heresy_units: Vec<super::heresy::HeresyCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -343,9 +345,15 @@ impl CribSheet {
         } else {
             Vec::new()
         };
+        let heresy_units = if list.game.game().notation == crate::games::Notation::Heresy {
+            super::heresy::units(catalogue, list, ids)
+        } else {
+            Vec::new()
+        };
         let mut lines = glossary_lines(glossary, sheets);
         lines.extend(super::ships::glossary_lines(glossary, &ships));
         lines.extend(super::space_fleet::glossary_lines(glossary, &sf_ships));
+        lines.extend(super::heresy::glossary_lines(glossary, &heresy_units));
         CribSheet {
             title,
             subtitle,
@@ -353,6 +361,10 @@ impl CribSheet {
             units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
             ships: ships.into_iter().map(ShipCard::new).collect(),
             sf_ships: sf_ships.into_iter().map(SfShipCard::new).collect(),
+            heresy_units: heresy_units
+                .into_iter()
+                .map(super::heresy::HeresyCard::new)
+                .collect(),
             glossary: lines,
             stamp: stamp(date),
         }
@@ -360,6 +372,10 @@ impl CribSheet {
 
     pub fn has_missing(&self) -> bool {
         self.units.iter().any(UnitCard::has_missing)
+            || self
+                .heresy_units
+                .iter()
+                .any(super::heresy::HeresyCard::has_missing)
     }
 }
 
@@ -390,6 +406,9 @@ pub struct RosterSheet {
     pub no_formations: String,
     /// Battlefleet Gothic: the fleet, in place of `formations`.
     pub fleet: Option<FleetView>,
+    /// Heresy: each battlegroup's break point and victory points, the
+    /// objectives and the victory points needed.
+    pub battlegroups: Option<super::heresy::BattlegroupsView>,
     pub counts_as: Vec<(String, String)>,
     pub legal: bool,
     /// `Legal` or `NOT legal: 3 errors`.
@@ -442,7 +461,7 @@ impl RosterSheet {
                     .iter()
                     .enumerate()
                     .map(|(i, f)| FormationRow {
-                        name: f.name.clone(),
+                        name: format!("{}{}", nesting(a, i), f.name),
                         units: resolved
                             .as_ref()
                             .and_then(|r| r.formations.get(i))
@@ -454,7 +473,11 @@ impl RosterSheet {
                             .map(|(name, count)| counted(*count, name))
                             .collect::<Vec<_>>()
                             .join(", "),
-                        initiative: f.facts.initiative.clone().unwrap_or_else(|| MISSING.into()),
+                        initiative: if a.game.game().battlegroups {
+                            String::new()
+                        } else {
+                            f.facts.initiative.clone().unwrap_or_else(|| MISSING.into())
+                        },
                         points: f.points,
                         break_their_spirit: f.facts.break_their_spirit,
                     })
@@ -510,6 +533,9 @@ impl RosterSheet {
                 for card in &mut sheet.ships {
                     card.fielded = fielded(list, resolved, &card.id);
                 }
+                for card in &mut sheet.heresy_units {
+                    card.fielded = fielded(list, resolved, &card.id);
+                }
                 Some(sheet)
             }
             _ => None,
@@ -536,6 +562,7 @@ impl RosterSheet {
             army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
             fleet,
+            battlegroups: army.and_then(super::heresy::BattlegroupsView::new),
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
             verdict,
@@ -547,6 +574,25 @@ impl RosterSheet {
             sheet,
         }
     }
+}
+
+/// `↳ ` once per level of nesting below the first, for games whose
+/// groups nest (a Heresy commander over battlegroups over detachments);
+/// nothing elsewhere, so other games print as before.
+fn nesting(army: &crate::check::ArmySummary, i: usize) -> String {
+    if !army.game.game().battlegroups {
+        return String::new();
+    }
+    let mut depth = 0;
+    let mut at = i;
+    while let Some(g) = army.formations.get(at).and_then(|f| f.group) {
+        if g >= at || depth >= crate::resolve::MAX_GROUP_DEPTH {
+            break;
+        }
+        depth += 1;
+        at = g;
+    }
+    "↳ ".repeat(depth)
 }
 
 /// Why a roster sheet shows no formation: the army line muster could not
@@ -719,7 +765,9 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
             let id = list.units.get(u)?;
             let name = catalogue
                 .datasheet(list.game, id)
-                .map_or(id.as_str(), |d| d.name.as_str());
+                .map(|d| d.name.as_str())
+                .or_else(|| catalogue.heresy_unit(list.game, id).map(|u| u.data.name.as_str()))
+                .unwrap_or(id.as_str());
             Some(if count == 1 {
                 name.to_string()
             } else {
