@@ -275,3 +275,85 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
     }
     out
 }
+
+/// Heresy notation part by part.
+pub fn heresy_notation(
+    text: &str,
+    parts: &[crate::notation::heresy::HeresyPart],
+    glossary: Option<&Glossary>,
+) -> String {
+    explain_parts(text, parts.iter().map(|p| (&p.term, p.span)), "Heresy ", glossary)
+}
+
+/// One Heresy datasheet: its stat line, a weapon table, its skills, then
+/// the glossary of what it uses.
+pub fn heresy_unit(
+    unit: &crate::catalogue::HeresyUnit,
+    list_name: &str,
+    glossary: Option<&Glossary>,
+) -> String {
+    let card = crate::print::heresy::HeresyCard::new(unit);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.propulsion);
+    let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
+    if !card.weapons.is_empty() {
+        let head = ["Weapon", "Range", "Pen.", "FP", "Type", "Mount"];
+        let rows: Vec<[&str; 6]> = card
+            .weapons
+            .iter()
+            .map(|w| {
+                [
+                    w.name.as_str(),
+                    &w.range,
+                    &w.penetration,
+                    &w.firepower,
+                    &w.weapon_type,
+                    &w.mount,
+                ]
+            })
+            .collect();
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain(std::iter::once(head[i].len()))
+                .max()
+                .unwrap_or(0)
+                .min(super::MAX_COLUMN)
+        };
+        let widths: Vec<usize> = (0..5).map(width).collect();
+        for row in std::iter::once(head).chain(rows.iter().copied()) {
+            let mut line = String::from(" ");
+            for (i, cell) in row.iter().enumerate() {
+                match widths.get(i) {
+                    Some(&w) => {
+                        let _ = write!(line, " {cell:<w$} ");
+                    }
+                    None => {
+                        let _ = write!(line, " {cell}");
+                    }
+                }
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    if !card.skills.is_empty() {
+        let _ = writeln!(out, "  Skills: {}", card.skills.join(", "));
+    }
+    for note in &card.notes {
+        let _ = writeln!(out, "  {note}");
+    }
+    if card.has_missing() {
+        let _ = writeln!(out, "  ? marks a value the list does not give.");
+    }
+    if let (Some(glossary), Some(sheet)) = (glossary, unit.sheet()) {
+        let ids: BTreeSet<&str> = sheet.glossary_ids().into_iter().collect();
+        let entries = glossary.entries_for(&ids);
+        if !entries.is_empty() {
+            out.push('\n');
+            for entry in entries {
+                let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
+            }
+        }
+    }
+    out
+}
