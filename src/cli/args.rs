@@ -72,10 +72,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Print a starter roster with every choice of an army list as a comment.
+    /// Print a starter roster with every choice of an army list as a
+    /// comment; or, with --game heresy, write a starter army list (a list
+    /// file and its units' datasheet file, commented) for a game whose
+    /// lists players write.
     New {
         /// The list's id, name or alias.
-        army: String,
+        #[arg(required_unless_present = "game", conflicts_with = "game")]
+        army: Option<String>,
+        /// Write a starter list for this game instead (`heresy`).
+        #[arg(long, value_name = "GAME")]
+        game: Option<String>,
+        /// With --game: the folder to write the files into.
+        #[arg(long, value_name = "DIR", default_value = ".", requires = "game")]
+        out: PathBuf,
         /// The points limit to put in the roster [default: 3000 for Epic
         /// Armageddon, 1500 for Battlefleet Gothic].
         #[arg(long)]

@@ -30,7 +30,8 @@ fn army_named(command: &Command) -> Option<String> {
         Command::Check {
             files, event: None, ..
         } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
-        Command::Options { army, .. } | Command::New { army, .. } => Some(army.clone()),
+        Command::Options { army, .. } => Some(army.clone()),
+        Command::New { army: Some(army), .. } => Some(army.clone()),
         Command::Explain { army: Some(army), .. } => Some(army.clone()),
         Command::Sheet { army: Some(army), .. } => Some(army.clone()),
         Command::Sheet {
@@ -102,7 +103,17 @@ pub fn run(args: &Args, color: bool) -> Output {
                     ..Output::default()
                 },
                 Command::Options { army, format } => options(catalogue, army, *format),
-                Command::New { army, points } => new(catalogue, army, *points),
+                Command::New {
+                    army: Some(army),
+                    points,
+                    ..
+                } => new(catalogue, army, *points),
+                Command::New {
+                    army: None,
+                    game,
+                    out,
+                    ..
+                } => new_list(game.as_deref().unwrap_or_default(), out),
                 Command::Explain { text, army } => super::print::explain(catalogue, text, army.as_deref()),
                 Command::Sheet { army, roster, print } => {
                     super::print::sheet(catalogue, army.as_deref(), roster.as_deref(), print, color)
@@ -348,6 +359,48 @@ fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
         },
         Err(out) => out,
     }
+}
+
+/// `muster new --game heresy`: the starter list and datasheet files of a
+/// game whose lists players write, into `out`, never over a file there.
+fn new_list(game: &str, out: &Path) -> Output {
+    let Some(files) = crate::games::starter_files(game) else {
+        return usage(format!(
+            "`{}` has no starter list: --game takes heresy (the other games' lists are built in; `muster new ARMY` starts a roster)",
+            crate::report::terminal::escape(game)
+        ));
+    };
+    let mut result = Output::default();
+    for (name, _) in files {
+        let path = out.join(name);
+        if path.exists() {
+            return usage(format!(
+                "{} exists already; muster does not write over it (choose another --out folder)",
+                path.display()
+            ));
+        }
+    }
+    for (name, text) in files {
+        let path = out.join(name);
+        match super::batch::write_atomically(&path, text.as_bytes(), &[]) {
+            Ok(()) => {
+                let _ = writeln!(result.stdout, "wrote {}", path.display());
+            }
+            Err(e) => {
+                return Output {
+                    stderr: format!("error: cannot write {}: {e}\n", path.display()),
+                    status: status::UNUSABLE,
+                    ..Output::default()
+                };
+            }
+        }
+    }
+    let _ = writeln!(
+        result.stdout,
+        "next: edit them, then `muster lists --check --lists {}`",
+        out.display()
+    );
+    result
 }
 
 /// The size of a typical tournament game, for `muster new`.

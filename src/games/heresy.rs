@@ -19,6 +19,17 @@ pub const GAME: Game = Game {
     battlegroups: true,
 };
 
+/// What `muster new --game heresy` writes: a list file and its units'
+/// datasheet file, commented for a player writing a first list. Proven by
+/// a test (schema-valid, loading with no error).
+pub const STARTER_FILES: &[(&str, &str)] = &[
+    ("my-heresy-army.yaml", include_str!("../../assets/heresy/starter-list.yaml")),
+    (
+        "my-heresy-army-units.yaml",
+        include_str!("../../assets/heresy/starter-units.yaml"),
+    ),
+];
+
 /// The rulebook's construction rules that hold for every army, whoever
 /// writes its list. They count formations by conventional tags, which a
 /// Heresy list gives its entries (`lists/README.md`, "Heresy lists"):

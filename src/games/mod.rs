@@ -152,6 +152,15 @@ pub struct GameRule {
     pub provenance: &'static str,
 }
 
+/// The starter files `muster new --game GAME` writes (file name, text),
+/// for a game whose army lists players write; `None` for other games.
+pub fn starter_files(game: &str) -> Option<&'static [(&'static str, &'static str)]> {
+    match game.trim().to_ascii_lowercase().as_str() {
+        "heresy" => Some(heresy::STARTER_FILES),
+        _ => None,
+    }
+}
+
 /// The description of a game.
 pub fn of(id: GameId) -> &'static Game {
     match id {
