@@ -23,7 +23,10 @@ pub const GAME: Game = Game {
 /// datasheet file, commented for a player writing a first list. Proven by
 /// a test (schema-valid, loading with no error).
 pub const STARTER_FILES: &[(&str, &str)] = &[
-    ("my-heresy-army.yaml", include_str!("../../assets/heresy/starter-list.yaml")),
+    (
+        "my-heresy-army.yaml",
+        include_str!("../../assets/heresy/starter-list.yaml"),
+    ),
     (
         "my-heresy-army-units.yaml",
         include_str!("../../assets/heresy/starter-units.yaml"),

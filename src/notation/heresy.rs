@@ -541,7 +541,28 @@ pub fn parse_propulsion(text: &str) -> Result<Propulsion, NotationError> {
 }
 
 pub fn parse_skill(text: &str) -> Result<Skill, NotationError> {
-    value(Rule::skill_value, text).map(skill)
+    value(Rule::skill_value, text).map(skill).map_err(|error| {
+        // A skill that needs its number, written without one.
+        let bare = text.trim();
+        match SkillKind::ALL.iter().find(|k| {
+            matches!(
+                k,
+                SkillKind::Regeneration | SkillKind::Unreliable | SkillKind::Transport | SkillKind::Intercept
+            ) && k.as_str().eq_ignore_ascii_case(bare)
+        }) {
+            Some(kind) => NotationError {
+                offset: text.len(),
+                column: text.chars().count() + 1,
+                expected: format!(
+                    "its number in brackets, as in {} ({})",
+                    kind.as_str(),
+                    if *kind == SkillKind::Intercept { "+1" } else { "5" }
+                ),
+                suggestion: None,
+            },
+            None => error,
+        }
+    })
 }
 
 /// Comma-separated Heresy notation of any kind, as `muster explain` takes

@@ -231,3 +231,89 @@ fn the_json_output_carries_the_battlegroups() {
     assert_eq!(heresy["battlegroups"][0]["break_point"], 14);
     assert_eq!(heresy["victory_points_needed"][2]["victory_points"], 225);
 }
+
+#[test]
+fn a_users_list_with_a_mistake_of_every_kind_has_each_reported_at_its_line() {
+    let run = crate::common::muster(&["lists", "--check", "--lists", "tests/fixtures/heresy-errors"]);
+    assert_eq!(run.status, 1, "{}{}", run.stdout, run.stderr);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    // (file:line, what the message says)
+    let expected = [
+        ("bad-schema.yaml:12:", "'victory_point' was unexpected"),
+        ("bad-units.yaml:11:", "type: `Hover` is not Heresy notation"),
+        (
+            "bad-units.yaml:12:",
+            "move: `10` is not Heresy notation at character 3: expected cm",
+        ),
+        (
+            "bad-units.yaml:13:",
+            "armour: `11` is not Heresy notation at character 1: expected a number from 1 to 10",
+        ),
+        ("bad-units.yaml:16:", "morale: `5/6/3` is not Heresy notation"),
+        (
+            "bad-units.yaml:19:",
+            "a short range below the long one, not 30 then 15",
+        ),
+        ("bad-units.yaml:20:", "a penetration from +0 to +5"),
+        ("bad-units.yaml:21:", "firepower: `many`"),
+        ("bad-units.yaml:22:", "type: `Anti-tank`"),
+        ("bad-units.yaml:23:", "mount: `Sponson`"),
+        ("bad-units.yaml:24:14", "did you mean `Regeneration`?"),
+        (
+            "bad-units.yaml:24:31",
+            "its number in brackets, as in Regeneration (5)",
+        ),
+        ("bad-units.yaml:33:", "datasheet id `good-trooper` is used twice"),
+        ("bad-list.yaml:17:", "no datasheet `no-such-model` for heresy"),
+        (
+            "bad-list.yaml:18:",
+            "no formation or upgrade has the tag `battlegroups`",
+        ),
+        ("bad-list.yaml:32:", "id `troops` is already used"),
+        (
+            "bad-list.yaml:37:",
+            "no formation or upgrade has the tag `support`",
+        ),
+        ("bad-list.yaml:43:", "does not parse at column 26"),
+    ];
+    // Each diagnostic is its message line, then the line with its place.
+    let lines: Vec<&str> = out.lines().collect();
+    let mut missing = Vec::new();
+    for (place, message) in expected {
+        let found = lines
+            .windows(2)
+            .any(|w| w[0].contains(message) && w[1].contains(place));
+        if !found {
+            missing.push(format!("{place} {message}"));
+        }
+    }
+    assert!(missing.is_empty(), "not reported: {missing:#?}\n{out}");
+}
+
+#[test]
+fn the_starter_list_loads_without_a_problem_and_checks_a_roster() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = crate::common::muster(&["new", "--game", "heresy", "--out", out]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let report = muster::catalogue::load_with(Some(dir.path()), muster::catalogue::Checks::All);
+    let own: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.primary.as_ref().is_some_and(|p| p.file.name().contains(out)))
+        .collect();
+    assert!(own.is_empty(), "{own:#?}");
+    let roster = dir.path().join("roster.txt");
+    std::fs::write(
+        &roster,
+        "Army: My Heresy Army\nPoints: 2000\n\nExample Commander\n  Battlegroup\n    Example line detachment: Wargear card\n",
+    )
+    .unwrap();
+    let run = crate::common::muster(&["check", "--lists", out, roster.to_str().unwrap()]);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("breaks after"), "{}", run.stdout);
+    // Never over a file that is there.
+    let again = crate::common::muster(&["new", "--game", "heresy", "--out", out]);
+    assert_eq!(again.status, 2);
+    assert!(again.stderr.contains("exists already"), "{}", again.stderr);
+}
