@@ -317,3 +317,117 @@ fn the_starter_list_loads_without_a_problem_and_checks_a_roster() {
     assert_eq!(again.status, 2);
     assert!(again.stderr.contains("exists already"), "{}", again.stderr);
 }
+
+#[test]
+fn the_heresy_glossary_explains_exactly_the_terms_the_notation_has() {
+    use std::collections::BTreeSet;
+    let catalogue = catalogue();
+    let glossary = catalogue
+        .glossary(muster::catalogue::GameId::Heresy)
+        .expect("a Heresy glossary");
+    let notation: BTreeSet<&str> = muster::notation::heresy::glossary_ids().into_iter().collect();
+    let defined: BTreeSet<&str> = glossary.entries.iter().map(|e| e.id.as_str()).collect();
+    let missing: Vec<_> = notation.difference(&defined).collect();
+    let orphans: Vec<_> = defined.difference(&notation).collect();
+    assert!(missing.is_empty(), "no glossary entry for {missing:?}");
+    assert!(
+        orphans.is_empty(),
+        "entries the notation never produces: {orphans:?}"
+    );
+    for entry in &glossary.entries {
+        assert!(entry.summary.ends_with('.'), "{}: one sentence", entry.id);
+        assert!(!entry.summary.contains('\n'), "{}: one line", entry.id);
+    }
+}
+
+#[test]
+fn every_fixture_value_prints_canonically_and_reads_back_the_same() {
+    use muster::notation::heresy as h;
+    let catalogue = catalogue();
+    let units: Vec<_> = catalogue
+        .heresy_units
+        .iter()
+        .filter(|u| u.faction == "test-legion-units")
+        .collect();
+    assert!(units.len() >= 15, "{} units", units.len());
+    let mut values = 0;
+    for unit in units {
+        let sheet = unit.sheet().expect("every fixture sheet parses");
+        let morale = sheet.morale.known().unwrap();
+        assert_eq!(h::parse_morale(&morale.to_string()).as_ref(), Ok(morale));
+        let movement = sheet.movement.known().unwrap();
+        assert_eq!(h::parse_move(&movement.to_string()).as_ref(), Ok(movement));
+        for w in &sheet.weapons {
+            let range = w.range.known().unwrap();
+            assert_eq!(h::parse_range(&range.to_string()).as_ref(), Ok(range));
+            let pen = w.penetration.known().unwrap();
+            assert_eq!(h::parse_penetration(&pen.to_string()).as_ref(), Ok(pen));
+            let fp = w.firepower.known().unwrap();
+            assert_eq!(h::parse_firepower(&fp.to_string()).as_ref(), Ok(fp));
+            let t = w.weapon_type.known().unwrap();
+            assert_eq!(h::parse_weapon_type(&t.to_string()).as_ref(), Ok(t));
+            values += 4;
+        }
+        for skill in &sheet.skills {
+            assert_eq!(h::parse_skill(&skill.to_string()).as_ref(), Ok(skill));
+            values += 1;
+        }
+        values += 2;
+    }
+    assert!(values > 60, "{values} values");
+}
+
+#[test]
+fn crib_sheets_and_rosters_print_heresy_units_and_battlegroups() {
+    let dir = crate::common::out_dir("heresy");
+    let lists = "tests/fixtures/heresy";
+    let roster = "tests/fixtures/heresy/rosters/legal.ok.txt";
+    let pdf = dir.join("roster.pdf");
+    let html = dir.join("roster.html");
+    let run = crate::common::muster(&[
+        "roster",
+        "--lists",
+        lists,
+        "--with-sheet",
+        roster,
+        "--pdf",
+        pdf.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(&html).unwrap();
+    let wanted = [
+        "Battlegroups",
+        "Battlegroup (line 7), under Lord Commander",
+        "Objectives: 3 (one per full 1,000 points)",
+        "Victory points to win: minor contact 75, fully engaged 150, bloodbath 225",
+        "Lord Commander stand",
+        "Morale 9/8/6",
+        "Leadership 8",
+        "15/30cm",
+        "Anti-infantry",
+        "Intercept (+1)",
+        "Short/long range",
+    ];
+    for w in wanted {
+        assert!(page.contains(w), "HTML lacks {w}");
+    }
+    let doc = lopdf::Document::load(&pdf).expect("a PDF lopdf can read");
+    let text: String = doc
+        .get_pages()
+        .keys()
+        .map(|&p| doc.extract_text(&[p]).expect("text of the page"))
+        .collect();
+    for w in wanted {
+        assert!(text.contains(w), "PDF lacks {w}");
+    }
+    let run = crate::common::muster(&["sheet", "--lists", lists, "heresy-test-legion"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("heresy_crib_sheet", run.stdout);
+    let run = crate::common::muster(&["roster", "--lists", lists, roster]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("heresy_roster", run.stdout);
+    let run = crate::common::muster(&["check", "--lists", lists, roster]);
+    insta::assert_snapshot!("heresy_check", run.stdout);
+}
