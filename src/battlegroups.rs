@@ -148,6 +148,152 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue, limit: Option<u32>) -> Opt
 const COMMANDER_RULE: &str = "heresy-battlegroup-has-commander";
 const DETACHMENT_RULE: &str = "heresy-detachment-in-battlegroup";
 const PSYCHIC_RULE: &str = "heresy-psychic-cards";
+const RESERVE_RULE: &str = "heresy-reserves";
+const ATTACKER_RULE: &str = "heresy-attacker-twice";
+
+/// The scenario, side and reserves a roster declares (`Scenario:`,
+/// `Side:`, `Opponent points:` in its header; an upgrade tagged `reserve`
+/// on a commander or battlegroup holds it and everything under it back).
+pub fn check_scenario(
+    file: &SourceFile,
+    header: &crate::roster::Header,
+    army: &Army<'_>,
+    limit: Option<u32>,
+) -> Vec<Diagnostic> {
+    use heresy::{Scenario, Side};
+    let list = army.list;
+    if !list.game.game().battlegroups {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let scenario = match &header.scenario {
+        None => None,
+        Some(s) => match Scenario::parse(&s.value) {
+            Some(scenario) => Some(scenario),
+            None => {
+                out.push(
+                    Diagnostic::error(Code::BadHeader, format!("`{}` is not a Heresy scenario", s.value))
+                        .at(file, s.span)
+                        .hint("Set piece battle, Seize the objective or Attack and defend"),
+                );
+                None
+            }
+        },
+    };
+    let side = match &header.side {
+        None => None,
+        Some(s) => match Side::parse(&s.value) {
+            Some(side) if scenario == Some(Scenario::AttackAndDefend) => Some(side),
+            Some(_) => {
+                out.push(
+                    Diagnostic::warning(
+                        Code::BadHeader,
+                        "a side is played only in Attack and defend; it is not checked",
+                    )
+                    .at(file, s.span)
+                    .hint("add `Scenario: Attack and defend`"),
+                );
+                None
+            }
+            None => {
+                out.push(
+                    Diagnostic::error(Code::BadHeader, format!("`{}` is not a side", s.value))
+                        .at(file, s.span)
+                        .hint("Attacker or Defender"),
+                );
+                None
+            }
+        },
+    };
+    // Reserves: formations under a group that took a `reserve` upgrade.
+    let held: Vec<usize> = army
+        .formations
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.upgrades
+                .iter()
+                .any(|t| list.upgrades[t.upgrade].tags.contains("reserve"))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&first) = held.first() {
+        let points: i64 = army
+            .formations
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| held.iter().any(|&h| within(&army.formations, *i, h)))
+            .map(|(_, f)| f.points)
+            .sum();
+        let span = army.formations[first].name_span;
+        if scenario.is_some_and(|s| !s.allows_reserves(side)) {
+            out.push(
+                Diagnostic::error(
+                    Code::ListRule,
+                    "the defender of an attack and defend game keeps nothing in reserve",
+                )
+                .at(file, span)
+                .rule(
+                    RESERVE_RULE,
+                    "Heresy v2.0, Attack and defend: the defender deploys the whole force (004 line 976)",
+                ),
+            );
+        } else if let Some(limit) = limit {
+            let most = heresy::reserve_limit(limit);
+            if points > i64::from(most) {
+                out.push(
+                    Diagnostic::error(
+                        Code::ListRule,
+                        format!("{points} points are held in reserve; at most {most} (25% of {limit}) may be"),
+                    )
+                    .at(file, span)
+                    .rule(
+                        RESERVE_RULE,
+                        "Heresy v2.0, Set piece battle and Seize the objective: up to 25% of the force in reserve (004 lines 938 and 972)",
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some(side), Some(limit)) = (side, limit) {
+        match &header.opponent_points {
+            Some(opponent) => {
+                let (attacker, defender) = match side {
+                    Side::Attacker => (limit, opponent.value),
+                    Side::Defender => (opponent.value, limit),
+                };
+                if !heresy::attacker_points_ok(attacker, defender) {
+                    out.push(
+                        Diagnostic::error(
+                            Code::ListRule,
+                            format!(
+                                "the attacker has {attacker} points against the defender's {defender}; it needs at least twice as many"
+                            ),
+                        )
+                        .at(file, opponent.span)
+                        .rule(
+                            ATTACKER_RULE,
+                            "Heresy v2.0, Attack and defend: the attacker has at least twice the defender's points (004 line 976)",
+                        ),
+                    );
+                }
+            }
+            None => {
+                if let Some(s) = &header.side {
+                    out.push(
+                        Diagnostic::note(
+                            Code::Unchecked,
+                            "the other side's points are not given; the attacker's twice the defender's is not checked",
+                        )
+                        .at(file, s.span)
+                        .hint("add `Opponent points: N`"),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
 
 /// The construction rules the rule language cannot say, for a game with
 /// battlegroups.

@@ -268,6 +268,12 @@ pub fn check_text_for<'c>(
         ));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
         diagnostics.extend(crate::battlegroups::check(&file, &army, catalogue));
+        diagnostics.extend(crate::battlegroups::check_scenario(
+            &file,
+            &parsed.header,
+            &army,
+            limit.map(|l| l.points),
+        ));
         checked.army = Some(summary(&file, &army, catalogue, limit));
         if list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());

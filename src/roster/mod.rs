@@ -55,6 +55,12 @@ pub struct Header {
     pub title: Option<Spanned<String>>,
     /// The whole line naming the army, for diagnostics about the army.
     pub army_line: Option<Span>,
+    /// Heresy: the scenario played (`Scenario: Attack and defend`).
+    pub scenario: Option<Spanned<String>>,
+    /// Heresy, attack and defend: `Side: Attacker` or `Side: Defender`.
+    pub side: Option<Spanned<String>>,
+    /// Heresy, attack and defend: the other side's points limit.
+    pub opponent_points: Option<Spanned<u32>>,
 }
 
 /// A name with a count, as in `2x Land Raider`.

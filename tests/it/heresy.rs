@@ -69,6 +69,8 @@ fn every_fixture_constraint_has_a_broken_and_an_ok_case() {
         "heresy-battlegroup-has-commander",
         "heresy-detachment-in-battlegroup",
         "heresy-psychic-cards",
+        "heresy-reserves",
+        "heresy-attacker-twice",
     ];
     let ids = list.constraints.iter().map(|c| c.id.as_str()).chain(code_rules);
     for id in ids {
