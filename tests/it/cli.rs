@@ -244,7 +244,9 @@ fn a_broken_list_folder_is_reported_with_file_path_and_line() {
     assert_eq!(run.status, 1);
     assert!(run.stdout.contains("broken.yaml:13:9"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("/sections/0/formations/0/points"),
+        run.stdout.contains(
+            "`points` in `sections[0].formations[0]` must be `missing` or a whole number, not \"lots\""
+        ),
         "{}",
         run.stdout
     );
@@ -406,6 +408,68 @@ fn a_broken_event_file_gives_2_and_names_its_lines() {
     assert_eq!(
         muster(&["check", "--event", "no/such/event.yaml", &fixture("legal.txt")]).status,
         2
+    );
+}
+
+#[test]
+fn event_file_mistakes_are_said_in_words_at_their_lines() {
+    // A misspelt key: one error at its line, with the key it was meant to be
+    // (not also "points is required", and no JSON-Schema wording).
+    let event = temp_file("typo-event.yaml", b"name: Club\ngame: netea\npionts: 3000\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("unknown key `pionts`"), "{}", run.stderr);
+    assert!(run.stderr.contains("typo-event.yaml:3:1"), "{}", run.stderr);
+    assert!(run.stderr.contains("did you mean `points`?"), "{}", run.stderr);
+    assert!(!run.stderr.contains("required property"), "{}", run.stderr);
+    assert!(!run.stderr.contains("missing key `points`"), "{}", run.stderr);
+
+    // A value of the wrong kind names the key and what it must be.
+    let event = temp_file("type-event.yaml", b"name: Club\ngame: netea\npoints: lots\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert!(
+        run.stderr
+            .contains("`points` must be a whole number, not \"lots\""),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("type-event.yaml:3:"), "{}", run.stderr);
+
+    // An unknown game offers the games.
+    let event = temp_file("game-event.yaml", b"name: Club\ngame: neta\npoints: 3000\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert!(run.stderr.contains("did you mean `netea`?"), "{}", run.stderr);
+}
+
+#[test]
+fn event_files_take_list_names_and_yaml_booleans() {
+    // Lists by name or alias as rosters name them; `counts_as: no` is false.
+    let event = temp_file(
+        "friendly-event.yaml",
+        b"name: Club\ngame: netea\npoints: 2000\ncounts_as: no\nlists:\n  - id: Space Marines\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn event_new_offers_the_games_that_have_lists() {
+    let run = muster(&["event", "new", "--game", "bfg"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("game: bfg "), "{}", run.stdout);
+    assert!(run.stdout.contains("  - id: armageddon-sector"), "{}", run.stdout);
+    assert!(!run.stdout.contains("heresy"), "{}", run.stdout);
+    let path = temp_file("bfg-event.yaml", run.stdout.as_bytes());
+    let checked = muster(&["check", "--event", path.to_str().unwrap(), &fixture("fleet.txt")]);
+    assert_ne!(checked.status, 2, "{}", checked.stderr);
+
+    // Heresy ships no lists: no event can be made for it without --lists.
+    let run = muster(&["event", "new", "--game", "heresy"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("an event can be for: netea, bfg"),
+        "{}",
+        run.stderr
     );
 }
 
