@@ -83,6 +83,61 @@ fn a_snapfire_export_is_accepted_as_it_is() {
 }
 
 #[test]
+fn a_hand_edited_snapfire_export_reads_plurals_and_counts() {
+    // Players retype Snapfire's unit descriptions: `4 Scouts` for "4 Scout
+    // units plus transport", `2x Warhound Class Titans` for the singular.
+    let export = temp_file(
+        "edited-snapfire.txt",
+        "Incompertus, 3000 POINTS\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\n==================================================\n\nSCOUT [150]\n4 Scouts, Rhinos\n\nWARHOUND PACK [500]\n2x Warhound Class Titans\n".as_bytes(),
+    );
+    let run = muster(&["check", export.to_str().unwrap()]);
+    assert!(!run.stdout.contains("error["), "{}", run.stdout);
+    assert!(run.stdout.contains("Scout "), "{}", run.stdout);
+
+    // A count that is not the formation's is still read as an upgrade, and
+    // the error says so.
+    let export = temp_file(
+        "miscounted-snapfire.txt",
+        "Incompertus, 3000 POINTS\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\n==================================================\n\nSCOUT [150]\n5 Scouts\n".as_bytes(),
+    );
+    let run = muster(&["check", export.to_str().unwrap()]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+}
+
+#[test]
+fn a_snapfire_exports_force_name_stands_in_for_the_player() {
+    let dir = std::env::temp_dir().join(format!("muster-force-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("snapfire.txt"), dir.join("snapfire.txt")).unwrap();
+    std::fs::copy(fixture("legal.txt"), dir.join("legal.txt")).unwrap();
+    let run = muster(&["check", dir.to_str().unwrap()]);
+    assert!(run.stdout.contains("Incompertus (force)"), "{}", run.stdout);
+}
+
+#[test]
+fn explain_suggests_unit_names_when_given_a_misspelt_one() {
+    let run = muster(&["explain", "Warhund"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("no unit or ship is called `Warhund`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("`Warhound"), "{}", run.stderr);
+
+    // A name several armies share asks which army: a Gothic is a cruiser
+    // in Battlefleet Gothic and in Space Fleet.
+    let run = muster(&["explain", "Gothic"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("is a unit of several armies"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--army"), "{}", run.stderr);
+}
+
+#[test]
 fn one_illegal_roster_among_legal_ones_gives_1() {
     let run = muster(&["check", &fixture("legal.txt"), &fixture("illegal.txt")]);
     assert_eq!(run.status, 1);
