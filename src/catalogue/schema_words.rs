@@ -295,7 +295,7 @@ fn alternatives(schema: &Value, pointer: &str) -> Option<Alternatives> {
     let node = schema_at(schema, pointer)?;
     let mut constants: Vec<String> = Vec::new();
     let mut kinds: Vec<String> = Vec::new();
-    let mut fixed = |values: &Vec<Value>, constants: &mut Vec<String>, kinds: &mut Vec<String>| {
+    let fixed = |values: &Vec<Value>, constants: &mut Vec<String>, kinds: &mut Vec<String>| {
         for v in values.iter().filter_map(Value::as_str) {
             constants.push(v.to_string());
             kinds.push(format!("`{v}`"));
