@@ -353,6 +353,14 @@ fn options_shows_formations_upgrades_and_rules() {
     assert_eq!(json["id"], "steel-legion");
     assert!(json["sections"][0]["formations"][0]["points"].is_number());
     assert!(!json["rules"].as_array().unwrap().is_empty());
+    assert_eq!(json["strategy_rating"], 2);
+    assert!(json.get("attack_rating").is_none());
+
+    // A fleet carries its attack rating, and no strategy rating.
+    let json: serde_json::Value =
+        serde_json::from_str(&muster(&["options", "armageddon-sector", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["attack_rating"], 2);
+    assert!(json.get("strategy_rating").is_none());
 }
 
 #[test]
