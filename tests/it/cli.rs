@@ -138,6 +138,42 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
 }
 
 #[test]
+fn rule_expressions_are_for_verbose_and_json_not_for_players() {
+    let plain = muster(&["check", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        plain
+            .stdout
+            .contains("rule: Steel Legion: Titans & Navy one-third limit"),
+        "{}",
+        plain.stdout
+    );
+    assert!(!plain.stdout.contains("the rule is `"), "{}", plain.stdout);
+    assert!(!plain.stdout.contains("Snapfire maxPercent"), "{}", plain.stdout);
+
+    let verbose = muster(&["check", "--verbose", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        verbose
+            .stdout
+            .contains("the rule is `3 * points(tag:one-third) <= limit` (here: 2475 <= 2000)"),
+        "{}",
+        verbose.stdout
+    );
+    assert!(
+        verbose.stdout.contains("(Snapfire maxPercent 33.34)"),
+        "{}",
+        verbose.stdout
+    );
+
+    let json = muster(&["check", "--format", "json", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        json.stdout
+            .contains("\"expression\": \"`3 * points(tag:one-third) <= limit`"),
+        "{}",
+        json.stdout
+    );
+}
+
+#[test]
 fn one_illegal_roster_among_legal_ones_gives_1() {
     let run = muster(&["check", &fixture("legal.txt"), &fixture("illegal.txt")]);
     assert_eq!(run.status, 1);
