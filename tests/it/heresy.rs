@@ -241,7 +241,7 @@ fn a_users_list_with_a_mistake_of_every_kind_has_each_reported_at_its_line() {
     let out = format!("{}{}", run.stdout, run.stderr);
     // (file:line, what the message says)
     let expected = [
-        ("bad-schema.yaml:12:", "'victory_point' was unexpected"),
+        ("bad-schema.yaml:15:", "unknown key `victory_point`"),
         ("bad-units.yaml:11:", "type: `Hover` is not Heresy notation"),
         (
             "bad-units.yaml:12:",
