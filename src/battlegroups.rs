@@ -148,6 +148,48 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue, limit: Option<u32>) -> Opt
 const COMMANDER_RULE: &str = "heresy-battlegroup-has-commander";
 const DETACHMENT_RULE: &str = "heresy-detachment-in-battlegroup";
 const PSYCHIC_RULE: &str = "heresy-psychic-cards";
+/// MAK ordnance priced other than at half the battery's cost (a half
+/// point up, `games::heresy::mak_cost`): a warning on the list's data,
+/// where a roster takes it.
+fn mak_price(file: &SourceFile, army: &Army<'_>, f: &crate::resolve::ArmyFormation) -> Vec<Diagnostic> {
+    let list = army.list;
+    let formation = &list.formations[f.formation];
+    let Some(base) = formation.points.and_then(|p| u32::try_from(p).ok()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for taken in &f.upgrades {
+        let upgrade = &list.upgrades[taken.upgrade];
+        if !upgrade.tags.contains("ordnance") {
+            continue;
+        }
+        let expected = heresy::mak_cost(base);
+        let priced = match crate::resolve::offered_cost(list, f.formation, taken.upgrade) {
+            Some(crate::catalogue::Cost::Each(n)) => *n,
+            _ => continue,
+        };
+        if i64::from(priced) != i64::from(expected) {
+            out.push(
+                Diagnostic::warning(
+                    Code::ListData,
+                    format!(
+                        "{} prices {} for the {} at {priced} points, but half the battery's {base} is {expected}",
+                        list.name, upgrade.name, formation.name
+                    ),
+                )
+                .at(file, taken.spans.last().copied().unwrap_or(f.name_span))
+                .rule(
+                    MAK_RULE,
+                    "Heresy v2.0, Artillery ordnance: MAK raises a battery's cost by 50% (004 line 459); muster rounds a half point up",
+                )
+                .hint("the roster is priced as the list says; correct the list if it is a slip"),
+            );
+        }
+    }
+    out
+}
+
+const MAK_RULE: &str = "heresy-mak-ordnance";
 const RESERVE_RULE: &str = "heresy-reserves";
 const ATTACKER_RULE: &str = "heresy-attacker-twice";
 
@@ -336,6 +378,9 @@ pub fn check(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue) -> Vec<D
                 )
                 .hint("indent it under a battlegroup, itself under a commander"),
             );
+        }
+        if formation.tags.contains("artillery") {
+            out.extend(mak_price(file, army, f));
         }
         let cards: u32 = f
             .upgrades

@@ -433,3 +433,43 @@ fn crib_sheets_and_rosters_print_heresy_units_and_battlegroups() {
     let run = crate::common::muster(&["check", "--lists", lists, roster]);
     insta::assert_snapshot!("heresy_check", run.stdout);
 }
+
+#[test]
+fn mak_ordnance_priced_off_half_the_battery_is_a_warning_on_the_list() {
+    let text =
+        "Army: Heresy Test Legion\nPoints: 3000\n\nCaptain\n  Battlegroup\n    Heavy battery: MAK ordnance\n";
+    // The fixture prices it at 88 for a 175-point battery: as decided.
+    let catalogue = catalogue();
+    let result = check(&catalogue, text);
+    assert!(
+        !result
+            .diagnostics
+            .iter()
+            .any(|d| d.rule.as_ref().is_some_and(|r| r.id == "heresy-mak-ordnance")),
+        "{:#?}",
+        result.diagnostics
+    );
+    // A list that rounds the half down is told so, at the upgrade.
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["test-legion.yaml", "datasheets/test-legion-units.yaml"] {
+        let from = std::fs::read_to_string(fixtures().join(name)).unwrap();
+        let to = dir.path().join(name);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, from.replace("points: 88 }", "points: 87 }")).unwrap();
+    }
+    let report = load(Some(dir.path()));
+    let result = check(&report.catalogue, text);
+    let warning = result
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.as_ref().is_some_and(|r| r.id == "heresy-mak-ordnance"))
+        .expect("a warning on the list's price");
+    assert_eq!(warning.line_col().map(|(line, _)| line), Some(6));
+    assert!(
+        warning
+            .message
+            .contains("at 87 points, but half the battery's 175 is 88"),
+        "{}",
+        warning.message
+    );
+}
