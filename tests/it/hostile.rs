@@ -583,6 +583,8 @@ fn hostile_mutated_seeds_never_panic() {
         "F6+/5+, L/F/R",
         "Furies (30cm)",
         "EA(+1), DC3",
+        "5/4/3, 15/30cm, Regeneration (5), Frenzied Assault (Orks)",
+        "Intercept (+1), Traverse turret, Armour-piercing, +2",
     ]
     .iter()
     .map(|r| r.as_bytes().to_vec())
@@ -600,6 +602,10 @@ fn hostile_mutated_seeds_never_panic() {
         let notation = text(&mutate(&notations[rng.below(notations.len())], &mut rng));
         let _ = muster::notation::parse_terms(&notation);
         let _ = muster::notation::ship::parse_ship_terms(&notation);
+        let _ = muster::notation::heresy::parse_terms(&notation);
+        let _ = muster::notation::heresy::parse_skill(&notation);
+        let _ = muster::notation::heresy::parse_morale(&notation);
+        let _ = muster::notation::heresy::parse_range(&notation);
         if case % 10 == 0 {
             let event = text(&mutate(&events[rng.below(events.len())], &mut rng));
             let _ = muster::event::load(muster::source::SourceFile::new("fuzz.yaml", event), catalogue());
