@@ -205,7 +205,23 @@ pub fn check_scenario(
     use heresy::{Scenario, Side};
     let list = army.list;
     if !list.game.game().battlegroups {
-        return Vec::new();
+        // Only Heresy reads these lines; elsewhere say they do nothing.
+        return [&header.scenario, &header.side]
+            .into_iter()
+            .flatten()
+            .map(|s| s.span)
+            .chain(header.opponent_points.as_ref().map(|p| p.span))
+            .map(|span| {
+                Diagnostic::warning(
+                    Code::BadHeader,
+                    format!(
+                        "{} rosters do not name a scenario, side or opponent; the line is not checked",
+                        list.game.title()
+                    ),
+                )
+                .at(file, span)
+            })
+            .collect();
     }
     let mut out = Vec::new();
     let scenario = match &header.scenario {

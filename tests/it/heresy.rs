@@ -473,3 +473,19 @@ fn mak_ordnance_priced_off_half_the_battery_is_a_warning_on_the_list() {
         warning.message
     );
 }
+
+#[test]
+fn scenario_lines_in_another_games_roster_are_a_warning() {
+    let catalogue = muster::catalogue::load_embedded().catalogue;
+    let result = check(
+        &catalogue,
+        "Army: Codex Astartes\nPoints: 3000\nScenario: Set piece battle\n\nTactical\n",
+    );
+    let warning = result
+        .diagnostics
+        .iter()
+        .find(|d| d.code == muster::diagnostic::Code::BadHeader)
+        .expect("a warning");
+    assert_eq!(warning.line_col().map(|(l, _)| l), Some(3));
+    assert!(result.legal());
+}
