@@ -661,7 +661,12 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
     let (file, list) = (checked.file.as_ref()?, checked.list?);
-    let (roster, _) = crate::roster::parse(file);
+    let (mut roster, _) = crate::roster::parse(file);
+    // Allied forces resolve against their own lists; the core army's
+    // formations come first and line up with `Checked`'s.
+    if let Some(first) = roster.header.allies.first() {
+        roster.entries.truncate(first.first);
+    }
     let (army, _) = crate::resolve::resolve(&roster, list);
     let formations: Vec<Vec<(usize, i64)>> = army
         .formations
