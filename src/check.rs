@@ -720,7 +720,13 @@ fn allied_forces(
             );
         }
         let force = force_roster(parsed, Some(i));
-        diagnostics.extend(check_version(file, &force.header, list, event, allied.line));
+        diagnostics.extend(check_version(file, &force.header, list, event, allied.line).map(|mut d| {
+            // The version goes on the `Allies:` line.
+            if let Some(fix) = d.fix.take() {
+                d.fix = Some(fix.replacen("Army:", "Allies:", 1));
+            }
+            d
+        }));
         if force.entries.is_empty() {
             diagnostics.push(
                 Diagnostic::error(
