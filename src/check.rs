@@ -663,6 +663,17 @@ fn allied_forces(
 ) {
     let game = core.game.game();
     let army_span = parsed.header.army_line.unwrap_or_default();
+    if game.allies.is_empty() {
+        for allied in &parsed.header.allies {
+            diagnostics.push(
+                Diagnostic::error(Code::AllyRule, format!("{} armies take no allied forces", game.title))
+                    .at(file, allied.line)
+                    .rule("allies", "the game has no allies")
+                    .hint("write every entry under the one `Army:` list; the entries after this line are not checked"),
+            );
+        }
+        return;
+    }
     let mut lists: Vec<Option<&ArmyList>> = Vec::new();
     for (i, allied) in parsed.header.allies.iter().enumerate() {
         let list = match catalogue.find_list(&allied.army.value) {
@@ -803,17 +814,6 @@ fn ally_rules(
     let allies = &parsed.header.allies;
     let army_span = parsed.header.army_line.unwrap_or_default();
     const WHY: &str = "NetEpic Gold core rules 1.2.2 (lines 192-200)";
-    if game.allies.is_empty() {
-        for allied in allies {
-            diagnostics.push(
-                Diagnostic::error(Code::AllyRule, format!("{} armies take no allied forces", game.title))
-                    .at(file, allied.line)
-                    .rule("allies", "the game has no allies")
-                    .hint("write every entry under the one `Army:` list"),
-            );
-        }
-        return;
-    }
     let Some(row) = game.allies.iter().find(|r| r.list == core.id) else {
         diagnostics.push(
             Diagnostic::warning(
