@@ -9,6 +9,7 @@ mod docs;
 mod generated;
 mod heresy;
 mod hostile;
+mod netepic;
 mod notation;
 mod print;
 mod readme;
