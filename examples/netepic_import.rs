@@ -895,7 +895,9 @@ fn render(
                 },
             );
             if titan(c) && titan_group(c) {
-                note.push_str(" Titans bought with their weapons: worth one victory point per 100 points of the card.");
+                note.push_str(
+                    " Titans bought with their weapons: worth one victory point per 100 points of the card.",
+                );
             } else if titan(c) {
                 note.push_str(" Bought with its weapons: the total is rounded up to 50 points, and worth one victory point per 100 points.");
             }
@@ -956,7 +958,10 @@ fn render(
             "support-needs-company",
             "army",
             None,
-            &format!("count(tag:support){} <= 5 * count(tag:company)", barrage_slots(cards)),
+            &format!(
+                "count(tag:support){} <= 5 * count(tag:company)",
+                barrage_slots(cards)
+            ),
             "Support cards need Company cards: at most five Support cards (Free cards included, an off-board barrage taking one slot per victory point it offers) for each Company card of the army.",
             &cards_row,
         );
@@ -1196,9 +1201,17 @@ fn titan(c: &Card) -> bool {
 /// by its name: the catalogue prices its weapons for the card as a whole.
 fn titan_group(c: &Card) -> bool {
     let name = c.name.to_lowercase();
-    ["battlegroup", "battle group", "squadron", "detachment", "host", "mob", "brood"]
-        .iter()
-        .any(|w| name.contains(w))
+    [
+        "battlegroup",
+        "battle group",
+        "squadron",
+        "detachment",
+        "host",
+        "mob",
+        "brood",
+    ]
+    .iter()
+    .any(|w| name.contains(w))
 }
 
 /// `break_point`, `victory_points` and, for a single titan, `round_up_to`.
@@ -1242,7 +1255,11 @@ fn mark_tags(c: &Card, kind: Kind) -> Vec<String> {
 /// The extra Support slots off-board barrages take: a barrage offering N
 /// victory points takes N slots, one counted already as a Support card.
 fn barrage_slots(cards: &[Card]) -> String {
-    let vps: BTreeSet<u32> = cards.iter().filter_map(|c| c.marks.barrage_vp).filter(|&v| v > 1).collect();
+    let vps: BTreeSet<u32> = cards
+        .iter()
+        .filter_map(|c| c.marks.barrage_vp)
+        .filter(|&v| v > 1)
+        .collect();
     vps.iter()
         .map(|&vp| match vp - 1 {
             1 => format!(" + count(tag:off-board-vp-{vp})"),
@@ -1254,8 +1271,14 @@ fn barrage_slots(cards: &[Card]) -> String {
 /// Army-book exceptions to "only Forward Observers call off-board
 /// barrages": the book's own rule names who calls them.
 const OBSERVER_EXCEPTIONS: &[(&str, &str)] = &[
-    ("netepic-orks", "Ork Warbosses and Warlords call the barrages (Orks army-book rule)"),
-    ("netepic-tau", "Tau barrages are called on Markerlight-marked targets (Tau army-book rule)"),
+    (
+        "netepic-orks",
+        "Ork Warbosses and Warlords call the barrages (Orks army-book rule)",
+    ),
+    (
+        "netepic-tau",
+        "Tau barrages are called on Markerlight-marked targets (Tau army-book rule)",
+    ),
 ];
 
 type Rule = (String, &'static str, Option<&'static str>, String, String, String);
@@ -1275,7 +1298,10 @@ fn construction_rules(book: &Book, cards: &[Card], has_support: bool) -> Vec<Rul
             format!("{CORE} 4.4.8 Off-Board Artillery (lines 790-794)"),
         ));
     }
-    if cards.iter().any(|c| c.kind == Kind::Company && c.marks.tunneler_company) {
+    if cards
+        .iter()
+        .any(|c| c.kind == Kind::Company && c.marks.tunneler_company)
+    {
         out.push((
             "tunneler-company".to_string(),
             "group",
@@ -1334,7 +1360,9 @@ fn construction_decisions(book: &Book, has_company: bool) -> Vec<String> {
         d.push("Tunnelers (core rules 3.4.3, line 411): a Company card is a company of tunnelers when the catalogue gives it the book's Tunneler Company Support rule; its Support and Special cards must be cards with tunnelers or infantry (tag `tunneler-support`). That the infantry start the game inside the tunnelers is not checked.".to_string());
     }
     if let Some((_, why)) = OBSERVER_EXCEPTIONS.iter().find(|(id, _)| *id == book.id) {
-        d.push(format!("Off-board barrages need no Forward Observer in this book: {why}."));
+        d.push(format!(
+            "Off-board barrages need no Forward Observer in this book: {why}."
+        ));
     }
     d.extend(ally_decisions().into_iter().map(str::to_string));
     d
@@ -1376,7 +1404,10 @@ fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, 
         ),
     ];
     let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
-    if barrages && !cards.iter().any(|c| c.marks.observer) && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {
+    if barrages
+        && !cards.iter().any(|c| c.marks.observer)
+        && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id)
+    {
         out.push((
             "forward-observer",
             "An army with off-board barrages needs a Forward Observer to call them (core rules 4.4.8).",

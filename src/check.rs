@@ -313,16 +313,20 @@ pub fn check_text_for<'c>(
         }
         diagnostics.extend(validated);
         let counts_as_allowed = event.is_none_or(|e| e.file.counts_as);
-        diagnostics.extend(crate::counts_as::check(
-            core,
-            &army,
-            catalogue,
-            counts_as_allowed,
-        ));
+        diagnostics.extend(crate::counts_as::check(core, &army, catalogue, counts_as_allowed));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
         let mut summary = summary(&file, &army, catalogue, limit, parsed.header.army_line);
         if !parsed.header.allies.is_empty() {
-            allied_forces(&file, &parsed, catalogue, event, list, limit, &mut summary, &mut diagnostics);
+            allied_forces(
+                &file,
+                &parsed,
+                catalogue,
+                event,
+                list,
+                limit,
+                &mut summary,
+                &mut diagnostics,
+            );
         }
         summary.victory = victory(&summary, list.game);
         checked.army = Some(summary);
@@ -626,7 +630,11 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         None => (0, end_of(0)),
         Some(i) => (end_of(i), end_of(i + 1)),
     };
-    let entries = parsed.entries.get(start..end.max(start)).unwrap_or_default().to_vec();
+    let entries = parsed
+        .entries
+        .get(start..end.max(start))
+        .unwrap_or_default()
+        .to_vec();
     let mut header = parsed.header.clone();
     header.allies.clear();
     let mut counts_as = parsed.counts_as.clone();
@@ -682,7 +690,11 @@ fn allied_forces(
                 diagnostics.push(
                     Diagnostic::error(
                         Code::UnknownArmy,
-                        format!("`{}` names more than one list: {}", allied.army.value, list_names(&found)),
+                        format!(
+                            "`{}` names more than one list: {}",
+                            allied.army.value,
+                            list_names(&found)
+                        ),
                     )
                     .at(file, allied.army.span)
                     .hint("use the list's id"),
@@ -708,7 +720,12 @@ fn allied_forces(
                 diagnostics.push(
                     Diagnostic::error(
                         Code::AllyRule,
-                        format!("{} is a {} list; a {} army cannot take it as an ally", l.name, l.game.title(), game.title),
+                        format!(
+                            "{} is a {} list; a {} army cannot take it as an ally",
+                            l.name,
+                            l.game.title(),
+                            game.title
+                        ),
                     )
                     .at(file, allied.army.span)
                     .rule("ally-same-game", "allies come from lists of the same game"),
@@ -724,20 +741,25 @@ fn allied_forces(
             diagnostics.push(
                 Diagnostic::error(
                     Code::EventRule,
-                    format!("{} is not one of the lists allowed at {}", list.name, event.file.name),
+                    format!(
+                        "{} is not one of the lists allowed at {}",
+                        list.name, event.file.name
+                    ),
                 )
                 .at(file, allied.army.span)
                 .rule("event-lists", "the event file's `lists`"),
             );
         }
         let force = force_roster(parsed, Some(i));
-        diagnostics.extend(check_version(file, &force.header, list, event, allied.line).map(|mut d| {
-            // The version goes on the `Allies:` line.
-            if let Some(fix) = d.fix.take() {
-                d.fix = Some(fix.replacen("Army:", "Allies:", 1));
-            }
-            d
-        }));
+        diagnostics.extend(
+            check_version(file, &force.header, list, event, allied.line).map(|mut d| {
+                // The version goes on the `Allies:` line.
+                if let Some(fix) = d.fix.take() {
+                    d.fix = Some(fix.replacen("Army:", "Allies:", 1));
+                }
+                d
+            }),
+        );
         if force.entries.is_empty() {
             diagnostics.push(
                 Diagnostic::error(
@@ -764,7 +786,9 @@ fn allied_forces(
             f.group = f.group.map(|g| g + offset);
         }
         summary.formations.append(&mut part.formations);
-        summary.forces.extend(part.forces.into_iter().map(|f| ForceSummary { ally: true, ..f }));
+        summary
+            .forces
+            .extend(part.forces.into_iter().map(|f| ForceSummary { ally: true, ..f }));
         summary.total += army.total;
         summary.total_incomplete |= army.total_incomplete;
     }
@@ -781,7 +805,10 @@ fn allied_forces(
                 ),
             )
             .at(file, limit.span.unwrap_or(army_span))
-            .rule("points-limit", "tournament rules: formations total the agreed points or less")
+            .rule(
+                "points-limit",
+                "tournament rules: formations total the agreed points or less",
+            )
             .hint("remove or shrink a card, or raise the limit if the event allows it"),
         );
     }
@@ -818,7 +845,10 @@ fn ally_rules(
         diagnostics.push(
             Diagnostic::warning(
                 Code::Unchecked,
-                format!("the ally tables do not name {}: its allies and its share of the points are not checked", core.name),
+                format!(
+                    "the ally tables do not name {}: its allies and its share of the points are not checked",
+                    core.name
+                ),
             )
             .at(file, army_span)
             .rule("allies", WHY),
@@ -857,7 +887,10 @@ fn ally_rules(
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!("{} is the core army's own list; its cards belong in the core army", list.name),
+                    format!(
+                        "{} is the core army's own list; its cards belong in the core army",
+                        list.name
+                    ),
                 )
                 .at(file, allied.army.span)
                 .rule("ally-other-list", WHY)
@@ -874,7 +907,10 @@ fn ally_rules(
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!("{} is named by two `Allies:` lines; write its force once", list.name),
+                    format!(
+                        "{} is named by two `Allies:` lines; write its force once",
+                        list.name
+                    ),
                 )
                 .at(file, allied.army.span)
                 .rule("ally-once", WHY),
@@ -918,9 +954,12 @@ fn ally_rules(
         }
         if !row.admits(&list.id) {
             diagnostics.push(
-                Diagnostic::error(Code::AllyRule, format!("{} may not take {} as allies", core.name, list.name))
-                    .at(file, allied.army.span)
-                    .rule("ally-forbidden", row.provenance),
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!("{} may not take {} as allies", core.name, list.name),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-forbidden", row.provenance),
             );
         }
         if real_allies > row.most_allies() && row.kind != ArmyKind::Alone {

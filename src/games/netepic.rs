@@ -124,8 +124,8 @@ const MECHANICUS: &str = "netepic-adeptus-mechanicus";
 const GUARD: &str = "netepic-imperial-guard";
 
 /// The ally tables (1.2.3 and 1.2.4, lines 202-231) for the shipped army
-/// books. The decisions about rows the text conversion broke are in
-/// `lists/netepic/README.md` ("Allies").
+/// books. The decisions about rows the text conversion broke are written
+/// in every book's `decisions` (by `examples/netepic_import.rs`).
 pub const ALLIES: &[ListAllies] = &[
     ListAllies {
         list: MECHANICUS,
@@ -373,7 +373,13 @@ mod tests {
         }
         let chaos = allies_of(CHAOS).map(|r| r.admits(ELDAR));
         assert_eq!(chaos, Some(false));
-        assert_eq!(allies_of("netepic-tyranids").map(ListAllies::most_allies), Some(0));
-        assert_eq!(allies_of("netepic-slann").map(ListAllies::most_allies), Some(usize::MAX));
+        assert_eq!(
+            allies_of("netepic-tyranids").map(ListAllies::most_allies),
+            Some(0)
+        );
+        assert_eq!(
+            allies_of("netepic-slann").map(ListAllies::most_allies),
+            Some(usize::MAX)
+        );
     }
 }

@@ -50,11 +50,11 @@ pub struct RosterReport {
     /// list has no Snapfire counterpart or the army cannot be written as one.
     pub share: Option<String>,
     /// The core army (first) and its allied forces (`Allies:` lines).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forces: Vec<ForceReport>,
     /// NetEpic Gold: the army's break points and victory points, and the
     /// victory points needed to win; absent for other games.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory: Option<VictoryReport>,
 }
 
@@ -151,10 +151,10 @@ pub struct FormationReport {
     pub group: Option<usize>,
     /// The force it belongs to: an index into `forces` (0, the core army,
     /// when the roster has no allies, and then left out).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub force: usize,
     /// NetEpic Gold: the card's break point and victory points.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<CardReport>,
 }
 

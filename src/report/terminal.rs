@@ -321,7 +321,12 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             continue;
         }
         if f.is_group {
-            rows.push((f.name.clone(), army.points_of(i).to_string(), card(f), String::new()));
+            rows.push((
+                f.name.clone(),
+                army.points_of(i).to_string(),
+                card(f),
+                String::new(),
+            ));
             for m in army.members(i) {
                 rows.push((format!("  {}", m.name), m.points.to_string(), card(m), options(m)));
             }
@@ -337,7 +342,11 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
         .max(noun.len())
         .min(super::MAX_COLUMN);
     let mut out = String::new();
-    let head = if cards { format!("{:>3}  {:>3}  ", "BP", "VP") } else { String::new() };
+    let head = if cards {
+        format!("{:>3}  {:>3}  ", "BP", "VP")
+    } else {
+        String::new()
+    };
     let _ = writeln!(out, "  {noun:<width$}  {:>6}  {head}options", "points");
     for (name, points, card, options) in rows {
         let card = if cards { card.as_str() } else { "" };
@@ -349,7 +358,11 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             "  break points {}, victory points {}{}; {} victory points win a {}-point game",
             v.break_points,
             v.victory_points,
-            if v.incomplete { " (some values not in the sources)" } else { "" },
+            if v.incomplete {
+                " (some values not in the sources)"
+            } else {
+                ""
+            },
             v.to_win,
             v.army_size
         );

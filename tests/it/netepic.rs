@@ -40,7 +40,11 @@ fn a_titan_is_rounded_up_to_50_points_and_worth_one_vp_per_100() {
     );
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     let army = c.army.as_ref().unwrap();
-    let titan = army.formations.iter().find(|f| f.name == "Warlord Titan").unwrap();
+    let titan = army
+        .formations
+        .iter()
+        .find(|f| f.name == "Warlord Titan")
+        .unwrap();
     assert_eq!(titan.points, 850);
     assert_eq!(titan.card.unwrap().victory_points, Some(9));
     assert_eq!(titan.card.unwrap().break_point, Some(0));
@@ -53,7 +57,10 @@ fn a_titan_without_weapons_still_rounds_and_a_stated_hull_price_is_refused() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(errs[0].starts_with("cost-mismatch"), "{errs:?}");
     let warhound = &c.army.as_ref().unwrap().formations[1];
-    assert_eq!((warhound.points, warhound.card.unwrap().victory_points), (150, Some(2)));
+    assert_eq!(
+        (warhound.points, warhound.card.unwrap().victory_points),
+        (150, Some(2))
+    );
 }
 
 #[test]
@@ -65,24 +72,31 @@ fn a_titan_battle_group_is_not_rounded_and_counts_vp_on_its_total() {
     // price as it is.
     assert_eq!(bare.army.as_ref().unwrap().formations[0].points, 1500);
     assert!(group.points > 1500);
-    assert_eq!(group.card.unwrap().victory_points, Some(u32::try_from(group.points).unwrap().div_ceil(100)));
+    assert_eq!(
+        group.card.unwrap().victory_points,
+        Some(u32::try_from(group.points).unwrap().div_ceil(100))
+    );
 }
 
 #[test]
 fn fortifications_come_from_the_purchase_table() {
     // Lines 677-685: Composite Bunkers 225 points, break point 3, 3 VP;
     // Trenches 150, 3, 2.
-    let c = check(
-        "Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\nComposite Bunkers\nTrenches\n",
-    );
+    let c = check("Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\nComposite Bunkers\nTrenches\n");
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     let army = c.army.as_ref().unwrap();
     let bunkers = &army.formations[1];
     assert_eq!(bunkers.points, 225);
-    assert_eq!(bunkers.card.map(|c| (c.break_point, c.victory_points)), Some((Some(3), Some(3))));
+    assert_eq!(
+        bunkers.card.map(|c| (c.break_point, c.victory_points)),
+        Some((Some(3), Some(3)))
+    );
     let trenches = &army.formations[2];
     assert_eq!(trenches.points, 150);
-    assert_eq!(trenches.card.map(|c| (c.break_point, c.victory_points)), Some((Some(3), Some(2))));
+    assert_eq!(
+        trenches.card.map(|c| (c.break_point, c.victory_points)),
+        Some((Some(3), Some(2)))
+    );
     assert_eq!(army.total, 650 + 225 + 150);
 }
 
@@ -127,7 +141,10 @@ fn an_allied_force_is_resolved_against_its_own_list() {
         .collect();
     assert_eq!(
         forces,
-        [("netepic-orks", 1350, false), ("netepic-imperial-guard", 800, true)]
+        [
+            ("netepic-orks", 1350, false),
+            ("netepic-imperial-guard", 800, true)
+        ]
     );
     assert_eq!(army.total, 2150);
     let names: Vec<(&str, usize, Option<usize>)> = army
