@@ -1286,6 +1286,16 @@ type Rule = (String, &'static str, Option<&'static str>, String, String, String)
 /// Constraints for off-board barrages and tunneler companies.
 fn construction_rules(book: &Book, cards: &[Card], has_support: bool) -> Vec<Rule> {
     let mut out = Vec::new();
+    if cards.iter().any(|c| c.kind == Kind::Company) {
+        out.push((
+            "company-card".to_string(),
+            "army",
+            None,
+            "count(tag:company) >= 1".to_string(),
+            "An army, and each allied force, has at least one Company card.".to_string(),
+            format!("{CORE} 1.2.1-1.2.2 (lines 186 and 200)"),
+        ));
+    }
     let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
     let observers = cards.iter().any(|c| c.marks.observer);
     if has_support && barrages && observers && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {

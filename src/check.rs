@@ -620,6 +620,9 @@ fn summary(
     }
 }
 
+/// The most allied forces a roster is checked with (`Allies:` lines).
+pub const MAX_ALLIED_FORCES: usize = 8;
+
 /// The part of a roster that is one force: the core army (`ally: None`,
 /// the entries before the first `Allies:` line) or allied force `i`, whose
 /// header is its `Allies:` line. Counts-as declarations stay with the core.
@@ -635,14 +638,27 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         .get(start..end.max(start))
         .unwrap_or_default()
         .to_vec();
-    let mut header = parsed.header.clone();
-    header.allies.clear();
-    let mut counts_as = parsed.counts_as.clone();
-    if let Some(a) = ally.and_then(|i| allies.get(i)) {
-        header.army = Some(a.army.clone());
-        header.version = a.version.clone();
-        header.army_line = Some(a.line);
-        counts_as.clear();
+    // Built field by field: cloning the whole header would copy every
+    // `Allies:` line once per force (quadratic in a hostile roster).
+    let h = &parsed.header;
+    let mut header = roster::Header {
+        army: h.army.clone(),
+        version: h.version.clone(),
+        points: h.points.clone(),
+        player: h.player.clone(),
+        event: h.event.clone(),
+        title: h.title.clone(),
+        army_line: h.army_line,
+        allies: Vec::new(),
+    };
+    let mut counts_as = Vec::new();
+    match ally.and_then(|i| allies.get(i)) {
+        Some(a) => {
+            header.army = Some(a.army.clone());
+            header.version = a.version.clone();
+            header.army_line = Some(a.line);
+        }
+        None => counts_as.clone_from(&parsed.counts_as),
     }
     roster::Roster {
         file: parsed.file.clone(),
@@ -682,8 +698,30 @@ fn allied_forces(
         }
         return;
     }
+    // The most lists a core army may ally with is the Standard lists of
+    // the game (the Slann take any of them); more `Allies:` lines are
+    // reported once, and what follows them is not read.
+    if let Some(extra) = parsed.header.allies.get(MAX_ALLIED_FORCES) {
+        let more = parsed.header.allies.len() - MAX_ALLIED_FORCES;
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AllyRule,
+                match more {
+                    1 => format!(
+                        "a roster has at most {MAX_ALLIED_FORCES} allied forces; this `Allies:` line and its cards are not checked"
+                    ),
+                    _ => format!(
+                        "a roster has at most {MAX_ALLIED_FORCES} allied forces; this `Allies:` line, the {} after it and their cards are not checked",
+                        more - 1
+                    ),
+                },
+            )
+            .at(file, extra.line)
+            .rule("allies", "NetEpic Gold core rules 1.2.2 (lines 192-200)"),
+        );
+    }
     let mut lists: Vec<Option<&ArmyList>> = Vec::new();
-    for (i, allied) in parsed.header.allies.iter().enumerate() {
+    for (i, allied) in parsed.header.allies.iter().enumerate().take(MAX_ALLIED_FORCES) {
         let list = match catalogue.find_list(&allied.army.value) {
             ListLookup::Found(list) => Some(list),
             ListLookup::Ambiguous(found) => {
@@ -872,7 +910,7 @@ fn ally_rules(
     // each force, by position in `summary.forces` (0 is the core).
     let mut core_points = summary.forces.first().map_or(0, |f| f.points);
     let mut real_allies = 0usize;
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     // Forces of lists that resolved, in order: summary.forces[1..].
     let resolved: Vec<(&roster::Allied, &ArmyList, &ForceSummary)> = allies
         .iter()
@@ -903,7 +941,7 @@ fn ally_rules(
             core_points += points;
             continue;
         }
-        if seen.contains(&list.id.as_str()) {
+        if !seen.insert(list.id.as_str()) {
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
@@ -916,7 +954,6 @@ fn ally_rules(
                 .rule("ally-once", WHY),
             );
         }
-        seen.push(list.id.as_str());
         real_allies += 1;
         if row.kind == ArmyKind::Unlisted {
             continue;
