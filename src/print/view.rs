@@ -381,6 +381,11 @@ pub struct RosterSheet {
     pub points: Option<String>,
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
+    /// The core army and its allied forces (one entry without allies).
+    pub forces: Vec<crate::check::ForceSummary>,
+    /// NetEpic Gold: the army's break points, victory points and the
+    /// victory points needed to win.
+    pub victory: Option<crate::check::VictorySummary>,
     pub formations: Vec<FormationRow>,
     /// The list's army-wide special rules (empty when the list is unknown).
     pub army_rules: Vec<ArmyRule>,
@@ -414,6 +419,10 @@ pub struct FormationRow {
     pub points: i64,
     /// The most expensive formation: the Break Their Spirit target.
     pub break_their_spirit: bool,
+    /// NetEpic Gold: the card's break point and victory points.
+    pub card: Option<crate::check::CardSummary>,
+    /// The force it belongs to (an index into `RosterSheet::forces`).
+    pub force: usize,
 }
 
 /// A diagnostic, as a roster prints it.
@@ -457,6 +466,8 @@ impl RosterSheet {
                         initiative: f.facts.initiative.clone().unwrap_or_else(|| MISSING.into()),
                         points: f.points,
                         break_their_spirit: f.facts.break_their_spirit,
+                        card: f.card,
+                        force: f.force,
                     })
                     .collect()
             })
@@ -532,6 +543,8 @@ impl RosterSheet {
             points: army.map(|a| format!("{}{}", a.total, if a.total_incomplete { "+" } else { "" })),
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
+            forces: army.map(|a| a.forces.clone()).unwrap_or_default(),
+            victory: army.and_then(|a| a.victory),
             formations,
             army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),

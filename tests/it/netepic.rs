@@ -187,3 +187,18 @@ fn a_roster_without_allies_prints_no_forces_in_json() {
     let json = serde_json::to_value(CheckOutput::new(std::slice::from_ref(&c), None)).unwrap();
     assert!(json["rosters"][0].get("forces").is_none());
 }
+
+#[test]
+fn the_printed_roster_view_carries_the_forces_and_card_values() {
+    let c = check(ALLIED);
+    let sheet = muster::print::view::RosterSheet::new(&c, catalogue(), "2026-11-24", false);
+    assert_eq!(sheet.forces.len(), 2);
+    assert_eq!(sheet.victory.map(|v| v.to_win), Some(40));
+    let company = sheet
+        .formations
+        .iter()
+        .find(|f| f.name == "Tactical Infantry Company")
+        .unwrap();
+    assert_eq!(company.force, 1);
+    assert_eq!(company.card.and_then(|c| c.break_point), Some(17));
+}
