@@ -851,6 +851,61 @@ fn allied_forces(
         );
     }
     ally_rules(file, parsed, core, &lists, summary, diagnostics);
+    mixed_cards(file, parsed, core, &lists, diagnostics);
+}
+
+/// A card a force's list does not have, but another force's list does: a
+/// hint says where it belongs, since cards never cross lists (NetEpic Gold
+/// 1.2.2, line 200).
+fn mixed_cards(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    core: &ArmyList,
+    lists: &[Option<&ArmyList>],
+    diagnostics: &mut [Diagnostic],
+) {
+    use crate::catalogue::names::Lookup;
+    let allies = &parsed.header.allies;
+    // Each force's list with the byte where its lines start.
+    let forces: Vec<(usize, &ArmyList, Option<&roster::Allied>)> = std::iter::once((0, core, None))
+        .chain(
+            allies
+                .iter()
+                .zip(lists)
+                .filter_map(|(a, l)| l.map(|l| (a.line.start, l, Some(a)))),
+        )
+        .collect();
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.code == Code::UnknownFormation)
+    {
+        let Some(span) = d.primary.as_ref().map(|p| p.span) else {
+            continue;
+        };
+        let Some(name) = file.text().get(span.start..span.end) else {
+            continue;
+        };
+        let own = forces
+            .iter()
+            .rev()
+            .find(|f| f.0 <= span.start)
+            .map(|f| f.1.id.as_str());
+        let home = forces.iter().find(|f| {
+            Some(f.1.id.as_str()) != own && matches!(f.1.formation_names.lookup(name), Lookup::Found(_))
+        });
+        if let Some((_, list, allied)) = home {
+            d.hints.push(match allied {
+                Some(_) => format!(
+                    "`{name}` is a card of {}: write it after that force's `Allies:` line; cards never cross lists",
+                    list.name
+                ),
+                None => format!(
+                    "`{name}` is a card of the core army's list, {}: write it above the first `Allies:` line; cards never cross lists",
+                    list.name
+                ),
+            });
+        }
+    }
 }
 
 fn summary_of_force(

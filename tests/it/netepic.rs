@@ -202,3 +202,23 @@ fn the_printed_roster_view_carries_the_forces_and_card_values() {
     assert_eq!(company.force, 1);
     assert_eq!(company.card.and_then(|c| c.break_point), Some(17));
 }
+
+#[test]
+fn a_card_written_in_the_wrong_force_is_pointed_to_its_list() {
+    let c = check(
+        "Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\n  Tactical Infantry Platoon\n\nAllies: NetEpic Imperial Guard\nTactical Infantry Company\n",
+    );
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "unknown-formation")
+        .expect("the Guard card is not an Ork card");
+    assert_eq!(d.line_col().map(|(l, _)| l), Some(5));
+    assert!(
+        d.hints
+            .iter()
+            .any(|h| h.contains("is a card of NetEpic Imperial Guard")),
+        "{:?}",
+        d.hints
+    );
+}
