@@ -135,6 +135,21 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
         run.stderr
     );
     assert!(run.stderr.contains("--army"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Space Fleet: Imperial Battlefleet"),
+        "{}",
+        run.stderr
+    );
+
+    // A card names the lists that field the unit, not a faction id.
+    let run = muster(&["explain", "Warhound Titan"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let heading = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        heading.starts_with("Warhound Class Titan (Codex Astartes, "),
+        "{heading}"
+    );
+    assert!(!heading.contains("titan-legions"), "{heading}");
 }
 
 #[test]
