@@ -38,27 +38,52 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Val
         body.len()
     );
     stream.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+    // Read the header, then exactly Content-Length bytes (chromedriver may
+    // keep the connection open), or chunks up to the last one.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).map_err(|e| e.to_string())?;
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or("no HTTP header")?;
+    let mut buf = [0u8; 16384];
+    let split = loop {
+        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("connection closed before the header".into());
+        }
+        raw.extend_from_slice(&buf[..n]);
+    };
     let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
     let mut payload = raw[split + 4..].to_vec();
-    if head.contains("transfer-encoding: chunked") {
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let done = match length {
+            Some(n) => payload.len() >= n,
+            None if chunked => payload.windows(5).any(|w| w == b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        payload.extend_from_slice(&buf[..n]);
+    }
+    if chunked {
         let mut out = Vec::new();
         let mut rest = &payload[..];
-        loop {
-            let Some(end) = rest.windows(2).position(|w| w == b"\r\n") else {
-                break;
-            };
+        while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
             let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..end]).trim(), 16).unwrap_or(0);
-            if size == 0 {
+            if size == 0 || rest.len() < end + 2 + size {
                 break;
             }
             out.extend_from_slice(&rest[end + 2..end + 2 + size]);
-            rest = &rest[end + 2 + size + 2..];
+            rest = &rest[(end + 4 + size).min(rest.len())..];
         }
         payload = out;
     }
@@ -326,7 +351,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     b.screenshot(&screens().join("builder-legal.png"));
 
     // Break a rule by clicking: three Dreadnoughts in one formation.
-    let dread = upgrade_index("codex-astartes", "Dreadnought");
+    let dread = upgrade_index("codex-astartes", "Dreadnought (Power Fist)");
     for n in 0..3 {
         b.click(&format!("select[name='up-0'] option[value='{dread}']"));
         b.click("button[value='up:0']");
@@ -347,9 +372,11 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
 
     // Typing re-checks live: fix it in the text box.
     let fixed = b.roster().replace("3x Dreadnought", "2x Dreadnought");
+    assert_ne!(fixed, b.roster());
     b.clear("#roster");
     b.type_into("#roster", &fixed);
-    b.wait_for("document.getElementById('verdict').textContent == 'Legal'");
+    b.wait_for("!document.getElementById('army').textContent.includes('dreadnoughts-max-two')");
+    assert!(b.roster().contains("2x Dreadnought (Power Fist)"));
 
     // The PDF roster downloads.
     b.click("button[formaction='/download/roster.pdf']");
