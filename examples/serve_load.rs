@@ -40,7 +40,11 @@ fn main() {
     let catalogue: &'static _ = Box::leak(Box::new(load_embedded().catalogue));
     let roster = include_str!("../benches/serve-5000.txt");
     let list = catalogue.list("codex-astartes").expect("the list");
-    let rhinos = list.upgrades.iter().position(|u| u.name == "Rhinos").expect("Rhinos");
+    let rhinos = list
+        .upgrades
+        .iter()
+        .position(|u| u.name == "Rhinos")
+        .expect("Rhinos");
     let app = router(Config {
         catalogue,
         event: None,
@@ -48,7 +52,9 @@ fn main() {
     });
 
     // 1. Server time per click, in process.
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
     for (label, op) in [
         ("check (typing)", "check".to_string()),
         ("add an upgrade (click)", format!("inc:4:{rhinos}")),
@@ -66,7 +72,9 @@ fn main() {
             let bytes = runtime.block_on(async {
                 let response = app.clone().oneshot(request).await.expect("infallible");
                 assert!(response.status().is_success());
-                axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body")
+                axum::body::to_bytes(response.into_body(), usize::MAX)
+                    .await
+                    .expect("body")
             });
             times.push(start.elapsed());
             assert!(bytes.starts_with(b"<form id=\"builder\""));
@@ -78,7 +86,11 @@ fn main() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = listener.local_addr().expect("address");
     std::thread::spawn(move || muster::serve::run(listener, app));
-    let body = format!("roster={}&op={}", urlencode(roster), urlencode(&format!("inc:4:{rhinos}")));
+    let body = format!(
+        "roster={}&op={}",
+        urlencode(roster),
+        urlencode(&format!("inc:4:{rhinos}"))
+    );
     let request = format!(
         "POST / HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Muster-Fragment: 1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()

@@ -250,7 +250,7 @@ pub fn change_upgrade(
         None => return text.to_string(),
     }
     let all = lines(text);
-    let Some(own) = all.get(line - 1) else {
+    let Some(own) = line.checked_sub(1).and_then(|i| all.get(i)) else {
         return text.to_string();
     };
     let mut new_line = format!("{}{}", " ".repeat(indent_of(own)), item_text.trim());
