@@ -112,7 +112,10 @@ fn textarea(html: &str) -> String {
     let start = html.find("name=\"roster\"").expect("a roster box");
     let open = html[start..].find('>').expect("tag end") + start + 1;
     let close = html[open..].find("</textarea>").expect("box end") + open;
+    // The template starts the box with a line end, which HTML drops.
     html[open..close]
+        .strip_prefix('\n')
+        .expect("the box starts with a line end")
         .replace("&#60;", "<")
         .replace("&#62;", ">")
         .replace("&#34;", "\"")

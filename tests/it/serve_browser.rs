@@ -112,7 +112,7 @@ fn free_port() -> u16 {
 }
 
 impl Driver {
-    fn start(driver: &Path, profile: &Path, downloads: &Path) -> Driver {
+    fn start(driver: &Path, profile: &Path, downloads: &Path, javascript: bool) -> Driver {
         let port = free_port();
         let process = Command::new(driver)
             .arg(format!("--port={port}"))
@@ -136,7 +136,8 @@ impl Driver {
                 "prefs": {
                     "download.default_directory": downloads.display().to_string(),
                     "download.prompt_for_download": false,
-                    "plugins.always_open_pdf_externally": true
+                    "plugins.always_open_pdf_externally": true,
+                    "profile.managed_default_content_settings.javascript": if javascript { 1 } else { 2 }
                 }
             }
         }}});
@@ -319,7 +320,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     });
     std::thread::spawn(move || muster::serve::run(listener, router));
 
-    let b = Driver::start(&driver_path, &profile, &downloads);
+    let b = Driver::start(&driver_path, &profile, &downloads, true);
     b.go(&format!("{base}/"));
     // Pick the list and start.
     b.click("select[name=army] option[value=codex-astartes]");
@@ -422,6 +423,29 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     b.go(&format!("{base}/organiser"));
     b.wait_for("document.body.textContent.includes('Ann Example')");
     b.screenshot(&screens().join("organiser.png"));
+    drop(b);
+
+    // Without JavaScript every click is a plain form post: the same steps
+    // work, a whole page at a time.
+    let profile = work.path().join("profile-nojs");
+    std::fs::create_dir_all(&profile).expect("dir");
+    let b = Driver::start(&driver_path, &profile, &downloads, false);
+    b.go(&format!("{base}/new?army=codex-astartes&points=3000"));
+    assert_eq!(
+        b.script("return 1;"),
+        Value::from(1),
+        "WebDriver scripts still run"
+    );
+    b.wait_for("document.getElementById('roster') !== null");
+    b.click(&format!("button[value='add:{tactical}']"));
+    b.wait_for("document.querySelectorAll('#formations > li').length == 1");
+    b.click(&format!("select[name='up-0'] option[value='{dread}']"));
+    b.click("button[value='up:0']");
+    b.wait_for("document.getElementById('roster').value.includes('Tactical: Dreadnought (Power Fist)')");
+    assert_eq!(b.text_of("#verdict"), "Legal", "{}", b.roster());
+    // The page was posted, not swapped: its address is the form's.
+    let path = b.script("return location.pathname + location.search;");
+    assert_eq!(path, Value::from("/"), "a plain post without JavaScript");
 }
 
 fn screens() -> PathBuf {
