@@ -49,6 +49,7 @@ fn main() {
         catalogue,
         event: None,
         submissions: None,
+        local_only: true,
     });
 
     // 1. Server time per click, in process.

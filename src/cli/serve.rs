@@ -47,6 +47,7 @@ pub fn serve(
         catalogue,
         event,
         submissions: submissions.map(Path::to_path_buf),
+        local_only: listener.local_addr().is_ok_and(|a| a.ip().is_loopback()),
     });
     match crate::serve::run(listener, router) {
         Ok(()) => Output::default(),

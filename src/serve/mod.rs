@@ -51,6 +51,11 @@ pub struct Config {
     pub event: Option<Event>,
     /// Where submissions go; `Some` adds `/submit` and `/organiser`.
     pub submissions: Option<PathBuf>,
+    /// Listening on a loopback address: then a request must name this
+    /// machine (`Host: 127.0.0.1`, `localhost`, `[::1]`), so a web page
+    /// whose name an attacker points at 127.0.0.1 (DNS rebinding) cannot
+    /// read the organiser page or submit.
+    pub local_only: bool,
 }
 
 struct App {
@@ -79,6 +84,7 @@ pub fn router(config: Config) -> Router {
         .route("/static/app.css", get(style))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), host_guard))
         .with_state(app)
 }
 
@@ -168,6 +174,36 @@ async fn style() -> Response {
     );
     secure(r.headers_mut());
     r
+}
+
+/// With [`Config::local_only`], a request whose `Host` names another
+/// machine is refused (421) before any route sees it.
+async fn host_guard(
+    State(app): State<Shared>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if app.config.local_only {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("127.0.0.1");
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        };
+        if !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "127.0.0.1" | "localhost" | "[::1]"
+        ) {
+            return plain(
+                StatusCode::MISDIRECTED_REQUEST,
+                "this server answers only to 127.0.0.1 and localhost",
+            );
+        }
+    }
+    next.run(request).await
 }
 
 /// A POST from another site is refused: a page elsewhere must not submit

@@ -27,6 +27,7 @@ fn app() -> Router {
         catalogue: catalogue(),
         event: None,
         submissions: None,
+        local_only: true,
     })
 }
 
@@ -35,6 +36,7 @@ fn organiser_app(dir: &Path) -> Router {
         catalogue: catalogue(),
         event: Some(event("tests/events/club-3000.yaml")),
         submissions: Some(dir.to_path_buf()),
+        local_only: true,
     })
 }
 
@@ -487,6 +489,7 @@ fn an_event_limits_the_picker_and_applies_its_rules() {
         catalogue: catalogue(),
         event: Some(event("tests/events/club-3000.yaml")),
         submissions: None,
+        local_only: true,
     });
     let html = get(app.clone(), "/").text();
     assert!(html.contains("value=\"codex-astartes\""));
@@ -566,4 +569,40 @@ fn submissions_are_written_and_reported() {
     );
     assert!(!html.contains("<b>O'Neil"));
     assert!(html.contains("http-equiv=\"refresh\""));
+}
+
+#[test]
+fn on_loopback_only_requests_naming_this_machine_are_answered() {
+    let with_host = |host: &str| {
+        send(
+            app(),
+            Request::get("/")
+                .header(header::HOST, host)
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .status
+    };
+    for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080"] {
+        assert_eq!(with_host(host), StatusCode::OK, "{host}");
+    }
+    // A name an attacker pointed at 127.0.0.1 (DNS rebinding).
+    for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example"] {
+        assert_eq!(with_host(host), StatusCode::MISDIRECTED_REQUEST, "{host}");
+    }
+    // Open to the network, any name will do.
+    let open = router(Config {
+        catalogue: catalogue(),
+        event: None,
+        submissions: None,
+        local_only: false,
+    });
+    let r = send(
+        open,
+        Request::get("/")
+            .header(header::HOST, "muster.club:8080")
+            .body(Body::empty())
+            .expect("request"),
+    );
+    assert_eq!(r.status, StatusCode::OK);
 }

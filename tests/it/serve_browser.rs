@@ -317,6 +317,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
         catalogue: catalogue(),
         event: Some(event("tests/events/club-3000.yaml")),
         submissions: Some(submissions.clone()),
+        local_only: true,
     });
     std::thread::spawn(move || muster::serve::run(listener, router));
 
