@@ -16,6 +16,8 @@ mod readme;
 mod robustness;
 mod roster_syntax;
 mod rosters;
+mod serve;
+mod serve_browser;
 mod ships;
 mod snapfire_links;
 mod space_fleet;
