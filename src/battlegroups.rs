@@ -89,7 +89,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue, limit: Option<u32>) -> Opt
             if formation.group.is_some() {
                 continue;
             }
-            vp = match (vp, formation.victory_points) {
+            vp = match (vp, formation.heresy_vp) {
                 (Some((broken, destroyed)), Some(card)) => Some((
                     broken.saturating_add(card.broken),
                     destroyed.saturating_add(card.destroyed),

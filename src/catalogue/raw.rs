@@ -218,10 +218,6 @@ pub struct Formation {
     /// A note in our own words, shown by `muster options`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Heresy: the victory points the card gives the enemy when its
-    /// detachment is broken and when it is destroyed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub victory_points: Option<VictoryPoints>,
     /// The unit line Snapfire prints before the upgrades, where it prints one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_units: Option<String>,
@@ -229,12 +225,49 @@ pub struct Formation {
     /// links; a fact of that builder's list file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_id: Option<u32>,
+    /// NetEpic Gold: the casualties at which the card breaks (printed on
+    /// the card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_point: Option<Known<u32>>,
+    /// NetEpic Gold: the victory points the enemy earns by breaking the
+    /// card: a number, or `per-100-points` (one per full or part 100 points
+    /// the card cost as bought, for titans and praetorians bought with their
+    /// weapons). Heresy: `{ broken: N, destroyed: M }`, what the enemy
+    /// earns for breaking the detachment and for destroying it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<VictoryPoints>,
+    /// The formation's total (with its upgrades) is rounded up to a
+    /// multiple of this (NetEpic titans: 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub round_up_to: Option<u32>,
+}
+
+/// A card's victory points: as printed, derived from its cost, or missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum VictoryPoints {
+    /// As printed on the card.
+    Fixed(u32),
+    /// `missing`: the sources do not give them.
+    Missing(MissingMarker),
+    /// `per-100-points`: one per 100 points of its cost, rounded up.
+    FromCost(FromCostMarker),
+    /// Heresy: for breaking and for destroying the detachment.
+    BrokenDestroyed(BrokenDestroyed),
+}
+
+/// The keyword `per-100-points`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum FromCostMarker {
+    #[serde(rename = "per-100-points")]
+    PerHundredPoints,
 }
 
 /// A Heresy card's two victory point values.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct VictoryPoints {
+pub struct BrokenDestroyed {
     /// Given for breaking (or leaving routed) the detachment.
     pub broken: u32,
     /// Given for destroying it; not added to `broken`.

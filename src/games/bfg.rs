@@ -17,4 +17,6 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::Ship,
+    allies: &[],
+    victory_points_to_win: None,
 };

@@ -15,6 +15,8 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: false,
     notation: Notation::Heresy,
+    allies: &[],
+    victory_points_to_win: None,
     rules: RULES,
     battlegroups: true,
 };

@@ -18,4 +18,6 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::Epic,
+    allies: &[],
+    victory_points_to_win: None,
 };

@@ -19,4 +19,6 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::SpaceFleet,
+    allies: &[],
+    victory_points_to_win: None,
 };

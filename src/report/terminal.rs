@@ -297,10 +297,31 @@ pub fn verdict(c: &Checked<'_>) -> String {
 fn grouped(army: &crate::check::ArmySummary) -> String {
     let game = army.game.game();
     let noun = if game.fleet { "ship" } else { game.entry_noun };
-    let mut rows: Vec<(String, String, String)> = Vec::new();
+    // NetEpic cards carry a break point and victory points: two columns.
+    let cards = army.formations.iter().any(|f| f.card.is_some());
+    let value = |v: Option<u32>| v.map_or_else(|| "?".to_string(), |n| n.to_string());
+    let card = |f: &crate::check::FormationSummary| {
+        f.card.map_or_else(
+            || format!("{:>3}  {:>3}  ", "", ""),
+            |c| format!("{:>3}  {:>3}  ", value(c.break_point), value(c.victory_points)),
+        )
+    };
+    // A heading per force when the army has allies.
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
     for (i, f) in army.formations.iter().enumerate() {
+        if army.forces.len() > 1 && (i == 0 || army.formations[i - 1].force != f.force) {
+            if let Some(force) = army.forces.get(f.force) {
+                let role = if force.ally { "allies" } else { "core army" };
+                rows.push((
+                    format!("{role}: {}", force.list_name),
+                    force.points.to_string(),
+                    String::new(),
+                    String::new(),
+                ));
+            }
+        }
         if f.group.is_none() {
-            group_rows(army, i, 0, &mut rows);
+            group_rows(army, i, 0, &card, &mut rows);
         }
     }
     let width = rows
@@ -311,9 +332,30 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
         .max(noun.len())
         .min(super::MAX_COLUMN);
     let mut out = String::new();
-    let _ = writeln!(out, "  {noun:<width$}  {:>6}  options", "points");
-    for (name, points, options) in rows {
-        let _ = writeln!(out, "  {name:<width$}  {points:>6}  {options}");
+    let head = if cards {
+        format!("{:>3}  {:>3}  ", "BP", "VP")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "  {noun:<width$}  {:>6}  {head}options", "points");
+    for (name, points, card, options) in rows {
+        let card = if cards { card.as_str() } else { "" };
+        let _ = writeln!(out, "  {name:<width$}  {points:>6}  {card}{options}");
+    }
+    if let Some(v) = army.victory {
+        let _ = writeln!(
+            out,
+            "  break points {}, victory points {}{}; {} victory points win a {}-point game",
+            v.break_points,
+            v.victory_points,
+            if v.incomplete {
+                " (some values not in the sources)"
+            } else {
+                ""
+            },
+            v.to_win,
+            v.army_size
+        );
     }
     if let Some(rating) = game.rating {
         let value = match rating {
@@ -339,12 +381,19 @@ fn group_rows(
     army: &crate::check::ArmySummary,
     i: usize,
     depth: usize,
-    rows: &mut Vec<(String, String, String)>,
+    card: &dyn Fn(&crate::check::FormationSummary) -> String,
+    rows: &mut Vec<(String, String, String, String)>,
 ) {
     let Some(f) = army.formations.get(i) else { return };
     let indent = "  ".repeat(depth);
     if f.is_group {
-        let mut note = options(f);
+        // A group's own options show only where groups take them (a Heresy
+        // battlegroup held in reserve); elsewhere the column stays empty.
+        let mut note = if army.game.game().battlegroups {
+            options(f)
+        } else {
+            String::new()
+        };
         if let Some(bg) = army
             .heresy
             .as_ref()
@@ -358,16 +407,22 @@ fn group_rows(
         rows.push((
             format!("{indent}{}", f.name),
             points_within(army, i).to_string(),
+            card(f),
             note,
         ));
         // Members come after their group; depth is bounded by resolve.
         for (m, member) in army.formations.iter().enumerate() {
             if member.group == Some(i) && depth < crate::resolve::MAX_GROUP_DEPTH {
-                group_rows(army, m, depth + 1, rows);
+                group_rows(army, m, depth + 1, card, rows);
             }
         }
     } else {
-        rows.push((format!("{indent}{}", f.name), f.points.to_string(), options(f)));
+        rows.push((
+            format!("{indent}{}", f.name),
+            f.points.to_string(),
+            card(f),
+            options(f),
+        ));
     }
 }
 
