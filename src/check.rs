@@ -245,7 +245,33 @@ pub fn check_text_for<'c>(
             );
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
-        let limit = points_limit(&file, &parsed.header, event, &mut diagnostics);
+        let scenario = crate::scenario::find(
+            catalogue,
+            &file,
+            &parsed.header,
+            list,
+            event,
+            army_span,
+            &mut diagnostics,
+        );
+        let mut limit = points_limit(&file, &parsed.header, event, scenario.as_ref(), &mut diagnostics);
+        if let Some(applied) = &scenario {
+            match event {
+                Some(event) => {
+                    crate::scenario::opponent_in_event(applied, &file, &parsed.header, event, &mut diagnostics)
+                }
+                None => {
+                    limit = crate::scenario::limit_without_event(
+                        applied,
+                        &file,
+                        &parsed.header,
+                        limit,
+                        &mut diagnostics,
+                    )
+                }
+            }
+            diagnostics.push(crate::scenario::note(applied, &file, list));
+        }
         if let Some(d) = points_range(&file, list.game, limit, army_span) {
             diagnostics.push(d);
         }
@@ -254,8 +280,12 @@ pub fn check_text_for<'c>(
         }
         let (army, resolve_diagnostics) = resolve(&parsed, list);
         diagnostics.extend(resolve_diagnostics);
-        let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
-        diagnostics.extend(validate(&parsed, &army, limit, restrictions));
+        let extra = crate::validate::Extra {
+            event: event.map_or(&[][..], |e| e.restrictions(list)),
+            scenario: scenario.as_ref().map_or(&[][..], |s| s.rules(list)),
+            waived: scenario.as_ref().map_or(&[][..], |s| s.waived()),
+        };
+        diagnostics.extend(validate(&parsed, &army, limit, extra));
         let counts_as_allowed = event.is_none_or(|e| e.file.counts_as);
         diagnostics.extend(crate::counts_as::check(
             &parsed,
@@ -431,10 +461,13 @@ fn same_version(a: &str, b: &str) -> bool {
 
 /// The limit the roster is held to: the event's, which the roster must
 /// agree with when it states one; otherwise the roster's own.
+/// In an event with a scenario, the limit is the roster's side's points
+/// at the event's size.
 fn points_limit(
     file: &SourceFile,
     header: &Header,
     event: Option<&Event>,
+    scenario: Option<&crate::scenario::Applied<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Limit> {
     let own = header.points.as_ref().map(|p: &Spanned<u32>| Limit {
@@ -442,24 +475,31 @@ fn points_limit(
         span: Some(p.span),
     });
     let Some(event) = event else { return own };
+    let (points, whose) = match scenario.and_then(|s| s.side.map(|side| (s, side))) {
+        Some((applied, side)) => (
+            applied.points_at(side, event.file.points),
+            format!(" for the {}", side.as_str()),
+        ),
+        None => (event.file.points, String::new()),
+    };
     if let Some(own) = &header.points {
-        if own.value != event.file.points {
+        if own.value != points {
             diagnostics.push(
                 Diagnostic::error(
                     Code::EventRule,
                     format!(
-                        "{} is played at {} points, but the roster is built to {}",
-                        event.file.name, event.file.points, own.value
+                        "{} is played at {points} points{whose}, but the roster is built to {}",
+                        event.file.name, own.value
                     ),
                 )
                 .at(file, own.span)
                 .rule("event-points", "the event file's `points`")
-                .fix(format!("Points: {}", event.file.points)),
+                .fix(format!("Points: {points}")),
             );
         }
     }
     Some(Limit {
-        points: event.file.points,
+        points,
         span: header.points.as_ref().map(|p| p.span),
     })
 }

@@ -97,6 +97,11 @@ codes! {
     /// A Snapfire share link that cannot be read: cut short, malformed, or
     /// naming a list or an id muster does not know.
     SnapfireLink = "snapfire-link",
+    /// A scenario that cannot be used: unknown, of another game, or a
+    /// roster that does not say its side.
+    Scenario = "scenario",
+    /// A rule of the scenario the roster is checked under, for its side.
+    ScenarioRule = "scenario-rule",
 }
 
 impl fmt::Display for Code {

@@ -7,6 +7,7 @@
 
 use crate::catalogue::locate::{self, Positions};
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
+use crate::catalogue::scenarios::ScenarioLookup;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item};
@@ -39,6 +40,13 @@ pub struct EventFile {
     /// files (`lists/README.md`). Ids and tags a list lacks match nothing.
     #[serde(default)]
     pub restrictions: Vec<RawConstraint>,
+    /// The scenario every game of the event plays, by name or number, in a
+    /// game that has scenarios (`lists/<game>/scenarios.yaml`). `points` is
+    /// then the agreed size: the side the scenario gives a share of the
+    /// other's points gets that share of it, the other side builds to it.
+    /// Every roster says its `Side:`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 fn yes() -> bool {
@@ -173,6 +181,35 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     }
 
+    if let Some(written) = &file.scenario {
+        match catalogue.find_scenario(file.game, written) {
+            ScenarioLookup::Found(_) => {}
+            ScenarioLookup::OtherGame(s) => problems.push(
+                Diagnostic::error(
+                    Code::EventFile,
+                    format!(
+                        "`{written}` is a scenario of {}, and the event is for {}",
+                        s.game.title(),
+                        file.game.title()
+                    ),
+                )
+                .at(&source, at("/scenario"))
+                .hint(crate::scenario::available(catalogue, file.game)),
+            ),
+            ScenarioLookup::NotFound(nearest) => {
+                let mut d = Diagnostic::error(
+                    Code::EventFile,
+                    crate::scenario::unknown_message(catalogue, file.game, written),
+                )
+                .at(&source, at("/scenario"));
+                if let Some(s) = nearest {
+                    d = d.label(format!("did you mean `{s}`?")).fix(s);
+                }
+                problems.push(d.hint(crate::scenario::available(catalogue, file.game)));
+            }
+        }
+    }
+
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
     for (r, raw) in file.restrictions.iter().enumerate() {
         let pointer = format!("/restrictions/{r}/rule");
@@ -281,7 +318,14 @@ pub fn template(catalogue: &Catalogue) -> String {
          #     scope: army\n\
          #     rule: \"count(tag:titan) == 0\"\n\
          #     message: \"Titans are not allowed at this event.\"\n\
-         #     provenance: \"My Epic Tournament player pack\"\n",
+         #     provenance: \"My Epic Tournament player pack\"\n\
+         \n\
+         # Space Fleet only: the scenario every game plays, by name or number\n\
+         # (`Jump Point`, `1`). `points` is then the agreed size: the side the\n\
+         # scenario gives a share of the other's points (Jump Point: the attacker,\n\
+         # half) gets that share, the other side builds to `points`. Every roster\n\
+         # then says `Side: attacker` or `Side: defender`.\n\
+         # scenario: Jump Point\n",
     );
     out
 }

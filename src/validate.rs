@@ -37,12 +37,18 @@ pub fn attack_rating(army: &Army<'_>, limit: Option<Limit>) -> Option<u8> {
         .map_or(army.list.attack_rating, |(_, rating)| *rating)
 }
 
-pub fn validate(
-    roster: &Roster,
-    army: &Army<'_>,
-    limit: Option<Limit>,
-    restrictions: &[Constraint],
-) -> Vec<Diagnostic> {
+/// Rules from outside the list that a roster is also held to.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Extra<'a> {
+    /// An event's restrictions.
+    pub event: &'a [Constraint],
+    /// A scenario's rules for the roster's side.
+    pub scenario: &'a [Constraint],
+    /// Ids of list constraints the scenario sets aside.
+    pub waived: &'a [String],
+}
+
+pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: Extra<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = &roster.file;
     let army_span = roster.header.army_line.unwrap_or_default();
@@ -89,8 +95,10 @@ pub fn validate(
         .list
         .constraints
         .iter()
+        .filter(|c| !extra.waived.contains(&c.id))
         .map(|c| (c, Code::ListRule))
-        .chain(restrictions.iter().map(|c| (c, Code::EventRule)));
+        .chain(extra.event.iter().map(|c| (c, Code::EventRule)))
+        .chain(extra.scenario.iter().map(|c| (c, Code::ScenarioRule)));
     for (constraint, code) in rules {
         match constraint.scope {
             Scope::Army => {

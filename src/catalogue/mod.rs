@@ -13,6 +13,7 @@ mod load;
 pub mod locate;
 pub mod names;
 pub mod raw;
+pub mod scenarios;
 mod sheets;
 pub mod snapfire;
 
@@ -36,6 +37,8 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
     /// Space Fleet ship datasheets.
     pub sf_ships: Vec<SfShip>,
+    /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
+    pub scenarios: Vec<scenarios::Scenario>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's

@@ -55,6 +55,13 @@ pub struct Header {
     pub title: Option<Spanned<String>>,
     /// The whole line naming the army, for diagnostics about the army.
     pub army_line: Option<Span>,
+    /// The scenario played (`Scenario: Jump Point`), in games that have them.
+    pub scenario: Option<Spanned<String>>,
+    /// The side the roster plays in the scenario (`Side: attacker`).
+    pub side: Option<Spanned<String>>,
+    /// The opponent's points (`Opponent points: 1000`), for a scenario that
+    /// sets one side's points from the other's.
+    pub opponent_points: Option<Spanned<u32>>,
 }
 
 /// A name with a count, as in `2x Land Raider`.
