@@ -58,6 +58,9 @@ pub struct ArmySummary {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// The list's figures for this army (`figures` in the list file), by
+    /// name: a Tyranid hive fleet's command cards.
+    pub figures: Vec<(String, i64)>,
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
@@ -539,6 +542,7 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
         game: army.list.game,
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
+        figures: crate::validate::figures(army, limit),
         formations: army
             .formations
             .iter()

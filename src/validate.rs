@@ -48,6 +48,20 @@ pub struct Extra<'a> {
     pub waived: &'a [String],
 }
 
+/// The list's figures for the army (a hive fleet's command-card hand), by
+/// name; a figure that cannot be worked out (an overflow) is left out.
+pub fn figures(army: &Army<'_>, limit: Option<Limit>) -> Vec<(String, i64)> {
+    let facts = ArmyFacts {
+        army,
+        limit: limit.map_or(army.total, |l| i64::from(l.points)),
+    };
+    army.list
+        .figures
+        .iter()
+        .filter_map(|f| f.value.eval(&facts).ok().map(|v| (f.name.clone(), v)))
+        .collect()
+}
+
 pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: Extra<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = &roster.file;

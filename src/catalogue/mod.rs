@@ -243,6 +243,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// Numbers worked out from the army and printed with it.
+    pub figures: Vec<Figure>,
     /// `all_names`, prepared for comparison once rather than per roster.
     pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
@@ -460,6 +462,16 @@ impl Constraint {
             .as_ref()
             .is_none_or(|mask| mask.get(formation).copied().unwrap_or(false))
     }
+}
+
+/// A number worked out from the army (`figures` in a list file).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    pub id: String,
+    pub name: String,
+    pub value: crate::rules::Num<Selector>,
+    pub text: String,
+    pub provenance: String,
 }
 
 #[derive(Debug, Clone)]

@@ -107,6 +107,25 @@ pub struct ArmyListFile {
     /// the user as not checked.
     #[serde(default)]
     pub not_enforced: Vec<NotEnforced>,
+    /// Figures worked out from the army and printed with it (a Tyranid
+    /// hive fleet's command-card hand), each a number in the constraint
+    /// language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<Figure>,
+}
+
+/// A number worked out from the army and printed with it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// What it is called on the roster ("Command cards").
+    pub name: String,
+    /// The number, in the constraint language: `6 * count(hiveship) + count(tag:swarm)`.
+    pub value: String,
+    /// Where the rule comes from.
+    pub provenance: String,
 }
 
 /// Names other builders use for a list.

@@ -42,6 +42,9 @@ pub struct RosterReport {
     /// Battlefleet Gothic: the fleet's attack rating; null where the sources
     /// lack it or for other games.
     pub attack_rating: Option<u8>,
+    /// Numbers the list works out from the army (a Space Fleet hive
+    /// fleet's command cards); empty for most lists.
+    pub figures: Vec<FigureReport>,
     pub formations: Vec<FormationReport>,
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
@@ -49,6 +52,13 @@ pub struct RosterReport {
     /// The army's Snapfire share link (from `chooser.html`); null when its
     /// list has no Snapfire counterpart or the army cannot be written as one.
     pub share: Option<String>,
+}
+
+/// A number worked out from the army, with its name.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FigureReport {
+    pub name: String,
+    pub value: i64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -162,6 +172,15 @@ impl From<&Checked<'_>> for RosterReport {
             player: c.header.player.as_ref().map(|p| p.value.clone()),
             strategy_rating: c.army.as_ref().and_then(|a| a.strategy_rating),
             attack_rating: c.army.as_ref().and_then(|a| a.attack_rating),
+            figures: c
+                .army
+                .iter()
+                .flat_map(|a| &a.figures)
+                .map(|(name, value)| FigureReport {
+                    name: name.clone(),
+                    value: *value,
+                })
+                .collect(),
             formations: c
                 .army
                 .iter()
