@@ -260,9 +260,13 @@ pub fn check_text_for<'c>(
         let mut limit = points_limit(&file, &parsed.header, event, scenario.as_ref(), &mut diagnostics);
         if let Some(applied) = &scenario {
             match event {
-                Some(event) => {
-                    crate::scenario::opponent_in_event(applied, &file, &parsed.header, event, &mut diagnostics)
-                }
+                Some(event) => crate::scenario::opponent_in_event(
+                    applied,
+                    &file,
+                    &parsed.header,
+                    event,
+                    &mut diagnostics,
+                ),
                 None => {
                     limit = crate::scenario::limit_without_event(
                         applied,

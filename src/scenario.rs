@@ -62,7 +62,8 @@ impl<'c> Applied<'c> {
 
 /// `floor(points * times / per) + plus`, saturating.
 pub fn share_of(share: PointsShare, points: u32) -> u32 {
-    let value = u64::from(points) * u64::from(share.times) / u64::from(share.per.max(1)) + u64::from(share.plus);
+    let value =
+        u64::from(points) * u64::from(share.times) / u64::from(share.per.max(1)) + u64::from(share.plus);
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
@@ -95,12 +96,12 @@ pub fn find<'c>(
     army_span: Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Applied<'c>> {
-    let from_event = event
-        .and_then(|e| e.file.scenario.as_deref())
-        .and_then(|name| match catalogue.find_scenario(list.game, name) {
+    let from_event = event.and_then(|e| e.file.scenario.as_deref()).and_then(|name| {
+        match catalogue.find_scenario(list.game, name) {
             ScenarioLookup::Found(s) => Some(s),
             _ => None,
-        });
+        }
+    });
     let scenario = match (from_event, &header.scenario) {
         (Some(s), Some(written)) => {
             if !s.is_named(&written.value) {
@@ -160,7 +161,10 @@ pub fn find<'c>(
             None => {
                 let mut d = Diagnostic::error(
                     Code::Scenario,
-                    format!("`{}` is not a side: a scenario has an attacker and a defender", written.value),
+                    format!(
+                        "`{}` is not a side: a scenario has an attacker and a defender",
+                        written.value
+                    ),
                 )
                 .at(file, written.span);
                 if let Some(s) = crate::diagnostic::nearest(&written.value, ["attacker", "defender"]) {
@@ -216,9 +220,12 @@ fn lookup<'c>(
             .hint(available(catalogue, list.game)),
         )),
         ScenarioLookup::NotFound(nearest) => {
-            let mut d = Diagnostic::error(Code::Scenario, unknown_message(catalogue, list.game, written)).at(file, span);
+            let mut d = Diagnostic::error(Code::Scenario, unknown_message(catalogue, list.game, written))
+                .at(file, span);
             if let Some(s) = nearest {
-                d = d.label(format!("did you mean `{s}`?")).fix(format!("Scenario: {s}"));
+                d = d
+                    .label(format!("did you mean `{s}`?"))
+                    .fix(format!("Scenario: {s}"));
             }
             Err(Box::new(d.hint(available(catalogue, list.game))))
         }
@@ -228,7 +235,10 @@ fn lookup<'c>(
 /// "muster knows no Space Fleet scenario called `X`" or "... has no scenarios".
 pub fn unknown_message(catalogue: &Catalogue, game: GameId, written: &str) -> String {
     if catalogue.scenarios_of(game).next().is_none() {
-        format!("muster knows no scenarios for {}, so `{written}` cannot be checked", game.title())
+        format!(
+            "muster knows no scenarios for {}, so `{written}` cannot be checked",
+            game.title()
+        )
     } else {
         format!("muster knows no {} scenario called `{written}`", game.title())
     }
@@ -244,7 +254,10 @@ pub fn available(catalogue: &Catalogue, game: GameId) -> String {
         })
         .collect();
     if names.is_empty() {
-        format!("{} has no scenarios in muster; remove the `Scenario:` line", game.title())
+        format!(
+            "{} has no scenarios in muster; remove the `Scenario:` line",
+            game.title()
+        )
     } else {
         format!("the {} scenarios: {}", game.title(), names.join(", "))
     }
@@ -262,7 +275,9 @@ pub fn limit_without_event(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Limit> {
     let Some(side) = applied.side else { return own };
-    let Some(share) = applied.share(side) else { return own };
+    let Some(share) = applied.share(side) else {
+        return own;
+    };
     let scenario = applied.scenario;
     let rule = format!(
         "{}: the {} spends {} the {}'s points",
@@ -369,10 +384,17 @@ pub fn note(applied: &Applied<'_>, file: &SourceFile, list: &ArmyList) -> Diagno
     if !waived.is_empty() {
         let ids: Vec<String> = waived.iter().map(|id| format!("`{id}`")).collect();
         let rules = if ids.len() == 1 { "rule" } else { "rules" };
-        d = d.hint(format!("the scenario sets aside the list's {rules} {}", ids.join(", ")));
+        d = d.hint(format!(
+            "the scenario sets aside the list's {rules} {}",
+            ids.join(", ")
+        ));
     }
     let side_rules = applied.side.map(|s| &scenario.side(s).not_enforced);
-    for rule in scenario.not_enforced.iter().chain(side_rules.into_iter().flatten()) {
+    for rule in scenario
+        .not_enforced
+        .iter()
+        .chain(side_rules.into_iter().flatten())
+    {
         d = d.hint(format!("not checked: {} ({})", rule.rule, rule.why));
     }
     d

@@ -657,10 +657,19 @@ fn link_list(
         // A number is read as the left side of `NUMBER >= 0`, so that the
         // constraint grammar serves for both.
         let compiled = rules::parse(&format!("{} >= 0", figure.value))
-            .map_err(|e| format!("`{}` does not parse at column {}: {}", figure.value, e.span.start + 1, e.message))
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    figure.value,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
             .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
         match compiled {
-            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero)) if matches!(*zero, rules::Num::Int(0)) => {
+            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
+                if matches!(*zero, rules::Num::Int(0)) =>
+            {
                 figures.push(super::Figure {
                     id: figure.id.clone(),
                     name: figure.name.clone(),
@@ -671,7 +680,10 @@ fn link_list(
             }
             Ok(_) => errors.error(
                 &format!("/figures/{i}/value"),
-                format!("`{}` is not a number: write a sum such as `6 * count(hiveship)`", figure.value),
+                format!(
+                    "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
+                    figure.value
+                ),
             ),
             Err(message) => errors.error(&format!("/figures/{i}/value"), message),
         }

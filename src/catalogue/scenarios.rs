@@ -45,7 +45,8 @@ impl Side {
         let starts = |prefixes: &[&str]| prefixes.iter().any(|p| word.starts_with(p));
         if (word.len() >= 3 && "attacker".starts_with(word)) || starts(&["attack"]) {
             Some(Side::Attacker)
-        } else if (word.len() >= 3 && "defender".starts_with(word)) || starts(&["defend", "defenc", "defens"]) {
+        } else if (word.len() >= 3 && "defender".starts_with(word)) || starts(&["defend", "defenc", "defens"])
+        {
             Some(Side::Defender)
         } else {
             None
@@ -207,11 +208,17 @@ pub(super) fn link(
         for (i, raw) in file.scenarios.iter().enumerate() {
             let base = format!("/scenarios/{i}");
             if file.scenarios[..i].iter().any(|s| s.id == raw.id) {
-                problems.push((format!("{base}/id"), format!("scenario id `{}` is used twice", raw.id)));
+                problems.push((
+                    format!("{base}/id"),
+                    format!("scenario id `{}` is used twice", raw.id),
+                ));
             }
             if let Some(n) = raw.number {
                 if file.scenarios[..i].iter().any(|s| s.number == Some(n)) {
-                    problems.push((format!("{base}/number"), format!("scenario number {n} is used twice")));
+                    problems.push((
+                        format!("{base}/number"),
+                        format!("scenario number {n} is used twice"),
+                    ));
                 }
             }
             if raw.attacker.points.is_some() && raw.defender.points.is_some() {
@@ -328,7 +335,9 @@ fn link_side(
             if !lists.iter().any(|l| l.constraints.iter().any(|c| &c.id == id)) {
                 problems.push((
                     format!("{base}/waives/{w}"),
-                    format!("scenario `{scenario}` waives `{id}`, which is no constraint of any list of the game"),
+                    format!(
+                        "scenario `{scenario}` waives `{id}`, which is no constraint of any list of the game"
+                    ),
                 ));
             }
         }

@@ -267,7 +267,8 @@ fn space_fleet_crib_sheets_print_every_ship_as_html_and_pdf() {
 const HAND: &str = "tests/rosters/space-fleet/space-fleet-tyranids/command-card-example.ok.txt";
 const AMBUSH: &str = "tests/rosters/space-fleet/scenarios/naming/by-number.ok.txt";
 const TEN_GOTHICS: &str = "tests/rosters/space-fleet/imperial-battlefleet/ten-gothics.ok.txt";
-const ELEVEN_SQUADRONS: &str = "tests/rosters/space-fleet/imperial-battlefleet/squadron-commanders.broken.txt";
+const ELEVEN_SQUADRONS: &str =
+    "tests/rosters/space-fleet/imperial-battlefleet/squadron-commanders.broken.txt";
 
 /// The JSON `muster check --format json` printed, checked against its
 /// published schema.
@@ -313,7 +314,12 @@ fn the_sources_hive_fleet_holds_a_hand_of_eleven_command_cards() {
 fn every_ships_speed_tag_is_its_datasheets_top_speed() {
     let report = catalogue::load_embedded();
     let mut checked = 0;
-    for list in report.catalogue.lists.iter().filter(|l| l.game == GameId::SpaceFleet) {
+    for list in report
+        .catalogue
+        .lists
+        .iter()
+        .filter(|l| l.game == GameId::SpaceFleet)
+    {
         for formation in &list.formations {
             let tags: Vec<&str> = formation
                 .tags
@@ -330,7 +336,10 @@ fn every_ships_speed_tag_is_its_datasheets_top_speed() {
                 .catalogue
                 .sf_ship(GameId::SpaceFleet, id)
                 .unwrap_or_else(|| panic!("no datasheet {id}"));
-            let speed = ship.sheet().and_then(|s| s.speed.as_ref()).and_then(|s| s.known());
+            let speed = ship
+                .sheet()
+                .and_then(|s| s.speed.as_ref())
+                .and_then(|s| s.known());
             match speed {
                 Some(speed) => {
                     assert_eq!(tags, vec![format!("speed-{}", speed.max)], "{}", formation.id);
@@ -356,15 +365,28 @@ fn an_event_naming_an_unknown_or_foreign_scenario_is_refused() {
     let d = &errors[0];
     assert_eq!(d.code.as_str(), "event-file");
     assert_eq!(d.line_col().map(|(l, _)| l), Some(4));
-    assert!(d.message.contains("no Space Fleet scenario called `Jump Pint`"), "{}", d.message);
+    assert!(
+        d.message.contains("no Space Fleet scenario called `Jump Pint`"),
+        "{}",
+        d.message
+    );
     assert_eq!(d.fix.as_deref(), Some("Jump Point"));
 
     let errors = load("name: Night\ngame: netea\npoints: 3000\nscenario: Jump Point\n").unwrap_err();
-    assert!(errors[0].message.contains("is a scenario of Space Fleet"), "{}", errors[0].message);
+    assert!(
+        errors[0].message.contains("is a scenario of Space Fleet"),
+        "{}",
+        errors[0].message
+    );
     let errors = load("name: Night\ngame: netea\npoints: 3000\nscenario: Anything\n").unwrap_err();
-    assert!(errors[0].message.contains("no scenarios for"), "{}", errors[0].message);
+    assert!(
+        errors[0].message.contains("no scenarios for"),
+        "{}",
+        errors[0].message
+    );
 
-    let event = load("name: Night\ngame: space-fleet\npoints: 1000\nscenario: \"3\"\n").expect("Blockade by its number");
+    let event = load("name: Night\ngame: space-fleet\npoints: 1000\nscenario: \"3\"\n")
+        .expect("Blockade by its number");
     assert_eq!(event.file.scenario.as_deref(), Some("3"));
 }
 
@@ -380,7 +402,14 @@ fn the_twenty_scenarios_are_found_by_number_and_name() {
         .filter_map(|s| s.number)
         .collect();
     assert_eq!(numbers, (1..=20).collect::<Vec<_>>());
-    for written in ["18", "wolf pack", "Wolf-Pack", "Scenario 18", "18. Wolf Pack", "#18"] {
+    for written in [
+        "18",
+        "wolf pack",
+        "Wolf-Pack",
+        "Scenario 18",
+        "18. Wolf Pack",
+        "#18",
+    ] {
         match report.catalogue.find_scenario(GameId::SpaceFleet, written) {
             ScenarioLookup::Found(s) => assert_eq!(s.id, "wolf-pack", "{written}"),
             other => panic!("{written}: {other:?}"),
@@ -449,7 +478,10 @@ fn space_fleet_rosters_print_as_html_and_pdf() {
         let run = muster(&["roster", roster]);
         assert_eq!(run.status, 0, "{roster}: {}", run.stderr);
         assert_contains(&run.stdout, &wanted);
-        let name = std::path::Path::new(roster).file_name().unwrap().to_string_lossy();
+        let name = std::path::Path::new(roster)
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
         let path = out_dir().join(format!("{name}.pdf"));
         let path_text = path.display().to_string();
         let run = muster(&["roster", roster, "--with-sheet", "--pdf", &path_text]);
@@ -463,5 +495,61 @@ fn space_fleet_rosters_print_as_html_and_pdf() {
         assert_contains(&text, &wanted);
         assert!(!text.contains("Attack rating"), "{roster}");
         assert_contains(&text, &["Critical damage"]);
+    }
+}
+
+proptest::proptest! {
+    /// Any text to every Space Fleet parser: an error or a value, never a
+    /// panic, and a value always prints back to itself.
+    #[test]
+    fn space_fleet_parsers_never_panic_and_round_trip(text in "\\PC{0,24}") {
+        if let Ok(v) = sf::parse_speed(&text) {
+            proptest::prop_assert_eq!(sf::parse_speed(&v.to_string()), Ok(v));
+        }
+        if let Ok(v) = sf::parse_points(&text) {
+            proptest::prop_assert_eq!(sf::parse_points(&v.to_string()), Ok(v));
+        }
+        if let Ok(v) = sf::parse_limit(&text) {
+            proptest::prop_assert_eq!(sf::parse_limit(&v.to_string()), Ok(v));
+        }
+        if let Ok(v) = sf::parse_shields(&text) {
+            proptest::prop_assert_eq!(sf::parse_shields(&v.to_string()), Ok(v));
+        }
+        if let Ok(v) = sf::parse_dice(&text) {
+            proptest::prop_assert_eq!(sf::parse_dice(&v.to_string()), Ok(v));
+        }
+        if let Ok(v) = sf::parse_bands(&text) {
+            proptest::prop_assert_eq!(sf::parse_bands(&v.to_string()), Ok(v));
+        }
+        let _ = sf::parse_cards(&text);
+        let _ = sf::parse_arc(&text);
+        let _ = sf::parse_weapon(&text);
+        let _ = sf::parse_terms(&text);
+    }
+
+    /// Values built the way the datasheets write them parse, and print and
+    /// parse again to the same value.
+    #[test]
+    fn generated_space_fleet_values_round_trip(
+        low in 1u32..12,
+        span in 0u32..8,
+        keyword in proptest::sample::select(vec!["", " Unmanoeuvrable", " Super-Manoeuvrable"]),
+        dice in proptest::collection::vec(proptest::option::of(1u32..20), 1..4),
+        front in 0u32..20,
+        flanks in 0u32..20,
+    ) {
+        let speed = if span == 0 { format!("{low}{keyword}") } else { format!("{low}-{}{keyword}", low + span) };
+        let v = sf::parse_speed(&speed).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{speed}: {e:?}")))?;
+        proptest::prop_assert_eq!(v.max, low + span);
+        proptest::prop_assert_eq!(sf::parse_speed(&v.to_string()), Ok(v));
+
+        let cells: Vec<String> = dice.iter().map(|d| d.map_or("-".to_string(), |n| n.to_string())).collect();
+        let text = cells.join("/");
+        let v = sf::parse_dice(&text).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{text}: {e:?}")))?;
+        proptest::prop_assert_eq!(sf::parse_dice(&v.to_string()), Ok(v));
+
+        let text = format!("Front {front}/Flanks {flanks}");
+        let v = sf::parse_shields(&text).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{text}: {e:?}")))?;
+        proptest::prop_assert_eq!(sf::parse_shields(&v.to_string()), Ok(v));
     }
 }
