@@ -67,20 +67,20 @@ pub fn share_of(share: PointsShare, points: u32) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
-/// `half`, `twice`, `three-quarters`, `the same as`, `3/5 of`, with any
-/// extra points.
-pub fn describe_share(share: PointsShare) -> String {
+/// `half the defender's points`, `twice ...`, `three-quarters of ...`,
+/// `as much as ...`, with any extra points: `of` is what the share is of.
+pub fn describe_share(share: PointsShare, of: &str) -> String {
     let base = match (share.times, share.per) {
-        (1, 2) => "half".to_string(),
-        (2, 1) => "twice".to_string(),
-        (3, 4) => "three-quarters of".to_string(),
-        (t, p) if t == p => "the same as".to_string(),
-        (t, 1) => format!("{t} times"),
-        (t, p) => format!("{t}/{p} of"),
+        (1, 2) => format!("half {of}"),
+        (2, 1) => format!("twice {of}"),
+        (3, 4) => format!("three-quarters of {of}"),
+        (t, p) if t == p => format!("as much as {of}"),
+        (t, 1) => format!("{t} times {of}"),
+        (t, p) => format!("{t}/{p} of {of}"),
     };
     match share.plus {
         0 => base,
-        plus => format!("{base} (plus {plus})"),
+        plus => format!("{base} plus {plus}"),
     }
 }
 
@@ -280,11 +280,10 @@ pub fn limit_without_event(
     };
     let scenario = applied.scenario;
     let rule = format!(
-        "{}: the {} spends {} the {}'s points",
+        "{}: the {} spends {}",
         scenario.title(),
         side.as_str(),
-        describe_share(share),
-        side.other().as_str()
+        describe_share(share, &format!("the {}'s points", side.other().as_str()))
     );
     let Some(opponent) = &header.opponent_points else {
         diagnostics.push(

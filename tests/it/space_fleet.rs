@@ -553,3 +553,29 @@ proptest::proptest! {
         proptest::prop_assert_eq!(sf::parse_shields(&v.to_string()), Ok(v));
     }
 }
+
+/// `muster options` lists the game's scenarios and what each asks of the
+/// fleet by side; `muster new` writes the scenario lines as comments.
+#[test]
+fn options_and_new_show_the_scenarios() {
+    let run = muster(&["options", "eldar-battlefleet"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+    let run = muster(&["new", "imperial-battlefleet"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("# An Imperial Battlefleet roster"),
+        "{}",
+        run.stdout
+    );
+    assert_contains(
+        &run.stdout,
+        &[
+            "# Scenario: Jump Point",
+            "# Side: attacker",
+            "# Opponent points: 1000",
+        ],
+    );
+    let run = muster(&["new", "codex-astartes"]);
+    assert!(!run.stdout.contains("Scenario"), "{}", run.stdout);
+}
