@@ -579,3 +579,53 @@ fn options_and_new_show_the_scenarios() {
     let run = muster(&["new", "codex-astartes"]);
     assert!(!run.stdout.contains("Scenario"), "{}", run.stdout);
 }
+
+/// A scenario file with faults fails `lists --check`, each fault at its
+/// line: both sides given a share, a rule naming nothing in any list, a
+/// waived rule no list has, a rule that does not parse, a number twice.
+#[test]
+fn a_bad_scenario_file_fails_the_load_at_its_lines() {
+    let dir = out_dir().join("bad-scenarios");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("scenarios.yaml"),
+        "game: space-fleet
+source: [{ document: test }]
+scenarios:
+  - id: both-shares
+    number: 1
+    name: Both Shares
+    summary: test
+    attacker: { points: { times: 1, per: 2 } }
+    defender: { points: { times: 2, per: 1 } }
+  - id: typos
+    number: 1
+    name: Typos
+    summary: test
+    defender:
+      rules:
+        - { id: no-frigates, scope: army, rule: \"count(tag:frigate) == 0\", message: m, provenance: p }
+        - { id: broken, scope: army, rule: \"count(tag:warship) <=\", message: m, provenance: p }
+      waives: [no-such-rule]
+",
+    )
+    .unwrap();
+    let run = muster(&["lists", "--check", "--lists", &dir.display().to_string()]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    let file = dir.join("scenarios.yaml").display().to_string();
+    assert_contains(
+        &run.stdout,
+        &[
+            "scenario `both-shares` gives both sides a share of the other's points",
+            &format!("{file}:9:"),
+            "scenario number 1 is used twice",
+            &format!("{file}:11:"),
+            "rule `no-frigates` of scenario `typos`: `tag:frigate` names nothing in any list of the game",
+            &format!("{file}:16:"),
+            "rule `broken` of scenario `typos` does not parse",
+            &format!("{file}:17:"),
+            "scenario `typos` waives `no-such-rule`, which is no constraint of any list of the game",
+            &format!("{file}:18:"),
+        ],
+    );
+}
