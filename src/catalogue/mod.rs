@@ -14,6 +14,7 @@ pub mod locate;
 pub mod names;
 pub mod raw;
 pub mod scenarios;
+pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
