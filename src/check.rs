@@ -61,9 +61,20 @@ pub struct ArmySummary {
     /// The list's figures for this army (`figures` in the list file), by
     /// name: a Tyranid hive fleet's command cards.
     pub figures: Vec<(String, i64)>,
+    /// The scenario the roster was checked under, and its side.
+    pub scenario: Option<ScenarioSummary>,
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
+}
+
+/// A scenario as results name it.
+#[derive(Debug, Clone)]
+pub struct ScenarioSummary {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; `None` when the roster did not say.
+    pub side: Option<&'static str>,
 }
 
 impl ArmySummary {
@@ -301,7 +312,13 @@ pub fn check_text_for<'c>(
             counts_as_allowed,
         ));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
-        checked.army = Some(summary(&file, &army, catalogue, limit));
+        let mut army_summary = summary(&file, &army, catalogue, limit);
+        army_summary.scenario = scenario.as_ref().map(|s| ScenarioSummary {
+            id: s.scenario.id.clone(),
+            name: s.scenario.name.clone(),
+            side: s.side.map(|side| side.as_str()),
+        });
+        checked.army = Some(army_summary);
         if list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
             checked.share = Some(snapfire::share(&army, title.unwrap_or(&list.name)));
@@ -547,6 +564,7 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
         figures: crate::validate::figures(army, limit),
+        scenario: None,
         formations: army
             .formations
             .iter()

@@ -45,6 +45,8 @@ pub struct RosterReport {
     /// Numbers the list works out from the army (a Space Fleet hive
     /// fleet's command cards); empty for most lists.
     pub figures: Vec<FigureReport>,
+    /// The scenario the roster was checked under (Space Fleet), if any.
+    pub scenario: Option<ScenarioReport>,
     pub formations: Vec<FormationReport>,
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
@@ -52,6 +54,15 @@ pub struct RosterReport {
     /// The army's Snapfire share link (from `chooser.html`); null when its
     /// list has no Snapfire counterpart or the army cannot be written as one.
     pub share: Option<String>,
+}
+
+/// A scenario and the side the roster plays in it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScenarioReport {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; null when the roster does not say.
+    pub side: Option<String>,
 }
 
 /// A number worked out from the army, with its name.
@@ -181,6 +192,15 @@ impl From<&Checked<'_>> for RosterReport {
                     value: *value,
                 })
                 .collect(),
+            scenario: c
+                .army
+                .as_ref()
+                .and_then(|a| a.scenario.as_ref())
+                .map(|s| ScenarioReport {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    side: s.side.map(str::to_string),
+                }),
             formations: c
                 .army
                 .iter()

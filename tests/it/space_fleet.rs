@@ -447,6 +447,11 @@ fn space_fleet_json_follows_its_schema() {
         .expect("the flagship");
     assert_eq!(flagship["upgrades"][0]["name"], "Flagship");
     assert_eq!(value["rosters"][1]["figures"][0]["value"], 11);
+    assert_eq!(gothics["scenario"], serde_json::Value::Null);
+    let ambush = &value["rosters"][2]["scenario"];
+    assert_eq!(ambush["id"], "ambush");
+    assert_eq!(ambush["name"], "Ambush");
+    assert_eq!(ambush["side"], "defender");
 }
 
 /// A Space Fleet roster as HTML and PDF: squadrons with their ships, the
