@@ -583,6 +583,28 @@ fn options_and_new_show_the_scenarios() {
     );
     let run = muster(&["new", "codex-astartes"]);
     assert!(!run.stdout.contains("Scenario"), "{}", run.stdout);
+
+    // The event template of a game with scenarios offers one, and loads
+    // with it.
+    let run = muster(&["event", "new", "--game", "space-fleet"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("\n# scenario: Jump Point\n"),
+        "{}",
+        run.stdout
+    );
+    let report = catalogue::load_embedded();
+    let text = run
+        .stdout
+        .replace("\n# scenario: Jump Point\n", "\nscenario: Jump Point\n");
+    let event = muster::event::load(
+        muster::source::SourceFile::new("event.yaml", text),
+        &report.catalogue,
+    )
+    .expect("the template loads");
+    assert_eq!(event.file.scenario.as_deref(), Some("Jump Point"));
+    let run = muster(&["event", "new", "--game", "netea"]);
+    assert!(!run.stdout.contains("scenario"), "{}", run.stdout);
 }
 
 /// A scenario file with faults fails `lists --check`, each fault at its
