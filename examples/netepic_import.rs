@@ -696,8 +696,10 @@ fn run(path: &str) -> Result<String, String> {
         .filter_map(|f| f.attribute("name").map(tidy))
         .collect();
 
+    let cat_id = root.attribute("id").unwrap_or_default();
     Ok(render(
         book,
+        (cat_name, cat_id),
         &upgrades,
         &file,
         revision,
@@ -711,6 +713,8 @@ fn run(path: &str) -> Result<String, String> {
 #[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
 fn render(
     book: &Book,
+    // The catalogue's `name` and `id`, as a roster's force names them.
+    catalogue: (&str, &str),
     upgrades: &[Upgrade],
     file: &str,
     revision: &str,
@@ -746,6 +750,14 @@ fn render(
             book.catalogue
         ))
     );
+    let _ = writeln!(w, "imports:");
+    let _ = writeln!(w, "  battlescribe:");
+    let _ = writeln!(
+        w,
+        "    - {{ name: {}, id: {} }}",
+        quote(catalogue.0),
+        quote(catalogue.1)
+    );
     let _ = writeln!(w, "source:");
     let _ = writeln!(
         w,
@@ -773,7 +785,7 @@ fn render(
     let mut d: Vec<String> = vec![
         "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
         "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
-        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`), but muster still reports a company card written with nothing under it (bad-nesting), so rosters nest at least one card under each company. Support and Special cards written on their own still count against the army-wide limits.".into(),
+        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`): a company card may be written with nothing under it. Support and Special cards written on their own still count against the army-wide limits.".into(),
         "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). The rules let a Free card count as Special where the card says so; no Free card's text in the catalogues says it, so every Free card counts as Support.".into(),
         "Unique: the core rules say both that a Unique card may be taken only once (line 184, the opening of 1.2.1) and once for every full 3,000 points of the army (line 190, the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points. The same row says Unique cards usually count as Special cards; the catalogue's card type is kept.".into(),
         "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),

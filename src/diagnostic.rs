@@ -97,6 +97,11 @@ codes! {
     /// A Snapfire share link that cannot be read: cut short, malformed, or
     /// naming a list or an id muster does not know.
     SnapfireLink = "snapfire-link",
+    /// A part of a BattleScribe roster (`.ros`, `.rosz`) muster cannot
+    /// map: a catalogue no list reads, a force of another list, a count or
+    /// cost that is not a number. (A file refused whole, as a zip bomb or
+    /// a DTD, is `unreadable-input`.)
+    BattleScribe = "battlescribe",
 }
 
 impl fmt::Display for Code {

@@ -134,6 +134,22 @@ pub struct Imports {
     /// own entries: an automatic transport, a rule's free character).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_none: Vec<String>,
+    /// BattleScribe catalogues whose rosters (`.ros`, `.rosz`) are checked
+    /// against this list: a force whose `catalogueId` or `catalogueName`
+    /// is one of these reads as this list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlescribe: Vec<BattleScribeCatalogue>,
+}
+
+/// A BattleScribe catalogue, as a roster's force names it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BattleScribeCatalogue {
+    /// The catalogue's `name` (a force's `catalogueName`).
+    pub name: String,
+    /// The catalogue's `id` (a force's `catalogueId`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
 /// What one Snapfire upgrade pick stands for in muster's terms.
