@@ -247,3 +247,35 @@ fn the_commands_check_and_import_rosters() {
         assert!(folder.stdout.contains(name), "{name}\n{}", folder.stdout);
     }
 }
+
+#[test]
+fn mutated_rosters_never_panic() {
+    // Every fixture cut at many places and with bytes changed: each gives
+    // a result, never a panic, in bounded time.
+    let start = Instant::now();
+    let mut seed: u64 = 17;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) as usize
+    };
+    for name in [
+        "netea-codex-astartes.ros",
+        "netea-mistakes.ros",
+        "netepic-orks.ros",
+        "bfg-armageddon-sector.rosz",
+    ] {
+        let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR).join(name)).unwrap();
+        for cut in (0..bytes.len()).step_by(bytes.len() / 40 + 1) {
+            let _ = check_bytes(catalogue(), name, &bytes[..cut]);
+        }
+        for _ in 0..60 {
+            let mut changed = bytes.clone();
+            for _ in 0..3 {
+                let at = next() % changed.len();
+                changed[at] = b"<>\"&=x0 \n/"[next() % 10];
+            }
+            let _ = check_bytes(catalogue(), name, &changed);
+        }
+    }
+    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+}
