@@ -314,6 +314,12 @@ pub struct Upgrade {
     /// ("Land Raider" and "2x Land Raider").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_ids: Vec<u32>,
+    /// Formations where Snapfire offers only some of `snapfire_ids`
+    /// (Big Gun in Warbands, Big Gunz in Mekboy Gunzmobs): formation id to
+    /// the ids a share link writes there. Formations not named may use
+    /// every id; reading a link accepts every id anywhere.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
 }
 
 /// The units a list lets garrison, and where that comes from.
