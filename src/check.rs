@@ -374,7 +374,7 @@ fn check_battlescribe<'c>(
             result.diagnostics.splice(0..0, imported.diagnostics);
             result
         }
-        Err(d) => Checked::unusable_input(name, d),
+        Err(d) => Checked::unusable_input(name, *d),
     }
 }
 

@@ -627,7 +627,7 @@ fn import_battlescribe(catalogue: &Catalogue, name: &str, bytes: &[u8], color: b
             ..Output::default()
         },
         Err(d) => Output {
-            stderr: terminal::diagnostics(&[d], color),
+            stderr: terminal::diagnostics(&[*d], color),
             status: status::UNUSABLE,
             ..Output::default()
         },

@@ -68,12 +68,12 @@ pub fn is_roster(name: &str, bytes: &[u8]) -> bool {
 }
 
 /// Why a roster cannot be read at all: one error, about the whole file.
-fn unreadable(message: impl Into<String>, hint: &str) -> Diagnostic {
-    Diagnostic::error(Code::UnreadableInput, message.into()).hint(hint)
+fn unreadable(message: impl Into<String>, hint: &str) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(Code::UnreadableInput, message.into()).hint(hint))
 }
 
 /// The XML of a `.rosz` (or of a `.ros` as it is), with limits.
-fn unpack(name: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
+fn unpack(name: &str, bytes: &[u8]) -> Result<String, Box<Diagnostic>> {
     let zipped = bytes.starts_with(b"PK\x03\x04");
     if !zipped && name.to_ascii_lowercase().ends_with(".rosz") {
         return Err(unreadable(
@@ -94,7 +94,7 @@ fn unpack(name: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
     })
 }
 
-fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Diagnostic> {
+fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
     let broken = |detail: String| {
         unreadable(
             format!("the .rosz archive cannot be read: {detail}"),
@@ -176,7 +176,7 @@ pub struct Imported<'c> {
 /// roster text. An error is a file muster cannot read at all: a refused
 /// archive or XML (`unreadable-input`, as for any unreadable file), or a
 /// roster with no force or for a catalogue no list reads (`battlescribe`).
-pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Imported<'c>, Diagnostic> {
+pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Imported<'c>, Box<Diagnostic>> {
     let text = unpack(name, bytes)?;
     let xml = SourceFile::new(name, text.as_str());
     let options = roxmltree::ParsingOptions {
@@ -217,14 +217,16 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
             ),
         )
         .at(&xml, start_tag(&text, root))
-        .hint("muster reads BattleScribe rosters (.ros, .rosz), not catalogues or other XML"));
+        .hint("muster reads BattleScribe rosters (.ros, .rosz), not catalogues or other XML")
+        .into());
     }
 
     let forces = forces(root);
     let Some(first) = forces.first() else {
         return Err(Diagnostic::error(Code::BattleScribe, "the roster has no force")
             .at(&xml, start_tag(&text, root))
-            .hint("add a force to the roster in BattleScribe"));
+            .hint("add a force to the roster in BattleScribe")
+            .into());
     };
     let list = find_list(catalogue, *first).map_err(|message| {
         let mut d = Diagnostic::error(Code::BattleScribe, message).at(&xml, start_tag(&text, *first));
