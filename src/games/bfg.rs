@@ -15,4 +15,5 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: true,
     notation: Notation::Ship,
+    battlescribe_systems: &["battlefleet gothic", "bfg"],
 };

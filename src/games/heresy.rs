@@ -15,6 +15,7 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: false,
     notation: Notation::None,
+    battlescribe_systems: &[],
 };
 
 /// A battlegroup's break point: how many of its `models` must be lost

@@ -16,4 +16,5 @@ pub const GAME: Game = Game {
     epic_facts: true,
     fleet: false,
     notation: Notation::Epic,
+    battlescribe_systems: &["epic armageddon", "netea", "epic a"],
 };

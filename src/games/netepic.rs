@@ -15,4 +15,5 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: false,
     notation: Notation::None,
+    battlescribe_systems: &["netepic"],
 };

@@ -17,4 +17,5 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: true,
     notation: Notation::SpaceFleet,
+    battlescribe_systems: &["space fleet"],
 };

@@ -321,6 +321,13 @@ fn forces<'a, 'i>(root: roxmltree::Node<'a, 'i>) -> Vec<roxmltree::Node<'a, 'i>>
 fn find_list<'c>(catalogue: &'c Catalogue, force: roxmltree::Node<'_, '_>) -> Result<&'c ArmyList, String> {
     let id = force.attribute("catalogueId").unwrap_or_default();
     let name = force.attribute("catalogueName").unwrap_or_default();
+    // The game system the roster names picks among lists of several games.
+    let game = force
+        .ancestors()
+        .find(|n| n.tag_name().name() == "roster")
+        .and_then(|r| r.attribute("gameSystemName"))
+        .and_then(crate::games::GameId::from_battlescribe_system);
+    let in_game = |list: &&ArmyList| game.is_none_or(|g| list.game == g);
     if !id.is_empty() {
         if let Some(list) = catalogue
             .lists
@@ -335,11 +342,24 @@ fn find_list<'c>(catalogue: &'c Catalogue, force: roxmltree::Node<'_, '_>) -> Re
         .lists
         .iter()
         .filter(|l| l.battlescribe.iter().any(|(n, _)| normalize(n) == wanted))
+        .filter(in_game)
         .collect();
     if let [one] = recorded.as_slice() {
         return Ok(one);
     }
-    match catalogue.find_list(name) {
+    let lookup = match catalogue.find_list(name) {
+        ListLookup::Ambiguous(lists) => {
+            let lists: Vec<&ArmyList> = lists.into_iter().filter(in_game).collect();
+            match lists.as_slice() {
+                [one] => ListLookup::Found(one),
+                [] => ListLookup::NotFound(None),
+                _ => ListLookup::Ambiguous(lists),
+            }
+        }
+        ListLookup::Found(list) if !in_game(&list) => ListLookup::NotFound(None),
+        other => other,
+    };
+    match lookup {
         ListLookup::Found(list) if !name.is_empty() => Ok(list),
         ListLookup::Ambiguous(lists) => Err(format!(
             "BattleScribe catalogue `{}` could be any of {}; muster cannot tell which list the roster is for",

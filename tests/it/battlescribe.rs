@@ -279,3 +279,35 @@ fn mutated_rosters_never_panic() {
     }
     assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
 }
+
+#[test]
+fn the_game_system_picks_between_lists_of_the_same_catalogue_name() {
+    // "Necrons" is a NetEpic Gold catalogue the NetEpic book records, and
+    // the name of a NetEA list: the roster's game system decides.
+    let roster = |system: &str| {
+        format!(
+            "<?xml version=\"1.0\"?>\n<roster name=\"R\" gameSystemName=\"{system}\">\n  <forces>\n    <force name=\"Army\" catalogueName=\"Necrons\">\n      <selections>\n        <selection name=\"Nothing Known\" number=\"1\" type=\"unit\"/>\n      </selections>\n    </force>\n  </forces>\n</roster>\n"
+        )
+    };
+    let netea = check_bytes(catalogue(), "a.ros", roster("Epic Armageddon").as_bytes());
+    assert_eq!(
+        netea.list.map(|l| l.id.as_str()),
+        Some("necrons"),
+        "{:?}",
+        errors(&netea)
+    );
+    let netepic = check_bytes(catalogue(), "b.ros", roster("NetEpic Gold").as_bytes());
+    assert_eq!(
+        netepic.list.map(|l| l.id.as_str()),
+        Some("netepic-necrons"),
+        "{:?}",
+        errors(&netepic)
+    );
+    // The selection no list has is reported at its line in the XML.
+    let d = netea
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::UnknownFormation)
+        .unwrap();
+    assert_eq!(place(d), ("a.ros".to_string(), 6));
+}
