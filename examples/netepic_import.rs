@@ -699,8 +699,10 @@ fn run(path: &str) -> Result<String, String> {
         .filter_map(|f| f.attribute("name").map(tidy))
         .collect();
 
+    let cat_id = root.attribute("id").unwrap_or_default();
     Ok(render(
         book,
+        (cat_name, cat_id),
         &upgrades,
         &file,
         revision,
@@ -714,6 +716,8 @@ fn run(path: &str) -> Result<String, String> {
 #[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
 fn render(
     book: &Book,
+    // The catalogue's `name` and `id`, as a roster's force names them.
+    catalogue: (&str, &str),
     upgrades: &[Upgrade],
     file: &str,
     revision: &str,
@@ -748,6 +752,14 @@ fn render(
             "NetEpic Gold BattleScribe data, {} catalogue revision {revision}",
             book.catalogue
         ))
+    );
+    let _ = writeln!(w, "imports:");
+    let _ = writeln!(w, "  battlescribe:");
+    let _ = writeln!(
+        w,
+        "    - {{ name: {}, id: {} }}",
+        quote(catalogue.0),
+        quote(catalogue.1)
     );
     let _ = writeln!(w, "source:");
     let _ = writeln!(

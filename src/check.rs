@@ -6,7 +6,7 @@ use crate::catalogue::{ArmyList, CardVp, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
-use crate::import::snapfire;
+use crate::import::{battlescribe, snapfire};
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
@@ -191,6 +191,9 @@ pub fn check_bytes_for<'c>(
     name: &str,
     bytes: &[u8],
 ) -> Checked<'c> {
+    if battlescribe::is_roster(name, bytes) {
+        return check_battlescribe(catalogue, event, name, bytes);
+    }
     match roster::decode(bytes) {
         Ok(text) => check_text_for(catalogue, event, name, &text),
         Err(d) => Checked::unusable_input(name, d.diagnostic()),
@@ -462,6 +465,34 @@ fn check_link<'c>(
             checked.diagnostics.push(d);
             checked
         }
+    }
+}
+
+/// A BattleScribe roster (`.ros`, `.rosz`): read into roster text, which is
+/// checked like any roster; each finding about a line then points at the
+/// XML element the line came from. A file that cannot be read at all (a
+/// refused archive, XML that is not well-formed, a catalogue no list
+/// reads) gives one `battlescribe` error.
+fn check_battlescribe<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    bytes: &[u8],
+) -> Checked<'c> {
+    match battlescribe::read(catalogue, name, bytes) {
+        Ok(imported) => {
+            // The roster text has a name of its own: its lines are not the
+            // XML's.
+            let read_as = format!("{name} (as muster reads it)");
+            let mut result = check_text_for(catalogue, event, &read_as, &imported.roster);
+            result.name = name.to_string();
+            if let Some(file) = result.file.clone() {
+                imported.remap(&file, &mut result.diagnostics);
+            }
+            result.diagnostics.splice(0..0, imported.diagnostics);
+            result
+        }
+        Err(d) => Checked::unusable_input(name, *d),
     }
 }
 

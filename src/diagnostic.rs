@@ -105,6 +105,11 @@ codes! {
     Scenario = "scenario",
     /// A rule of the scenario the roster is checked under, for its side.
     ScenarioRule = "scenario-rule",
+    /// A part of a BattleScribe roster (`.ros`, `.rosz`) muster cannot
+    /// map: a catalogue no list reads, a force of another list, a count or
+    /// cost that is not a number. (A file refused whole, as a zip bomb or
+    /// a DTD, is `unreadable-input`.)
+    BattleScribe = "battlescribe",
 }
 
 impl fmt::Display for Code {

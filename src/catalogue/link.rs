@@ -789,6 +789,16 @@ fn link_list(
         aliases: file.aliases,
         version: file.version,
         version_label: file.version_label,
+        battlescribe: file
+            .imports
+            .as_ref()
+            .map(|i| {
+                i.battlescribe
+                    .iter()
+                    .map(|c| (c.name.clone(), c.id.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
         snapfire_id: file.imports.and_then(|i| i.snapfire),
         snapfire,
         source: file.source,

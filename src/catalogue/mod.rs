@@ -223,6 +223,8 @@ pub struct ArmyList {
     pub version: String,
     pub version_label: Option<String>,
     pub snapfire_id: Option<String>,
+    /// BattleScribe catalogues read as this list: name and id.
+    pub battlescribe: Vec<(String, Option<String>)>,
     /// Snapfire's ids of the formations and upgrades, for share links.
     pub snapfire: snapfire::SnapfireIds,
     pub source: Vec<SourceRef>,

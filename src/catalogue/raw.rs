@@ -153,6 +153,22 @@ pub struct Imports {
     /// own entries: an automatic transport, a rule's free character).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_none: Vec<String>,
+    /// BattleScribe catalogues whose rosters (`.ros`, `.rosz`) are checked
+    /// against this list: a force whose `catalogueId` or `catalogueName`
+    /// is one of these reads as this list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlescribe: Vec<BattleScribeCatalogue>,
+}
+
+/// A BattleScribe catalogue, as a roster's force names it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BattleScribeCatalogue {
+    /// The catalogue's `name` (a force's `catalogueName`).
+    pub name: String,
+    /// The catalogue's `id` (a force's `catalogueId`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
 /// What one Snapfire upgrade pick stands for in muster's terms.
@@ -351,6 +367,12 @@ pub struct Upgrade {
     /// ("Land Raider" and "2x Land Raider").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_ids: Vec<u32>,
+    /// Formations where Snapfire offers only some of `snapfire_ids`
+    /// (Big Gun in Warbands, Big Gunz in Mekboy Gunzmobs): formation id to
+    /// the ids a share link writes there. Formations not named may use
+    /// every id; reading a link accepts every id anywhere.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
 }
 
 /// The units a list lets garrison, and where that comes from.

@@ -730,12 +730,38 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &st
 }
 
 /// `muster import LINK`: the link as a muster roster on standard output.
+/// `muster import ROSTER.ros`: the BattleScribe roster as muster roster
+/// text; findings about the XML itself (a force of another list, a cost
+/// that is not a number) go to standard error, and the roster is printed
+/// all the same.
+fn import_battlescribe(catalogue: &Catalogue, name: &str, bytes: &[u8], color: bool) -> Output {
+    match crate::import::battlescribe::read(catalogue, name, bytes) {
+        Ok(imported) => Output {
+            stdout: imported.roster,
+            stderr: if imported.diagnostics.is_empty() {
+                String::new()
+            } else {
+                terminal::diagnostics(&imported.diagnostics, color)
+            },
+            ..Output::default()
+        },
+        Err(d) => Output {
+            stderr: terminal::diagnostics(&[*d], color),
+            status: status::UNUSABLE,
+            ..Output::default()
+        },
+    }
+}
+
 pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
     let path = Path::new(argument);
     let text = match link_argument(path) {
         Some(link) => link.to_string(),
         None if snapfire::is_link(argument) => argument.to_string(),
         None => match read_input(path) {
+            Ok(bytes) if crate::import::battlescribe::is_roster(argument, &bytes) => {
+                return import_battlescribe(catalogue, argument, &bytes, color);
+            }
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(message) => return usage(message),
         },

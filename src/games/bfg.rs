@@ -17,4 +17,5 @@ pub const GAME: Game = Game {
     notation: Notation::Ship,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["battlefleet gothic", "bfg"],
 };

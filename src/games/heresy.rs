@@ -17,6 +17,7 @@ pub const GAME: Game = Game {
     notation: Notation::None,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &[],
 };
 
 /// A battlegroup's break point: how many of its `models` must be lost

@@ -78,6 +78,25 @@ impl GameId {
     pub fn game(self) -> &'static Game {
         of(self)
     }
+
+    /// The game a BattleScribe game system's name stands for: the game
+    /// with the longest of its `battlescribe_systems` in the name.
+    pub fn from_battlescribe_system(name: &str) -> Option<GameId> {
+        let name = name.to_lowercase();
+        GameId::ALL
+            .into_iter()
+            .filter_map(|g| {
+                of(g)
+                    .battlescribe_systems
+                    .iter()
+                    .filter(|w| name.contains(**w))
+                    .map(|w| w.len())
+                    .max()
+                    .map(|len| (len, g))
+            })
+            .max_by_key(|&(len, _)| len)
+            .map(|(_, g)| g)
+    }
 }
 
 /// The army-wide rating a game's lists carry.
@@ -140,6 +159,10 @@ pub struct Game {
     /// Victory points needed to win for an army of so many points, when
     /// the game's cards carry break points and victory points.
     pub victory_points_to_win: Option<fn(u32) -> u32>,
+    /// Words a BattleScribe game system's name holds for this game
+    /// (`NetEpic Gold`), lower case: a roster's `gameSystemName` picks
+    /// among lists of the same catalogue name in several games.
+    pub battlescribe_systems: &'static [&'static str],
 }
 
 /// The description of a game.

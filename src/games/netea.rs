@@ -18,4 +18,5 @@ pub const GAME: Game = Game {
     notation: Notation::Epic,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["epic armageddon", "netea", "epic a"],
 };

@@ -22,6 +22,7 @@ pub const GAME: Game = Game {
     notation: Notation::None,
     allies: ALLIES,
     victory_points_to_win: Some(victory_points_to_win),
+    battlescribe_systems: &["netepic"],
 };
 
 /// Victory points needed to win for an army of `points` (core rules 1.1,

@@ -19,4 +19,5 @@ pub const GAME: Game = Game {
     notation: Notation::SpaceFleet,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["space fleet"],
 };

@@ -2,6 +2,7 @@
 //! which is most of a cold `cargo test` and of `target/`'s size.
 
 mod batch;
+mod battlescribe;
 mod cli;
 mod common;
 mod data;
