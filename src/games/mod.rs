@@ -13,7 +13,7 @@
 mod bfg;
 pub mod heresy;
 mod netea;
-mod netepic;
+pub mod netepic;
 mod space_fleet;
 
 use schemars::JsonSchema;
@@ -91,6 +91,8 @@ pub enum Notation {
     Ship,
     /// Space Fleet's ship notation (`grammar/space-fleet.pest`).
     SpaceFleet,
+    /// NetEpic Gold's unit notation (`grammar/netepic.pest`).
+    NetEpic,
     /// Not yet: the facts are in the entries' notes.
     None,
 }
