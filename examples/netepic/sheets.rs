@@ -633,6 +633,19 @@ fn walk(
     }
 }
 
+/// A linked rule that only names an ability with a figure (`Point Defence
+/// (X)`) says nothing the unit's own figure does not: it is dropped where
+/// the unit has that ability with its figure.
+fn generic_covered(rule: &str, abilities: &BTreeSet<String>) -> bool {
+    let Some(head) = rule.trim().strip_suffix("(X)") else {
+        return false;
+    };
+    let head = head.trim().to_ascii_lowercase();
+    abilities
+        .iter()
+        .any(|a| a.to_ascii_lowercase().starts_with(&format!("{head} (")))
+}
+
 fn quote(text: &str) -> String {
     serde_json::to_string(text).expect("a string serialises")
 }
@@ -714,8 +727,13 @@ pub fn datasheets(
             let q: Vec<String> = u.abilities.iter().map(|a| quote(a)).collect();
             let _ = writeln!(w, "    abilities: [{}]", q.join(", "));
         }
-        if !u.rules.is_empty() {
-            let q: Vec<String> = u.rules.iter().map(|a| quote(a)).collect();
+        let rules: Vec<&String> = u
+            .rules
+            .iter()
+            .filter(|r| !generic_covered(r, &u.abilities))
+            .collect();
+        if !rules.is_empty() {
+            let q: Vec<String> = rules.iter().map(|a| quote(a)).collect();
             let _ = writeln!(w, "    rules: [{}]", q.join(", "));
         }
         if !u.faults.is_empty() {

@@ -117,6 +117,9 @@ pub struct Game {
     pub points_range: Option<(u32, u32)>,
     /// Epic Armageddon's garrison, reserve and strength facts.
     pub epic_facts: bool,
+    /// A roster prints as army cards: Support and Special cards under
+    /// their Company card, with break points and victory points.
+    pub cards: bool,
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,

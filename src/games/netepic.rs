@@ -15,6 +15,7 @@ pub const GAME: Game = Game {
     typical_points: 3000,
     points_range: None,
     epic_facts: false,
+    cards: true,
     fleet: false,
     notation: Notation::NetEpic,
 };
