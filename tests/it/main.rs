@@ -9,6 +9,7 @@ mod docs;
 mod generated;
 mod heresy;
 mod hostile;
+mod netepic_sheets;
 mod notation;
 mod print;
 mod readme;
