@@ -531,6 +531,7 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
     let profiles = sheets::Profiles::new(&roots);
     let book_key = book.id.strip_prefix("netepic-").unwrap_or(book.id);
     let mut units = sheets::read_units(&profiles, book_key);
+    sheets::note_rules(&roots, &shared, &profiles, &mut units);
 
     // Cost types the catalogue adds to the game system's (Phase Out).
     let extra_costs: Vec<(&str, String)> = children(root, "costTypes", "costType")

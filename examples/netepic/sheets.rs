@@ -540,6 +540,48 @@ fn at_least(entry: roxmltree::Node) -> Option<u32> {
 
 type SharedEntries<'a, 'i> = BTreeMap<&'a str, roxmltree::Node<'a, 'i>>;
 
+/// Notes on each unit the rules linked to any entry that shows its profile,
+/// anywhere in `roots` (in a card, among a card's choices, in the shared
+/// entries): abilities of the notation, or the army book's own rules.
+pub fn note_rules(
+    roots: &[roxmltree::Node],
+    shared: &SharedEntries,
+    profiles: &Profiles,
+    units: &mut BTreeMap<String, Unit>,
+) {
+    for root in roots {
+        for entry in root
+            .descendants()
+            .filter(|e| e.has_tag_name("selectionEntry") || e.has_tag_name("entryLink"))
+            .filter(|e| e.attribute("hidden") != Some("true"))
+        {
+            let target = match entry.tag_name().name() {
+                "entryLink" => match entry.attribute("targetId").and_then(|t| shared.get(t)) {
+                    Some(t) => *t,
+                    None => continue,
+                },
+                _ => entry,
+            };
+            let Some(pid) = entry_profile(target, profiles).or_else(|| entry_profile(entry, profiles)) else {
+                continue;
+            };
+            let Some(unit) = units.get_mut(pid) else {
+                continue;
+            };
+            let mut rules: Vec<&str> = entry_rules(entry).collect();
+            if target != entry {
+                rules.extend(entry_rules(target));
+            }
+            for rule in rules {
+                match ability(rule) {
+                    Some(a) => unit.abilities.insert(a),
+                    None => unit.rules.insert(tidy(rule)),
+                };
+            }
+        }
+    }
+}
+
 /// The units a card always holds: every entry with a unit profile that the
 /// card must take (a `min` constraint of at least one, or none at all on a
 /// leaf), times the counts of the entries around it. Optional entries are
@@ -562,14 +604,18 @@ pub fn card_units(
         }
         out.push((unit.id.clone(), 1));
     }
-    walk(card, 1, 0, shared, profiles, units, &mut out);
+    walk(card, 1, 0, false, shared, profiles, units, &mut out);
     out
 }
 
+/// `choice`: `node` is (inside) a group of entries, whose entries without
+/// a count of their own are picks, not contents.
+#[allow(clippy::too_many_arguments)] // one recursion, every argument its own
 fn walk(
     node: roxmltree::Node,
     times: u32,
     depth: u32,
+    choice: bool,
     shared: &SharedEntries,
     profiles: &Profiles,
     units: &mut BTreeMap<String, Unit>,
@@ -581,7 +627,7 @@ fn walk(
     for child in node.children().filter(|c| c.is_element()) {
         let (entry, target) = match child.tag_name().name() {
             "selectionEntries" | "selectionEntryGroups" | "entryLinks" => {
-                walk(child, times, depth + 1, shared, profiles, units, out);
+                walk(child, times, depth + 1, choice, shared, profiles, units, out);
                 continue;
             }
             "selectionEntry" | "selectionEntryGroup" => (child, child),
@@ -595,12 +641,13 @@ fn walk(
             continue;
         }
         let profile = entry_profile(target, profiles).or_else(|| entry_profile(entry, profiles));
-        let n = match (at_least(entry).or_else(|| at_least(target)), profile) {
-            (Some(0), _) => continue,
-            (Some(n), _) => n,
-            // A group with no count is taken once; a unit with no count
-            // only when nothing around it chooses (a card's single unit).
-            (None, _) => 1,
+        let n = match at_least(entry).or_else(|| at_least(target)) {
+            Some(0) => continue,
+            Some(n) => n,
+            // A pick of a group, without a count of its own: an option.
+            None if choice => continue,
+            // An entry with no count is taken once (a card's single unit).
+            None => 1,
         };
         if entry.tag_name().name() == "selectionEntryGroup" && at_least(entry).is_none() {
             // A choice among entries: its picks are options.
@@ -628,7 +675,8 @@ fn walk(
                 }
             }
         } else {
-            walk(target, total, depth + 1, shared, profiles, units, out);
+            let group = target.tag_name().name() == "selectionEntryGroup";
+            walk(target, total, depth + 1, group, shared, profiles, units, out);
         }
     }
 }
