@@ -103,6 +103,16 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                     ..Output::default()
                 };
             }
+            let mut ne_units = catalogue
+                .ne_units
+                .iter()
+                .filter(|u| ne_unit_names(u).any(|n| names::normalize(n) == wanted));
+            if let (Some(unit), None) = (ne_units.next(), ne_units.next()) {
+                return Output {
+                    stdout: text::ne_unit(unit, &unit.faction, catalogue.glossary(unit.game)),
+                    ..Output::default()
+                };
+            }
             // Not Epic notation: perhaps a ship's values (`F6+/5+, L/F/R`).
             let error = match ship::parse_ship_terms(text) {
                 Ok(parts) => {
@@ -149,6 +159,12 @@ fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
             .sf_ships
             .iter()
             .map(|s| (sf_ship_names(s).collect(), s.faction.as_str(), s.game)),
+    );
+    entries.extend(
+        catalogue
+            .ne_units
+            .iter()
+            .map(|u| (ne_unit_names(u).collect(), u.faction.as_str(), u.game)),
     );
     entries
 }
