@@ -165,6 +165,24 @@ fn morale(raw: &str) -> Option<String> {
     roll(raw).map(|n| format!("{n}+"))
 }
 
+/// What a value that is not a plain figure is instead, in our words.
+fn why_not_plain(raw: &str) -> &'static str {
+    let lower = raw.to_ascii_lowercase();
+    if lower.contains("template") {
+        "on the unit's hit-location template, not a figure"
+    } else if lower.contains("card") {
+        "printed on the card, not in the catalogue"
+    } else if lower.starts_with("see") {
+        "given by a special rule, not a figure"
+    } else if lower.contains("charge") || lower.contains("advance") {
+        "depends on the unit's orders"
+    } else if lower.contains("d6") || lower.contains("random") {
+        "rolled, not a fixed figure"
+    } else {
+        "not a plain figure in the catalogue (several values, or a qualified one)"
+    }
+}
+
 /// Weapon abilities the notation knows, as the catalogue writes them and
 /// as the notation writes them.
 const WEAPON_ABILITIES: &[(&str, &str)] = &[
@@ -338,10 +356,19 @@ fn weapons(raw: &str, unit: &mut Unit) {
                         .push("a weapon line of the catalogue has no name".into()),
                 }
             }
-            None => unit.faults.push(
-                "a weapon line of the catalogue is not a weapon profile (a choice of weapons, or a reference to the card's rules); see the army book"
+            None => {
+                let lower = line.to_ascii_lowercase();
+                unit.faults.push(
+                    if ["choose", "pick", "+"].iter().any(|w| lower.starts_with(w)) {
+                        "weapons: chosen on the card (the card's options), not given on the unit"
+                    } else if lower.contains("profile") {
+                        "weapons: in weapon profiles of their own in the catalogue, not converted; see the army book"
+                    } else {
+                        "a weapon line of the catalogue is not a weapon profile (it refers to the card's rules); see the army book"
+                    }
                     .into(),
-            ),
+                )
+            }
         }
     }
 }
@@ -467,7 +494,7 @@ pub fn read_units(profiles: &Profiles, prefix: &str) -> BTreeMap<String, Unit> {
                 u.faults.push(if raw.is_empty() {
                     format!("{label}: the catalogue leaves it blank")
                 } else {
-                    format!("{label}: the catalogue's value is not a plain figure (it refers to a template, a card or a rule, or gives several); see the army book")
+                    format!("{label}: {}; see the army book", why_not_plain(raw))
                 });
             }
             value

@@ -643,7 +643,8 @@ impl super::Explain for NeTerm {
     fn describe(&self) -> Option<String> {
         match self {
             NeTerm::Save(s) => Some(s.describe()),
-            NeTerm::Caf(c) => Some(format!("adds {c} to its 2D6 in close combat")),
+            NeTerm::Caf(Caf(n)) if *n < 0 => Some(format!("takes {} from its 2D6 in close combat", -n)),
+            NeTerm::Caf(Caf(n)) => Some(format!("adds {n} to its 2D6 in close combat")),
             NeTerm::Move(Move::Cm(n)) => Some(format!("moves up to {n}cm")),
             NeTerm::Move(Move::None) => Some("does not move".into()),
             NeTerm::Morale(Morale::Roll(n)) => Some(format!("passes a morale test on {n}+")),
