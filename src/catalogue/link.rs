@@ -269,6 +269,21 @@ fn datasheet(
     }
 }
 
+/// A card's break point and victory points, when the file gives either.
+fn card_values(formation: &raw::Formation) -> Option<super::CardValues> {
+    if formation.break_point.is_none() && formation.victory_points.is_none() {
+        return None;
+    }
+    Some(super::CardValues {
+        break_point: formation.break_point.clone().and_then(known),
+        victory_points: match formation.victory_points {
+            Some(raw::VictoryPoints::Fixed(n)) => super::CardVp::Fixed(n),
+            Some(raw::VictoryPoints::FromCost(_)) => super::CardVp::PerHundredPoints,
+            Some(raw::VictoryPoints::Missing(_)) | None => super::CardVp::Missing,
+        },
+    })
+}
+
 fn known<T>(value: Known<T>) -> Option<T> {
     match value {
         Known::Value(v) => Some(v),
@@ -480,6 +495,8 @@ fn link_list(
                 snapfire_units: formation.snapfire_units.clone(),
                 group: None,
                 grouped_in: None,
+                card: card_values(formation),
+                round_up_to: formation.round_up_to.filter(|&n| n > 0),
             });
         }
         sections.push(Section {

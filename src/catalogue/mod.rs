@@ -346,6 +346,27 @@ pub struct Formation {
     /// The group formation this one is always a member of; a roster line
     /// naming it alone forms a group of its own.
     pub grouped_in: Option<FormationIdx>,
+    /// NetEpic Gold's card values, when the list gives them.
+    pub card: Option<CardValues>,
+    /// The total (with upgrades) rounded up to a multiple of this.
+    pub round_up_to: Option<u32>,
+}
+
+/// What breaking a card is worth (NetEpic Gold): `None` inside means the
+/// sources lack the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardValues {
+    pub break_point: Option<u32>,
+    pub victory_points: CardVp,
+}
+
+/// A card's victory points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardVp {
+    Fixed(u32),
+    Missing,
+    /// One per 100 points of the card's cost as bought, rounded up.
+    PerHundredPoints,
 }
 
 /// What a group formation may hold.

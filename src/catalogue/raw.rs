@@ -225,6 +225,40 @@ pub struct Formation {
     /// links; a fact of that builder's list file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_id: Option<u32>,
+    /// NetEpic Gold: the casualties at which the card breaks (printed on
+    /// the card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_point: Option<Known<u32>>,
+    /// NetEpic Gold: the victory points the enemy earns by breaking the
+    /// card: a number, or `per-100-points` (one per full or part 100 points
+    /// the card cost as bought, for titans and praetorians bought with their
+    /// weapons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<VictoryPoints>,
+    /// The formation's total (with its upgrades) is rounded up to a
+    /// multiple of this (NetEpic titans: 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub round_up_to: Option<u32>,
+}
+
+/// A card's victory points: as printed, derived from its cost, or missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum VictoryPoints {
+    /// As printed on the card.
+    Fixed(u32),
+    /// `missing`: the sources do not give them.
+    Missing(MissingMarker),
+    /// `per-100-points`: one per 100 points of its cost, rounded up.
+    FromCost(FromCostMarker),
+}
+
+/// The keyword `per-100-points`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum FromCostMarker {
+    #[serde(rename = "per-100-points")]
+    PerHundredPoints,
 }
 
 /// What a group formation holds.

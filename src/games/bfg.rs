@@ -16,4 +16,6 @@ pub const GAME: Game = Game {
     cards: false,
     fleet: true,
     notation: Notation::Ship,
+    allies: &[],
+    victory_points_to_win: None,
 };

@@ -16,6 +16,8 @@ pub const GAME: Game = Game {
     cards: false,
     fleet: false,
     notation: Notation::None,
+    allies: &[],
+    victory_points_to_win: None,
 };
 
 /// A battlegroup's break point: how many of its `models` must be lost

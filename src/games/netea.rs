@@ -17,4 +17,6 @@ pub const GAME: Game = Game {
     cards: false,
     fleet: false,
     notation: Notation::Epic,
+    allies: &[],
+    victory_points_to_win: None,
 };

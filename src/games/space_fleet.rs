@@ -18,4 +18,6 @@ pub const GAME: Game = Game {
     cards: false,
     fleet: true,
     notation: Notation::SpaceFleet,
+    allies: &[],
+    victory_points_to_win: None,
 };

@@ -192,9 +192,11 @@ pub fn units<'c>(catalogue: &'c Catalogue, list: &ArmyList, ids: &[&str]) -> Vec
 pub struct CardsView {
     pub cards: Vec<CardView>,
     /// The army's break points and victory points, summed over its cards;
-    /// `?` marks a sum with a card whose value the sources lack.
+    /// `+?` marks a sum that leaves out a card whose value the sources lack.
     pub break_points: String,
     pub victory_points: String,
+    /// The victory points needed to win a game of the army's size.
+    pub to_win: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -211,24 +213,6 @@ pub struct CardView {
     pub victory_points: String,
     /// A Support or Special card under a Company card.
     pub member: bool,
-}
-
-/// A card's break point and victory points from the list's card note
-/// (`Break point 15; victory points 8.`), as the converter writes it.
-fn card_values(note: Option<&str>) -> (Option<u32>, Option<u32>) {
-    let Some(note) = note else {
-        return (None, None);
-    };
-    let after = |key: &str| -> Option<u32> {
-        let at = note.find(key)? + key.len();
-        let digits: String = note[at..]
-            .trim_start()
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.parse().ok()
-    };
-    (after("Break point"), after("victory points"))
 }
 
 /// `Company card`, with `free`, `unique`, `personality` after it.
@@ -254,22 +238,24 @@ fn kind(tags: &BTreeSet<String>) -> String {
 }
 
 impl CardsView {
-    /// `units` gives each formation's units as text, in army order.
-    pub fn new(army: &ArmySummary, list: Option<&ArmyList>, units: &[String]) -> CardsView {
-        let mut cards = Vec::new();
-        let (mut bp_total, mut vp_total, mut bp_known, mut vp_known) = (0u32, 0u32, true, true);
-        let mut add = |f: &FormationSummary, i: usize, member: bool, cards: &mut Vec<CardView>| {
-            let formation = list.and_then(|l| l.formations.iter().find(|x| x.id == f.id));
-            let (bp, vp) = card_values(formation.and_then(|x| x.note.as_deref()));
-            match bp {
-                Some(n) => bp_total += n,
-                None => bp_known = false,
-            }
-            match vp {
-                Some(n) => vp_total += n,
-                None => vp_known = false,
-            }
-            cards.push(CardView {
+    /// `units` gives each formation's units as text, in army order. Each
+    /// card's kind comes from the list of the force it belongs to; its
+    /// break point and victory points, and the army's sums, from `check`.
+    pub fn new(
+        army: &ArmySummary,
+        catalogue: &Catalogue,
+        list: Option<&ArmyList>,
+        units: &[String],
+    ) -> CardsView {
+        let figure = |n: Option<u32>| n.map_or_else(|| "?".to_string(), |n| n.to_string());
+        let card = |f: &FormationSummary, i: usize, member: bool| {
+            let force_list = army
+                .forces
+                .get(f.force)
+                .and_then(|force| catalogue.lists.iter().find(|l| l.id == force.list_id))
+                .or(list);
+            let formation = force_list.and_then(|l| l.formations.iter().find(|x| x.id == f.id));
+            CardView {
                 name: f.name.clone(),
                 kind: formation.map_or_else(|| "Card".to_string(), |x| kind(&x.tags)),
                 units: units.get(i).cloned().unwrap_or_default(),
@@ -286,40 +272,39 @@ impl CardsView {
                     .collect::<Vec<_>>()
                     .join(", "),
                 points: f.points,
-                break_point: bp.map_or_else(|| "?".to_string(), |n| n.to_string()),
-                victory_points: vp.map_or_else(|| "?".to_string(), |n| n.to_string()),
+                break_point: figure(f.card.and_then(|c| c.break_point)),
+                victory_points: figure(f.card.and_then(|c| c.victory_points)),
                 member,
-            });
+            }
         };
+        let mut cards = Vec::new();
         for (i, f) in army.formations.iter().enumerate() {
             if f.group.is_some() {
                 continue;
             }
-            add(f, i, false, &mut cards);
+            cards.push(card(f, i, false));
             for (j, m) in army.formations.iter().enumerate() {
                 if m.group == Some(i) {
-                    add(m, j, true, &mut cards);
+                    cards.push(card(m, j, true));
                 }
             }
         }
-        let total = |n: u32, known: bool| if known { n.to_string() } else { format!("{n}+?") };
+        let (break_points, victory_points, to_win) = match &army.victory {
+            Some(v) => {
+                let mark = if v.incomplete { "+?" } else { "" };
+                (
+                    format!("{}{mark}", v.break_points),
+                    format!("{}{mark}", v.victory_points),
+                    Some(format!("{} (for {} points)", v.to_win, v.army_size)),
+                )
+            }
+            None => ("?".to_string(), "?".to_string(), None),
+        };
         CardsView {
             cards,
-            break_points: total(bp_total, bp_known),
-            victory_points: total(vp_total, vp_known),
+            break_points,
+            victory_points,
+            to_win,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn card_values_come_from_the_card_note() {
-        assert_eq!(
-            super::card_values(Some("Company card. Break point 15; victory points 8.")),
-            (Some(15), Some(8))
-        );
-        assert_eq!(super::card_values(Some("Support card.")), (None, None));
-        assert_eq!(super::card_values(None), (None, None));
     }
 }

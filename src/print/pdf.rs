@@ -1050,8 +1050,14 @@ fn card_blocks(cards: &CardsView, none: &str, blocks: &mut Vec<Block>) {
         runs: vec![
             bold("Army: "),
             plain(format!(
-                "break points {} · victory points {}",
-                cards.break_points, cards.victory_points
+                "break points {} · victory points {}{}",
+                cards.break_points,
+                cards.victory_points,
+                cards
+                    .to_win
+                    .as_ref()
+                    .map(|w| format!(" · victory points to win {w}"))
+                    .unwrap_or_default()
             )),
         ],
         size: BODY,

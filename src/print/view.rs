@@ -393,6 +393,11 @@ pub struct RosterSheet {
     pub points: Option<String>,
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
+    /// The core army and its allied forces (one entry without allies).
+    pub forces: Vec<crate::check::ForceSummary>,
+    /// NetEpic Gold: the army's break points, victory points and the
+    /// victory points needed to win.
+    pub victory: Option<crate::check::VictorySummary>,
     pub formations: Vec<FormationRow>,
     /// The list's army-wide special rules (empty when the list is unknown).
     pub army_rules: Vec<ArmyRule>,
@@ -428,6 +433,10 @@ pub struct FormationRow {
     pub points: i64,
     /// The most expensive formation: the Break Their Spirit target.
     pub break_their_spirit: bool,
+    /// NetEpic Gold: the card's break point and victory points.
+    pub card: Option<crate::check::CardSummary>,
+    /// The force it belongs to (an index into `RosterSheet::forces`).
+    pub force: usize,
 }
 
 /// A diagnostic, as a roster prints it.
@@ -480,7 +489,7 @@ impl RosterSheet {
                         .unwrap_or_default()
                 })
                 .collect();
-            super::netepic::CardsView::new(a, list, &units)
+            super::netepic::CardsView::new(a, catalogue, list, &units)
         });
         let formations = army
             .filter(|_| fleet.is_none() && cards.is_none())
@@ -504,6 +513,8 @@ impl RosterSheet {
                         initiative: f.facts.initiative.clone().unwrap_or_else(|| MISSING.into()),
                         points: f.points,
                         break_their_spirit: f.facts.break_their_spirit,
+                        card: f.card,
+                        force: f.force,
                     })
                     .collect()
             })
@@ -589,6 +600,8 @@ impl RosterSheet {
             points: army.map(|a| format!("{}{}", a.total, if a.total_incomplete { "+" } else { "" })),
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
+            forces: army.map(|a| a.forces.clone()).unwrap_or_default(),
+            victory: army.and_then(|a| a.victory),
             formations,
             army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
@@ -719,7 +732,12 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
     let (file, list) = (checked.file.as_ref()?, checked.list?);
-    let (roster, _) = crate::roster::parse(file);
+    let (mut roster, _) = crate::roster::parse(file);
+    // Allied forces resolve against their own lists; the core army's
+    // formations come first and line up with `Checked`'s.
+    if let Some(first) = roster.header.allies.first() {
+        roster.entries.truncate(first.first);
+    }
     let (army, _) = crate::resolve::resolve(&roster, list);
     let formations: Vec<Vec<(usize, i64)>> = army
         .formations

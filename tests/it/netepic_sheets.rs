@@ -389,8 +389,9 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "Special card",
             "Options: Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist",
             "Units: Company HQ Squad, 10 Rhino, 18 Tactical Squad",
-            "Army: break points 38 · victory points 30",
+            "Army: break points 38 · victory points 33 · victory points to win 40 (for 3000 points)",
             "Imre Tóth",
+            "850 pts · break point 0 · victory points 9",
             // The crib sheet.
             "Tactical Squad",
             "Pinning class 1 · Move 10cm · Save 5+ · CAF +2 · Morale 2+",
