@@ -255,9 +255,13 @@ impl CardsView {
                 .and_then(|force| catalogue.lists.iter().find(|l| l.id == force.list_id))
                 .or(list);
             let formation = force_list.and_then(|l| l.formations.iter().find(|x| x.id == f.id));
+            let mut kind = formation.map_or_else(|| "Card".to_string(), |x| kind(&x.tags));
+            if let Some(force) = army.forces.get(f.force).filter(|force| force.ally) {
+                kind.push_str(&format!(", allied force: {}", force.list_name));
+            }
             CardView {
                 name: f.name.clone(),
-                kind: formation.map_or_else(|| "Card".to_string(), |x| kind(&x.tags)),
+                kind,
                 units: units.get(i).cloned().unwrap_or_default(),
                 upgrades: f
                     .upgrades

@@ -492,7 +492,7 @@ impl RosterSheet {
             super::netepic::CardsView::new(a, catalogue, list, &units)
         });
         let formations = army
-            .filter(|_| fleet.is_none() && cards.is_none())
+            .filter(|_| fleet.is_none())
             .map(|a| {
                 a.formations
                     .iter()
