@@ -710,6 +710,43 @@ fn link_list(
         }
     }
 
+    let mut figures = Vec::new();
+    for (i, figure) in file.figures.iter().enumerate() {
+        // A number is read as the left side of `NUMBER >= 0`, so that the
+        // constraint grammar serves for both.
+        let compiled = rules::parse(&format!("{} >= 0", figure.value))
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    figure.value,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
+                if matches!(*zero, rules::Num::Int(0)) =>
+            {
+                figures.push(super::Figure {
+                    id: figure.id.clone(),
+                    name: figure.name.clone(),
+                    value: *value,
+                    text: figure.value.clone(),
+                    provenance: figure.provenance.clone(),
+                });
+            }
+            Ok(_) => errors.error(
+                &format!("/figures/{i}/value"),
+                format!(
+                    "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
+                    figure.value
+                ),
+            ),
+            Err(message) => errors.error(&format!("/figures/{i}/value"), message),
+        }
+    }
+
     match (
         file.game.game().rating,
         &file.strategy_rating,
@@ -824,6 +861,7 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        figures,
         name_keys: Vec::new(),
         formation_names,
         upgrade_names,

@@ -13,6 +13,7 @@ mod load;
 pub mod locate;
 pub mod names;
 pub mod raw;
+pub mod scenarios;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;
@@ -38,6 +39,8 @@ pub struct Catalogue {
     /// Space Fleet ship datasheets.
     pub sf_ships: Vec<SfShip>,
     pub ne_units: Vec<NeUnit>,
+    /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
+    pub scenarios: Vec<scenarios::Scenario>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -271,6 +274,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// Numbers worked out from the army and printed with it.
+    pub figures: Vec<Figure>,
     /// `all_names`, prepared for comparison once rather than per roster.
     pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
@@ -509,6 +514,16 @@ impl Constraint {
             .as_ref()
             .is_none_or(|mask| mask.get(formation).copied().unwrap_or(false))
     }
+}
+
+/// A number worked out from the army (`figures` in a list file).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    pub id: String,
+    pub name: String,
+    pub value: crate::rules::Num<Selector>,
+    pub text: String,
+    pub provenance: String,
 }
 
 #[derive(Debug, Clone)]

@@ -107,6 +107,25 @@ pub struct ArmyListFile {
     /// the user as not checked.
     #[serde(default)]
     pub not_enforced: Vec<NotEnforced>,
+    /// Figures worked out from the army and printed with it (a Tyranid
+    /// hive fleet's command-card hand), each a number in the constraint
+    /// language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<Figure>,
+}
+
+/// A number worked out from the army and printed with it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// What it is called on the roster ("Command cards").
+    pub name: String,
+    /// The number, in the constraint language: `6 * count(hiveship) + count(tag:swarm)`.
+    pub value: String,
+    /// Where the rule comes from.
+    pub provenance: String,
 }
 
 /// Names other builders use for a list.
@@ -798,4 +817,73 @@ pub enum TermKind {
     Arc,
     /// Battlefleet Gothic: attack craft a launch bay carries.
     Craft,
+}
+
+/// A game's scenarios: `lists/<game>/scenarios.yaml`. A roster or an
+/// event that names one is held to the scenario's rules for its side.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub game: GameId,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub scenarios: Vec<Scenario>,
+}
+
+/// One scenario: what it changes in how the two fleets (or armies) are
+/// chosen. Rules of play, set-up and victory are not listed.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// Its number in the source's table, if it has one; a roster may name
+    /// the scenario by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// What it changes for the forces, in one line of our words.
+    pub summary: String,
+    #[serde(default)]
+    pub attacker: ScenarioSide,
+    #[serde(default)]
+    pub defender: ScenarioSide,
+    /// Rules about both forces that muster does not check, with why.
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// What a scenario asks of one side's force.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSide {
+    /// The side's points limit as a share of the opponent's points; at
+    /// most one side of a scenario has one (the other builds to the agreed
+    /// size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointsShare>,
+    /// Rules for this side's force, in the constraint language of list
+    /// files; ids and tags a list lacks match nothing.
+    #[serde(default)]
+    pub rules: Vec<Constraint>,
+    /// Ids of list constraints the scenario sets aside for this side.
+    #[serde(default)]
+    pub waives: Vec<String>,
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// `floor(opponent * times / per) + plus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PointsShare {
+    #[schemars(range(min = 1))]
+    pub times: u32,
+    #[schemars(range(min = 1))]
+    pub per: u32,
+    #[serde(default)]
+    pub plus: u32,
 }

@@ -371,7 +371,11 @@ fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
 fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
     match find(catalogue, army) {
         Ok(list) => Output {
-            stdout: crate::report::options::starter(list, points.unwrap_or(typical_points(list.game))),
+            stdout: crate::report::options::starter(
+                list,
+                catalogue,
+                points.unwrap_or(typical_points(list.game)),
+            ),
             ..Output::default()
         },
         Err(out) => out,

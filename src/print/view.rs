@@ -382,6 +382,9 @@ pub struct RosterSheet {
     pub file: String,
     pub player: Option<String>,
     pub event: Option<String>,
+    /// The scenario and side, as the roster writes them (`Jump Point,
+    /// attacker`).
+    pub scenario: Option<String>,
     /// The army's own name (Snapfire's first line), if it has one.
     pub army_name: Option<String>,
     /// The list, or what the roster wrote when muster does not know it.
@@ -586,6 +589,10 @@ impl RosterSheet {
             file: checked.name.clone(),
             player: header.player.as_ref().map(|p| p.value.clone()),
             event: header.event.as_ref().map(|e| e.value.clone()),
+            scenario: header.scenario.as_ref().map(|s| match &header.side {
+                Some(side) => format!("{}, {}", s.value, side.value),
+                None => s.value.clone(),
+            }),
             army_name: header.title.as_ref().map(|t| t.value.clone()),
             army: list
                 .map(|l| l.name.clone())

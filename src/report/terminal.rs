@@ -382,6 +382,9 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
         );
     }
+    for (name, value) in &army.figures {
+        let _ = writeln!(out, "  {} {value}", name.to_lowercase());
+    }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 

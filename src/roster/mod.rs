@@ -58,6 +58,13 @@ pub struct Header {
     /// `Allies: <list>` lines (NetEpic Gold): each starts an allied force,
     /// the entries after it up to the next one.
     pub allies: Vec<Allied>,
+    /// The scenario played (`Scenario: Jump Point`), in games that have them.
+    pub scenario: Option<Spanned<String>>,
+    /// The side the roster plays in the scenario (`Side: attacker`).
+    pub side: Option<Spanned<String>>,
+    /// The opponent's points (`Opponent points: 1000`), for a scenario that
+    /// sets one side's points from the other's.
+    pub opponent_points: Option<Spanned<u32>>,
 }
 
 /// An `Allies: <list>` line: the entries written after it (up to the next

@@ -501,6 +501,25 @@ impl Builder<'_> {
             },
             "player" => Self::set(diagnostics, file, &mut header.player, value, "Player"),
             "event" => Self::set(diagnostics, file, &mut header.event, value, "Event"),
+            "scenario" => Self::set(diagnostics, file, &mut header.scenario, value, "Scenario"),
+            "side" => Self::set(diagnostics, file, &mut header.side, value, "Side"),
+            "opponent points" => match parse_points(&value.value) {
+                Some(points) => Self::set(
+                    diagnostics,
+                    file,
+                    &mut header.opponent_points,
+                    Spanned::new(points, value.span),
+                    "Opponent points",
+                ),
+                None => diagnostics.push(
+                    Diagnostic::error(
+                        Code::BadHeader,
+                        format!("`{}` is not a number of points", value.value),
+                    )
+                    .at(file, value.span)
+                    .fix("write the opponent's points as a whole number, e.g. `Opponent points: 1000`"),
+                ),
+            },
             other => unreachable!("header key {other} not supposed to get there (header_value)"),
         }
     }
