@@ -74,7 +74,10 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     };
     let kind = if value.get("sections").is_some() {
         "List"
-    } else if value.get("units").is_some() || value.get("ships").is_some() || value.get("sf_ships").is_some()
+    } else if value.get("units").is_some()
+        || value.get("ships").is_some()
+        || value.get("sf_ships").is_some()
+        || value.get("ne_units").is_some()
     {
         "Datasheets"
     } else if value.get("models").is_some() {
@@ -103,7 +106,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
         }
         used_units(value, &mut units);
     } else if kind == "Datasheets" {
-        for key in ["units", "ships", "sf_ships"] {
+        for key in ["units", "ships", "sf_ships", "ne_units"] {
             for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
                 if let Some(id) = unit.get("id").and_then(|i| i.as_str()) {
                     units.push(id.to_string());

@@ -429,16 +429,22 @@ impl Resolver<'_, '_> {
         })
     }
 
-    /// An empty group formation (a squadron) that members join.
+    /// A group formation (a squadron, a company card) that members join,
+    /// with the units it holds itself (a squadron none, a NetEpic company
+    /// card its companies of troops).
     fn group_formation(&self, formation: FormationIdx, span: Span) -> ArmyFormation {
-        let points = self.list.formations[formation].points;
+        let f = &self.list.formations[formation];
+        let mut units = vec![0; self.list.units.len()];
+        for &(unit, count) in &f.units {
+            units[unit] += i64::from(count);
+        }
         ArmyFormation {
             formation,
             upgrades: Vec::new(),
-            points: i64::from(points.unwrap_or(0)),
-            points_known: points.is_some(),
+            points: i64::from(f.points.unwrap_or(0)),
+            points_known: f.points.is_some(),
             name_span: span,
-            units: vec![0; self.list.units.len()],
+            units,
             group: None,
         }
     }

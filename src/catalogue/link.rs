@@ -148,6 +148,46 @@ pub fn link(
                 None => catalogue.sf_ships.push(ship),
             }
         }
+        for (i, unit) in file.ne_units.into_iter().enumerate() {
+            if !in_this_file.insert(unit.id.clone()) {
+                errors.error(
+                    &format!("/ne_units/{i}/id"),
+                    format!("datasheet id `{}` is used twice", unit.id),
+                );
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_ne_unit(&unit) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/ne_units/{i}/{}", field.path),
+                                field.ne_unit_message(&unit.id),
+                            );
+                        }
+                        None
+                    }
+                };
+                let _ = parsed.set(sheet);
+            }
+            let unit = super::NeUnit {
+                game: file.game,
+                faction: file.id.clone(),
+                data: unit,
+                parsed,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .ne_units
+                .iter_mut()
+                .find(|s| s.game == unit.game && s.data.id == unit.data.id)
+            {
+                Some(existing) => *existing = unit,
+                None => catalogue.ne_units.push(unit),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
                 errors.error(
@@ -297,6 +337,7 @@ fn link_list(
         if catalogue.datasheet(file.game, id).is_none()
             && catalogue.ship(file.game, id).is_none()
             && catalogue.sf_ship(file.game, id).is_none()
+            && catalogue.ne_unit(file.game, id).is_none()
         {
             errors.error(
                 &pointer,

@@ -307,7 +307,10 @@ fn parse_file(
     };
     let kind = if value.get("sections").is_some() {
         FileKind::List
-    } else if value.get("units").is_some() || value.get("ships").is_some() || value.get("sf_ships").is_some()
+    } else if value.get("units").is_some()
+        || value.get("ships").is_some()
+        || value.get("sf_ships").is_some()
+        || value.get("ne_units").is_some()
     {
         FileKind::Datasheets
     } else if value.get("models").is_some() {
@@ -320,7 +323,7 @@ fn parse_file(
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:` or `sf_ships:`, a model file `models:`, a glossary `terms:`, a scenario file `scenarios:`",
+                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:`, `sf_ships:` or `ne_units:`, a model file `models:`, a glossary `terms:`, a scenario file `scenarios:`",
             )
             .at(file, file.line_span(1)),
         );

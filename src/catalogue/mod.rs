@@ -38,6 +38,7 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
     /// Space Fleet ship datasheets.
     pub sf_ships: Vec<SfShip>,
+    pub ne_units: Vec<NeUnit>,
     /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
     pub scenarios: Vec<scenarios::Scenario>,
 }
@@ -112,6 +113,31 @@ impl SfShip {
     pub fn sheet(&self) -> Option<&crate::notation::space_fleet::SfSheet> {
         self.parsed
             .get_or_init(|| sheets::parse_sf_ship(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
+/// A NetEpic Gold unit's datasheet, as written.
+#[derive(Debug, Clone)]
+pub struct NeUnit {
+    pub game: GameId,
+    /// The datasheet file's id (`orks-units`).
+    pub faction: String,
+    pub data: raw::NeUnitDatasheet,
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::netepic::NeSheet>>,
+}
+
+impl NeUnit {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::netepic::NeSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_ne_unit(&self.data).ok())
             .as_ref()
     }
 
@@ -204,6 +230,10 @@ impl Catalogue {
 
     pub fn sf_ship(&self, game: GameId, id: &str) -> Option<&SfShip> {
         self.sf_ships.iter().find(|s| s.game == game && s.data.id == id)
+    }
+
+    pub fn ne_unit(&self, game: GameId, id: &str) -> Option<&NeUnit> {
+        self.ne_units.iter().find(|s| s.game == game && s.data.id == id)
     }
 }
 

@@ -527,6 +527,49 @@ pub struct DatasheetFile {
     /// Space Fleet ship datasheets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sf_ships: Vec<SfShipDatasheet>,
+    /// NetEpic Gold unit datasheets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ne_units: Vec<NeUnitDatasheet>,
+}
+
+/// A NetEpic Gold unit's datasheet, values in the game's notation
+/// (`grammar/netepic.pest`). A value the sources do not give as a plain
+/// figure is `missing`, and `faults` says why.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NeUnitDatasheet {
+    /// Unique within the game.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Unit classes: `Infantry`, `Vehicle, Skimmer`, `Titan`.
+    pub class: Known<String>,
+    /// `10cm`, `-` (does not move).
+    #[serde(rename = "move")]
+    pub moves: Known<String>,
+    /// `5+`, `6+ fixed`, `4+ / 6+ fixed`, `-` (none).
+    pub save: Known<String>,
+    /// Close assault factor: `+2`, `-1`.
+    pub caf: Known<String>,
+    /// `2+`, `-` (no morale value); left out where the profile has no
+    /// morale line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<Known<String>>,
+    /// `Lascannons: 75cm 2d 5+ (-2)`, `Flamer: LT 4+ (0)`,
+    /// `Kustom Shootas: missing`.
+    #[serde(default)]
+    pub weapons: Vec<String>,
+    /// Special abilities: `Command`, `Transport (2)`, `Point Defence (1)`.
+    #[serde(default)]
+    pub abilities: Vec<String>,
+    /// Names of the army book's own rules the unit follows (not notation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
+    /// What is wrong with the source for this unit, in our words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
 }
 
 /// A Space Fleet ship's datasheet (or a space object's), values in the

@@ -274,7 +274,10 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
             "{} files: {} army lists, {} datasheets, {} rules enforced, {} listed as not enforced; {}",
             report.files,
             catalogue.lists.len(),
-            catalogue.datasheets.len() + catalogue.ships.len() + catalogue.sf_ships.len(),
+            catalogue.datasheets.len()
+                + catalogue.ships.len()
+                + catalogue.sf_ships.len()
+                + catalogue.ne_units.len(),
             rules,
             unchecked,
             if errors == 0 {

@@ -5,10 +5,10 @@
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, SfShip, Ship, names};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, NeUnit, SfShip, Ship, names};
 use crate::check::{self, Checked};
 use crate::import::snapfire;
-use crate::notation::{self, ship, space_fleet};
+use crate::notation::{self, netepic, ship, space_fleet};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
 use std::fmt::Write as _;
@@ -48,6 +48,9 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
         }
         if list.game.game().notation == crate::games::Notation::SpaceFleet {
             return explain_sf_ship(catalogue, list, text);
+        }
+        if list.game.game().notation == crate::games::Notation::NetEpic {
+            return explain_ne_unit(catalogue, list, text);
         }
         return match find_unit(catalogue, list, text) {
             Ok(sheet) => Output {
@@ -108,6 +111,20 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                         ship,
                         &fielded_by(catalogue, ship.game, &ship.data.id),
                         catalogue.glossary(ship.game),
+                    ),
+                    ..Output::default()
+                };
+            }
+            let mut ne_units = catalogue
+                .ne_units
+                .iter()
+                .filter(|u| ne_unit_names(u).any(|n| names::normalize(n) == wanted));
+            if let (Some(unit), None) = (ne_units.next(), ne_units.next()) {
+                return Output {
+                    stdout: text::ne_unit(
+                        unit,
+                        &fielded_by(catalogue, unit.game, &unit.data.id),
+                        catalogue.glossary(unit.game),
                     ),
                     ..Output::default()
                 };
@@ -175,6 +192,12 @@ fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
             .sf_ships
             .iter()
             .map(|s| (sf_ship_names(s).collect(), s.data.id.as_str(), s.game)),
+    );
+    entries.extend(
+        catalogue
+            .ne_units
+            .iter()
+            .map(|u| (ne_unit_names(u).collect(), u.data.id.as_str(), u.game)),
     );
     entries
 }
@@ -295,8 +318,9 @@ fn explain_fleet<S>(list: &ArmyList, name: &str, game: FleetExplain<'_, S>) -> O
                 } else {
                     String::new()
                 };
+                let noun = list.game.game().sheet_noun;
                 usage(format!(
-                    "{} has no ship called `{name}`, and it is not {}{}{as_notation}\nhint: `muster sheet {}` prints every ship of the list",
+                    "{} has no {noun} called `{name}`, and it is not {}{}{as_notation}\nhint: `muster sheet {}` prints every {noun} of the list",
                     list.name,
                     game.notation_name,
                     suggestion
@@ -309,7 +333,8 @@ fn explain_fleet<S>(list: &ArmyList, name: &str, game: FleetExplain<'_, S>) -> O
         many => {
             let ids: Vec<&str> = many.iter().map(|s| (game.id)(s)).collect();
             usage(format!(
-                "`{name}` names more than one ship: {}; use its id",
+                "`{name}` names more than one {}: {}; use its id",
+                list.game.game().sheet_noun,
                 ids.join(", ")
             ))
         }
@@ -368,6 +393,38 @@ fn explain_sf_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output
         notation: &notation,
         notation_name: "Space Fleet notation",
         punctuation: &[',', '/', '"', '+'],
+    };
+    explain_fleet(list, name, game)
+}
+
+fn ne_unit_names(unit: &NeUnit) -> impl Iterator<Item = &str> {
+    std::iter::once(unit.data.id.as_str())
+        .chain(std::iter::once(unit.data.name.as_str()))
+        .chain(unit.data.aliases.iter().map(String::as_str))
+}
+
+/// `muster explain TEXT --army LIST` for NetEpic Gold: a unit of the list
+/// by name, or NetEpic notation.
+fn explain_ne_unit(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
+    let glossary = catalogue.glossary(list.game);
+    let card = |unit: &NeUnit| text::ne_unit(unit, &list.name, glossary);
+    let notation = |text: &str| {
+        netepic::parse_terms(text)
+            .map(|parts| text::ne_notation(text, &parts, glossary))
+            .map_err(|e| e.to_string())
+    };
+    let game = FleetExplain {
+        ships: list
+            .units
+            .iter()
+            .filter_map(|id| catalogue.ne_unit(list.game, id))
+            .collect(),
+        names: |u| ne_unit_names(u).collect::<Vec<_>>().into_iter(),
+        id: |u| u.data.id.as_str(),
+        card: &card,
+        notation: &notation,
+        notation_name: "NetEpic notation",
+        punctuation: &[',', ':', '(', '+'],
     };
     explain_fleet(list, name, game)
 }

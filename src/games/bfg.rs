@@ -13,6 +13,7 @@ pub const GAME: Game = Game {
     typical_points: 1500,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: true,
     notation: Notation::Ship,
     allies: &[],

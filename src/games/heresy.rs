@@ -13,6 +13,7 @@ pub const GAME: Game = Game {
     typical_points: 3000,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: false,
     notation: Notation::None,
     allies: &[],

@@ -126,6 +126,8 @@ pub enum Notation {
     Ship,
     /// Space Fleet's ship notation (`grammar/space-fleet.pest`).
     SpaceFleet,
+    /// NetEpic Gold's unit notation (`grammar/netepic.pest`).
+    NetEpic,
     /// Not yet: the facts are in the entries' notes.
     None,
 }
@@ -150,6 +152,9 @@ pub struct Game {
     pub points_range: Option<(u32, u32)>,
     /// Epic Armageddon's garrison, reserve and strength facts.
     pub epic_facts: bool,
+    /// A roster prints as army cards: Support and Special cards under
+    /// their Company card, with break points and victory points.
+    pub cards: bool,
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,

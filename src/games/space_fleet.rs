@@ -15,6 +15,7 @@ pub const GAME: Game = Game {
     typical_points: 1000,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: true,
     notation: Notation::SpaceFleet,
     allies: &[],

@@ -8,6 +8,7 @@
 //! catalogue parses datasheets with it and reports errors with positions in
 //! the list files; `muster explain` and the crib sheets read the result.
 
+pub mod netepic;
 mod parse;
 mod pest_glue;
 pub mod ship;

@@ -8,6 +8,7 @@
 //! reads or writes files, checks rules or prints: the CLI does the I/O.
 
 mod html;
+pub mod netepic;
 mod pdf;
 pub mod ships;
 pub mod space_fleet;

@@ -28,6 +28,8 @@ pub struct CribSheet {
     pub ships: Vec<ShipCard>,
     /// Space Fleet ship datasheets (empty for other games).
     pub sf_ships: Vec<SfShipCard>,
+    /// NetEpic Gold unit datasheets (empty for other games).
+    pub ne_units: Vec<super::netepic::NeUnitCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -343,9 +345,15 @@ impl CribSheet {
         } else {
             Vec::new()
         };
+        let ne_units = if list.game.game().notation == crate::games::Notation::NetEpic {
+            super::netepic::units(catalogue, list, ids)
+        } else {
+            Vec::new()
+        };
         let mut lines = glossary_lines(glossary, sheets);
         lines.extend(super::ships::glossary_lines(glossary, &ships));
         lines.extend(super::space_fleet::glossary_lines(glossary, &sf_ships));
+        lines.extend(super::netepic::glossary_lines(glossary, &ne_units));
         CribSheet {
             title,
             subtitle,
@@ -353,6 +361,10 @@ impl CribSheet {
             units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
             ships: ships.into_iter().map(ShipCard::new).collect(),
             sf_ships: sf_ships.into_iter().map(SfShipCard::new).collect(),
+            ne_units: ne_units
+                .into_iter()
+                .map(super::netepic::NeUnitCard::new)
+                .collect(),
             glossary: lines,
             stamp: stamp(date),
         }
@@ -398,6 +410,8 @@ pub struct RosterSheet {
     pub no_formations: String,
     /// Battlefleet Gothic: the fleet, in place of `formations`.
     pub fleet: Option<FleetView>,
+    /// NetEpic Gold: the army cards, in place of `formations`.
+    pub cards: Option<super::netepic::CardsView>,
     pub counts_as: Vec<(String, String)>,
     pub legal: bool,
     /// `Legal` or `NOT legal: 3 errors`.
@@ -468,6 +482,18 @@ impl RosterSheet {
         let fleet = army
             .filter(|a| a.game.game().fleet)
             .map(|a| FleetView::new(a, &hits));
+        let cards = army.filter(|a| a.game.game().cards).map(|a| {
+            let units: Vec<String> = (0..a.formations.len())
+                .map(|i| {
+                    resolved
+                        .as_ref()
+                        .and_then(|r| r.formations.get(i))
+                        .map(|units| describe_units(catalogue, list, units))
+                        .unwrap_or_default()
+                })
+                .collect();
+            super::netepic::CardsView::new(a, catalogue, list, &units)
+        });
         let formations = army
             .filter(|_| fleet.is_none())
             .map(|a| {
@@ -587,6 +613,7 @@ impl RosterSheet {
             army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
             fleet,
+            cards,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
             verdict,
@@ -775,7 +802,9 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
             let id = list.units.get(u)?;
             let name = catalogue
                 .datasheet(list.game, id)
-                .map_or(id.as_str(), |d| d.name.as_str());
+                .map(|d| d.name.as_str())
+                .or_else(|| catalogue.ne_unit(list.game, id).map(|u| u.data.name.as_str()))
+                .unwrap_or(id.as_str());
             Some(if count == 1 {
                 name.to_string()
             } else {

@@ -11,6 +11,7 @@ mod generated;
 mod heresy;
 mod hostile;
 mod netepic;
+mod netepic_sheets;
 mod notation;
 mod print;
 mod readme;
