@@ -13,6 +13,7 @@ mod notation;
 mod print;
 mod readme;
 mod robustness;
+mod roster_reader;
 mod roster_syntax;
 mod rosters;
 mod ships;
