@@ -5,7 +5,7 @@
 //! `cargo bench --bench batch` runs 10,000 and 100,000 rosters in memory
 //! (generated and checked in chunks, results folded into counts, so memory
 //! must not grow with the number of rosters), then 10,000 roster files in a
-//! temporary folder through `batch::collect` and `batch::check_all`, the
+//! temporary folder through `batch::collect` and `batch::check_each`, the
 //! path `muster check DIR` takes. `RAYON_NUM_THREADS` sets the threads.
 //! Arguments replace the in-memory sizes: `cargo bench --bench batch -- 5000`.
 
@@ -222,19 +222,25 @@ fn main() {
     }
     let t = Instant::now();
     let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
-    let results = muster::batch::check_all(
+    // As `muster check DIR` does: each result cut down to its row and
+    // duplicate keys as soon as it is checked.
+    let mut rows = Vec::with_capacity(inputs.len());
+    let mut keys = Vec::with_capacity(inputs.len());
+    let mut counts = Counts::default();
+    muster::batch::check_each(
         &inputs,
         |bytes, name| check::check_bytes(catalogue, name, bytes),
         &|| {},
+        |_, c| {
+            counts = counts.add(Counts::of(&c));
+            rows.push(muster::report::summary::Row::of(&c));
+            keys.push(muster::batch::Keys::of(&c));
+        },
     );
-    let duplicates = muster::batch::duplicates(&results);
+    let duplicates = muster::batch::duplicates_of(&keys);
     let elapsed = t.elapsed();
-    let counts = results
-        .iter()
-        .map(Counts::of)
-        .fold(Counts::default(), Counts::add);
     report(
-        &format!("files, {files} (walk, read, check, duplicates)"),
+        &format!("files, {files} (walk, read, check, rows, duplicates)"),
         counts,
         elapsed,
     );

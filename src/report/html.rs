@@ -8,6 +8,7 @@
 
 use super::summary::Summary;
 use crate::batch::DuplicateKind;
+use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use askama::Template;
 
@@ -77,14 +78,47 @@ impl DiagnosticView {
 }
 
 /// The report as one self-contained HTML document.
-pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
+/// What the page shows of one roster beyond its row: its formations and
+/// every finding, taken from the result when it is checked.
+pub struct Detail {
+    formations: Vec<(String, i64)>,
+    diagnostics: Vec<DiagnosticView>,
+}
+
+impl Detail {
+    pub fn of(c: &Checked<'_>) -> Detail {
+        Detail {
+            formations: c
+                .army
+                .iter()
+                .flat_map(|a| {
+                    a.formations.iter().enumerate().map(|(i, f)| {
+                        // A squadron's ships follow it, marked as its members.
+                        let name = if f.group.is_some() {
+                            format!("↳ {}", f.name)
+                        } else {
+                            f.name.clone()
+                        };
+                        (name, a.points_of(i))
+                    })
+                })
+                .collect(),
+            diagnostics: c.diagnostics.iter().map(DiagnosticView::new).collect(),
+        }
+    }
+}
+
+/// The report as one self-contained HTML document: the summary's rows,
+/// with `details` of the same rosters in the same order.
+pub fn render(summary: &Summary, details: Vec<Detail>) -> Result<String, askama::Error> {
     let rows = summary
         .rows
         .iter()
+        .zip(details)
         .enumerate()
-        .map(|(i, r)| RowView {
+        .map(|(i, (r, detail))| RowView {
             anchor: format!("r{}", i + 1),
-            file: r.checked.name.clone(),
+            file: r.file.clone(),
             player: r.player.clone().unwrap_or_default(),
             army: r.army.clone().unwrap_or_default(),
             version: r.version.clone().unwrap_or_default(),
@@ -101,23 +135,8 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
                     DuplicateKind::SameList => format!("same list as {}", d.file),
                 })
                 .collect(),
-            formations: r
-                .checked
-                .army
-                .iter()
-                .flat_map(|a| {
-                    a.formations.iter().enumerate().map(|(i, f)| {
-                        // A squadron's ships follow it, marked as its members.
-                        let name = if f.group.is_some() {
-                            format!("↳ {}", f.name)
-                        } else {
-                            f.name.clone()
-                        };
-                        (name, a.points_of(i))
-                    })
-                })
-                .collect(),
-            diagnostics: r.checked.diagnostics.iter().map(DiagnosticView::new).collect(),
+            formations: detail.formations,
+            diagnostics: detail.diagnostics,
         })
         .collect();
     Page {

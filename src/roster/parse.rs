@@ -147,6 +147,42 @@ pub fn parse_reference(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
     parse_with(file, Reader::Pest)
 }
 
+/// The army list a roster names (what [`parse`] puts in
+/// `header.army`), reading only as far as the line that names it: a command
+/// that loads one list learns which from this, and the check then parses
+/// the roster once.
+pub fn army_name(file: &SourceFile) -> Option<String> {
+    let all = lines(file.text());
+    let mut builder = Builder {
+        file,
+        header: Header::default(),
+        flat: Vec::new(),
+        counts_as: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    if snapfire_header(&all, &mut builder, Reader::Fast).is_some() {
+        return builder.header.army.map(|a| a.value);
+    }
+    for line in all {
+        if line.text.trim().is_empty() {
+            continue;
+        }
+        let parsed = super::fast::native_line(line.text, line.start).or_else(|| pest_native_line(line).ok());
+        if let Some(NativeLine {
+            body:
+                Some(Body::Header {
+                    key: HeaderKey::Army | HeaderKey::List,
+                    value,
+                }),
+            ..
+        }) = parsed
+        {
+            return Some(split_version(&value.value).0.to_string());
+        }
+    }
+    None
+}
+
 /// Each line on which the hand-written reader and the grammar differ, read
 /// as a native line, a Snapfire heading and a Snapfire details line: what
 /// one gave and what the other did. [`parse`] would hide a line the fast

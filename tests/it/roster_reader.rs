@@ -4,7 +4,7 @@
 //! every roster the project has and on generated ones (random line edits,
 //! odd blanks, Unicode, truncation, lines made of the grammar's own tokens).
 
-use muster::roster::{parse, parse_reference, reader_disagreements};
+use muster::roster::{army_name, parse, parse_reference, reader_disagreements};
 use muster::source::SourceFile;
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,13 @@ fn agree(name: &str, text: &str) -> Result<(), String> {
         return Err(format!(
             "{name}: the readers differ on lines\n  {}",
             lines.join("\n  ")
+        ));
+    }
+    let army = parse(&file).0.header.army.map(|a| a.value);
+    if army_name(&file) != army {
+        return Err(format!(
+            "{name}: army_name gives {:?}, parse {army:?}",
+            army_name(&file)
         ));
     }
     let fast = format!("{:#?}", parse(&file));
