@@ -67,11 +67,19 @@ pub fn check(
     // tables, the keys that find duplicates, and the parts of the documents
     // asked for (JSON parts go to a temporary file), so memory does not
     // grow with the rosters beyond a row each.
-    let mut spool = match (format == Format::Json || report_format == Some(ReportFormat::Json))
+    let spools = (format == Format::Json || report_format == Some(ReportFormat::Json))
         .then(Spool::new)
         .transpose()
-    {
-        Ok(spool) => spool,
+        .and_then(|json| {
+            Ok((
+                json,
+                (report_format == Some(ReportFormat::Html))
+                    .then(Spool::new)
+                    .transpose()?,
+            ))
+        });
+    let (mut spool, mut html) = match spools {
+        Ok(spools) => spools,
         Err(e) => {
             return Output {
                 stderr: format!("error: cannot create a temporary file: {e}\n"),
@@ -82,7 +90,6 @@ pub fn check(
     };
     let mut rows = Vec::with_capacity(inputs.len());
     let mut keys = Vec::with_capacity(inputs.len());
-    let mut details = Vec::new();
     let mut kept: Vec<Checked<'_>> = Vec::new();
     let (mut named_unusable, mut all_legal) = (false, true);
     batch::check_each(
@@ -102,8 +109,11 @@ pub fn check(
             if let Some(spool) = &mut spool {
                 spool.push(&stream::fragment(&checked));
             }
-            if report_format == Some(ReportFormat::Html) {
-                details.push(crate::report::html::Detail::of(&checked));
+            if let Some(html) = &mut html {
+                match crate::report::html::findings(&checked) {
+                    Ok(part) => html.push(&part),
+                    Err(e) => html.fail(std::io::Error::other(e)),
+                }
             }
             if single && format == Format::Text {
                 kept.push(checked);
@@ -133,7 +143,11 @@ pub fn check(
         },
         ..Output::default()
     };
-    let spooled = match spool.map(Spool::finish).transpose() {
+    let spooled = spool
+        .map(Spool::finish)
+        .transpose()
+        .and_then(|json| Ok((json, html.map(Spool::finish).transpose()?)));
+    let (spooled, html) = match spooled {
         Ok(spooled) => spooled,
         Err(e) => {
             out.stderr = format!("error: cannot write a temporary file: {e}\n");
@@ -162,11 +176,10 @@ pub fn check(
     if let Some((path, format)) = report {
         let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
         let written = write_atomically_with(path, &read, |w| match format {
-            ReportFormat::Html => {
-                let page = crate::report::html::render(&summary, std::mem::take(&mut details))
-                    .map_err(std::io::Error::other)?;
-                w.write_all(page.as_bytes())
-            }
+            ReportFormat::Html => match &html {
+                Some(html) => crate::report::html::write(&summary, w, &mut html.parts()?),
+                None => Err(std::io::Error::other("no HTML was kept")),
+            },
             ReportFormat::Csv => crate::report::csv::write(&summary, w).map_err(std::io::Error::other),
             ReportFormat::Json => match &spooled {
                 Some(spooled) => stream::write_report(w, &summary, &mut spooled.parts()?),
@@ -186,7 +199,8 @@ pub fn check(
     out
 }
 
-/// The JSON part of each roster, in order, in an unnamed temporary file
+/// A part of each roster (JSON, or the HTML of its findings), in order, in
+/// an unnamed temporary file
 /// (gone when the process ends): written as rosters are checked, read back
 /// while the documents are written.
 struct Spool {
@@ -213,6 +227,10 @@ impl Spool {
             Ok(n) => self.lengths.push(n),
             Err(e) => self.error = Some(e),
         }
+    }
+
+    fn fail(&mut self, e: std::io::Error) {
+        self.error.get_or_insert(e);
     }
 
     fn finish(self) -> std::io::Result<Spooled> {

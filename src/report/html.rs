@@ -12,13 +12,30 @@ use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use askama::Template;
 
+/// The page around the rosters: the table and the footer. Each roster's
+/// section goes after the `Each roster` heading ([`write`]).
 #[derive(Template)]
 #[template(path = "check-report.html")]
-struct Page {
+struct Page<'a> {
     muster: &'static str,
     event: Option<String>,
     totals: String,
-    rows: Vec<RowView>,
+    rows: &'a [RowView],
+}
+
+/// The start of a roster's section: its name, facts and duplicates.
+#[derive(Template)]
+#[template(path = "check-report-roster.html")]
+struct SectionHead<'a> {
+    r: &'a RowView,
+}
+
+/// The rest of a roster's section: formations and findings, rendered when
+/// the roster is checked.
+#[derive(Template)]
+#[template(path = "check-report-findings.html")]
+struct SectionBody {
+    r: Detail,
 }
 
 struct RowView {
@@ -36,8 +53,6 @@ struct RowView {
     status: String,
     first_error: String,
     duplicates: Vec<String>,
-    formations: Vec<(String, i64)>,
-    diagnostics: Vec<DiagnosticView>,
 }
 
 struct DiagnosticView {
@@ -79,44 +94,49 @@ impl DiagnosticView {
 
 /// The report as one self-contained HTML document.
 /// What the page shows of one roster beyond its row: its formations and
-/// every finding, taken from the result when it is checked.
-pub struct Detail {
+/// every finding.
+struct Detail {
     formations: Vec<(String, i64)>,
     diagnostics: Vec<DiagnosticView>,
 }
 
-impl Detail {
-    pub fn of(c: &Checked<'_>) -> Detail {
-        Detail {
-            formations: c
-                .army
-                .iter()
-                .flat_map(|a| {
-                    a.formations.iter().enumerate().map(|(i, f)| {
-                        // A squadron's ships follow it, marked as its members.
-                        let name = if f.group.is_some() {
-                            format!("↳ {}", f.name)
-                        } else {
-                            f.name.clone()
-                        };
-                        (name, a.points_of(i))
-                    })
+/// The formations and findings of one roster, as its section ends: made
+/// when the roster is checked, so the result need not be kept.
+pub fn findings(c: &Checked<'_>) -> Result<String, askama::Error> {
+    let r = Detail {
+        formations: c
+            .army
+            .iter()
+            .flat_map(|a| {
+                a.formations.iter().enumerate().map(|(i, f)| {
+                    // A squadron's ships follow it, marked as its members.
+                    let name = if f.group.is_some() {
+                        format!("↳ {}", f.name)
+                    } else {
+                        f.name.clone()
+                    };
+                    (name, a.points_of(i))
                 })
-                .collect(),
-            diagnostics: c.diagnostics.iter().map(DiagnosticView::new).collect(),
-        }
-    }
+            })
+            .collect(),
+        diagnostics: c.diagnostics.iter().map(DiagnosticView::new).collect(),
+    };
+    SectionBody { r }.render()
 }
 
-/// The report as one self-contained HTML document: the summary's rows,
-/// with `details` of the same rosters in the same order.
-pub fn render(summary: &Summary, details: Vec<Detail>) -> Result<String, askama::Error> {
-    let rows = summary
+/// The report as one self-contained HTML document, written to `out`: the
+/// summary's rows, each followed in its section by its [`findings`], given
+/// in the same order.
+pub fn write<W: std::io::Write + ?Sized>(
+    summary: &Summary,
+    out: &mut W,
+    findings: &mut dyn Iterator<Item = std::io::Result<String>>,
+) -> std::io::Result<()> {
+    let rows: Vec<RowView> = summary
         .rows
         .iter()
-        .zip(details)
         .enumerate()
-        .map(|(i, (r, detail))| RowView {
+        .map(|(i, r)| RowView {
             anchor: format!("r{}", i + 1),
             file: r.file.clone(),
             player: r.player.clone().unwrap_or_default(),
@@ -135,17 +155,27 @@ pub fn render(summary: &Summary, details: Vec<Detail>) -> Result<String, askama:
                     DuplicateKind::SameList => format!("same list as {}", d.file),
                 })
                 .collect(),
-            formations: detail.formations,
-            diagnostics: detail.diagnostics,
         })
         .collect();
-    Page {
+    let page = Page {
         muster: env!("CARGO_PKG_VERSION"),
         event: summary.event.clone(),
         totals: summary.totals(),
-        rows,
+        rows: &rows,
     }
     .render()
+    .map_err(std::io::Error::other)?;
+    // Every text of a roster is escaped, so the heading's markup occurs
+    // only where the template wrote it.
+    const SECTIONS: &str = "<h2>Each roster</h2>";
+    let split = page.find(SECTIONS).map_or(page.len(), |at| at + SECTIONS.len());
+    let (before, after) = page.split_at(split);
+    out.write_all(before.as_bytes())?;
+    for (r, body) in rows.iter().zip(findings) {
+        let head = SectionHead { r }.render().map_err(std::io::Error::other)?;
+        write!(out, "\n{head}{}", body?)?;
+    }
+    out.write_all(after.as_bytes())
 }
 
 /// At most this many bytes of a roster line are shown beside a finding.
