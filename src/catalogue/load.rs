@@ -25,8 +25,9 @@ pub(crate) struct FileFacts {
     known: bool,
     kind: FileKind,
     game: &'static str,
-    /// A list's id, name, aliases and import names.
-    names: &'static [&'static str],
+    /// A list's id, name, aliases and import names, normalized and
+    /// compacted (`names::normalize`, `names::compact`) by the build.
+    keys: &'static [(&'static str, &'static str)],
     /// Datasheet ids a list uses, or a datasheet file defines.
     units: &'static [&'static str],
 }
@@ -109,7 +110,7 @@ fn select_for(army: &str) -> Option<Vec<bool>> {
     let mut found = manifest
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.names.iter().any(|n| wanted.matches(n)));
+        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.keys.iter().any(|(n, c)| wanted.matches_prepared(n, c)));
     let (index, list) = found.next()?;
     if found.next().is_some() {
         return None;
