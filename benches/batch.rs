@@ -8,6 +8,8 @@
 //! temporary folder through `batch::collect` and `batch::check_each`, the
 //! path `muster check DIR` takes. `RAYON_NUM_THREADS` sets the threads.
 //! Arguments replace the in-memory sizes: `cargo bench --bench batch -- 5000`.
+//! `cargo bench --bench batch -- --write DIR 50000` only writes a folder of
+//! that many rosters, to time the binary over it or measure its memory.
 
 use muster::catalogue::{ArmyList, Catalogue};
 use muster::check::{self, Checked};
@@ -179,9 +181,33 @@ fn report(label: &str, counts: Counts, elapsed: Duration) {
     );
 }
 
+/// Writes `count` generated rosters under `dir` (50 subfolders), as the
+/// file run reads them and as `muster check DIR` can be timed over.
+fn write_folder(catalogue: &Catalogue, dir: &std::path::Path, count: usize) -> std::io::Result<()> {
+    for n in 0..count {
+        let sub = dir.join(format!("batch-{:02}", n % 50));
+        std::fs::create_dir_all(&sub)?;
+        std::fs::write(sub.join(format!("roster-{n:06}.txt")), roster(catalogue, n))?;
+    }
+    Ok(())
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `-- --write DIR N`: only write a folder of N rosters (for timing the
+    // binary over it, or its peak memory), then stop.
+    if let Some(at) = args.iter().position(|a| a == "--write") {
+        let dir = args.get(at + 1).map(std::path::PathBuf::from).unwrap_or_default();
+        let count = args.get(at + 2).and_then(|n| n.parse().ok()).unwrap_or(10_000);
+        let report_ = muster::catalogue::load_embedded();
+        match write_folder(&report_.catalogue, &dir, count) {
+            Ok(()) => println!("wrote {count} rosters under {}", dir.display()),
+            Err(e) => eprintln!("cannot write the rosters: {e}"),
+        }
+        return;
+    }
     // `cargo bench` passes `--bench`; numbers replace the default sizes.
-    let mut sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     if sizes.is_empty() {
         sizes = vec![10_000, 100_000];
     }
@@ -211,15 +237,25 @@ fn main() {
             return;
         }
     };
-    for n in 0..files {
-        let sub = dir.path().join(format!("batch-{:02}", n % 50));
-        let written = std::fs::create_dir_all(&sub)
-            .and_then(|()| std::fs::write(sub.join(format!("roster-{n:06}.txt")), roster(catalogue, n)));
-        if let Err(e) = written {
-            eprintln!("cannot write the rosters: {e}");
-            return;
-        }
+    if let Err(e) = write_folder(catalogue, dir.path(), files) {
+        eprintln!("cannot write the rosters: {e}");
+        return;
     }
+    // What `cat` does over the same files: walk and read each, nothing more
+    // (both runs find the files in the page cache: this one warms it).
+    let t = Instant::now();
+    let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
+    let bytes: usize = inputs
+        .iter()
+        .filter_map(|i| std::fs::read(&i.path).ok())
+        .map(|b| b.len())
+        .sum();
+    let reading = t.elapsed();
+    println!(
+        "files, {files}: walk and read only ({bytes} bytes) in {:.3} s: {:.0} files/s",
+        reading.as_secs_f64(),
+        files as f64 / reading.as_secs_f64()
+    );
     let t = Instant::now();
     let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
     // As `muster check DIR` does: each result cut down to its row and
@@ -243,6 +279,10 @@ fn main() {
         &format!("files, {files} (walk, read, check, rows, duplicates)"),
         counts,
         elapsed,
+    );
+    println!(
+        "  {:.2}x the time of walking and reading alone",
+        elapsed.as_secs_f64() / reading.as_secs_f64()
     );
     let flagged = duplicates.iter().filter(|d| !d.is_empty()).count();
     println!("  {flagged} rosters flagged as duplicates");

@@ -107,10 +107,9 @@ pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
 fn select_for(army: &str) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let manifest = embedded::MANIFEST;
-    let mut found = manifest
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.keys.iter().any(|(n, c)| wanted.matches_prepared(n, c)));
+    let mut found = manifest.iter().enumerate().filter(|(_, f)| {
+        f.known && f.kind == FileKind::List && f.keys.iter().any(|(n, c)| wanted.matches_prepared(n, c))
+    });
     let (index, list) = found.next()?;
     if found.next().is_some() {
         return None;
