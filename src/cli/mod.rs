@@ -41,8 +41,11 @@ pub struct Output {
     pub stream: Option<Stream>,
 }
 
+/// Writes a document to where it is given.
+pub type WriteTo = dyn FnOnce(&mut dyn Write) -> std::io::Result<()>;
+
 /// A document written to standard output piece by piece.
-pub struct Stream(pub Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>);
+pub struct Stream(pub Box<WriteTo>);
 
 impl std::fmt::Debug for Stream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
