@@ -58,32 +58,6 @@ pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Bo
     })
 }
 
-/// Checks a value read from `file` against a schema; every error names the
-/// path inside the file and points at its line.
-pub fn schema_errors(
-    file: &SourceFile,
-    value: &serde_json::Value,
-    validator: Option<&jsonschema::Validator>,
-    code: Code,
-    hint: &str,
-) -> Vec<Diagnostic> {
-    let Some(validator) = validator else {
-        return Vec::new();
-    };
-    let mut positions = None;
-    validator
-        .iter_errors(value)
-        .map(|error| {
-            let pointer = error.instance_path().as_str().to_string();
-            let positions = positions.get_or_insert_with(|| Positions::of(file.text()));
-            let at = if pointer.is_empty() { "/" } else { &pointer };
-            Diagnostic::error(code, format!("at {at}: {error}"))
-                .at(file, positions.span(file, &pointer))
-                .hint(hint)
-        })
-        .collect()
-}
-
 /// Where each node of a YAML document starts: (path, line, column), 1-based.
 #[derive(Debug, Default)]
 pub struct Positions {

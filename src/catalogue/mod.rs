@@ -14,6 +14,7 @@ pub mod locate;
 pub mod names;
 mod normalize;
 pub mod raw;
+pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 

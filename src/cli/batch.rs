@@ -52,6 +52,7 @@ pub fn check(
     format: Format,
     report: Option<&Path>,
     color: bool,
+    verbose: bool,
 ) -> Output {
     // A wrong report name is found before any work is done.
     let report = match report.map(|path| ReportFormat::from_path(path).map(|f| (path, f))) {
@@ -164,7 +165,7 @@ pub fn check(
                 }))
             });
         }
-        Format::Text if single => out.stdout = detailed(&kept, color),
+        Format::Text if single => out.stdout = detailed(&kept, color, verbose),
         Format::Text => {
             out.stdout = summary::table(&summary);
             if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {

@@ -910,8 +910,12 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
         return;
     }
     blocks.push(Block::Table(Table {
-        widths: vec![0.4, 0.48, 0.12],
-        header: ["Ship", "Options", "Points"].map(String::from).to_vec(),
+        // Name and Leadership are left blank: players name their ships and
+        // roll Leadership at the table.
+        widths: vec![0.26, 0.14, 0.05, 0.2, 0.27, 0.08],
+        header: ["Ship", "Name", "Ld", "Hits", "Options", "Points"]
+            .map(String::from)
+            .to_vec(),
         rows: fleet
             .rows
             .iter()
@@ -924,6 +928,9 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
                 Row {
                     cells: vec![
                         vec![plain(name)],
+                        Vec::new(),
+                        Vec::new(),
+                        vec![plain(r.hits.clone())],
                         vec![plain(r.options.clone())],
                         vec![plain(r.points.to_string())],
                     ],
@@ -931,7 +938,7 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
                 }
             })
             .collect(),
-        right: vec![2],
+        right: vec![5],
         borders: true,
     }));
 }
@@ -1088,6 +1095,12 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
             }
             runs.push(plain(format!("{} [{}]", f.message, f.code)));
             blocks.push(Block::Text { runs, size: BODY });
+            for detail in &f.details {
+                blocks.push(Block::Text {
+                    runs: vec![plain(format!("    \u{2013} {detail}"))],
+                    size: BODY,
+                });
+            }
         }
     }
     if let Some(sheet) = &roster.sheet {

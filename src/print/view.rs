@@ -424,6 +424,9 @@ pub struct Finding {
     pub code: String,
     pub message: String,
     pub fix: Option<String>,
+    /// What a note about unchecked rules leaves to the player: the rules
+    /// themselves, so the printed roster says which.
+    pub details: Vec<String>,
 }
 
 impl RosterSheet {
@@ -434,7 +437,25 @@ impl RosterSheet {
         let list = checked.list;
         let army = checked.army.as_ref();
         let resolved = resolve_units(checked);
-        let fleet = army.filter(|a| a.game.game().fleet).map(FleetView::new);
+        let hits = |f: &crate::check::FormationSummary| -> Option<u32> {
+            let list = list?;
+            let formation = list.formations.iter().find(|x| x.id == f.id)?;
+            let &[(unit, _)] = formation.units.as_slice() else {
+                return None;
+            };
+            let id = &list.units[unit];
+            match catalogue.ship(list.game, id) {
+                Some(ship) => ship.sheet().and_then(|s| s.hull.known()).map(|h| h.hits),
+                None => catalogue
+                    .sf_ship(list.game, id)
+                    .and_then(|s| s.sheet())
+                    .and_then(|s| s.damage.as_ref().or(s.wounds.as_ref()))
+                    .and_then(|d| d.known().copied()),
+            }
+        };
+        let fleet = army
+            .filter(|a| a.game.game().fleet)
+            .map(|a| FleetView::new(a, &hits));
         let formations = army
             .filter(|_| fleet.is_none())
             .map(|a| {
@@ -469,6 +490,16 @@ impl RosterSheet {
             code: d.code.as_str().to_string(),
             message: d.message.clone(),
             fix: d.fix.clone(),
+            // The rules only: a command to run is for the terminal.
+            details: if d.code == crate::diagnostic::Code::Unchecked {
+                d.hints
+                    .iter()
+                    .filter(|h| !h.starts_with("`muster "))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         let of = |severity: Severity| -> Vec<Finding> {
             checked

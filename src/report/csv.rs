@@ -42,7 +42,7 @@ pub fn write<W: std::io::Write>(summary: &Summary, out: W) -> Result<(), csv::Er
             .collect();
         writer.write_record([
             defuse(&r.file),
-            defuse(r.player.as_deref().unwrap_or("")),
+            defuse(r.who().as_deref().unwrap_or("")),
             defuse(r.army.as_deref().unwrap_or("")),
             r.army_id.clone().unwrap_or_default(),
             defuse(r.version.as_deref().unwrap_or("")),

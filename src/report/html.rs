@@ -85,7 +85,12 @@ impl DiagnosticView {
                 .unwrap_or_default(),
             message: quoted(&d.message),
             source,
-            rule: d.rule.as_ref().map(|r| format!("{} [{}]", r.provenance, r.id)),
+            // The report is for organisers and players: provenance in
+            // words; the expression stays in the JSON report.
+            rule: d
+                .rule
+                .as_ref()
+                .map(|r| format!("{} [{}]", r.plain_provenance(), r.id)),
             hints: d.hints.iter().map(|h| quoted(h)).collect(),
             fix: d.fix.clone(),
         }
@@ -139,7 +144,7 @@ pub fn write<W: std::io::Write + ?Sized>(
         .map(|(i, r)| RowView {
             anchor: format!("r{}", i + 1),
             file: r.file.clone(),
-            player: r.player.clone().unwrap_or_default(),
+            player: r.who().unwrap_or_default(),
             army: r.army.clone().unwrap_or_default(),
             version: r.version.clone().unwrap_or_default(),
             points: r.points_text(),

@@ -71,6 +71,8 @@ pub struct Row {
     pub file: String,
     pub status: Status,
     pub player: Option<String>,
+    /// Snapfire's force name (the first line of its export), if any.
+    pub title: Option<String>,
     /// The army list's name, when the roster names a known list.
     pub army: Option<String>,
     /// The army list's id, when the roster names a known list.
@@ -100,16 +102,32 @@ impl Row {
             file: c.name.clone(),
             status: Status::of(c),
             player: c.header.player.as_ref().map(|p| p.value.clone()),
+            title: c.header.title.as_ref().map(|t| t.value.clone()),
             army: c.list.map(|l| l.name.clone()),
             army_id: c.list.map(|l| l.id.clone()),
             version: c.list.map(|l| l.version.clone()),
             points: c.army.as_ref().map(|a| a.total),
             limit: c.limit(),
             errors: c.errors(),
-            warnings: c.diagnostics.iter().filter(|d| !d.is_error()).count(),
+            // Warnings only: notes (unchecked rules, the version assumed)
+            // are not something to fix.
+            warnings: c
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diagnostic::Severity::Warning)
+                .count(),
             first_error,
             duplicates: Vec::new(),
         }
+    }
+
+    /// Who the roster is for: the player, or else the force name a Snapfire
+    /// export carries (its first line), marked as such since it names the
+    /// army, not the person.
+    pub fn who(&self) -> Option<String> {
+        self.player
+            .clone()
+            .or_else(|| self.title.as_ref().map(|t| format!("{t} (force)")))
     }
 
     /// `2750/3000`, `2750`, `/3000` or empty.
@@ -245,7 +263,7 @@ pub fn table(summary: &Summary) -> String {
         .map(|r| {
             [
                 clean(&r.file, usize::MAX),
-                clean(r.player.as_deref().unwrap_or("-"), PLAYER_WIDTH),
+                clean(r.who().as_deref().unwrap_or("-"), PLAYER_WIDTH),
                 clean(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
                 clean(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
                 r.points_text(),
