@@ -157,14 +157,18 @@ fn normalized(c: &Checked<'_>) -> Option<String> {
             continue;
         }
         let line = line.split_once('#').map_or(line, |(before, _)| before);
-        // Case and quotes as names are matched; spacing dropped altogether,
-        // so `Tactical:Captain` and `Tactical : Captain` meet.
-        let line: String = names::normalize(line)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if !line.is_empty() {
-            out.push_str(&line);
+        // Case and quotes as names are matched (`names::normalize`, written
+        // straight into the text); spacing dropped altogether, so
+        // `Tactical:Captain` and `Tactical : Captain` meet.
+        let start = out.len();
+        for c in line.chars().filter(|c| !c.is_whitespace()) {
+            match c {
+                '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
+                '\u{00d7}' => out.push('x'),
+                c => out.extend(c.to_lowercase()),
+            }
+        }
+        if out.len() > start {
             out.push('\n');
         }
     }
