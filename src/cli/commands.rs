@@ -133,6 +133,18 @@ pub fn run(args: &Args, color: bool) -> Output {
                     super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color)
                 }
                 Command::Import { link } => super::print::import(catalogue, link, color),
+                Command::Serve {
+                    listen,
+                    event,
+                    submissions,
+                } => {
+                    let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
+                        Some(Ok(event)) => Some(event),
+                        Some(Err(out)) => return out,
+                        None => None,
+                    };
+                    super::serve::serve(catalogue, listen, event, submissions.as_deref())
+                }
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }
@@ -351,7 +363,11 @@ fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
 fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
     match find(catalogue, army) {
         Ok(list) => Output {
-            stdout: crate::report::options::starter(list, points.unwrap_or(typical_points(list.game))),
+            stdout: crate::report::options::starter(
+                list,
+                catalogue,
+                points.unwrap_or(typical_points(list.game)),
+            ),
             ..Output::default()
         },
         Err(out) => out,

@@ -9,6 +9,7 @@ mod args;
 mod batch;
 mod commands;
 mod print;
+mod serve;
 
 pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};
 

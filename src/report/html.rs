@@ -129,6 +129,16 @@ pub fn findings(c: &Checked<'_>) -> Result<String, askama::Error> {
     SectionBody { r }.render()
 }
 
+/// The report as one self-contained HTML document, from results kept
+/// whole (`results` are the summary's rosters, in order): for a few
+/// rosters, as `muster serve` shows them; a batch writes with [`write`].
+pub fn render(summary: &Summary, results: &[Checked<'_>]) -> Result<String, askama::Error> {
+    let mut page = Vec::new();
+    let mut parts = results.iter().map(|c| findings(c).map_err(std::io::Error::other));
+    write(summary, &mut page, &mut parts).map_err(|e| askama::Error::Custom(Box::new(e)))?;
+    Ok(String::from_utf8_lossy(&page).into_owned())
+}
+
 /// The report as one self-contained HTML document, written to `out`: the
 /// summary's rows, each followed in its section by its [`findings`], given
 /// in the same order.

@@ -147,15 +147,16 @@ pub fn parse_reference(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
     parse_with(file, Reader::Pest)
 }
 
-/// The army list a roster names (what [`parse`] puts in
-/// `header.army`), reading only as far as the line that names it: a command
-/// that loads one list learns which from this, and the check then parses
-/// the roster once.
+/// The one army list a roster needs (what [`parse`] puts in
+/// `header.army`; none when it names allies), from its lines without
+/// building the roster: a command that loads one list learns which from
+/// this, and the check then builds the roster once.
 pub fn army_name(file: &SourceFile) -> Option<String> {
     let all = lines(file.text());
     let mut builder = Builder {
         file,
         header: Header::default(),
+        allied_at: Vec::new(),
         flat: Vec::new(),
         counts_as: Vec::new(),
         diagnostics: Vec::new(),
@@ -163,24 +164,29 @@ pub fn army_name(file: &SourceFile) -> Option<String> {
     if snapfire_header(&all, &mut builder, Reader::Fast).is_some() {
         return builder.header.army.map(|a| a.value);
     }
+    // The first army line names the list; a roster with allied forces
+    // needs their lists too, so it names none here (everything is loaded).
+    let mut army = None;
     for line in all {
         if line.text.trim().is_empty() {
             continue;
         }
         let parsed = super::fast::native_line(line.text, line.start).or_else(|| pest_native_line(line).ok());
         if let Some(NativeLine {
-            body:
-                Some(Body::Header {
-                    key: HeaderKey::Army | HeaderKey::List,
-                    value,
-                }),
+            body: Some(Body::Header { key, value }),
             ..
         }) = parsed
         {
-            return Some(split_version(&value.value).0.to_string());
+            match key {
+                HeaderKey::Allies | HeaderKey::Ally => return None,
+                HeaderKey::Army | HeaderKey::List if army.is_none() => {
+                    army = Some(split_version(&value.value).0.to_string());
+                }
+                _ => {}
+            }
         }
     }
-    None
+    army
 }
 
 /// Each line on which the hand-written reader and the grammar differ, read
@@ -230,6 +236,7 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
     let mut parser = Builder {
         file,
         header: Header::default(),
+        allied_at: Vec::new(),
         flat: Vec::new(),
         counts_as: Vec::new(),
         diagnostics: Vec::new(),
@@ -244,7 +251,20 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
         Dialect::Native
     };
     limit_counts(&mut parser.flat, file, &mut parser.diagnostics);
-    let entries = nest(std::mem::take(&mut parser.flat));
+    // Each allied force nests on its own: a line indented under an
+    // `Allies:` line never joins an entry of the force before it.
+    let mut flat = std::mem::take(&mut parser.flat);
+    let mut forces = Vec::new();
+    for &at in parser.allied_at.iter().rev() {
+        forces.push(nest(flat.split_off(at.min(flat.len()))));
+    }
+    let mut entries = nest(flat);
+    for (ally, nested) in forces.into_iter().rev().enumerate() {
+        if let Some(allied) = parser.header.allies.get_mut(ally) {
+            allied.first = entries.len();
+        }
+        entries.extend(nested);
+    }
     (
         Roster {
             file: file.clone(),
@@ -260,6 +280,8 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
 struct Builder<'f> {
     file: &'f SourceFile,
     header: Header,
+    /// For each `Allies:` line, the number of entries read before it.
+    allied_at: Vec<usize>,
     flat: Vec<(usize, Entry)>,
     counts_as: Vec<CountsAs>,
     diagnostics: Vec<Diagnostic>,
@@ -496,6 +518,21 @@ impl Builder<'_> {
                     "Army",
                 );
             }
+            HeaderKey::Allies | HeaderKey::Ally => {
+                let (name, version) = split_version(&value.value);
+                let name_span = Span::new(value.span.start, value.span.start + name.len());
+                let version = version.map(|v| {
+                    let start = value.span.start + value.value.find(v).unwrap_or(0);
+                    Spanned::new(v.to_string(), Span::new(start, start + v.len()))
+                });
+                header.allies.push(super::Allied {
+                    army: Spanned::new(name.to_string(), name_span),
+                    version,
+                    line: line_span,
+                    first: 0,
+                });
+                self.allied_at.push(self.flat.len());
+            }
             HeaderKey::Version => Self::set(diagnostics, file, &mut header.version, value, "Version"),
             HeaderKey::Points | HeaderKey::PointsLimit | HeaderKey::Limit => match parse_points(&value.value)
             {
@@ -517,6 +554,25 @@ impl Builder<'_> {
             },
             HeaderKey::Player => Self::set(diagnostics, file, &mut header.player, value, "Player"),
             HeaderKey::Event => Self::set(diagnostics, file, &mut header.event, value, "Event"),
+            HeaderKey::Scenario => Self::set(diagnostics, file, &mut header.scenario, value, "Scenario"),
+            HeaderKey::Side => Self::set(diagnostics, file, &mut header.side, value, "Side"),
+            HeaderKey::OpponentPoints => match parse_points(&value.value) {
+                Some(points) => Self::set(
+                    diagnostics,
+                    file,
+                    &mut header.opponent_points,
+                    Spanned::new(points, value.span),
+                    "Opponent points",
+                ),
+                None => diagnostics.push(
+                    Diagnostic::error(
+                        Code::BadHeader,
+                        format!("`{}` is not a number of points", value.value),
+                    )
+                    .at(file, value.span)
+                    .fix("write the opponent's points as a whole number, e.g. `Opponent points: 1000`"),
+                ),
+            },
         }
     }
 
@@ -590,36 +646,51 @@ impl Builder<'_> {
 pub(super) enum HeaderKey {
     Army,
     List,
+    Allies,
+    Ally,
     PointsLimit,
     Points,
     Limit,
     Player,
     Event,
     Version,
+    Scenario,
+    Side,
+    OpponentPoints,
 }
 
 impl HeaderKey {
-    pub(super) const ALL: [HeaderKey; 8] = [
+    pub(super) const ALL: [HeaderKey; 13] = [
         HeaderKey::Army,
         HeaderKey::List,
+        HeaderKey::Allies,
+        HeaderKey::Ally,
         HeaderKey::PointsLimit,
         HeaderKey::Points,
         HeaderKey::Limit,
         HeaderKey::Player,
         HeaderKey::Event,
         HeaderKey::Version,
+        HeaderKey::Scenario,
+        HeaderKey::Side,
+        HeaderKey::OpponentPoints,
     ];
 
     pub(super) fn text(self) -> &'static str {
         match self {
             HeaderKey::Army => "army",
             HeaderKey::List => "list",
+            HeaderKey::Allies => "allies",
+            HeaderKey::Ally => "ally",
             HeaderKey::PointsLimit => "points limit",
             HeaderKey::Points => "points",
             HeaderKey::Limit => "limit",
             HeaderKey::Player => "player",
             HeaderKey::Event => "event",
             HeaderKey::Version => "version",
+            HeaderKey::Scenario => "scenario",
+            HeaderKey::Side => "side",
+            HeaderKey::OpponentPoints => "opponent points",
         }
     }
 
