@@ -4,12 +4,17 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+// The run's own name normalization, so the manifest's names need none.
+#[path = "src/catalogue/normalize.rs"]
+mod normalize;
+
 fn main() {
     // Read at run time: `env!` would bake in the folder the build script was
     // compiled in, and a copied `target/` would then embed another tree's lists.
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let root = Path::new(&manifest_dir).join("lists");
     println!("cargo:rerun-if-changed=lists");
+    println!("cargo:rerun-if-changed=src/catalogue/normalize.rs");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
@@ -68,7 +73,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the files that list needs (see `catalogue::load`).
 fn facts(value: Option<&serde_json::Value>) -> String {
     const UNKNOWN: &str =
-        "FileFacts { known: false, kind: FileKind::List, game: \"\", names: &[], units: &[] }";
+        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[] }";
     let Some(value) = value else {
         return UNKNOWN.to_string();
     };
@@ -116,8 +121,16 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     }
     units.sort();
     units.dedup();
+    let keys: Vec<(String, String)> = names
+        .iter()
+        .map(|n| {
+            let normalized = normalize::normalize(n);
+            let compact = normalize::compact(&normalized);
+            (normalized, compact)
+        })
+        .collect();
     format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, names: &{names:?}, units: &{units:?} }}"
+        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?} }}"
     )
 }
 

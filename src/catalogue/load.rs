@@ -25,8 +25,9 @@ pub(crate) struct FileFacts {
     known: bool,
     kind: FileKind,
     game: &'static str,
-    /// A list's id, name, aliases and import names.
-    names: &'static [&'static str],
+    /// A list's id, name, aliases and import names, normalized and
+    /// compacted (`names::normalize`, `names::compact`) by the build.
+    keys: &'static [(&'static str, &'static str)],
     /// Datasheet ids a list uses, or a datasheet file defines.
     units: &'static [&'static str],
 }
@@ -106,10 +107,9 @@ pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
 fn select_for(army: &str) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let manifest = embedded::MANIFEST;
-    let mut found = manifest
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.known && f.kind == FileKind::List && f.names.iter().any(|n| wanted.matches(n)));
+    let mut found = manifest.iter().enumerate().filter(|(_, f)| {
+        f.known && f.kind == FileKind::List && f.keys.iter().any(|(n, c)| wanted.matches_prepared(n, c))
+    });
     let (index, list) = found.next()?;
     if found.next().is_some() {
         return None;

@@ -12,6 +12,7 @@ mod link;
 mod load;
 pub mod locate;
 pub mod names;
+mod normalize;
 pub mod raw;
 pub mod scenarios;
 pub mod schema_words;
@@ -55,8 +56,14 @@ pub struct ListName {
 impl ListName {
     pub fn new(written: &str) -> ListName {
         let normalized = names::normalize(written);
-        let compact = normalized.chars().filter(|c| c.is_alphanumeric()).collect();
+        let compact = names::compact(&normalized);
         ListName { normalized, compact }
+    }
+
+    /// [`ListName::matches`] with the other name's forms prepared at build
+    /// time (the manifest's `keys`).
+    pub(crate) fn matches_prepared(&self, normalized: &str, compact: &str) -> bool {
+        normalized == self.normalized || compact == self.compact
     }
 
     /// Whether `name` (a list's id, name, alias or import name) is this one.

@@ -24,12 +24,7 @@ fn army_named(command: &Command) -> Option<String> {
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
         let text = String::from_utf8_lossy(&bytes);
         let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        let header = crate::roster::parse(&file).0.header;
-        // A roster with allied forces needs their lists too: load them all.
-        if !header.allies.is_empty() {
-            return None;
-        }
-        header.army.map(|a| a.value)
+        crate::roster::army_name(&file)
     };
     match command {
         Command::Check {

@@ -4,9 +4,13 @@
 //! read and a diagnostic for every line it could not. Names stay strings
 //! here; `resolve` matches them against a list.
 
+mod fast;
 mod parse;
 
-pub use parse::{MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, decode, parse};
+pub use parse::{
+    MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_name, decode, parse, parse_reference,
+    reader_disagreements,
+};
 
 use crate::source::{SourceFile, Span};
 

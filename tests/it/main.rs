@@ -16,6 +16,7 @@ mod notation;
 mod print;
 mod readme;
 mod robustness;
+mod roster_reader;
 mod roster_syntax;
 mod rosters;
 mod serve;
