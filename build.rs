@@ -4,12 +4,17 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+// The run's own name normalization, so the manifest's names need none.
+#[path = "src/catalogue/normalize.rs"]
+mod normalize;
+
 fn main() {
     // Read at run time: `env!` would bake in the folder the build script was
     // compiled in, and a copied `target/` would then embed another tree's lists.
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let root = Path::new(&manifest_dir).join("lists");
     println!("cargo:rerun-if-changed=lists");
+    println!("cargo:rerun-if-changed=src/catalogue/normalize.rs");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
@@ -68,7 +73,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the files that list needs (see `catalogue::load`).
 fn facts(value: Option<&serde_json::Value>) -> String {
     const UNKNOWN: &str =
-        "FileFacts { known: false, kind: FileKind::List, game: \"\", names: &[], units: &[] }";
+        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[] }";
     let Some(value) = value else {
         return UNKNOWN.to_string();
     };
@@ -78,12 +83,15 @@ fn facts(value: Option<&serde_json::Value>) -> String {
         || value.get("ships").is_some()
         || value.get("sf_ships").is_some()
         || value.get("heresy_units").is_some()
+        || value.get("ne_units").is_some()
     {
         "Datasheets"
     } else if value.get("models").is_some() {
         "Models"
     } else if value.get("terms").is_some() {
         "Glossary"
+    } else if value.get("scenarios").is_some() {
+        "Scenarios"
     } else {
         return UNKNOWN.to_string();
     };
@@ -104,7 +112,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
         }
         used_units(value, &mut units);
     } else if kind == "Datasheets" {
-        for key in ["units", "ships", "sf_ships", "heresy_units"] {
+        for key in ["units", "ships", "sf_ships", "heresy_units", "ne_units"] {
             for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
                 if let Some(id) = unit.get("id").and_then(|i| i.as_str()) {
                     units.push(id.to_string());
@@ -114,8 +122,16 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     }
     units.sort();
     units.dedup();
+    let keys: Vec<(String, String)> = names
+        .iter()
+        .map(|n| {
+            let normalized = normalize::normalize(n);
+            let compact = normalize::compact(&normalized);
+            (normalized, compact)
+        })
+        .collect();
     format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, names: &{names:?}, units: &{units:?} }}"
+        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?} }}"
     )
 }
 

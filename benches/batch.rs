@@ -5,9 +5,11 @@
 //! `cargo bench --bench batch` runs 10,000 and 100,000 rosters in memory
 //! (generated and checked in chunks, results folded into counts, so memory
 //! must not grow with the number of rosters), then 10,000 roster files in a
-//! temporary folder through `batch::collect` and `batch::check_all`, the
+//! temporary folder through `batch::collect` and `batch::check_each`, the
 //! path `muster check DIR` takes. `RAYON_NUM_THREADS` sets the threads.
 //! Arguments replace the in-memory sizes: `cargo bench --bench batch -- 5000`.
+//! `cargo bench --bench batch -- --write DIR 50000` only writes a folder of
+//! that many rosters, to time the binary over it or measure its memory.
 
 use muster::catalogue::{ArmyList, Catalogue};
 use muster::check::{self, Checked};
@@ -179,9 +181,33 @@ fn report(label: &str, counts: Counts, elapsed: Duration) {
     );
 }
 
+/// Writes `count` generated rosters under `dir` (50 subfolders), as the
+/// file run reads them and as `muster check DIR` can be timed over.
+fn write_folder(catalogue: &Catalogue, dir: &std::path::Path, count: usize) -> std::io::Result<()> {
+    for n in 0..count {
+        let sub = dir.join(format!("batch-{:02}", n % 50));
+        std::fs::create_dir_all(&sub)?;
+        std::fs::write(sub.join(format!("roster-{n:06}.txt")), roster(catalogue, n))?;
+    }
+    Ok(())
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `-- --write DIR N`: only write a folder of N rosters (for timing the
+    // binary over it, or its peak memory), then stop.
+    if let Some(at) = args.iter().position(|a| a == "--write") {
+        let dir = args.get(at + 1).map(std::path::PathBuf::from).unwrap_or_default();
+        let count = args.get(at + 2).and_then(|n| n.parse().ok()).unwrap_or(10_000);
+        let report_ = muster::catalogue::load_embedded();
+        match write_folder(&report_.catalogue, &dir, count) {
+            Ok(()) => println!("wrote {count} rosters under {}", dir.display()),
+            Err(e) => eprintln!("cannot write the rosters: {e}"),
+        }
+        return;
+    }
     // `cargo bench` passes `--bench`; numbers replace the default sizes.
-    let mut sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let mut sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
     if sizes.is_empty() {
         sizes = vec![10_000, 100_000];
     }
@@ -211,32 +237,52 @@ fn main() {
             return;
         }
     };
-    for n in 0..files {
-        let sub = dir.path().join(format!("batch-{:02}", n % 50));
-        let written = std::fs::create_dir_all(&sub)
-            .and_then(|()| std::fs::write(sub.join(format!("roster-{n:06}.txt")), roster(catalogue, n)));
-        if let Err(e) = written {
-            eprintln!("cannot write the rosters: {e}");
-            return;
-        }
+    if let Err(e) = write_folder(catalogue, dir.path(), files) {
+        eprintln!("cannot write the rosters: {e}");
+        return;
     }
+    // What `cat` does over the same files: walk and read each, nothing more
+    // (both runs find the files in the page cache: this one warms it).
     let t = Instant::now();
     let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
-    let results = muster::batch::check_all(
+    let bytes: usize = inputs
+        .iter()
+        .filter_map(|i| std::fs::read(&i.path).ok())
+        .map(|b| b.len())
+        .sum();
+    let reading = t.elapsed();
+    println!(
+        "files, {files}: walk and read only ({bytes} bytes) in {:.3} s: {:.0} files/s",
+        reading.as_secs_f64(),
+        files as f64 / reading.as_secs_f64()
+    );
+    let t = Instant::now();
+    let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
+    // As `muster check DIR` does: each result cut down to its row and
+    // duplicate keys as soon as it is checked.
+    let mut rows = Vec::with_capacity(inputs.len());
+    let mut keys = Vec::with_capacity(inputs.len());
+    let mut counts = Counts::default();
+    muster::batch::check_each(
         &inputs,
         |bytes, name| check::check_bytes(catalogue, name, bytes),
         &|| {},
+        |_, c| {
+            counts = counts.add(Counts::of(&c));
+            rows.push(muster::report::summary::Row::of(&c));
+            keys.push(muster::batch::Keys::of(&c));
+        },
     );
-    let duplicates = muster::batch::duplicates(&results);
+    let duplicates = muster::batch::duplicates_of(&keys);
     let elapsed = t.elapsed();
-    let counts = results
-        .iter()
-        .map(Counts::of)
-        .fold(Counts::default(), Counts::add);
     report(
-        &format!("files, {files} (walk, read, check, duplicates)"),
+        &format!("files, {files} (walk, read, check, rows, duplicates)"),
         counts,
         elapsed,
+    );
+    println!(
+        "  {:.2}x the time of walking and reading alone",
+        elapsed.as_secs_f64() / reading.as_secs_f64()
     );
     let flagged = duplicates.iter().filter(|d| !d.is_empty()).count();
     println!("  {flagged} rosters flagged as duplicates");

@@ -39,6 +39,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+// Unit profiles and card contents (datasheets), kept apart from the cards.
+#[path = "netepic/sheets.rs"]
+mod sheets;
+
 /// Category ids of the game system (`NetEpic Gold.gst`).
 const COMPANY: &str = "704c-e54e-0e5c-2d2f";
 const SUPPORT: &str = "4462-e6f9-41a2-4e47";
@@ -321,6 +325,8 @@ struct Card {
     options: Vec<(String, i64)>,
     /// Upgrade ids offered to the card, filled in once all cards are read.
     upgrades: Vec<String>,
+    /// The units the card always holds: datasheet id and count.
+    units: Vec<(String, u32)>,
     /// What the card's entries say about it (forward observers, tunnelers).
     marks: Marks,
 }
@@ -381,11 +387,17 @@ fn note_option(named: roxmltree::Node, priced: roxmltree::Node, out: &mut Vec<(S
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [path] = args.as_slice() else {
-        eprintln!("usage: netepic_import CATALOGUE.cat > lists/netepic/BOOK.yaml");
-        return ExitCode::from(2);
+    let (path, datasheets) = match args.as_slice() {
+        [path] => (path, false),
+        [flag, path] if flag == "--datasheets" => (path, true),
+        _ => {
+            eprintln!(
+                "usage: netepic_import [--datasheets] CATALOGUE.cat > lists/netepic/[datasheets/]BOOK.yaml"
+            );
+            return ExitCode::from(2);
+        }
     };
-    match run(path) {
+    match run(path, datasheets) {
         Ok(yaml) => {
             print!("{yaml}");
             ExitCode::SUCCESS
@@ -460,7 +472,7 @@ fn children<'a, 'i>(
         .flat_map(move |n| n.children().filter(move |c| c.has_tag_name(item)))
 }
 
-fn run(path: &str) -> Result<String, String> {
+fn run(path: &str, datasheets: bool) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let doc = roxmltree::Document::parse(&text).map_err(|e| e.to_string())?;
     let root = doc.root_element();
@@ -513,6 +525,15 @@ fn run(path: &str) -> Result<String, String> {
             category_names.insert(id, tidy(name));
         }
     }
+
+    // Unit profiles, of the catalogue and of the game system it links to.
+    let roots: Vec<roxmltree::Node> = std::iter::once(root)
+        .chain(gst.as_ref().map(|g| g.root_element()))
+        .collect();
+    let profiles = sheets::Profiles::new(&roots);
+    let book_key = book.id.strip_prefix("netepic-").unwrap_or(book.id);
+    let mut units = sheets::read_units(&profiles, book_key);
+    sheets::note_rules(&roots, &shared, &profiles, &mut units);
 
     // Cost types the catalogue adds to the game system's (Phase Out).
     let extra_costs: Vec<(&str, String)> = children(root, "costTypes", "costType")
@@ -600,6 +621,7 @@ fn run(path: &str) -> Result<String, String> {
         }
         let mut opts = Vec::new();
         options(entry, &shared, 0, &mut opts);
+        let card_units = sheets::card_units(entry, &shared, &profiles, &mut units);
         cards.push(Card {
             id,
             personality: book.personalities.contains(&name.as_str()),
@@ -619,6 +641,7 @@ fn run(path: &str) -> Result<String, String> {
             marks: marks(entry, &shared),
             options: opts,
             upgrades: Vec::new(),
+            units: card_units,
         });
     }
     for p in book.personalities {
@@ -689,6 +712,16 @@ fn run(path: &str) -> Result<String, String> {
         });
     }
 
+    if datasheets {
+        return Ok(sheets::datasheets(
+            &format!("{book_key}-units"),
+            book.name,
+            &file,
+            revision,
+            &units,
+        ));
+    }
+
     let force_rules: Vec<String> = children(root, "forceEntries", "forceEntry")
         .flat_map(|f| children(f, "rules", "rule"))
         .filter_map(|r| r.attribute("name").map(tidy))
@@ -699,8 +732,10 @@ fn run(path: &str) -> Result<String, String> {
         .filter_map(|f| f.attribute("name").map(tidy))
         .collect();
 
+    let cat_id = root.attribute("id").unwrap_or_default();
     Ok(render(
         book,
+        (cat_name, cat_id),
         &upgrades,
         &file,
         revision,
@@ -714,6 +749,8 @@ fn run(path: &str) -> Result<String, String> {
 #[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
 fn render(
     book: &Book,
+    // The catalogue's `name` and `id`, as a roster's force names them.
+    catalogue: (&str, &str),
     upgrades: &[Upgrade],
     file: &str,
     revision: &str,
@@ -749,6 +786,14 @@ fn render(
             book.catalogue
         ))
     );
+    let _ = writeln!(w, "imports:");
+    let _ = writeln!(w, "  battlescribe:");
+    let _ = writeln!(
+        w,
+        "    - {{ name: {}, id: {} }}",
+        quote(catalogue.0),
+        quote(catalogue.1)
+    );
     let _ = writeln!(w, "source:");
     let _ = writeln!(
         w,
@@ -781,7 +826,7 @@ fn render(
         "Unique: the core rules say both that a Unique card may be taken only once (line 184, the opening of 1.2.1) and once for every full 3,000 points of the army (line 190, the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points. The same row says Unique cards usually count as Special cards; the catalogue's card type is kept.".into(),
         "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),
         "A card whose name a roster cannot write (a comma or a colon in it) also answers to the name cut before the comma, or with the colon read as a dash.".into(),
-        "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
+        "A card's `units` are the units it always holds: every entry inside it that shows a unit profile and that the card must take (its least count, times the counts of the entries around it). Optional entries and choices are not contents. The units' statistics are the book's datasheets (lists/netepic/datasheets/, written by this converter with --datasheets).".into(),
         "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount and how many may be taken are not checked.".into(),
         "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
         "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
@@ -858,7 +903,14 @@ fn render(
                 let _ = writeln!(w, "        aliases: [{}]", quoted.join(", "));
             }
             let _ = writeln!(w, "        points: {}", c.points);
-            let _ = writeln!(w, "        units: []");
+            if c.units.is_empty() {
+                let _ = writeln!(w, "        units: []");
+            } else {
+                let _ = writeln!(w, "        units:");
+                for (unit, count) in &c.units {
+                    let _ = writeln!(w, "          - {{ unit: {unit}, count: {count} }}");
+                }
+            }
             if !c.upgrades.is_empty() {
                 let _ = writeln!(w, "        upgrades: [{}]", c.upgrades.join(", "));
             }

@@ -193,75 +193,44 @@ const MAK_RULE: &str = "heresy-mak-ordnance";
 const RESERVE_RULE: &str = "heresy-reserves";
 const ATTACKER_RULE: &str = "heresy-attacker-twice";
 
-/// The scenario, side and reserves a roster declares (`Scenario:`,
-/// `Side:`, `Opponent points:` in its header; an upgrade tagged `reserve`
-/// on a commander or battlegroup holds it and everything under it back).
+/// The scenario, side and reserves of a roster: the scenario and side as
+/// the shared scenario lookup found them (`crate::scenario::find`, from
+/// `lists/heresy/scenarios.yaml` and the roster's `Scenario:` and `Side:`
+/// or the event's `scenario`, which reports an unknown one), the header's
+/// `Opponent points:`, and an upgrade tagged `reserve` on a commander or
+/// battlegroup, which holds it and everything under it back.
 pub fn check_scenario(
     file: &SourceFile,
     header: &crate::roster::Header,
+    applied: Option<&crate::scenario::Applied<'_>>,
     army: &Army<'_>,
     limit: Option<u32>,
 ) -> Vec<Diagnostic> {
+    use crate::catalogue::scenarios::Side as Played;
     use heresy::{Scenario, Side};
     let list = army.list;
     if !list.game.game().battlegroups {
-        // Only Heresy reads these lines; elsewhere say they do nothing.
-        return [&header.scenario, &header.side]
-            .into_iter()
-            .flatten()
-            .map(|s| s.span)
-            .chain(header.opponent_points.as_ref().map(|p| p.span))
-            .map(|span| {
-                Diagnostic::warning(
-                    Code::BadHeader,
-                    format!(
-                        "{} rosters do not name a scenario, side or opponent; the line is not checked",
-                        list.game.title()
-                    ),
-                )
-                .at(file, span)
-            })
-            .collect();
+        return Vec::new();
     }
     let mut out = Vec::new();
-    let scenario = match &header.scenario {
-        None => None,
-        Some(s) => match Scenario::parse(&s.value) {
-            Some(scenario) => Some(scenario),
-            None => {
-                out.push(
-                    Diagnostic::error(Code::BadHeader, format!("`{}` is not a Heresy scenario", s.value))
-                        .at(file, s.span)
-                        .hint("Set piece battle, Seize the objective or Attack and defend"),
-                );
-                None
-            }
-        },
-    };
-    let side = match &header.side {
-        None => None,
-        Some(s) => match Side::parse(&s.value) {
-            Some(side) if scenario == Some(Scenario::AttackAndDefend) => Some(side),
-            Some(_) => {
-                out.push(
-                    Diagnostic::warning(
-                        Code::BadHeader,
-                        "a side is played only in Attack and defend; it is not checked",
-                    )
-                    .at(file, s.span)
-                    .hint("add `Scenario: Attack and defend`"),
-                );
-                None
-            }
-            None => {
-                out.push(
-                    Diagnostic::error(Code::BadHeader, format!("`{}` is not a side", s.value))
-                        .at(file, s.span)
-                        .hint("Attacker or Defender"),
-                );
-                None
-            }
-        },
+    let scenario = applied.and_then(|a| Scenario::from_id(&a.scenario.id));
+    let side = match (applied.and_then(|a| a.side), &header.side) {
+        (Some(played), _) if scenario == Some(Scenario::AttackAndDefend) => Some(match played {
+            Played::Attacker => Side::Attacker,
+            Played::Defender => Side::Defender,
+        }),
+        (Some(_), Some(s)) => {
+            out.push(
+                Diagnostic::warning(
+                    Code::Scenario,
+                    "a side is played only in Attack and defend; it is not checked",
+                )
+                .at(file, s.span)
+                .hint("remove the line, or name the scenario with `Scenario: Attack and defend`"),
+            );
+            None
+        }
+        _ => None,
     };
     // Reserves: formations under a group that took a `reserve` upgrade.
     let held: Vec<usize> = army

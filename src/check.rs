@@ -6,7 +6,7 @@ use crate::catalogue::{ArmyList, CardVp, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
-use crate::import::snapfire;
+use crate::import::{battlescribe, snapfire};
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
@@ -96,6 +96,11 @@ pub struct ArmySummary {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// The list's figures for this army (`figures` in the list file), by
+    /// name: a Tyranid hive fleet's command cards.
+    pub figures: Vec<(String, i64)>,
+    /// The scenario the roster was checked under, and its side.
+    pub scenario: Option<ScenarioSummary>,
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
@@ -106,6 +111,15 @@ pub struct ArmySummary {
     pub forces: Vec<ForceSummary>,
     /// Break points and victory points, in games whose cards have them.
     pub victory: Option<VictorySummary>,
+}
+
+/// A scenario as results name it.
+#[derive(Debug, Clone)]
+pub struct ScenarioSummary {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; `None` when the roster did not say.
+    pub side: Option<&'static str>,
 }
 
 impl ArmySummary {
@@ -180,6 +194,9 @@ pub fn check_bytes_for<'c>(
     name: &str,
     bytes: &[u8],
 ) -> Checked<'c> {
+    if battlescribe::is_roster(name, bytes) {
+        return check_battlescribe(catalogue, event, name, bytes);
+    }
     match roster::decode(bytes) {
         Ok(text) => check_text_for(catalogue, event, name, &text),
         Err(d) => Checked::unusable_input(name, d.diagnostic()),
@@ -290,7 +307,37 @@ pub fn check_text_for<'c>(
             );
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
-        let limit = points_limit(&file, &parsed.header, event, &mut diagnostics);
+        let scenario = crate::scenario::find(
+            catalogue,
+            &file,
+            &parsed.header,
+            list,
+            event,
+            army_span,
+            &mut diagnostics,
+        );
+        let mut limit = points_limit(&file, &parsed.header, event, scenario.as_ref(), &mut diagnostics);
+        if let Some(applied) = &scenario {
+            match event {
+                Some(event) => crate::scenario::opponent_in_event(
+                    applied,
+                    &file,
+                    &parsed.header,
+                    event,
+                    &mut diagnostics,
+                ),
+                None => {
+                    limit = crate::scenario::limit_without_event(
+                        applied,
+                        &file,
+                        &parsed.header,
+                        limit,
+                        &mut diagnostics,
+                    )
+                }
+            }
+            diagnostics.push(crate::scenario::note(applied, &file, list));
+        }
         if let Some(d) = points_range(&file, list.game, limit, army_span) {
             diagnostics.push(d);
         }
@@ -308,8 +355,12 @@ pub fn check_text_for<'c>(
         };
         let (army, resolve_diagnostics) = resolve(core, list);
         diagnostics.extend(resolve_diagnostics);
-        let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
-        let mut validated = validate(core, &army, limit, restrictions);
+        let extra = crate::validate::Extra {
+            event: event.map_or(&[][..], |e| e.restrictions(list)),
+            scenario: scenario.as_ref().map_or(&[][..], |s| s.rules(list)),
+            waived: scenario.as_ref().map_or(&[][..], |s| s.waived()),
+        };
+        let mut validated = validate(core, &army, limit, extra);
         if core.header.allies.len() != parsed.header.allies.len() {
             // The limit holds for the forces together (below).
             validated.retain(|d| d.code != Code::OverPointsLimit);
@@ -322,6 +373,7 @@ pub fn check_text_for<'c>(
         diagnostics.extend(crate::battlegroups::check_scenario(
             &file,
             &parsed.header,
+            scenario.as_ref(),
             &army,
             limit.map(|l| l.points),
         ));
@@ -339,6 +391,11 @@ pub fn check_text_for<'c>(
             );
         }
         summary.victory = victory(&summary, list.game);
+        summary.scenario = scenario.as_ref().map(|s| ScenarioSummary {
+            id: s.scenario.id.clone(),
+            name: s.scenario.name.clone(),
+            side: s.side.map(|side| side.as_str()),
+        });
         checked.army = Some(summary);
         if list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
@@ -419,6 +476,34 @@ fn check_link<'c>(
             checked.diagnostics.push(d);
             checked
         }
+    }
+}
+
+/// A BattleScribe roster (`.ros`, `.rosz`): read into roster text, which is
+/// checked like any roster; each finding about a line then points at the
+/// XML element the line came from. A file that cannot be read at all (a
+/// refused archive, XML that is not well-formed, a catalogue no list
+/// reads) gives one `battlescribe` error.
+fn check_battlescribe<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    bytes: &[u8],
+) -> Checked<'c> {
+    match battlescribe::read(catalogue, name, bytes) {
+        Ok(imported) => {
+            // The roster text has a name of its own: its lines are not the
+            // XML's.
+            let read_as = format!("{name} (as muster reads it)");
+            let mut result = check_text_for(catalogue, event, &read_as, &imported.roster);
+            result.name = name.to_string();
+            if let Some(file) = result.file.clone() {
+                imported.remap(&file, &mut result.diagnostics);
+            }
+            result.diagnostics.splice(0..0, imported.diagnostics);
+            result
+        }
+        Err(d) => Checked::unusable_input(name, *d),
     }
 }
 
@@ -506,10 +591,13 @@ fn same_version(a: &str, b: &str) -> bool {
 
 /// The limit the roster is held to: the event's, which the roster must
 /// agree with when it states one; otherwise the roster's own.
+/// In an event with a scenario, the limit is the roster's side's points
+/// at the event's size.
 fn points_limit(
     file: &SourceFile,
     header: &Header,
     event: Option<&Event>,
+    scenario: Option<&crate::scenario::Applied<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Limit> {
     let own = header.points.as_ref().map(|p: &Spanned<u32>| Limit {
@@ -517,24 +605,31 @@ fn points_limit(
         span: Some(p.span),
     });
     let Some(event) = event else { return own };
+    let (points, whose) = match scenario.and_then(|s| s.side.map(|side| (s, side))) {
+        Some((applied, side)) => (
+            applied.points_at(side, event.file.points),
+            format!(" for the {}", side.as_str()),
+        ),
+        None => (event.file.points, String::new()),
+    };
     if let Some(own) = &header.points {
-        if own.value != event.file.points {
+        if own.value != points {
             diagnostics.push(
                 Diagnostic::error(
                     Code::EventRule,
                     format!(
-                        "{} is played at {} points, but the roster is built to {}",
-                        event.file.name, event.file.points, own.value
+                        "{} is played at {points} points{whose}, but the roster is built to {}",
+                        event.file.name, own.value
                     ),
                 )
                 .at(file, own.span)
                 .rule("event-points", "the event file's `points`")
-                .fix(format!("Points: {}", event.file.points)),
+                .fix(format!("Points: {points}")),
             );
         }
     }
     Some(Limit {
-        points: event.file.points,
+        points,
         span: header.points.as_ref().map(|p| p.span),
     })
 }
@@ -589,6 +684,8 @@ fn summary(
         game: army.list.game,
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
+        figures: crate::validate::figures(army, limit),
+        scenario: None,
         formations: army
             .formations
             .iter()
@@ -660,10 +757,10 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         event: h.event.clone(),
         title: h.title.clone(),
         army_line: h.army_line,
+        allies: Vec::new(),
         scenario: h.scenario.clone(),
         side: h.side.clone(),
         opponent_points: h.opponent_points.clone(),
-        allies: Vec::new(),
     };
     let mut counts_as = Vec::new();
     match ally.and_then(|i| allies.get(i)) {
@@ -824,9 +921,13 @@ fn allied_forces(
         }
         let (army, resolve_diagnostics) = resolve(&force, list);
         diagnostics.extend(resolve_diagnostics);
-        let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
+        let extra = crate::validate::Extra {
+            event: event.map_or(&[][..], |e| e.restrictions(list)),
+            scenario: &[],
+            waived: &[],
+        };
         diagnostics.extend(
-            validate(&force, &army, limit, restrictions)
+            validate(&force, &army, limit, extra)
                 .into_iter()
                 .filter(|d| !matches!(d.code, Code::OverPointsLimit | Code::MissingPointsLimit)),
         );

@@ -100,6 +100,16 @@ codes! {
     /// An allied force the game's ally rules refuse (NetEpic Gold: a
     /// forbidden pair, too many points on allies, a list that takes none).
     AllyRule = "ally-rule",
+    /// A scenario that cannot be used: unknown, of another game, or a
+    /// roster that does not say its side.
+    Scenario = "scenario",
+    /// A rule of the scenario the roster is checked under, for its side.
+    ScenarioRule = "scenario-rule",
+    /// A part of a BattleScribe roster (`.ros`, `.rosz`) muster cannot
+    /// map: a catalogue no list reads, a force of another list, a count or
+    /// cost that is not a number. (A file refused whole, as a zip bomb or
+    /// a DTD, is `unreadable-input`.)
+    BattleScribe = "battlescribe",
 }
 
 impl fmt::Display for Code {

@@ -39,6 +39,7 @@ pub mod report;
 pub mod resolve;
 pub mod roster;
 pub mod rules;
+pub mod scenario;
 pub mod schema;
 pub mod serve;
 pub mod source;

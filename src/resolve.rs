@@ -429,8 +429,10 @@ impl Resolver<'_, '_> {
         })
     }
 
-    /// A group formation (a squadron, a Heresy commander) that members
-    /// join, with the units it has of its own (a commander's stand).
+    /// A group formation (a squadron, a Heresy commander, a company card)
+    /// that members join, with the units it holds itself (a squadron none,
+    /// a Heresy commander its stand, a NetEpic company card its companies
+    /// of troops).
     fn group_formation(&self, formation: FormationIdx, span: Span) -> ArmyFormation {
         let f = &self.list.formations[formation];
         let mut units = vec![0; self.list.units.len()];

@@ -38,20 +38,18 @@ pub struct SourceFile {
 struct Inner {
     name: String,
     text: String,
-    line_starts: Vec<usize>,
+    /// Found on first use: most files (the built-in lists) never report a
+    /// position, and scanning them for line breaks was a tenth of a check.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         SourceFile {
             inner: Arc::new(Inner {
                 name: name.into(),
-                text,
-                line_starts,
+                text: text.into(),
+                line_starts: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -65,13 +63,17 @@ impl SourceFile {
     }
 
     pub fn line_starts(&self) -> &[usize] {
-        &self.inner.line_starts
+        self.inner.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.inner.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
     }
 
     /// 1-based line of a byte offset, without counting characters.
     pub fn line_of(&self, offset: usize) -> usize {
         let offset = offset.min(self.inner.text.len());
-        match self.inner.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -80,11 +82,11 @@ impl SourceFile {
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.inner.text.len());
-        let line = match self.inner.line_starts.binary_search(&offset) {
+        let line = match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.inner.line_starts[line];
+        let start = self.line_starts()[line];
         let column = self
             .inner
             .text
@@ -95,7 +97,7 @@ impl SourceFile {
 
     /// The byte span of 1-based line `line`, without its line break.
     pub fn line_span(&self, line: usize) -> Span {
-        let starts = &self.inner.line_starts;
+        let starts = self.line_starts();
         let Some(&start) = starts.get(line.wrapping_sub(1)) else {
             return Span::new(self.inner.text.len(), self.inner.text.len());
         };

@@ -41,17 +41,43 @@ pub struct Duplicate {
 /// to the group's first, and the first to the second, so 2,000 copies of
 /// one list give 2,000 links, not 4 million. [`duplicate_groups`] gives the groups.
 pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
-    let mut found = vec![Vec::new(); results.len()];
-    let mut by_player: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut by_list: HashMap<u128, Vec<usize>> = HashMap::new();
-    for (i, c) in results.iter().enumerate() {
-        if let Some(player) = &c.header.player {
-            let key = names::normalize(&player.value);
-            if !key.is_empty() {
-                by_player.entry(key).or_default().push(i);
-            }
+    let keys: Vec<Keys> = results.iter().map(Keys::of).collect();
+    duplicates_of(&keys)
+}
+
+/// What [`duplicates`] compares of one roster: its player, normalized,
+/// and the [`fingerprint`] of its list. A few dozen bytes, so a batch can
+/// keep these and let the results go.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Keys {
+    pub player: Option<String>,
+    pub list: Option<u128>,
+}
+
+impl Keys {
+    pub fn of(c: &Checked<'_>) -> Keys {
+        Keys {
+            player: c
+                .header
+                .player
+                .as_ref()
+                .map(|p| names::normalize(&p.value))
+                .filter(|k| !k.is_empty()),
+            list: fingerprint(c),
         }
-        if let Some(key) = fingerprint(c) {
+    }
+}
+
+/// [`duplicates`] from each roster's [`Keys`].
+pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
+    let mut found = vec![Vec::new(); keys.len()];
+    let mut by_player: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_list: HashMap<u128, Vec<usize>> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        if let Some(player) = &k.player {
+            by_player.entry(player).or_default().push(i);
+        }
+        if let Some(key) = k.list {
             by_list.entry(key).or_default().push(i);
         }
     }
@@ -131,14 +157,18 @@ fn normalized(c: &Checked<'_>) -> Option<String> {
             continue;
         }
         let line = line.split_once('#').map_or(line, |(before, _)| before);
-        // Case and quotes as names are matched; spacing dropped altogether,
-        // so `Tactical:Captain` and `Tactical : Captain` meet.
-        let line: String = names::normalize(line)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if !line.is_empty() {
-            out.push_str(&line);
+        // Case and quotes as names are matched (`names::normalize`, written
+        // straight into the text); spacing dropped altogether, so
+        // `Tactical:Captain` and `Tactical : Captain` meet.
+        let start = out.len();
+        for c in line.chars().filter(|c| !c.is_whitespace()) {
+            match c {
+                '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
+                '\u{00d7}' => out.push('x'),
+                c => out.extend(c.to_lowercase()),
+            }
+        }
+        if out.len() > start {
             out.push('\n');
         }
     }

@@ -14,7 +14,9 @@
 mod duplicates;
 mod walk;
 
-pub use duplicates::{Duplicate, DuplicateGroup, DuplicateKind, duplicate_groups, duplicates};
+pub use duplicates::{
+    Duplicate, DuplicateGroup, DuplicateKind, Keys, duplicate_groups, duplicates, duplicates_of,
+};
 pub use walk::{Input, Origin, collect};
 
 use crate::check::Checked;
@@ -43,6 +45,29 @@ where
             checked
         })
         .collect()
+}
+
+/// Inputs checked at a time by [`check_each`]: enough to keep every thread
+/// busy, few enough that the results in flight stay small.
+pub const CHUNK: usize = 256;
+
+/// Checks every input in parallel, a chunk at a time, and hands each result
+/// to `each` in the inputs' order as soon as its chunk is done, so a caller
+/// that keeps only what it needs of each result (a row, a line written
+/// out) runs in memory that does not grow with the number of inputs.
+pub fn check_each<'c, F>(
+    inputs: &[Input],
+    check: F,
+    progress: &(dyn Fn() + Sync),
+    mut each: impl FnMut(usize, Checked<'c>),
+) where
+    F: Fn(&[u8], &str) -> Checked<'c> + Sync,
+{
+    for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
+        for (i, checked) in check_all(chunk, &check, progress).into_iter().enumerate() {
+            each(n * CHUNK + i, checked);
+        }
+    }
 }
 
 /// A result for an input that could not be read at all.

@@ -189,6 +189,20 @@ pub(super) fn link(
             }
         }
     }
+    for unit in &catalogue.ne_units {
+        if !unit.parsed_at_load() {
+            continue;
+        }
+        let Some(sheet) = unit.sheet() else { continue };
+        for id in sheet.glossary_ids() {
+            let known = catalogue
+                .glossary(unit.game)
+                .is_some_and(|g| g.entry(id).is_some());
+            if !known && !missing.iter().any(|(game, m, _)| *game == unit.game && *m == id) {
+                missing.push((unit.game, id, &unit.data.id));
+            }
+        }
+    }
     for (game, id, unit) in missing {
         let message = format!(
             "the {} glossary has no entry `{id}`, which datasheet `{unit}` uses",

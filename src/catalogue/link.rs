@@ -188,6 +188,46 @@ pub fn link(
                 None => catalogue.heresy_units.push(unit),
             }
         }
+        for (i, unit) in file.ne_units.into_iter().enumerate() {
+            if !in_this_file.insert(unit.id.clone()) {
+                errors.error(
+                    &format!("/ne_units/{i}/id"),
+                    format!("datasheet id `{}` is used twice", unit.id),
+                );
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if eager {
+                let sheet = match super::sheets::parse_ne_unit(&unit) {
+                    Ok(sheet) => Some(sheet),
+                    Err(fields) => {
+                        for field in fields {
+                            errors.error(
+                                &format!("/ne_units/{i}/{}", field.path),
+                                field.ne_unit_message(&unit.id),
+                            );
+                        }
+                        None
+                    }
+                };
+                let _ = parsed.set(sheet);
+            }
+            let unit = super::NeUnit {
+                game: file.game,
+                faction: file.id.clone(),
+                data: unit,
+                parsed,
+            };
+            // A later file (from --lists) overrides a built-in datasheet.
+            match catalogue
+                .ne_units
+                .iter_mut()
+                .find(|s| s.game == unit.game && s.data.id == unit.data.id)
+            {
+                Some(existing) => *existing = unit,
+                None => catalogue.ne_units.push(unit),
+            }
+        }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
                 errors.error(
@@ -348,6 +388,7 @@ fn link_list(
             && catalogue.ship(file.game, id).is_none()
             && catalogue.sf_ship(file.game, id).is_none()
             && catalogue.heresy_unit(file.game, id).is_none()
+            && catalogue.ne_unit(file.game, id).is_none()
         {
             errors.error(
                 &pointer,
@@ -755,6 +796,43 @@ fn link_list(
         }
     }
 
+    let mut figures = Vec::new();
+    for (i, figure) in file.figures.iter().enumerate() {
+        // A number is read as the left side of `NUMBER >= 0`, so that the
+        // constraint grammar serves for both.
+        let compiled = rules::parse(&format!("{} >= 0", figure.value))
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    figure.value,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
+                if matches!(*zero, rules::Num::Int(0)) =>
+            {
+                figures.push(super::Figure {
+                    id: figure.id.clone(),
+                    name: figure.name.clone(),
+                    value: *value,
+                    text: figure.value.clone(),
+                    provenance: figure.provenance.clone(),
+                });
+            }
+            Ok(_) => errors.error(
+                &format!("/figures/{i}/value"),
+                format!(
+                    "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
+                    figure.value
+                ),
+            ),
+            Err(message) => errors.error(&format!("/figures/{i}/value"), message),
+        }
+    }
+
     match (
         file.game.game().rating,
         &file.strategy_rating,
@@ -838,6 +916,16 @@ fn link_list(
         aliases: file.aliases,
         version: file.version,
         version_label: file.version_label,
+        battlescribe: file
+            .imports
+            .as_ref()
+            .map(|i| {
+                i.battlescribe
+                    .iter()
+                    .map(|c| (c.name.clone(), c.id.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
         snapfire_id: file.imports.and_then(|i| i.snapfire),
         snapfire,
         source: file.source,
@@ -869,6 +957,7 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        figures,
         name_keys: Vec::new(),
         formation_names,
         upgrade_names,

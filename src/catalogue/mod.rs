@@ -12,7 +12,9 @@ mod link;
 mod load;
 pub mod locate;
 pub mod names;
+mod normalize;
 pub mod raw;
+pub mod scenarios;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;
@@ -39,6 +41,10 @@ pub struct Catalogue {
     pub sf_ships: Vec<SfShip>,
     /// Heresy unit datasheets.
     pub heresy_units: Vec<HeresyUnit>,
+    /// NetEpic Gold unit datasheets.
+    pub ne_units: Vec<NeUnit>,
+    /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
+    pub scenarios: Vec<scenarios::Scenario>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -53,8 +59,14 @@ pub struct ListName {
 impl ListName {
     pub fn new(written: &str) -> ListName {
         let normalized = names::normalize(written);
-        let compact = normalized.chars().filter(|c| c.is_alphanumeric()).collect();
+        let compact = names::compact(&normalized);
         ListName { normalized, compact }
+    }
+
+    /// [`ListName::matches`] with the other name's forms prepared at build
+    /// time (the manifest's `keys`).
+    pub(crate) fn matches_prepared(&self, normalized: &str, compact: &str) -> bool {
+        normalized == self.normalized || compact == self.compact
     }
 
     /// Whether `name` (a list's id, name, alias or import name) is this one.
@@ -136,6 +148,31 @@ impl HeresyUnit {
     pub fn sheet(&self) -> Option<&crate::notation::heresy::HeresySheet> {
         self.parsed
             .get_or_init(|| sheets::parse_heresy_unit(&self.data).ok())
+            .as_ref()
+    }
+
+    pub(crate) fn parsed_at_load(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
+/// A NetEpic Gold unit's datasheet, as written.
+#[derive(Debug, Clone)]
+pub struct NeUnit {
+    pub game: GameId,
+    /// The datasheet file's id (`orks-units`).
+    pub faction: String,
+    pub data: raw::NeUnitDatasheet,
+    /// The values, parsed on first use (see `Datasheet::parsed`).
+    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::netepic::NeSheet>>,
+}
+
+impl NeUnit {
+    /// The values, parsed; `None` when one does not parse (`lists --check`
+    /// reports it).
+    pub fn sheet(&self) -> Option<&crate::notation::netepic::NeSheet> {
+        self.parsed
+            .get_or_init(|| sheets::parse_ne_unit(&self.data).ok())
             .as_ref()
     }
 
@@ -235,6 +272,10 @@ impl Catalogue {
     pub fn sf_ship(&self, game: GameId, id: &str) -> Option<&SfShip> {
         self.sf_ships.iter().find(|s| s.game == game && s.data.id == id)
     }
+
+    pub fn ne_unit(&self, game: GameId, id: &str) -> Option<&NeUnit> {
+        self.ne_units.iter().find(|s| s.game == game && s.data.id == id)
+    }
 }
 
 pub enum ListLookup<'a> {
@@ -253,6 +294,8 @@ pub struct ArmyList {
     pub version: String,
     pub version_label: Option<String>,
     pub snapfire_id: Option<String>,
+    /// BattleScribe catalogues read as this list: name and id.
+    pub battlescribe: Vec<(String, Option<String>)>,
     /// Snapfire's ids of the formations and upgrades, for share links.
     pub snapfire: snapfire::SnapfireIds,
     pub source: Vec<SourceRef>,
@@ -274,6 +317,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// Numbers worked out from the army and printed with it.
+    pub figures: Vec<Figure>,
     /// `all_names`, prepared for comparison once rather than per roster.
     pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
@@ -514,6 +559,16 @@ impl Constraint {
             .as_ref()
             .is_none_or(|mask| mask.get(formation).copied().unwrap_or(false))
     }
+}
+
+/// A number worked out from the army (`figures` in a list file).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    pub id: String,
+    pub name: String,
+    pub value: crate::rules::Num<Selector>,
+    pub text: String,
+    pub provenance: String,
 }
 
 #[derive(Debug, Clone)]

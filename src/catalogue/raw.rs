@@ -107,6 +107,25 @@ pub struct ArmyListFile {
     /// the user as not checked.
     #[serde(default)]
     pub not_enforced: Vec<NotEnforced>,
+    /// Figures worked out from the army and printed with it (a Tyranid
+    /// hive fleet's command-card hand), each a number in the constraint
+    /// language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<Figure>,
+}
+
+/// A number worked out from the army and printed with it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// What it is called on the roster ("Command cards").
+    pub name: String,
+    /// The number, in the constraint language: `6 * count(hiveship) + count(tag:swarm)`.
+    pub value: String,
+    /// Where the rule comes from.
+    pub provenance: String,
 }
 
 /// Names other builders use for a list.
@@ -134,6 +153,22 @@ pub struct Imports {
     /// own entries: an automatic transport, a rule's free character).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_none: Vec<String>,
+    /// BattleScribe catalogues whose rosters (`.ros`, `.rosz`) are checked
+    /// against this list: a force whose `catalogueId` or `catalogueName`
+    /// is one of these reads as this list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlescribe: Vec<BattleScribeCatalogue>,
+}
+
+/// A BattleScribe catalogue, as a roster's force names it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BattleScribeCatalogue {
+    /// The catalogue's `name` (a force's `catalogueName`).
+    pub name: String,
+    /// The catalogue's `id` (a force's `catalogueId`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
 /// What one Snapfire upgrade pick stands for in muster's terms.
@@ -345,6 +380,12 @@ pub struct Upgrade {
     /// ("Land Raider" and "2x Land Raider").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub snapfire_ids: Vec<u32>,
+    /// Formations where Snapfire offers only some of `snapfire_ids`
+    /// (Big Gun in Warbands, Big Gunz in Mekboy Gunzmobs): formation id to
+    /// the ids a share link writes there. Formations not named may use
+    /// every id; reading a link accepts every id anywhere.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
 }
 
 /// The units a list lets garrison, and where that comes from.
@@ -502,6 +543,9 @@ pub struct DatasheetFile {
     /// Heresy unit datasheets (one model's stat line).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heresy_units: Vec<HeresyUnitDatasheet>,
+    /// NetEpic Gold unit datasheets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ne_units: Vec<NeUnitDatasheet>,
 }
 
 /// A Heresy model's stat line, values in the game's notation
@@ -572,6 +616,46 @@ pub struct HeresyWeapon {
     /// out for weapons carried by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mount: Option<Known<String>>,
+}
+
+/// A NetEpic Gold unit's datasheet, values in the game's notation
+/// (`grammar/netepic.pest`). A value the sources do not give as a plain
+/// figure is `missing`, and `faults` says why.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NeUnitDatasheet {
+    /// Unique within the game.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Unit classes: `Infantry`, `Vehicle, Skimmer`, `Titan`.
+    pub class: Known<String>,
+    /// `10cm`, `-` (does not move).
+    #[serde(rename = "move")]
+    pub moves: Known<String>,
+    /// `5+`, `6+ fixed`, `4+ / 6+ fixed`, `-` (none).
+    pub save: Known<String>,
+    /// Close assault factor: `+2`, `-1`.
+    pub caf: Known<String>,
+    /// `2+`, `-` (no morale value); left out where the profile has no
+    /// morale line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<Known<String>>,
+    /// `Lascannons: 75cm 2d 5+ (-2)`, `Flamer: LT 4+ (0)`,
+    /// `Kustom Shootas: missing`.
+    #[serde(default)]
+    pub weapons: Vec<String>,
+    /// Special abilities: `Command`, `Transport (2)`, `Point Defence (1)`.
+    #[serde(default)]
+    pub abilities: Vec<String>,
+    /// Names of the army book's own rules the unit follows (not notation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
+    /// What is wrong with the source for this unit, in our words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
 }
 
 /// A Space Fleet ship's datasheet (or a space object's), values in the
@@ -841,4 +925,73 @@ pub enum TermKind {
     Arc,
     /// Battlefleet Gothic: attack craft a launch bay carries.
     Craft,
+}
+
+/// A game's scenarios: `lists/<game>/scenarios.yaml`. A roster or an
+/// event that names one is held to the scenario's rules for its side.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub game: GameId,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub scenarios: Vec<Scenario>,
+}
+
+/// One scenario: what it changes in how the two fleets (or armies) are
+/// chosen. Rules of play, set-up and victory are not listed.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// Its number in the source's table, if it has one; a roster may name
+    /// the scenario by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// What it changes for the forces, in one line of our words.
+    pub summary: String,
+    #[serde(default)]
+    pub attacker: ScenarioSide,
+    #[serde(default)]
+    pub defender: ScenarioSide,
+    /// Rules about both forces that muster does not check, with why.
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// What a scenario asks of one side's force.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSide {
+    /// The side's points limit as a share of the opponent's points; at
+    /// most one side of a scenario has one (the other builds to the agreed
+    /// size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointsShare>,
+    /// Rules for this side's force, in the constraint language of list
+    /// files; ids and tags a list lacks match nothing.
+    #[serde(default)]
+    pub rules: Vec<Constraint>,
+    /// Ids of list constraints the scenario sets aside for this side.
+    #[serde(default)]
+    pub waives: Vec<String>,
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// `floor(opponent * times / per) + plus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PointsShare {
+    #[schemars(range(min = 1))]
+    pub times: u32,
+    #[schemars(range(min = 1))]
+    pub per: u32,
+    #[serde(default)]
+    pub plus: u32,
 }

@@ -44,6 +44,13 @@ impl FieldError {
         )
     }
 
+    pub fn ne_unit_message(&self, unit: &str) -> String {
+        format!(
+            "unit datasheet `{unit}`, {}: `{}` is not NetEpic notation {}",
+            self.field, self.value, self.error
+        )
+    }
+
     pub fn ship_message(&self, ship: &str) -> String {
         format!(
             "ship datasheet `{ship}`, {}: `{}` is not ship notation {}",
@@ -597,5 +604,66 @@ pub(super) fn parse_heresy_unit(unit: &raw::HeresyUnitDatasheet) -> Result<Heres
         }
         // Every `None` above recorded an error.
         _ => Err(fields.errors),
+    }
+}
+
+/// A NetEpic datasheet's values through its notation. A `missing` value
+/// stays missing; a value that does not parse is a `FieldError` with its
+/// path below the unit.
+pub(super) fn parse_ne_unit(
+    unit: &raw::NeUnitDatasheet,
+) -> Result<crate::notation::netepic::NeSheet, Vec<FieldError>> {
+    use crate::notation::netepic as ne;
+    let mut fields = Fields { errors: Vec::new() };
+    let class = stat(
+        &mut fields,
+        "class",
+        "class".into(),
+        &unit.class,
+        ne::parse_classes,
+    );
+    let moves = stat(&mut fields, "move", "move".into(), &unit.moves, ne::parse_move);
+    let save = stat(&mut fields, "save", "save".into(), &unit.save, ne::parse_save);
+    let caf = stat(&mut fields, "caf", "CAF".into(), &unit.caf, ne::parse_caf);
+    let morale = unit
+        .morale
+        .as_ref()
+        .map(|m| stat(&mut fields, "morale", "morale".into(), m, ne::parse_morale));
+    let mut weapons = Vec::new();
+    for (w, text) in unit.weapons.iter().enumerate() {
+        if let Some(weapon) = fields.take(
+            format!("weapons/{w}"),
+            format!("weapon {}", w + 1),
+            text,
+            ne::parse_weapon,
+        ) {
+            weapons.push(weapon);
+        }
+    }
+    let mut abilities = Vec::new();
+    for (a, text) in unit.abilities.iter().enumerate() {
+        if let Some(ability) = fields.take(
+            format!("abilities/{a}"),
+            format!("ability {}", a + 1),
+            text,
+            ne::parse_ability,
+        ) {
+            abilities.push(ability);
+        }
+    }
+    if !fields.errors.is_empty() {
+        return Err(fields.errors);
+    }
+    match (class, moves, save, caf) {
+        (Some(class), Some(moves), Some(save), Some(caf)) => Ok(ne::NeSheet {
+            class,
+            moves,
+            save,
+            caf,
+            morale: morale.flatten(),
+            weapons,
+            abilities,
+        }),
+        _ => Err(Vec::new()),
     }
 }

@@ -28,6 +28,9 @@ pub struct SnapfireIds {
     alternates: Vec<Pick>,
     /// Each upgrade's pick ids, in the order the file gives them.
     pub upgrade_picks: Vec<Vec<u32>>,
+    /// The only ids a link writes for an upgrade in a formation, where
+    /// Snapfire offers only some of them there (`snapfire_ids_by_formation`).
+    restricted: HashMap<(FormationIdx, UpgradeIdx), Vec<u32>>,
 }
 
 /// What one upgrade pick gives.
@@ -61,6 +64,19 @@ impl SnapfireIds {
     /// the other readings the list records.
     pub fn writings(&self) -> impl Iterator<Item = &Pick> {
         self.picks.values().chain(&self.alternates)
+    }
+
+    /// [`Self::writings`] that Snapfire offers in `formation`: a pick
+    /// giving an upgrade whose ids the formation restricts must be one of
+    /// those ids.
+    pub fn writings_in(&self, formation: FormationIdx) -> impl Iterator<Item = &Pick> {
+        self.writings().filter(move |p| {
+            p.gives.iter().all(|&(u, _)| {
+                self.restricted
+                    .get(&(formation, u))
+                    .is_none_or(|ids| ids.contains(&p.id))
+            })
+        })
     }
 }
 
@@ -174,6 +190,63 @@ pub(super) fn link(
             recorded.gives = gives;
         } else {
             ids.alternates.push(Pick { id: pick.id, gives });
+        }
+    }
+
+    // Ids restricted per formation: the formation offers the upgrade, and
+    // each id is one the upgrade's picks use.
+    let formation_index: HashMap<&str, FormationIdx> = formations
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.id.as_str(), i))
+        .collect();
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        for (formation, list) in &upgrade.snapfire_ids_by_formation {
+            let pointer = format!("/upgrades/{u}/snapfire_ids_by_formation/{formation}");
+            let Some(&f) = formation_index.get(formation.as_str()) else {
+                errors.error(
+                    &pointer,
+                    format!("`{formation}` in `snapfire_ids_by_formation` names no formation of the list"),
+                );
+                continue;
+            };
+            if !formations[f].upgrades.contains(&u) {
+                errors.error(
+                    &pointer,
+                    format!(
+                        "formation `{formation}` does not offer `{}`, so no link writes its ids there",
+                        upgrade.id
+                    ),
+                );
+                continue;
+            }
+            if list.is_empty() {
+                errors.error(
+                    &pointer,
+                    "an empty list of ids: name at least one, or leave the formation out".to_string(),
+                );
+                continue;
+            }
+            let mut ok = true;
+            for (i, id) in list.iter().enumerate() {
+                let gives = ids
+                    .picks
+                    .get(id)
+                    .is_some_and(|p| p.gives.iter().any(|&(g, _)| g == u));
+                if !gives {
+                    errors.error(
+                        &format!("{pointer}/{i}"),
+                        format!(
+                            "Snapfire id {id} is not a pick of `{}` (its `snapfire_ids`)",
+                            upgrade.id
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+            if ok {
+                ids.restricted.insert((f, u), list.clone());
+            }
         }
     }
 

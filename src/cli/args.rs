@@ -141,10 +141,11 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
-    /// Print a Snapfire share link as a muster roster.
+    /// Print a Snapfire share link or a BattleScribe roster (.ros, .rosz)
+    /// as a muster roster.
     Import {
-        /// The link (quote it in the shell), or a file holding it; `-`
-        /// reads standard input.
+        /// The link (quote it in the shell), a file holding it, or a
+        /// BattleScribe roster file; `-` reads standard input.
         #[arg(value_name = "LINK_OR_FILE")]
         link: String,
     },

@@ -7,14 +7,14 @@
 //! The library does the work (`batch`, `check`, `report`); this module only
 //! decides what goes where.
 
-use super::commands::{detailed, to_json, usage};
-use super::{Format, Output, status};
-use crate::batch::{self, Input, Origin};
+use super::commands::{detailed, usage};
+use super::{Format, Output, Stream, status};
+use crate::batch::{self, Keys, Origin};
 use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
 use crate::event::Event;
-use crate::report::json::CheckOutput;
-use crate::report::summary::{self, Status, Summary};
+use crate::report::batch_json::stream;
+use crate::report::summary::{self, Row, Status, Summary};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
@@ -62,7 +62,38 @@ pub fn check(
     };
     let inputs = batch::collect(files);
     let bar = progress_bar(inputs.len());
-    let results = batch::check_all(
+    let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
+    let report_format = report.map(|(_, f)| f);
+    // Each result is cut down as soon as it is checked: a row for the
+    // tables, the keys that find duplicates, and the parts of the documents
+    // asked for (JSON parts go to a temporary file), so memory does not
+    // grow with the rosters beyond a row each.
+    let spools = (format == Format::Json || report_format == Some(ReportFormat::Json))
+        .then(Spool::new)
+        .transpose()
+        .and_then(|json| {
+            Ok((
+                json,
+                (report_format == Some(ReportFormat::Html))
+                    .then(Spool::new)
+                    .transpose()?,
+            ))
+        });
+    let (mut spool, mut html) = match spools {
+        Ok(spools) => spools,
+        Err(e) => {
+            return Output {
+                stderr: format!("error: cannot create a temporary file: {e}\n"),
+                status: status::UNUSABLE,
+                ..Output::default()
+            };
+        }
+    };
+    let mut rows = Vec::with_capacity(inputs.len());
+    let mut keys = Vec::with_capacity(inputs.len());
+    let mut kept: Vec<Checked<'_>> = Vec::new();
+    let (mut named_unusable, mut all_legal) = (false, true);
+    batch::check_each(
         &inputs,
         // The seam for whatever applies to every roster (here, the event).
         |bytes, name| check::check_bytes_for(catalogue, event, name, bytes),
@@ -71,40 +102,97 @@ pub fn check(
                 bar.inc(1);
             }
         },
+        |i, checked| {
+            named_unusable |= inputs[i].origin != Origin::Walked && checked.unusable();
+            all_legal &= checked.legal();
+            rows.push(Row::of(&checked));
+            keys.push(Keys::of(&checked));
+            if let Some(spool) = &mut spool {
+                spool.push(&stream::fragment(&checked));
+            }
+            if let Some(html) = &mut html {
+                match crate::report::html::findings(&checked) {
+                    Ok(part) => html.push(&part),
+                    Err(e) => html.fail(std::io::Error::other(e)),
+                }
+            }
+            if single && format == Format::Text {
+                kept.push(checked);
+            }
+        },
     );
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let duplicates = batch::duplicates(&results);
-    let summary = Summary::new(&results, &duplicates, event.map(|e| e.file.name.clone()));
+    let mut summary = Summary {
+        rows,
+        event: event.map(|e| e.file.name.clone()),
+    };
+    summary.link(&batch::duplicates_of(&keys));
+    drop(keys);
 
-    let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
     let mut out = Output {
-        status: exit_status(&inputs, &results),
+        // 2 when a path the user named (or standard input) cannot be used:
+        // that is a mistake in the command. A file found inside a folder
+        // that cannot be used is a bad submission, like an illegal roster: 1.
+        status: if named_unusable {
+            status::UNUSABLE
+        } else if all_legal {
+            status::OK
+        } else {
+            status::FAILED
+        },
         ..Output::default()
     };
-    out.stdout = match format {
-        Format::Json => to_json(&CheckOutput::new(&results, event)),
-        Format::Text if single => detailed(&results, color, verbose),
-        Format::Text => {
-            let mut text = summary::table(&summary);
-            if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {
-                text.push_str("hint: `--report report.html` writes every finding of every roster\n");
-            }
-            text
+    let spooled = spool
+        .map(Spool::finish)
+        .transpose()
+        .and_then(|json| Ok((json, html.map(Spool::finish).transpose()?)));
+    let (spooled, html) = match spooled {
+        Ok(spooled) => spooled,
+        Err(e) => {
+            out.stderr = format!("error: cannot write a temporary file: {e}\n");
+            out.status = status::UNUSABLE;
+            return out;
         }
     };
+    match format {
+        Format::Json => {
+            let event = summary.event.clone();
+            out.stream = spooled.clone().map(|spooled| {
+                Stream(Box::new(move |w: &mut dyn std::io::Write| {
+                    stream::write_output(w, event.as_deref(), all_legal, &mut spooled.parts()?)
+                }))
+            });
+        }
+        Format::Text if single => out.stdout = detailed(&kept, color, verbose),
+        Format::Text => {
+            out.stdout = summary::table(&summary);
+            if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {
+                out.stdout
+                    .push_str("hint: `--report report.html` writes every finding of every roster\n");
+            }
+        }
+    }
     if let Some((path, format)) = report {
-        match render(&summary, format).and_then(|text| {
-            let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
-            write_atomically(path, text.as_bytes(), &read)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))
-        }) {
+        let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
+        let written = write_atomically_with(path, &read, |w| match format {
+            ReportFormat::Html => match &html {
+                Some(html) => crate::report::html::write(&summary, w, &mut html.parts()?),
+                None => Err(std::io::Error::other("no HTML was kept")),
+            },
+            ReportFormat::Csv => crate::report::csv::write(&summary, w).map_err(std::io::Error::other),
+            ReportFormat::Json => match &spooled {
+                Some(spooled) => stream::write_report(w, &summary, &mut spooled.parts()?),
+                None => Err(std::io::Error::other("no JSON was kept")),
+            },
+        });
+        match written {
             Ok(()) => {
                 let _ = writeln!(out.stderr, "wrote {}", path.display());
             }
-            Err(message) => {
-                let _ = writeln!(out.stderr, "error: {message}");
+            Err(e) => {
+                let _ = writeln!(out.stderr, "error: cannot write {}: {e}", path.display());
                 out.status = status::UNUSABLE;
             }
         }
@@ -112,37 +200,89 @@ pub fn check(
     out
 }
 
-/// 2 when a path the user named (or standard input) cannot be used: that
-/// is a mistake in the command. A file found inside a folder that cannot be
-/// used is a bad submission, like an illegal roster: 1.
-fn exit_status(inputs: &[Input], results: &[Checked<'_>]) -> u8 {
-    let named_unusable = inputs
-        .iter()
-        .zip(results)
-        .any(|(input, c)| input.origin != Origin::Walked && c.unusable());
-    if named_unusable {
-        status::UNUSABLE
-    } else if results.iter().all(Checked::legal) {
-        status::OK
-    } else {
-        status::FAILED
+/// A part of each roster (JSON, or the HTML of its findings), in order, in
+/// an unnamed temporary file
+/// (gone when the process ends): written as rosters are checked, read back
+/// while the documents are written.
+struct Spool {
+    file: std::io::BufWriter<std::fs::File>,
+    lengths: Vec<u32>,
+    error: Option<std::io::Error>,
+}
+
+impl Spool {
+    fn new() -> std::io::Result<Spool> {
+        Ok(Spool {
+            file: std::io::BufWriter::new(tempfile::tempfile()?),
+            lengths: Vec::new(),
+            error: None,
+        })
+    }
+
+    fn push(&mut self, part: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let length = u32::try_from(part.len()).map_err(std::io::Error::other);
+        match length.and_then(|n| self.file.write_all(part.as_bytes()).map(|()| n)) {
+            Ok(n) => self.lengths.push(n),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn fail(&mut self, e: std::io::Error) {
+        self.error.get_or_insert(e);
+    }
+
+    fn finish(self) -> std::io::Result<Spooled> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let file = self.file.into_inner().map_err(|e| e.into_error())?;
+        Ok(Spooled {
+            file: std::sync::Arc::new(file),
+            lengths: std::sync::Arc::new(self.lengths),
+        })
     }
 }
 
-fn render(summary: &Summary<'_, '_>, format: ReportFormat) -> Result<String, String> {
-    match format {
-        ReportFormat::Html => crate::report::html::render(summary).map_err(|e| e.to_string()),
-        ReportFormat::Csv => crate::report::csv::render(summary).map_err(|e| e.to_string()),
-        ReportFormat::Json => Ok(to_json(&crate::report::batch_json::CheckReport::new(summary))),
+/// A finished [`Spool`], read from the start as often as needed.
+#[derive(Clone)]
+struct Spooled {
+    file: std::sync::Arc<std::fs::File>,
+    lengths: std::sync::Arc<Vec<u32>>,
+}
+
+impl Spooled {
+    fn parts(&self) -> std::io::Result<impl Iterator<Item = std::io::Result<String>> + use<>> {
+        use std::io::{Read, Seek};
+        let mut file: &std::fs::File = &self.file;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        let mut reader = std::io::BufReader::new(self.file.try_clone()?);
+        let lengths = std::sync::Arc::clone(&self.lengths);
+        Ok((0..lengths.len()).map(move |i| {
+            let mut part = vec![0; lengths[i] as usize];
+            reader.read_exact(&mut part)?;
+            String::from_utf8(part).map_err(std::io::Error::other)
+        }))
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// Writes `bytes` atomically: see [`write_atomically_with`].
+pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io::Result<()> {
+    write_atomically_with(path, inputs, |w| w.write_all(bytes))
+}
+
+/// Writes what `write` writes to a temporary file beside `path`, then renames it over
 /// `path`: a run that is interrupted or fails leaves the old file or none,
 /// never half of one, and a symbolic link at `path` is replaced, not
 /// followed. A `path` that is one of `inputs` (the same file, by any name)
 /// is refused: `roster x.txt --html x.txt` once overwrote the roster.
-pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io::Result<()> {
+pub fn write_atomically_with(
+    path: &Path,
+    inputs: &[&Path],
+    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     if inputs.iter().any(|input| same_file(path, input)) {
         return Err(std::io::Error::other("it is one of the files being read"));
     }
@@ -154,7 +294,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io:
         .prefix(".muster-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
+    {
+        let mut out = std::io::BufWriter::new(temp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
     temp.as_file().sync_all()?;
     // Temporary files are private to their owner; a report is for sharing.
     #[cfg(unix)]

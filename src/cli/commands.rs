@@ -24,12 +24,7 @@ fn army_named(command: &Command) -> Option<String> {
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
         let text = String::from_utf8_lossy(&bytes);
         let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        let header = crate::roster::parse(&file).0.header;
-        // A roster with allied forces needs their lists too: load them all.
-        if !header.allies.is_empty() {
-            return None;
-        }
-        header.army.map(|a| a.value)
+        crate::roster::army_name(&file)
     };
     match command {
         Command::Check {
@@ -285,7 +280,10 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
             "{} files: {} army lists, {} datasheets, {} rules enforced, {} listed as not enforced; {}",
             report.files,
             catalogue.lists.len(),
-            catalogue.datasheets.len() + catalogue.ships.len() + catalogue.sf_ships.len(),
+            catalogue.datasheets.len()
+                + catalogue.ships.len()
+                + catalogue.sf_ships.len()
+                + catalogue.ne_units.len(),
             rules,
             unchecked,
             if errors == 0 {
@@ -379,7 +377,11 @@ fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
 fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
     match find(catalogue, army) {
         Ok(list) => Output {
-            stdout: crate::report::options::starter(list, points.unwrap_or(typical_points(list.game))),
+            stdout: crate::report::options::starter(
+                list,
+                catalogue,
+                points.unwrap_or(typical_points(list.game)),
+            ),
             ..Output::default()
         },
         Err(out) => out,

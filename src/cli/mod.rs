@@ -36,6 +36,22 @@ pub struct Output {
     pub bytes: Vec<u8>,
     pub stderr: String,
     pub status: u8,
+    /// Written to standard output after `bytes`, as it is produced: a
+    /// document too large to build whole (`check --format json` over a
+    /// folder).
+    pub stream: Option<Stream>,
+}
+
+/// Writes a document to where it is given.
+pub type WriteTo = dyn FnOnce(&mut dyn Write) -> std::io::Result<()>;
+
+/// A document written to standard output piece by piece.
+pub struct Stream(pub Box<WriteTo>);
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stream")
+    }
 }
 
 /// Runs muster with the process's arguments and prints the result.
@@ -79,6 +95,19 @@ fn emit(output: Output) -> ExitCode {
     {
         return ExitCode::SUCCESS;
     }
-    let _ = write(Box::new(std::io::stderr().lock()), output.stderr.as_bytes());
-    ExitCode::from(output.status)
+    let mut status = output.status;
+    let mut stderr = output.stderr;
+    if let Some(Stream(stream)) = output.stream {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        match stream(&mut out).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+            Err(e) => {
+                stderr.push_str(&format!("error: cannot write the output: {e}\n"));
+                status = status::UNUSABLE;
+            }
+            Ok(()) => {}
+        }
+    }
+    let _ = write(Box::new(std::io::stderr().lock()), stderr.as_bytes());
+    ExitCode::from(status)
 }

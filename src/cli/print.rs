@@ -5,10 +5,10 @@
 
 use super::commands::{find, load_event, read_input, usage};
 use super::{Output, PaperChoice, PrintArgs, status};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, HeresyUnit, SfShip, Ship, names};
+use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, HeresyUnit, NeUnit, SfShip, Ship, names};
 use crate::check::{self, Checked};
 use crate::import::snapfire;
-use crate::notation::{self, ship, space_fleet};
+use crate::notation::{self, netepic, ship, space_fleet};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
 use crate::report::{explain as text, terminal};
 use std::fmt::Write as _;
@@ -51,6 +51,9 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
         }
         if list.game.game().notation == crate::games::Notation::Heresy {
             return explain_heresy_unit(catalogue, list, text);
+        }
+        if list.game.game().notation == crate::games::Notation::NetEpic {
+            return explain_ne_unit(catalogue, list, text);
         }
         return match find_unit(catalogue, list, text) {
             Ok(sheet) => Output {
@@ -121,7 +124,25 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 .filter(|u| heresy_unit_names(u).any(|n| names::normalize(n) == wanted));
             if let (Some(unit), None) = (heresy_units.next(), heresy_units.next()) {
                 return Output {
-                    stdout: text::heresy_unit(unit, &unit.faction, catalogue.glossary(unit.game)),
+                    stdout: text::heresy_unit(
+                        unit,
+                        &fielded_by(catalogue, unit.game, &unit.data.id),
+                        catalogue.glossary(unit.game),
+                    ),
+                    ..Output::default()
+                };
+            }
+            let mut ne_units = catalogue
+                .ne_units
+                .iter()
+                .filter(|u| ne_unit_names(u).any(|n| names::normalize(n) == wanted));
+            if let (Some(unit), None) = (ne_units.next(), ne_units.next()) {
+                return Output {
+                    stdout: text::ne_unit(
+                        unit,
+                        &fielded_by(catalogue, unit.game, &unit.data.id),
+                        catalogue.glossary(unit.game),
+                    ),
                     ..Output::default()
                 };
             }
@@ -204,7 +225,13 @@ fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
         catalogue
             .heresy_units
             .iter()
-            .map(|u| (heresy_unit_names(u).collect(), u.faction.as_str(), u.game)),
+            .map(|u| (heresy_unit_names(u).collect(), u.data.id.as_str(), u.game)),
+    );
+    entries.extend(
+        catalogue
+            .ne_units
+            .iter()
+            .map(|u| (ne_unit_names(u).collect(), u.data.id.as_str(), u.game)),
     );
     entries
 }
@@ -432,6 +459,38 @@ fn explain_heresy_unit(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Ou
         notation: &notation,
         notation_name: "Heresy notation",
         punctuation: &[',', '/', '(', '+'],
+    };
+    explain_fleet(list, name, game)
+}
+
+fn ne_unit_names(unit: &NeUnit) -> impl Iterator<Item = &str> {
+    std::iter::once(unit.data.id.as_str())
+        .chain(std::iter::once(unit.data.name.as_str()))
+        .chain(unit.data.aliases.iter().map(String::as_str))
+}
+
+/// `muster explain TEXT --army LIST` for NetEpic Gold: a unit of the list
+/// by name, or NetEpic notation.
+fn explain_ne_unit(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
+    let glossary = catalogue.glossary(list.game);
+    let card = |unit: &NeUnit| text::ne_unit(unit, &list.name, glossary);
+    let notation = |text: &str| {
+        netepic::parse_terms(text)
+            .map(|parts| text::ne_notation(text, &parts, glossary))
+            .map_err(|e| e.to_string())
+    };
+    let game = FleetExplain {
+        ships: list
+            .units
+            .iter()
+            .filter_map(|id| catalogue.ne_unit(list.game, id))
+            .collect(),
+        names: |u| ne_unit_names(u).collect::<Vec<_>>().into_iter(),
+        id: |u| u.data.id.as_str(),
+        card: &card,
+        notation: &notation,
+        notation_name: "NetEpic notation",
+        punctuation: &[',', ':', '(', '+'],
     };
     explain_fleet(list, name, game)
 }
@@ -794,12 +853,38 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &st
 }
 
 /// `muster import LINK`: the link as a muster roster on standard output.
+/// `muster import ROSTER.ros`: the BattleScribe roster as muster roster
+/// text; findings about the XML itself (a force of another list, a cost
+/// that is not a number) go to standard error, and the roster is printed
+/// all the same.
+fn import_battlescribe(catalogue: &Catalogue, name: &str, bytes: &[u8], color: bool) -> Output {
+    match crate::import::battlescribe::read(catalogue, name, bytes) {
+        Ok(imported) => Output {
+            stdout: imported.roster,
+            stderr: if imported.diagnostics.is_empty() {
+                String::new()
+            } else {
+                terminal::diagnostics(&imported.diagnostics, color)
+            },
+            ..Output::default()
+        },
+        Err(d) => Output {
+            stderr: terminal::diagnostics(&[*d], color),
+            status: status::UNUSABLE,
+            ..Output::default()
+        },
+    }
+}
+
 pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
     let path = Path::new(argument);
     let text = match link_argument(path) {
         Some(link) => link.to_string(),
         None if snapfire::is_link(argument) => argument.to_string(),
         None => match read_input(path) {
+            Ok(bytes) if crate::import::battlescribe::is_roster(argument, &bytes) => {
+                return import_battlescribe(catalogue, argument, &bytes, color);
+            }
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(message) => return usage(message),
         },

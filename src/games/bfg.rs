@@ -13,10 +13,12 @@ pub const GAME: Game = Game {
     typical_points: 1500,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: true,
     rules: &[],
     battlegroups: false,
     notation: Notation::Ship,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["battlefleet gothic", "bfg"],
 };

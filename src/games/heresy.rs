@@ -13,12 +13,14 @@ pub const GAME: Game = Game {
     typical_points: 3000,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: false,
     notation: Notation::Heresy,
     allies: &[],
     victory_points_to_win: None,
     rules: RULES,
     battlegroups: true,
+    battlescribe_systems: &[],
 };
 
 /// What `muster new --game heresy` writes: a list file and its units'
@@ -137,17 +139,13 @@ pub enum Scenario {
 }
 
 impl Scenario {
-    /// Reads the roster header's `Scenario:` value.
-    pub fn parse(text: &str) -> Option<Scenario> {
-        let t: String = text
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        match t.as_str() {
-            "setpiece" | "setpiecebattle" => Some(Scenario::SetPiece),
-            "seizetheobjective" | "seizeobjective" => Some(Scenario::SeizeTheObjective),
-            "attackanddefend" | "attackdefend" => Some(Scenario::AttackAndDefend),
+    /// The scenario of an id in `lists/heresy/scenarios.yaml` (the shared
+    /// scenario lookup finds it from what the roster or event wrote).
+    pub fn from_id(id: &str) -> Option<Scenario> {
+        match id {
+            "set-piece" => Some(Scenario::SetPiece),
+            "seize-the-objective" => Some(Scenario::SeizeTheObjective),
+            "attack-and-defend" => Some(Scenario::AttackAndDefend),
             _ => None,
         }
     }
@@ -172,16 +170,6 @@ impl Scenario {
 pub enum Side {
     Attacker,
     Defender,
-}
-
-impl Side {
-    pub fn parse(text: &str) -> Option<Side> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "attacker" | "attack" => Some(Side::Attacker),
-            "defender" | "defend" => Some(Side::Defender),
-            _ => None,
-        }
-    }
 }
 
 /// The attacker should have at least twice the defender's points (004
@@ -331,11 +319,11 @@ mod tests {
         assert!(attacker_points_ok(3000, 1500));
         assert!(!attacker_points_ok(2999, 1500));
         assert_eq!(
-            Scenario::parse("Attack and Defend"),
+            Scenario::from_id("attack-and-defend"),
             Some(Scenario::AttackAndDefend)
         );
-        assert_eq!(Scenario::parse("set-piece"), Some(Scenario::SetPiece));
-        assert_eq!(Side::parse("Defender"), Some(Side::Defender));
+        assert_eq!(Scenario::from_id("set-piece"), Some(Scenario::SetPiece));
+        assert_eq!(Scenario::from_id("jump-point"), None);
     }
 
     #[test]

@@ -78,6 +78,25 @@ impl GameId {
     pub fn game(self) -> &'static Game {
         of(self)
     }
+
+    /// The game a BattleScribe game system's name stands for: the game
+    /// with the longest of its `battlescribe_systems` in the name.
+    pub fn from_battlescribe_system(name: &str) -> Option<GameId> {
+        let name = name.to_lowercase();
+        GameId::ALL
+            .into_iter()
+            .filter_map(|g| {
+                of(g)
+                    .battlescribe_systems
+                    .iter()
+                    .filter(|w| name.contains(**w))
+                    .map(|w| w.len())
+                    .max()
+                    .map(|len| (len, g))
+            })
+            .max_by_key(|&(len, _)| len)
+            .map(|(_, g)| g)
+    }
 }
 
 /// The army-wide rating a game's lists carry.
@@ -109,6 +128,8 @@ pub enum Notation {
     SpaceFleet,
     /// Heresy's stat lines (`grammar/heresy.pest`).
     Heresy,
+    /// NetEpic Gold's unit notation (`grammar/netepic.pest`).
+    NetEpic,
     /// Not yet: the facts are in the entries' notes.
     None,
 }
@@ -133,6 +154,9 @@ pub struct Game {
     pub points_range: Option<(u32, u32)>,
     /// Epic Armageddon's garrison, reserve and strength facts.
     pub epic_facts: bool,
+    /// A roster prints as army cards: Support and Special cards under
+    /// their Company card, with break points and victory points.
+    pub cards: bool,
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,
@@ -151,6 +175,10 @@ pub struct Game {
     /// Commanders over battlegroups over detachments (Heresy): rosters get
     /// the battlegroup facts and checks of `crate::battlegroups`.
     pub battlegroups: bool,
+    /// Words a BattleScribe game system's name holds for this game
+    /// (`NetEpic Gold`), lower case: a roster's `gameSystemName` picks
+    /// among lists of the same catalogue name in several games.
+    pub battlescribe_systems: &'static [&'static str],
 }
 
 /// Where a game rule runs (the list files' `scope`).

@@ -14,10 +14,12 @@ pub const GAME: Game = Game {
     // NetEA lists are balanced for 2,000-5,000 points (tournament rules 6.1.1).
     points_range: Some((2000, 5000)),
     epic_facts: true,
+    cards: false,
     fleet: false,
     rules: &[],
     battlegroups: false,
     notation: Notation::Epic,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["epic armageddon", "netea", "epic a"],
 };

@@ -3,6 +3,9 @@
 //! who may ally with whom (1.2.2-1.2.4), the victory points needed to win
 //! (1.1), the fortification purchase table and titan victory points (6.1).
 //!
+//! Unit datasheets are in the game's own notation (`grammar/netepic.pest`);
+//! the pinning class of a unit class is here (Appendix A).
+//!
 //! Line numbers are those of the core rules text (shared source 003).
 
 use super::GameId;
@@ -18,12 +21,14 @@ pub const GAME: Game = Game {
     typical_points: 3000,
     points_range: None,
     epic_facts: false,
+    cards: true,
     fleet: false,
     rules: &[],
     battlegroups: false,
-    notation: Notation::None,
+    notation: Notation::NetEpic,
     allies: ALLIES,
     victory_points_to_win: Some(victory_points_to_win),
+    battlescribe_systems: &["netepic"],
 };
 
 /// Victory points needed to win for an army of `points` (core rules 1.1,
@@ -337,6 +342,36 @@ pub const FORTIFICATIONS: &[Fortification] = &[
         ),
     },
 ];
+
+/// The pinning class of a unit class (core rules, Appendix A, lines
+/// 1013-1060): 1 infantry and light artillery, 2 cavalry and walkers, 3
+/// vehicles and heavy artillery, 4 superheavies and knights, 5 titans and
+/// praetorians. `None` for a class the table does not name (Flyer,
+/// Skimmer, Floater).
+pub fn pinning_class(class: &str) -> Option<u8> {
+    match class.to_ascii_lowercase().as_str() {
+        "infantry" | "light artillery" => Some(1),
+        "cavalry" | "walker" => Some(2),
+        "vehicle" | "heavy artillery" => Some(3),
+        "superheavy" | "knight" => Some(4),
+        "titan" | "praetorian" => Some(5),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod pinning_tests {
+    #[test]
+    fn pinning_classes_follow_appendix_a() {
+        assert_eq!(super::pinning_class("Infantry"), Some(1));
+        assert_eq!(super::pinning_class("Light Artillery"), Some(1));
+        assert_eq!(super::pinning_class("Walker"), Some(2));
+        assert_eq!(super::pinning_class("Heavy Artillery"), Some(3));
+        assert_eq!(super::pinning_class("Knight"), Some(4));
+        assert_eq!(super::pinning_class("Praetorian"), Some(5));
+        assert_eq!(super::pinning_class("Flyer"), None);
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -15,10 +15,12 @@ pub const GAME: Game = Game {
     typical_points: 1000,
     points_range: None,
     epic_facts: false,
+    cards: false,
     fleet: true,
     rules: &[],
     battlegroups: false,
     notation: Notation::SpaceFleet,
     allies: &[],
     victory_points_to_win: None,
+    battlescribe_systems: &["space fleet"],
 };

@@ -2,5 +2,7 @@
 //! they go through the one pipeline (`check`) like any hand-written roster.
 //!
 //! [`snapfire`]: Snapfire share links, read and written.
+//! [`battlescribe`]: BattleScribe rosters (`.ros`, `.rosz`), read.
 
+pub mod battlescribe;
 pub mod snapfire;

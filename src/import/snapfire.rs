@@ -622,7 +622,7 @@ pub fn share(army: &Army<'_>, name: &str) -> Result<Shared, ShareError> {
                 None => target.push((taken.upgrade, count)),
             }
         }
-        let picks = decompose(ids.writings(), &target).ok_or_else(|| ShareError::Upgrades {
+        let picks = decompose(ids.writings_in(f.formation), &target).ok_or_else(|| ShareError::Upgrades {
             formation: formation.name.clone(),
             upgrades: target
                 .iter()

@@ -9,6 +9,7 @@
 //! the list files; `muster explain` and the crib sheets read the result.
 
 pub mod heresy;
+pub mod netepic;
 mod parse;
 mod pest_glue;
 pub mod ship;

@@ -9,6 +9,7 @@
 
 pub mod heresy;
 mod html;
+pub mod netepic;
 mod pdf;
 pub mod ships;
 pub mod space_fleet;

@@ -7,6 +7,7 @@
 //! Text is measured with the font's own advance widths, so columns line up
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
+use super::netepic::{CardsView, NeUnitCard};
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::space_fleet::SfShipCard;
 use super::view::{ArmyRule, CribSheet, RosterSheet};
@@ -742,6 +743,9 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     for ship in &sheet.sf_ships {
         blocks.push(Block::Keep(sf_ship_card(ship)));
     }
+    for unit in &sheet.ne_units {
+        blocks.push(Block::Keep(ne_unit_card(unit)));
+    }
     if sheet.has_missing() {
         blocks.push(Block::Text {
             runs: vec![plain("? marks a value the sources do not give.")],
@@ -939,6 +943,58 @@ fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
     card
 }
 
+/// A NetEpic datasheet: a bar with the class and characteristics, the
+/// weapon table, abilities, the army book's rules and the source's faults,
+/// kept on one page.
+fn ne_unit_card(unit: &NeUnitCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(unit.name.clone()), plain(format!("  {}", unit.class))],
+        right: unit.stats_line(),
+    }];
+    if !unit.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: vec![0.3, 0.12, 0.1, 0.08, 0.09, 0.31],
+            header: ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"]
+                .map(String::from)
+                .to_vec(),
+            rows: unit
+                .weapons
+                .iter()
+                .map(|w| Row {
+                    cells: vec![
+                        vec![plain(w.name.clone())],
+                        vec![plain(w.range.clone())],
+                        vec![plain(w.attacks.clone())],
+                        vec![plain(w.to_hit.clone())],
+                        vec![plain(w.tsm.clone())],
+                        vec![plain(w.notes.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !unit.abilities.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Abilities: "),
+            plain(unit.abilities.join(", ")),
+        ]));
+    }
+    if !unit.rules.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Army book rules: "),
+            plain(unit.rules.join(", ")),
+        ]));
+    }
+    for fault in &unit.faults {
+        card.push(Block::Boxed(vec![bold("Source fault: "), plain(fault.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
 pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     let mut blocks = Vec::new();
     crib_blocks(sheet, &mut blocks);
@@ -994,6 +1050,71 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
     }));
 }
 
+/// NetEpic army cards: each Company card as a bar (name and kind; points,
+/// break point, victory points) over its units, its Support and Special
+/// cards after it the same way, marked ↳; the army's sums at the end.
+fn card_blocks(cards: &CardsView, none: &str, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Army cards".into()));
+    if cards.cards.is_empty() {
+        blocks.push(Block::Text {
+            runs: vec![plain(none.to_string())],
+            size: BODY,
+        });
+        return;
+    }
+    let mut group: Vec<Block> = Vec::new();
+    for card in &cards.cards {
+        if !card.member && !group.is_empty() {
+            blocks.push(Block::Keep(std::mem::take(&mut group)));
+        }
+        let name = if card.member {
+            format!("↳ {}", card.name)
+        } else {
+            card.name.clone()
+        };
+        group.push(Block::Bar {
+            left: vec![bold(name), plain(format!("  {}", card.kind))],
+            right: format!(
+                "{} pts · break point {} · victory points {}",
+                card.points, card.break_point, card.victory_points
+            ),
+        });
+        let mut runs = vec![
+            bold("Units: "),
+            plain(if card.units.is_empty() {
+                "none listed".to_string()
+            } else {
+                card.units.clone()
+            }),
+        ];
+        if !card.upgrades.is_empty() {
+            runs.push(bold("\nOptions: "));
+            runs.push(plain(card.upgrades.clone()));
+        }
+        group.push(Block::Boxed(runs));
+        group.push(Block::Gap(if card.member { 2.0 } else { 3.0 }));
+    }
+    if !group.is_empty() {
+        blocks.push(Block::Keep(group));
+    }
+    blocks.push(Block::Text {
+        runs: vec![
+            bold("Army: "),
+            plain(format!(
+                "break points {} · victory points {}{}",
+                cards.break_points,
+                cards.victory_points,
+                cards
+                    .to_win
+                    .as_ref()
+                    .map(|w| format!(" · victory points to win {w}"))
+                    .unwrap_or_default()
+            )),
+        ],
+        size: BODY,
+    });
+}
+
 pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     let mut blocks = Vec::new();
     let title = match &roster.army_name {
@@ -1013,6 +1134,9 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
     }
     if let Some(event) = &roster.event {
         facts.push(("Event", event.clone()));
+    }
+    if let Some(scenario) = &roster.scenario {
+        facts.push(("Scenario", scenario.clone()));
     }
     let mut list = roster.army.clone();
     if let Some(version) = &roster.version {
@@ -1036,7 +1160,12 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
         facts.push(("Strategy rating", rating.to_string()));
     }
     if let Some(fleet) = &roster.fleet {
-        facts.push(("Attack rating", fleet.attack_rating.clone()));
+        if let Some(rating) = &fleet.attack_rating {
+            facts.push(("Attack rating", rating.clone()));
+        }
+        for (name, value) in &fleet.figures {
+            facts.push((name.as_str(), value.clone()));
+        }
     }
     blocks.push(Block::Table(Table {
         widths: vec![0.2, 0.8],
@@ -1075,6 +1204,8 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError>
     }
     if let Some(fleet) = &roster.fleet {
         fleet_blocks(fleet, &mut blocks);
+    } else if let Some(cards) = &roster.cards {
+        card_blocks(cards, &roster.no_formations, &mut blocks);
     } else if roster.formations.is_empty() {
         blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Text {

@@ -30,6 +30,8 @@ pub struct CribSheet {
     pub sf_ships: Vec<SfShipCard>,
     /// Heresy unit datasheets (empty for other games).
     pub heresy_units: Vec<super::heresy::HeresyCard>,
+    /// NetEpic Gold unit datasheets (empty for other games).
+    pub ne_units: Vec<super::netepic::NeUnitCard>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -350,10 +352,16 @@ impl CribSheet {
         } else {
             Vec::new()
         };
+        let ne_units = if list.game.game().notation == crate::games::Notation::NetEpic {
+            super::netepic::units(catalogue, list, ids)
+        } else {
+            Vec::new()
+        };
         let mut lines = glossary_lines(glossary, sheets);
         lines.extend(super::ships::glossary_lines(glossary, &ships));
         lines.extend(super::space_fleet::glossary_lines(glossary, &sf_ships));
         lines.extend(super::heresy::glossary_lines(glossary, &heresy_units));
+        lines.extend(super::netepic::glossary_lines(glossary, &ne_units));
         CribSheet {
             title,
             subtitle,
@@ -364,6 +372,10 @@ impl CribSheet {
             heresy_units: heresy_units
                 .into_iter()
                 .map(super::heresy::HeresyCard::new)
+                .collect(),
+            ne_units: ne_units
+                .into_iter()
+                .map(super::netepic::NeUnitCard::new)
                 .collect(),
             glossary: lines,
             stamp: stamp(date),
@@ -386,6 +398,9 @@ pub struct RosterSheet {
     pub file: String,
     pub player: Option<String>,
     pub event: Option<String>,
+    /// The scenario and side, as the roster writes them (`Jump Point,
+    /// attacker`).
+    pub scenario: Option<String>,
     /// The army's own name (Snapfire's first line), if it has one.
     pub army_name: Option<String>,
     /// The list, or what the roster wrote when muster does not know it.
@@ -414,6 +429,8 @@ pub struct RosterSheet {
     /// Heresy: each battlegroup's break point and victory points, the
     /// objectives and the victory points needed.
     pub battlegroups: Option<super::heresy::BattlegroupsView>,
+    /// NetEpic Gold: the army cards, in place of `formations`.
+    pub cards: Option<super::netepic::CardsView>,
     pub counts_as: Vec<(String, String)>,
     pub legal: bool,
     /// `Legal` or `NOT legal: 3 errors`.
@@ -484,6 +501,18 @@ impl RosterSheet {
         let fleet = army
             .filter(|a| a.game.game().fleet)
             .map(|a| FleetView::new(a, &hits));
+        let cards = army.filter(|a| a.game.game().cards).map(|a| {
+            let units: Vec<String> = (0..a.formations.len())
+                .map(|i| {
+                    resolved
+                        .as_ref()
+                        .and_then(|r| r.formations.get(i))
+                        .map(|units| describe_units(catalogue, list, units))
+                        .unwrap_or_default()
+                })
+                .collect();
+            super::netepic::CardsView::new(a, catalogue, list, &units)
+        });
         let formations = army
             .filter(|_| fleet.is_none())
             .map(|a| {
@@ -586,6 +615,10 @@ impl RosterSheet {
             file: checked.name.clone(),
             player: header.player.as_ref().map(|p| p.value.clone()),
             event: header.event.as_ref().map(|e| e.value.clone()),
+            scenario: header.scenario.as_ref().map(|s| match &header.side {
+                Some(side) => format!("{}, {}", s.value, side.value),
+                None => s.value.clone(),
+            }),
             army_name: header.title.as_ref().map(|t| t.value.clone()),
             army: list
                 .map(|l| l.name.clone())
@@ -607,6 +640,7 @@ impl RosterSheet {
             no_formations: no_formations(checked, catalogue),
             fleet,
             battlegroups: army.and_then(super::heresy::BattlegroupsView::new),
+            cards,
             counts_as: army.map(|a| a.counts_as.clone()).unwrap_or_default(),
             legal,
             verdict,
@@ -816,6 +850,7 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
                 .datasheet(list.game, id)
                 .map(|d| d.name.as_str())
                 .or_else(|| catalogue.heresy_unit(list.game, id).map(|u| u.data.name.as_str()))
+                .or_else(|| catalogue.ne_unit(list.game, id).map(|u| u.data.name.as_str()))
                 .unwrap_or(id.as_str());
             Some(if count == 1 {
                 name.to_string()

@@ -4,7 +4,6 @@
 //! error and duplicates. Fields are only ever added.
 
 use super::json::RosterReport;
-use super::summary::{Status, Summary};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -60,11 +59,120 @@ pub struct DuplicateReport {
     pub file: String,
 }
 
-impl CheckReport {
-    pub fn new(summary: &Summary<'_, '_>) -> CheckReport {
-        CheckReport {
-            muster: env!("CARGO_PKG_VERSION").to_string(),
-            event: summary.event.clone(),
+/// The JSON documents of a batch written a roster at a time: each roster's
+/// part is serialized when it is checked ([`fragment`]) and kept outside
+/// memory by the caller; [`write_output`] and [`write_report`] then write
+/// the document around the parts, byte for byte what `serde_json` prints
+/// for [`super::json::CheckOutput`] and [`CheckReport`] built whole.
+pub mod stream {
+    use super::super::json::RosterReport;
+    use super::super::summary::{Row, Status, Summary};
+    use super::{DuplicateReport, Totals};
+    use crate::check::Checked;
+    use serde::Serialize;
+    use std::io::{self, Write};
+
+    /// The rosters of a document sit two levels deep.
+    const INDENT: &str = "    ";
+
+    /// Pretty JSON of `value`, every line indented by `indent`.
+    fn indented<T: Serialize>(value: &T, indent: &str) -> String {
+        let text = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+        let mut out = String::with_capacity(text.len() + 64);
+        for (i, line) in text.lines().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(indent);
+            out.push_str(line);
+        }
+        out
+    }
+
+    /// One roster's part of either document, as it will be printed.
+    pub fn fragment(c: &Checked<'_>) -> String {
+        indented(&RosterReport::from(c), INDENT)
+    }
+
+    /// An object's fields without its closing brace, to add more after.
+    fn open(text: &str) -> &str {
+        text.trim_end().strip_suffix('}').unwrap_or(text).trim_end()
+    }
+
+    fn rosters<W: Write + ?Sized>(
+        out: &mut W,
+        head: &str,
+        parts: &mut dyn Iterator<Item = io::Result<String>>,
+        mut lead: impl FnMut(usize) -> Option<String>,
+    ) -> io::Result<()> {
+        write!(out, "{},\n  \"rosters\": [", open(head))?;
+        let mut any = false;
+        for (i, part) in parts.enumerate() {
+            let part = part?;
+            out.write_all(if any { b",\n" } else { b"\n" })?;
+            any = true;
+            match lead(i) {
+                // The report's own fields come first, then the roster's
+                // (flattened into the same object).
+                Some(lead) => {
+                    let body = part.split_once('\n').map_or("", |(_, rest)| rest);
+                    write!(out, "{},\n{body}", open(&lead))?;
+                }
+                None => out.write_all(part.as_bytes())?,
+            }
+        }
+        out.write_all(if any { b"\n  ]\n}\n" } else { b"]\n}\n" })
+    }
+
+    #[derive(Serialize)]
+    struct OutputHead<'a> {
+        muster: &'a str,
+        event: Option<&'a str>,
+        legal: bool,
+    }
+
+    /// `muster check --format json`: the parts of every roster, in order.
+    pub fn write_output<W: Write + ?Sized>(
+        out: &mut W,
+        event: Option<&str>,
+        legal: bool,
+        parts: &mut dyn Iterator<Item = io::Result<String>>,
+    ) -> io::Result<()> {
+        let head = serde_json::to_string_pretty(&OutputHead {
+            muster: env!("CARGO_PKG_VERSION"),
+            event,
+            legal,
+        })
+        .map_err(io::Error::other)?;
+        rosters(out, &head, parts, |_| None)
+    }
+
+    #[derive(Serialize)]
+    struct ReportHead<'a> {
+        muster: &'a str,
+        event: Option<&'a str>,
+        legal: bool,
+        totals: Totals,
+    }
+
+    #[derive(Serialize)]
+    struct Lead<'a> {
+        status: &'a str,
+        army_name: Option<&'a str>,
+        first_error: Option<&'a str>,
+        duplicates: Vec<DuplicateReport>,
+    }
+
+    /// `--report OUT.json`: the summary's rows with the parts of the same
+    /// rosters, in order.
+    pub fn write_report<W: Write + ?Sized>(
+        out: &mut W,
+        summary: &Summary,
+        parts: &mut dyn Iterator<Item = io::Result<String>>,
+    ) -> io::Result<()> {
+        let head = serde_json::to_string_pretty(&ReportHead {
+            muster: env!("CARGO_PKG_VERSION"),
+            event: summary.event.as_deref(),
             legal: summary.rows.iter().all(|r| r.status == Status::Legal),
             totals: Totals {
                 rosters: summary.rows.len(),
@@ -74,13 +182,15 @@ impl CheckReport {
                 not_a_roster: summary.count(Status::NotARoster),
                 duplicates: summary.duplicate_groups().len(),
             },
-            rosters: summary
-                .rows
-                .iter()
-                .map(|r| ReportedRoster {
-                    status: r.status.as_str().to_string(),
-                    army_name: r.army.clone(),
-                    first_error: r.first_error.clone(),
+        })
+        .map_err(io::Error::other)?;
+        let lead = |i: usize| {
+            let r: &Row = summary.rows.get(i)?;
+            Some(indented(
+                &Lead {
+                    status: r.status.as_str(),
+                    army_name: r.army.as_deref(),
+                    first_error: r.first_error.as_deref(),
                     duplicates: r
                         .duplicates
                         .iter()
@@ -89,9 +199,10 @@ impl CheckReport {
                             file: d.file.clone(),
                         })
                         .collect(),
-                    roster: RosterReport::from(r.checked),
-                })
-                .collect(),
-        }
+                },
+                INDENT,
+            ))
+        };
+        rosters(out, &head, parts, lead)
     }
 }

@@ -24,9 +24,9 @@ pub const COLUMNS: [&str; 12] = [
     "duplicates",
 ];
 
-/// The report as CSV text with a header line.
-pub fn render(summary: &Summary<'_, '_>) -> Result<String, csv::Error> {
-    let mut writer = csv::Writer::from_writer(Vec::new());
+/// The report as CSV with a header line, written to `out`.
+pub fn write<W: std::io::Write>(summary: &Summary, out: W) -> Result<(), csv::Error> {
+    let mut writer = csv::Writer::from_writer(out);
     writer.write_record(COLUMNS)?;
     for r in &summary.rows {
         let duplicates: Vec<String> = r
@@ -41,10 +41,10 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, csv::Error> {
             })
             .collect();
         writer.write_record([
-            defuse(&r.checked.name),
+            defuse(&r.file),
             defuse(r.who().as_deref().unwrap_or("")),
             defuse(r.army.as_deref().unwrap_or("")),
-            r.checked.list.map(|l| l.id.clone()).unwrap_or_default(),
+            r.army_id.clone().unwrap_or_default(),
             defuse(r.version.as_deref().unwrap_or("")),
             r.points.map(|p| p.to_string()).unwrap_or_default(),
             r.limit.map(|l| l.to_string()).unwrap_or_default(),
@@ -55,10 +55,8 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, csv::Error> {
             defuse(&duplicates.join("; ")),
         ])?;
     }
-    let bytes = writer
-        .into_inner()
-        .map_err(|e| csv::Error::from(e.into_error()))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    writer.flush()?;
+    Ok(())
 }
 
 /// Text a spreadsheet would take for a formula, made plain text.

@@ -214,6 +214,83 @@ pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> S
     out
 }
 
+/// NetEpic notation part by part.
+pub fn ne_notation(
+    text: &str,
+    parts: &[crate::notation::netepic::NePart],
+    glossary: Option<&Glossary>,
+) -> String {
+    explain_parts(
+        text,
+        parts.iter().map(|p| (&p.term, p.span)),
+        "NetEpic ",
+        glossary,
+    )
+}
+
+/// One NetEpic datasheet: its characteristics, weapons, abilities, the
+/// army book's rules and faults, then the glossary of what it uses.
+pub fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
+    let card = crate::print::netepic::NeUnitCard::new(unit);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.class);
+    let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
+    if !card.weapons.is_empty() {
+        let head = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"].map(String::from);
+        let rows: Vec<[String; 6]> = card
+            .weapons
+            .iter()
+            .map(|w| {
+                [
+                    w.name.clone(),
+                    w.range.clone(),
+                    w.attacks.clone(),
+                    w.to_hit.clone(),
+                    w.tsm.clone(),
+                    w.notes.clone(),
+                ]
+            })
+            .collect();
+        let widths: Vec<usize> = (0..6)
+            .map(|i| {
+                rows.iter()
+                    .chain(std::iter::once(&head))
+                    .map(|r| r[i].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in std::iter::once(&head).chain(rows.iter()) {
+            let mut line = String::from(" ");
+            for (cell, width) in row.iter().zip(&widths) {
+                let _ = write!(line, " {cell:<width$} ");
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    if !card.abilities.is_empty() {
+        let _ = writeln!(out, "  Abilities: {}", card.abilities.join(", "));
+    }
+    if !card.rules.is_empty() {
+        let _ = writeln!(out, "  Army book rules: {}", card.rules.join(", "));
+    }
+    for fault in &card.faults {
+        let _ = writeln!(out, "  Source fault: {fault}");
+    }
+    let lines = crate::print::netepic::glossary_lines(glossary, &[unit]);
+    if !lines.is_empty() {
+        out.push('\n');
+        for line in lines {
+            if line.name.is_empty() {
+                let _ = writeln!(out, "{}: {}", line.term, line.summary);
+            } else {
+                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
+            }
+        }
+    }
+    out
+}
+
 /// One ship datasheet as a small table, then the glossary of what it uses.
 pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = ShipCard::new(ship);

@@ -8,16 +8,34 @@
 
 use super::summary::Summary;
 use crate::batch::DuplicateKind;
+use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use askama::Template;
 
+/// The page around the rosters: the table and the footer. Each roster's
+/// section goes after the `Each roster` heading ([`write`]).
 #[derive(Template)]
 #[template(path = "check-report.html")]
-struct Page {
+struct Page<'a> {
     muster: &'static str,
     event: Option<String>,
     totals: String,
-    rows: Vec<RowView>,
+    rows: &'a [RowView],
+}
+
+/// The start of a roster's section: its name, facts and duplicates.
+#[derive(Template)]
+#[template(path = "check-report-roster.html")]
+struct SectionHead<'a> {
+    r: &'a RowView,
+}
+
+/// The rest of a roster's section: formations and findings, rendered when
+/// the roster is checked.
+#[derive(Template)]
+#[template(path = "check-report-findings.html")]
+struct SectionBody {
+    r: Detail,
 }
 
 struct RowView {
@@ -35,8 +53,6 @@ struct RowView {
     status: String,
     first_error: String,
     duplicates: Vec<String>,
-    formations: Vec<(String, i64)>,
-    diagnostics: Vec<DiagnosticView>,
 }
 
 struct DiagnosticView {
@@ -82,14 +98,62 @@ impl DiagnosticView {
 }
 
 /// The report as one self-contained HTML document.
-pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
-    let rows = summary
+/// What the page shows of one roster beyond its row: its formations and
+/// every finding.
+struct Detail {
+    formations: Vec<(String, i64)>,
+    diagnostics: Vec<DiagnosticView>,
+}
+
+/// The formations and findings of one roster, as its section ends: made
+/// when the roster is checked, so the result need not be kept.
+pub fn findings(c: &Checked<'_>) -> Result<String, askama::Error> {
+    let r = Detail {
+        formations: c
+            .army
+            .iter()
+            .flat_map(|a| {
+                a.formations.iter().enumerate().map(|(i, f)| {
+                    // A squadron's ships follow it, marked as its members.
+                    let name = if f.group.is_some() {
+                        format!("↳ {}", f.name)
+                    } else {
+                        f.name.clone()
+                    };
+                    (name, a.points_of(i))
+                })
+            })
+            .collect(),
+        diagnostics: c.diagnostics.iter().map(DiagnosticView::new).collect(),
+    };
+    SectionBody { r }.render()
+}
+
+/// The report as one self-contained HTML document, from results kept
+/// whole (`results` are the summary's rosters, in order): for a few
+/// rosters, as `muster serve` shows them; a batch writes with [`write`].
+pub fn render(summary: &Summary, results: &[Checked<'_>]) -> Result<String, askama::Error> {
+    let mut page = Vec::new();
+    let mut parts = results.iter().map(|c| findings(c).map_err(std::io::Error::other));
+    write(summary, &mut page, &mut parts).map_err(|e| askama::Error::Custom(Box::new(e)))?;
+    Ok(String::from_utf8_lossy(&page).into_owned())
+}
+
+/// The report as one self-contained HTML document, written to `out`: the
+/// summary's rows, each followed in its section by its [`findings`], given
+/// in the same order.
+pub fn write<W: std::io::Write + ?Sized>(
+    summary: &Summary,
+    out: &mut W,
+    findings: &mut dyn Iterator<Item = std::io::Result<String>>,
+) -> std::io::Result<()> {
+    let rows: Vec<RowView> = summary
         .rows
         .iter()
         .enumerate()
         .map(|(i, r)| RowView {
             anchor: format!("r{}", i + 1),
-            file: r.checked.name.clone(),
+            file: r.file.clone(),
             player: r.who().unwrap_or_default(),
             army: r.army.clone().unwrap_or_default(),
             version: r.version.clone().unwrap_or_default(),
@@ -106,32 +170,27 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
                     DuplicateKind::SameList => format!("same list as {}", d.file),
                 })
                 .collect(),
-            formations: r
-                .checked
-                .army
-                .iter()
-                .flat_map(|a| {
-                    a.formations.iter().enumerate().map(|(i, f)| {
-                        // A squadron's ships follow it, marked as its members.
-                        let name = if f.group.is_some() {
-                            format!("↳ {}", f.name)
-                        } else {
-                            f.name.clone()
-                        };
-                        (name, a.points_of(i))
-                    })
-                })
-                .collect(),
-            diagnostics: r.checked.diagnostics.iter().map(DiagnosticView::new).collect(),
         })
         .collect();
-    Page {
+    let page = Page {
         muster: env!("CARGO_PKG_VERSION"),
         event: summary.event.clone(),
         totals: summary.totals(),
-        rows,
+        rows: &rows,
     }
     .render()
+    .map_err(std::io::Error::other)?;
+    // Every text of a roster is escaped, so the heading's markup occurs
+    // only where the template wrote it.
+    const SECTIONS: &str = "<h2>Each roster</h2>";
+    let split = page.find(SECTIONS).map_or(page.len(), |at| at + SECTIONS.len());
+    let (before, after) = page.split_at(split);
+    out.write_all(before.as_bytes())?;
+    for (r, body) in rows.iter().zip(findings) {
+        let head = SectionHead { r }.render().map_err(std::io::Error::other)?;
+        write!(out, "\n{head}{}", body?)?;
+    }
+    out.write_all(after.as_bytes())
 }
 
 /// At most this many bytes of a roster line are shown beside a finding.

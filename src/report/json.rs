@@ -42,6 +42,11 @@ pub struct RosterReport {
     /// Battlefleet Gothic: the fleet's attack rating; null where the sources
     /// lack it or for other games.
     pub attack_rating: Option<u8>,
+    /// Numbers the list works out from the army (a Space Fleet hive
+    /// fleet's command cards); empty for most lists.
+    pub figures: Vec<FigureReport>,
+    /// The scenario the roster was checked under (Space Fleet), if any.
+    pub scenario: Option<ScenarioReport>,
     pub formations: Vec<FormationReport>,
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
@@ -137,6 +142,22 @@ pub struct VictoryReport {
 pub struct CardReport {
     pub break_point: Option<u32>,
     pub victory_points: Option<u32>,
+}
+
+/// A scenario and the side the roster plays in it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScenarioReport {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; null when the roster does not say.
+    pub side: Option<String>,
+}
+
+/// A number worked out from the army, with its name.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FigureReport {
+    pub name: String,
+    pub value: i64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -262,6 +283,24 @@ impl From<&Checked<'_>> for RosterReport {
             player: c.header.player.as_ref().map(|p| p.value.clone()),
             strategy_rating: c.army.as_ref().and_then(|a| a.strategy_rating),
             attack_rating: c.army.as_ref().and_then(|a| a.attack_rating),
+            figures: c
+                .army
+                .iter()
+                .flat_map(|a| &a.figures)
+                .map(|(name, value)| FigureReport {
+                    name: name.clone(),
+                    value: *value,
+                })
+                .collect(),
+            scenario: c
+                .army
+                .as_ref()
+                .and_then(|a| a.scenario.as_ref())
+                .map(|s| ScenarioReport {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    side: s.side.map(str::to_string),
+                }),
             formations: c
                 .army
                 .iter()

@@ -63,14 +63,20 @@ pub struct DuplicateRow {
     pub file: String,
 }
 
-/// One roster of a batch.
-#[derive(Debug)]
-pub struct Row<'a, 'c> {
-    pub checked: &'a Checked<'c>,
+/// One roster of a batch: what every report shows of it, owned, so a batch
+/// keeps its rows and lets the results go.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The file, as the batch names it.
+    pub file: String,
     pub status: Status,
     pub player: Option<String>,
+    /// Snapfire's force name (the first line of its export), if any.
+    pub title: Option<String>,
     /// The army list's name, when the roster names a known list.
     pub army: Option<String>,
+    /// The army list's id, when the roster names a known list.
+    pub army_id: Option<String>,
     pub version: Option<String>,
     pub points: Option<i64>,
     pub limit: Option<u32>,
@@ -81,18 +87,47 @@ pub struct Row<'a, 'c> {
     pub duplicates: Vec<DuplicateRow>,
 }
 
-impl Row<'_, '_> {
+impl Row {
+    /// The row of one result; its duplicates come later ([`Summary::link`]).
+    pub fn of(c: &Checked<'_>) -> Row {
+        let first_error = c
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| match d.line_col() {
+                Some((line, _)) => format!("line {line}: {}", d.message),
+                None => d.message.clone(),
+            });
+        Row {
+            file: c.name.clone(),
+            status: Status::of(c),
+            player: c.header.player.as_ref().map(|p| p.value.clone()),
+            title: c.header.title.as_ref().map(|t| t.value.clone()),
+            army: c.list.map(|l| l.name.clone()),
+            army_id: c.list.map(|l| l.id.clone()),
+            version: c.list.map(|l| l.version.clone()),
+            points: c.army.as_ref().map(|a| a.total),
+            limit: c.limit(),
+            errors: c.errors(),
+            // Warnings only: notes (unchecked rules, the version assumed)
+            // are not something to fix.
+            warnings: c
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diagnostic::Severity::Warning)
+                .count(),
+            first_error,
+            duplicates: Vec::new(),
+        }
+    }
+
     /// Who the roster is for: the player, or else the force name a Snapfire
     /// export carries (its first line), marked as such since it names the
     /// army, not the person.
     pub fn who(&self) -> Option<String> {
-        self.player.clone().or_else(|| {
-            self.checked
-                .header
-                .title
-                .as_ref()
-                .map(|t| format!("{} (force)", t.value))
-        })
+        self.player
+            .clone()
+            .or_else(|| self.title.as_ref().map(|t| format!("{t} (force)")))
     }
 
     /// `2750/3000`, `2750`, `/3000` or empty.
@@ -118,62 +153,42 @@ impl Row<'_, '_> {
 
 /// Every row of a batch, with the counts.
 #[derive(Debug)]
-pub struct Summary<'a, 'c> {
-    pub rows: Vec<Row<'a, 'c>>,
+pub struct Summary {
+    pub rows: Vec<Row>,
     /// The event the rosters were checked for, if any.
     pub event: Option<String>,
 }
 
-impl<'a, 'c> Summary<'a, 'c> {
+impl Summary {
     /// Rows for `results`; `duplicates` is [`crate::batch::duplicates`] of
     /// the same results.
-    pub fn new(results: &'a [Checked<'c>], duplicates: &[Vec<Duplicate>], event: Option<String>) -> Self {
-        let rows = results
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let status = Status::of(c);
-                let first_error = c
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.is_error())
-                    .map(|d| match d.line_col() {
-                        Some((line, _)) => format!("line {line}: {}", d.message),
-                        None => d.message.clone(),
-                    });
-                Row {
-                    checked: c,
-                    status,
-                    player: c.header.player.as_ref().map(|p| p.value.clone()),
-                    army: c.list.map(|l| l.name.clone()),
-                    version: c.list.map(|l| l.version.clone()),
-                    points: c.army.as_ref().map(|a| a.total),
-                    limit: c.limit(),
-                    errors: c.errors(),
-                    // Warnings only: notes (unchecked rules, the version
-                    // assumed) are not something to fix.
-                    warnings: c
-                        .diagnostics
-                        .iter()
-                        .filter(|d| d.severity == crate::diagnostic::Severity::Warning)
-                        .count(),
-                    first_error,
-                    duplicates: duplicates
-                        .get(i)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|d| {
-                            results.get(d.other).map(|o| DuplicateRow {
-                                kind: d.kind,
-                                other: d.other,
-                                file: o.name.clone(),
-                            })
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
-        Summary { rows, event }
+    pub fn new(results: &[Checked<'_>], duplicates: &[Vec<Duplicate>], event: Option<String>) -> Self {
+        let mut summary = Summary {
+            rows: results.iter().map(Row::of).collect(),
+            event,
+        };
+        summary.link(duplicates);
+        summary
+    }
+
+    /// Fills each row's duplicates from [`crate::batch::duplicates`] (or
+    /// `duplicates_of`) of the same rosters.
+    pub fn link(&mut self, duplicates: &[Vec<Duplicate>]) {
+        for (i, links) in duplicates.iter().enumerate() {
+            let found: Vec<DuplicateRow> = links
+                .iter()
+                .filter_map(|d| {
+                    self.rows.get(d.other).map(|o| DuplicateRow {
+                        kind: d.kind,
+                        other: d.other,
+                        file: o.file.clone(),
+                    })
+                })
+                .collect();
+            if let Some(row) = self.rows.get_mut(i) {
+                row.duplicates = found;
+            }
+        }
     }
 
     pub fn count(&self, status: Status) -> usize {
@@ -232,7 +247,7 @@ const ERROR_WIDTH: usize = 70;
 
 /// The terminal table: a header, one line per roster, the duplicates, and
 /// the totals.
-pub fn table(summary: &Summary<'_, '_>) -> String {
+pub fn table(summary: &Summary) -> String {
     let header = [
         "FILE",
         "PLAYER",
@@ -247,7 +262,7 @@ pub fn table(summary: &Summary<'_, '_>) -> String {
         .iter()
         .map(|r| {
             [
-                clean(&r.checked.name, usize::MAX),
+                clean(&r.file, usize::MAX),
                 clean(r.who().as_deref().unwrap_or("-"), PLAYER_WIDTH),
                 clean(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
                 clean(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
@@ -293,7 +308,7 @@ pub fn table(summary: &Summary<'_, '_>) -> String {
             .iter()
             .take(NAMED)
             .filter_map(|&i| summary.rows.get(i))
-            .map(|r| clean(&r.checked.name, usize::MAX))
+            .map(|r| clean(&r.file, usize::MAX))
             .collect();
         let who = match (names.as_slice(), group.members.len()) {
             ([a, b], 2) => format!("{a} and {b}"),

@@ -372,6 +372,9 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
     if let Some(heresy) = &army.heresy {
         out.push_str(&heresy_lines(heresy));
     }
+    for (name, value) in &army.figures {
+        let _ = writeln!(out, "  {} {value}", name.to_lowercase());
+    }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
 

@@ -4,9 +4,13 @@
 //! read and a diagnostic for every line it could not. Names stay strings
 //! here; `resolve` matches them against a list.
 
+mod fast;
 mod parse;
 
-pub use parse::{MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, decode, parse};
+pub use parse::{
+    MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_name, decode, parse, parse_reference,
+    reader_disagreements,
+};
 
 use crate::source::{SourceFile, Span};
 
@@ -55,15 +59,17 @@ pub struct Header {
     pub title: Option<Spanned<String>>,
     /// The whole line naming the army, for diagnostics about the army.
     pub army_line: Option<Span>,
-    /// Heresy: the scenario played (`Scenario: Attack and defend`).
-    pub scenario: Option<Spanned<String>>,
-    /// Heresy, attack and defend: `Side: Attacker` or `Side: Defender`.
-    pub side: Option<Spanned<String>>,
-    /// Heresy, attack and defend: the other side's points limit.
-    pub opponent_points: Option<Spanned<u32>>,
     /// `Allies: <list>` lines (NetEpic Gold): each starts an allied force,
     /// the entries after it up to the next one.
     pub allies: Vec<Allied>,
+    /// The scenario played (`Scenario: Jump Point`, Heresy's `Scenario:
+    /// Attack and defend`), in games that have them.
+    pub scenario: Option<Spanned<String>>,
+    /// The side the roster plays in the scenario (`Side: attacker`).
+    pub side: Option<Spanned<String>>,
+    /// The opponent's points (`Opponent points: 1000`), for a scenario that
+    /// sets one side's points from the other's.
+    pub opponent_points: Option<Spanned<u32>>,
 }
 
 /// An `Allies: <list>` line: the entries written after it (up to the next

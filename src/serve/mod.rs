@@ -819,7 +819,7 @@ async fn organiser(State(app): State<Shared>) -> Response {
         let duplicates = crate::batch::duplicates(&results);
         let summary =
             crate::report::summary::Summary::new(&results, &duplicates, event.map(|e| e.file.name.clone()));
-        match crate::report::html::render(&summary) {
+        match crate::report::html::render(&summary, &results) {
             Ok(page) => {
                 let page = page.replacen(
                     "<head>",

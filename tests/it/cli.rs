@@ -141,8 +141,17 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
         run.stderr
     );
 
-    // A card names the lists that field the unit, not a faction id.
+    // NetEpic Gold has Warhound Titans too: the alias asks which army.
     let run = muster(&["explain", "Warhound Titan"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("NetEpic Gold: NetEpic Titan Legions"),
+        "{}",
+        run.stderr
+    );
+
+    // A card names the lists that field the unit, not a faction id.
+    let run = muster(&["explain", "Warhound Class Titan"]);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let heading = run.stdout.lines().next().unwrap_or_default();
     assert!(

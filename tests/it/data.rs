@@ -80,7 +80,8 @@ fn every_list_prints_a_crib_sheet() {
                         .datasheet(list.game, unit)
                         .map(|d| d.name.clone())
                         .or_else(|| catalogue.ship(list.game, unit).map(|s| s.data.name.clone()))
-                        .or_else(|| catalogue.sf_ship(list.game, unit).map(|s| s.data.name.clone()));
+                        .or_else(|| catalogue.sf_ship(list.game, unit).map(|s| s.data.name.clone()))
+                        .or_else(|| catalogue.ne_unit(list.game, unit).map(|u| u.data.name.clone()));
                     match name {
                         Some(name) if !html.contains(&askama_escape(&name)) => {
                             problems.push(format!("{}: {name} is not on the crib sheet", list.id))
@@ -94,7 +95,7 @@ fn every_list_prints_a_crib_sheet() {
         }
     }
     // PDFs take longer: one list per game is enough to prove the layout.
-    for game in ["netea", "bfg", "space-fleet"] {
+    for game in ["netea", "bfg", "space-fleet", "netepic"] {
         let list = catalogue
             .lists
             .iter()

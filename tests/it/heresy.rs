@@ -475,17 +475,35 @@ fn mak_ordnance_priced_off_half_the_battery_is_a_warning_on_the_list() {
 }
 
 #[test]
-fn scenario_lines_in_another_games_roster_are_a_warning() {
+fn a_heresy_scenario_in_another_games_roster_is_named_as_heresys() {
+    // Scenarios are looked up in the list's game (`crate::scenario`): a
+    // Heresy scenario in an Epic roster is an error saying whose it is.
     let catalogue = muster::catalogue::load_embedded().catalogue;
     let result = check(
         &catalogue,
         "Army: Codex Astartes\nPoints: 3000\nScenario: Set piece battle\n\nTactical\n",
     );
-    let warning = result
+    let error = result
         .diagnostics
         .iter()
-        .find(|d| d.code == muster::diagnostic::Code::BadHeader)
-        .expect("a warning");
-    assert_eq!(warning.line_col().map(|(l, _)| l), Some(3));
-    assert!(result.legal());
+        .find(|d| d.code == muster::diagnostic::Code::Scenario)
+        .expect("a scenario error");
+    assert_eq!(error.line_col().map(|(l, _)| l), Some(3));
+    assert!(
+        error.message.contains("is a scenario of Heresy"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_heresy_roster_naming_a_heresy_scenario_gets_no_scenario_error() {
+    let catalogue = muster::catalogue::load_embedded().catalogue;
+    for scenario in ["Set piece battle", "Seize the objective", "attack and defend"] {
+        let scenarios: Vec<_> = catalogue
+            .scenarios_of(muster::catalogue::GameId::Heresy)
+            .filter(|s| s.is_named(scenario))
+            .collect();
+        assert_eq!(scenarios.len(), 1, "{scenario}");
+    }
 }

@@ -2,6 +2,7 @@
 //! which is most of a cold `cargo test` and of `target/`'s size.
 
 mod batch;
+mod battlescribe;
 mod cli;
 mod common;
 mod data;
@@ -10,10 +11,12 @@ mod generated;
 mod heresy;
 mod hostile;
 mod netepic;
+mod netepic_sheets;
 mod notation;
 mod print;
 mod readme;
 mod robustness;
+mod roster_reader;
 mod roster_syntax;
 mod rosters;
 mod serve;
