@@ -8,6 +8,7 @@
 mod args;
 mod batch;
 mod commands;
+mod interrupt;
 mod print;
 
 pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};

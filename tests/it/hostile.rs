@@ -601,3 +601,50 @@ fn hostile_impossible_groups_are_list_errors() {
     let out = format!("{}{}", run.stdout, run.stderr);
     assert!(out.contains("is more than its max"), "{}", head(&out));
 }
+
+/// `.muster-*.tmp` files left in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".muster-") && n.ends_with(".tmp"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn hostile_interrupted_outputs_leave_no_temporary_file() {
+    for (signal, output) in [("INT", "--html"), ("TERM", "--pdf"), ("HUP", "--html")] {
+        let dir = temp_dir(&format!("interrupted-{signal}"));
+        let out = dir.join("out");
+        std::fs::write(&out, "old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(["roster", LEGAL, output, out.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("MUSTER_TEST_PAUSE_BEFORE_RENAME_MS", "10000")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the temporary file to be written, then interrupt.
+        let started = Instant::now();
+        while temporaries(&dir).is_empty() {
+            assert!(started.elapsed() < Duration::from_secs(30), "no temporary file");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(9),
+            "{signal}: not interrupted"
+        );
+        assert_eq!(temporaries(&dir), Vec::<String>::new(), "{signal}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old", "{signal}");
+    }
+}
