@@ -648,3 +648,106 @@ fn hostile_interrupted_outputs_leave_no_temporary_file() {
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "old", "{signal}");
     }
 }
+
+/// Every number a list file gives is bounded by the schema, and a number
+/// past its bound is an error naming the file, the line and the bound, not
+/// a total that runs away or a count allocated for.
+#[test]
+fn hostile_numbers_in_list_files_are_bounded() {
+    let cases = [
+        (
+            "lists/netea/feral-orks.yaml",
+            "count: 6 }",
+            "count: 4000000000 }",
+            "maximum of 100",
+        ),
+        (
+            "lists/netea/feral-orks.yaml",
+            "count: 1 }",
+            "count: 101 }",
+            "maximum of 100",
+        ),
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "max: 6\n",
+            "max: 1000\n",
+            "maximum of 100",
+        ),
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "min: 1\n",
+            "min: 4294967295\n",
+            "maximum of 100",
+        ),
+        (
+            "lists/netea/codex-astartes.yaml",
+            "capacity: 2\n",
+            "capacity: 1000000\n",
+            "maximum of 100",
+        ),
+    ];
+    for (i, (file, from, to, says)) in cases.iter().enumerate() {
+        let dir = temp_dir(&format!("numbers-{i}"));
+        let text = std::fs::read_to_string(file).unwrap();
+        let at = text.find(from).unwrap_or_else(|| panic!("{file}: no {from:?}"));
+        let line = text[..at].lines().count().max(1) + usize::from(text[..at].ends_with('\n'));
+        let patched = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+        let name = Path::new(file).file_name().unwrap();
+        std::fs::write(dir.join(name), patched).unwrap();
+        let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+        run.orderly();
+        assert_eq!(run.status, Some(1), "{to}");
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains(says), "{to}: {}", head(&out));
+        let place = format!("{}:{line}:", name.to_string_lossy());
+        assert!(out.contains(&place), "{to}: no {place}: {}", head(&out));
+    }
+    // Points, first as one figure, then in a list of successive costs.
+    let dir = temp_dir("numbers-points");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    // A formation's points are indented by eight, an upgrade's by four.
+    let (mut formation, mut upgrade) = (false, false);
+    let patched: String = text
+        .lines()
+        .map(|l| {
+            if !formation && l.starts_with("        points: ") {
+                formation = true;
+                "        points: 99999999999\n".to_string()
+            } else if !upgrade && l.starts_with("    points: ") {
+                upgrade = true;
+                "    points: [50, -20000]\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("feral-orks.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("99999999999 is greater than the maximum of 10000"),
+        "{}",
+        head(&out)
+    );
+    assert!(
+        out.contains("-20000 is less than the minimum of -10000"),
+        "{}",
+        head(&out)
+    );
+    // An event's points limit too.
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, club.replacen("points: 3000", "points: 5000000000", 1)).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("greater than the maximum of 100000"),
+        "{}",
+        head(&out)
+    );
+    assert!(out.contains("event.yaml:"), "{}", head(&out));
+}
