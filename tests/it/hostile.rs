@@ -751,3 +751,32 @@ fn hostile_numbers_in_list_files_are_bounded() {
     );
     assert!(out.contains("event.yaml:"), "{}", head(&out));
 }
+
+/// Groups admitting each other in a circle (a battlegroup admitting the
+/// commanders that admit battlegroups) are a list error naming the circle.
+#[test]
+fn hostile_cyclic_groups_are_list_errors() {
+    let dir = temp_dir("cyclic-groups");
+    let text = std::fs::read_to_string("tests/fixtures/heresy/test-legion.yaml").unwrap();
+    let from = "group: { members: [tag:detachment], min: 1,";
+    assert!(text.contains(from));
+    let patched = text.replacen(
+        from,
+        "group: { members: [tag:detachment, tag:commander], min: 1,",
+        1,
+    );
+    std::fs::write(dir.join("test-legion.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("groups admit each other in a circle"),
+        "{}",
+        head(&out)
+    );
+    assert!(out.contains("`battlegroup`"), "{}", head(&out));
+    // The fixture as it is loads.
+    let run = muster(&["--lists", "tests/fixtures/heresy", "lists", "--check"], None);
+    assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
+}
