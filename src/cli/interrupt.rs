@@ -7,7 +7,9 @@
 //! while it exists; the first time one is made, a thread starts that waits
 //! for SIGINT, SIGTERM or SIGHUP, removes every registered file, and then
 //! ends the process as the signal would have (so the shell still sees
-//! "interrupted"). A run that writes no file installs nothing.
+//! "interrupted"). SIGXFSZ (a file size limit reached) is caught too, so
+//! the write fails as an error instead of killing the run. A run that
+//! writes no file installs nothing.
 //!
 //! The registry's lock is held while a temporary file is created and
 //! registered, and by the thread while it removes them, so a file cannot be
@@ -60,6 +62,14 @@ fn watch() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        // A file size limit (`ulimit -f`) stops the process at the write
+        // that passes it unless SIGXFSZ is caught; caught, the write fails
+        // with "File too large", the temporary file is dropped and the
+        // error reported like any other.
+        let _ = signal_hook::flag::register(
+            signal_hook::consts::SIGXFSZ,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
         // Without the thread an interruption still stops the run; only the
         // temporary file would stay.
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {

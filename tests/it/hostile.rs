@@ -46,15 +46,30 @@ fn head(text: &str) -> &str {
     &text[..end]
 }
 
-/// Runs muster with a time limit (killed past it) and a memory limit.
-fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
-    let mut command = if Path::new("/usr/bin/prlimit").exists() {
+/// The muster binary under an address-space limit of `memory` bytes:
+/// `prlimit` where it exists, else the shell's `ulimit -v`.
+fn limited(memory: u64) -> Command {
+    let muster = env!("CARGO_BIN_EXE_muster");
+    let mut c = if Path::new("/usr/bin/prlimit").exists() {
         let mut c = Command::new("/usr/bin/prlimit");
-        c.arg(format!("--as={MEMORY}")).arg(env!("CARGO_BIN_EXE_muster"));
+        c.arg(format!("--as={memory}")).arg(muster);
+        c
+    } else if cfg!(unix) {
+        let mut c = Command::new("/bin/sh");
+        c.arg("-c")
+            .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", memory / 1024))
+            .arg(muster);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_muster"))
+        Command::new(muster)
     };
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// Runs muster with a time limit (killed past it) and a memory limit.
+fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
+    let mut command = limited(MEMORY);
     let started = Instant::now();
     let mut child = command
         .args(args)
@@ -406,9 +421,17 @@ fn hostile_devices_and_pipes_are_not_read() {
             .status()
             .is_ok_and(|s| s.success())
         {
-            let run = muster(&["roster", fifo.to_str().unwrap()], None);
-            run.orderly();
-            assert_eq!(run.status, Some(2));
+            let f = fifo.to_str().unwrap();
+            for args in [
+                vec!["roster", f],
+                vec!["check", f],
+                vec!["sheet", "--roster", f],
+                vec!["check", "--event", f, LEGAL],
+            ] {
+                let run = muster(&args, None);
+                run.orderly();
+                assert_eq!(run.status, Some(2), "{args:?}");
+            }
         }
     }
 }
@@ -779,4 +802,125 @@ fn hostile_cyclic_groups_are_list_errors() {
     // The fixture as it is loads.
     let run = muster(&["--lists", "tests/fixtures/heresy", "lists", "--check"], None);
     assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
+}
+
+/// A PDF that a file size limit cuts off is an error; the old file stays
+/// whole and no temporary file is left (SIGXFSZ is caught).
+#[cfg(unix)]
+#[test]
+fn hostile_a_file_size_limit_leaves_the_old_output() {
+    if !Path::new("/usr/bin/prlimit").exists() {
+        return;
+    }
+    let dir = temp_dir("fsize");
+    let out = dir.join("out.pdf");
+    std::fs::write(&out, "old").unwrap();
+    let started = Instant::now();
+    let run = Command::new("/usr/bin/prlimit")
+        .arg("--fsize=4096")
+        .arg(env!("CARGO_BIN_EXE_muster"))
+        .args(["roster", LEGAL, "--pdf", out.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("cannot write"),
+        "{run:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
+
+/// A `--lists` folder with links looping back to itself and to each other
+/// reads each file once: a list read twice would be a duplicate list.
+#[cfg(unix)]
+#[test]
+fn hostile_link_loops_in_lists_read_each_file_once() {
+    let dir = temp_dir("loops");
+    std::fs::copy(
+        "tests/fixtures/heresy/test-legion.yaml",
+        dir.join("test-legion.yaml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("self")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("dot")).unwrap();
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    std::os::unix::fs::symlink(dir.join("a"), dir.join("a/b/up")).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+}
+
+/// A folder of the same roster many times over: one set of duplicates,
+/// reported once, in memory that does not grow pair by pair (item 8).
+#[test]
+fn hostile_many_duplicates_stay_bounded() {
+    let dir = temp_dir("duplicates");
+    let text = std::fs::read(LEGAL).unwrap();
+    for i in 0..1500 {
+        std::fs::write(dir.join(format!("r{i:04}.txt")), &text).unwrap();
+    }
+    let report = temp_dir("duplicates-report").join("report.json");
+    let run = muster_limited(
+        &[
+            "check",
+            dir.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        None,
+        Duration::from_secs(60),
+    );
+    run.orderly();
+    // Every copy is legal; duplicates are reported, not failed.
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+    // Linked in a line (each copy to the first), not every pair with
+    // every other: at most one link of each kind per roster.
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let rosters = json["rosters"].as_array().unwrap();
+    assert_eq!(rosters.len(), 1500);
+    for roster in &rosters[1..] {
+        let links = roster["duplicates"].as_array().map_or(0, Vec::len);
+        assert!((1..=2).contains(&links), "{roster}");
+    }
+}
+
+/// One hostile roster in a folder run is one bad result; the others are
+/// still checked and reported (item 1: the batch once died whole).
+#[test]
+fn hostile_a_huge_count_in_a_folder_run_spoils_only_its_file() {
+    let dir = temp_dir("batch-count");
+    std::fs::copy(LEGAL, dir.join("a.txt")).unwrap();
+    std::fs::write(
+        dir.join("b.txt"),
+        "Army: Codex Astartes\nPoints: 3000\n999999999x Tactical\nTactical: 999999999x Land Raider\n",
+    )
+    .unwrap();
+    let run = muster(&["check", "--format", "json", dir.to_str().unwrap()], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let text = value.to_string();
+    assert!(
+        text.contains("a.txt") && text.contains("b.txt"),
+        "{}",
+        head(&text)
+    );
+}
+
+/// The harness itself: the memory limit really applies to the child, so
+/// the tests above would catch an allocation in proportion to a number.
+#[cfg(unix)]
+#[test]
+fn hostile_harness_memory_limit_bites() {
+    let ok = limited(MEMORY).arg("--version").output().unwrap();
+    assert!(ok.status.success(), "{ok:?}");
+    let starved = limited(8 << 20).arg("--version").output();
+    assert!(
+        starved.is_err() || starved.as_ref().is_ok_and(|o| !o.status.success()),
+        "muster ran in 8 MiB of address space: the limit does not apply"
+    );
 }
