@@ -396,12 +396,18 @@ fn hostile_devices_and_pipes_are_not_read() {
     let dir = temp_dir("devices");
     for args in [
         vec!["roster", "/dev/zero"],
+        vec!["check", "/dev/zero"],
+        vec!["check", "/dev/zero", LEGAL],
         vec!["sheet", "--roster", "/dev/zero"],
         vec!["check", "--event", "/dev/zero", LEGAL],
     ] {
         let run = muster(&args, None);
         run.orderly();
         assert_eq!(run.status, Some(2), "{args:?}");
+        // Said to be a device, not given a made-up size.
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains("device"), "{args:?}: {}", head(&out));
+        assert!(!out.contains("1048577"), "{args:?}: {}", head(&out));
     }
     let lists = dir.join("lists");
     std::fs::create_dir_all(&lists).unwrap();
