@@ -7,6 +7,7 @@
 
 use crate::catalogue::locate::{self, Positions};
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
+use crate::catalogue::schema_words;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item};
@@ -108,18 +109,23 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     let mut problems = Vec::new();
     let positions = Positions::of(source.text());
     let at = |pointer: &str| positions.span(&source, pointer);
-    let value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
-    let errors = locate::schema_errors(
-        &source,
-        &value,
-        crate::schema::event_validator(),
-        Code::EventFile,
-        "`muster event new` prints a commented template; the schema is schema/event.schema.json",
-    );
+    let mut value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
+    // `counts_as: yes` means what an organiser thinks it means.
+    schema_words::read_booleans(&mut value, crate::schema::event());
+    let errors = crate::schema::event_validator().map_or_else(Vec::new, |validator| {
+        schema_words::schema_errors(
+            &source,
+            &value,
+            crate::schema::event(),
+            validator,
+            Code::EventFile,
+            "`muster event new` prints a commented template; the schema is schema/event.schema.json",
+        )
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
-    let file: EventFile = match serde_json::from_value(value) {
+    let mut file: EventFile = match serde_json::from_value(value) {
         Ok(file) => file,
         Err(e) => {
             return Err(vec![
@@ -143,26 +149,26 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     if file.lists.is_empty() {
         allowed.extend(catalogue.lists.iter().filter(|l| l.game == file.game));
     }
-    for (i, entry) in file.lists.iter().enumerate() {
-        match catalogue
-            .lists
-            .iter()
-            .find(|l| l.id == entry.id && l.game == file.game)
-        {
-            Some(list) => allowed.push(list),
+    let game = file.game;
+    for (i, entry) in file.lists.iter_mut().enumerate() {
+        // By id, name or alias, as a roster names its list; kept as the id.
+        let wanted = crate::catalogue::ListName::new(&entry.id);
+        match catalogue.lists.iter().find(|l| {
+            l.game == game && (l.id == entry.id || l.name_keys.iter().any(|k| wanted.matches_key(k)))
+        }) {
+            Some(list) => {
+                entry.id.clone_from(&list.id);
+                allowed.push(list);
+            }
             None => {
                 let ids = catalogue
                     .lists
                     .iter()
-                    .filter(|l| l.game == file.game)
+                    .filter(|l| l.game == game)
                     .map(|l| l.id.as_str());
                 let mut d = Diagnostic::error(
                     Code::EventFile,
-                    format!(
-                        "muster has no {} list with the id `{}`",
-                        file.game.title(),
-                        entry.id
-                    ),
+                    format!("muster has no {} list with the id `{}`", game.title(), entry.id),
                 )
                 .at(&source, at(&format!("/lists/{i}/id")));
                 if let Some(s) = crate::diagnostic::nearest(&entry.id, ids) {
@@ -241,35 +247,55 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     }
 }
 
-/// The commented template of `muster event new`.
-pub fn template(catalogue: &Catalogue) -> String {
+/// The commented template of `muster event new` for a game; an error names
+/// the games muster has lists for when `game` is not one of them.
+pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
+    let with_lists: Vec<GameId> = GameId::ALL
+        .into_iter()
+        .filter(|g| catalogue.lists.iter().any(|l| l.game == *g))
+        .collect();
+    let offered = with_lists
+        .iter()
+        .map(|g| g.as_str())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let Some(game) = GameId::from_id(game).filter(|g| with_lists.contains(g)) else {
+        return Err(format!(
+            "muster has no lists for the game `{game}`; an event can be for: {}",
+            offered.replace(" | ", ", ")
+        ));
+    };
     let mut ids: Vec<&str> = catalogue
         .lists
         .iter()
-        .filter(|l| l.game == GameId::Netea)
+        .filter(|l| l.game == game)
         .map(|l| l.id.as_str())
         .collect();
     ids.sort();
-    let mut out = String::from(
+    let example = ids.first().copied().unwrap_or("LIST-ID");
+    let mut out = format!(
         "# yaml-language-server: $schema=https://example.invalid/muster/event.schema.json\n\
          # An event for `muster check --event THIS_FILE rosters/`. Written by `muster event new`.\n\
          # The schema is schema/event.schema.json in muster's repository.\n\
-         name: My Epic Tournament\n\
+         name: My {title} Tournament\n\
          date: 2026-12-05            # YYYY-MM-DD\n\
-         game: netea                 # netea | bfg | space-fleet | netepic | heresy\n\
-         points: 3000                # every roster must be built to this limit\n\
+         game: {id:<22}# {offered}\n\
+         points: {points:<20}# every roster must be built to this limit\n\
          counts_as: true             # false forbids 'Counts as:' declarations\n\
          \n\
-         # The lists allowed, each optionally with the versions allowed (a roster\n\
-         # naming another version is an error). Leave the list empty to allow\n\
-         # every list of the game.\n\
+         # The lists allowed (by id, name or alias), each optionally with the\n\
+         # versions allowed (a roster naming another version is an error). Leave\n\
+         # the list empty to allow every list of the game.\n\
          lists:\n",
+        title = game.title(),
+        id = game.as_str(),
+        points = game.game().typical_points,
     );
     for id in ids {
         out.push_str(&format!("  - id: {id}\n"));
     }
-    out.push_str(
-        "  # - id: codex-astartes\n\
+    out.push_str(&format!(
+        "  # - id: {example}\n\
          \x20 #   versions: [\"2026-02-04\"]\n\
          \n\
          # Extra restrictions, in the constraint language of list files\n\
@@ -281,7 +307,8 @@ pub fn template(catalogue: &Catalogue) -> String {
          #     scope: army\n\
          #     rule: \"count(tag:titan) == 0\"\n\
          #     message: \"Titans are not allowed at this event.\"\n\
-         #     provenance: \"My Epic Tournament player pack\"\n",
-    );
-    out
+         #     provenance: \"My {title} Tournament player pack\"\n",
+        title = game.title(),
+    ));
+    Ok(out)
 }

@@ -5,7 +5,7 @@
 //! is not allowed where it stands. Costs are computed here; limits are
 //! checked by `validate`.
 
-use crate::catalogue::names::Lookup;
+use crate::catalogue::names::{self, Lookup};
 use crate::catalogue::{ArmyList, Cost, FormationIdx, Selector, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::roster::{Entry, Item, Roster, Spanned};
@@ -287,7 +287,14 @@ impl Resolver<'_, '_> {
         let mut taken: Vec<Taken> = Vec::new();
         let mut read_whole = true;
         let skip_until = self.snapfire_units_end(entry, formation);
-        for item in entry.upgrades.iter().filter(|i| i.span.end > skip_until) {
+        let contents = self.own_units_written(entry, formation);
+        for item in entry
+            .upgrades
+            .iter()
+            .enumerate()
+            .filter(|(i, item)| item.span.end > skip_until && *i >= contents)
+            .map(|(_, item)| item)
+        {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
         for child in &entry.children {
@@ -562,6 +569,39 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// How many of an entry's leading items name the formation's own units
+    /// with their counts, as a Snapfire export edited by hand does (`4
+    /// Scouts`, `2x Warhound Class Titans`): Snapfire's unit description
+    /// item by item, or a unit of the formation by its id or the
+    /// formation's name. Such items are its contents, not upgrades.
+    fn own_units_written(&self, entry: &Entry, formation: FormationIdx) -> usize {
+        if entry.details.is_none() {
+            return 0;
+        }
+        let f = &self.list.formations[formation];
+        let described: Vec<(u32, &str)> = f
+            .snapfire_units
+            .as_deref()
+            .map(|text| text.split(',').map(counted).collect())
+            .unwrap_or_default();
+        let single_unit = f.units.len() == 1;
+        let is_own = |item: &Item| {
+            let count = if item.counted { item.count } else { 1 };
+            described
+                .iter()
+                .any(|&(n, name)| n == count && names::same_thing(&item.name.value, name))
+                || f.units.iter().any(|&(unit, n)| {
+                    n == count
+                        && (names::same_thing(&item.name.value, &self.list.units[unit].replace('-', " "))
+                            || (single_unit
+                                && std::iter::once(&f.name)
+                                    .chain(&f.aliases)
+                                    .any(|name| names::same_thing(&item.name.value, name))))
+                })
+        };
+        entry.upgrades.iter().take_while(|item| is_own(item)).count()
+    }
+
     fn unknown_formation(&mut self, name: &Spanned<String>) {
         let list = self.list;
         let mut d = Diagnostic::error(
@@ -834,4 +874,19 @@ fn whole_names(roster: &Roster, list: &ArmyList) -> Option<Roster> {
     let mut copy = roster.clone();
     walk(&mut copy.entries, text, list);
     Some(copy)
+}
+
+/// `2x Warhound Class Titan`, `4 Scouts`, `One Ark` or `Farseer` as a count
+/// and a name.
+fn counted(text: &str) -> (u32, &str) {
+    let text = text.trim();
+    let (first, rest) = text.split_once(' ').unwrap_or((text, ""));
+    let number = first.strip_suffix(['x', 'X']).unwrap_or(first);
+    match (number.parse::<u32>(), first.to_ascii_lowercase().as_str()) {
+        (Ok(n), _) => (n, rest.trim()),
+        (_, "one") => (1, rest.trim()),
+        (_, "two") => (2, rest.trim()),
+        (_, "three") => (3, rest.trim()),
+        _ => (1, text),
+    }
 }

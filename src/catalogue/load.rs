@@ -5,9 +5,9 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
-use super::locate;
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
 use super::{Catalogue, link};
+use super::{locate, schema_words};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
@@ -318,14 +318,32 @@ fn parse_file(
     // A validator is compiled on first use, so a run that validates
     // nothing compiles none.
     let errors = if validate {
-        let (validator, schema) = match kind {
-            FileKind::List => (crate::schema::army_list_validator(), "army-list"),
-            FileKind::Datasheets => (crate::schema::datasheets_validator(), "datasheets"),
-            FileKind::Models => (crate::schema::models_validator(), "models"),
-            FileKind::Glossary => (crate::schema::glossary_validator(), "glossary"),
+        let (validator, schema, name) = match kind {
+            FileKind::List => (
+                crate::schema::army_list_validator(),
+                crate::schema::army_list(),
+                "army-list",
+            ),
+            FileKind::Datasheets => (
+                crate::schema::datasheets_validator(),
+                crate::schema::datasheets(),
+                "datasheets",
+            ),
+            FileKind::Models => (
+                crate::schema::models_validator(),
+                crate::schema::models(),
+                "models",
+            ),
+            FileKind::Glossary => (
+                crate::schema::glossary_validator(),
+                crate::schema::glossary(),
+                "glossary",
+            ),
         };
-        let hint = format!("the format is described in lists/README.md and schema/{schema}.schema.json");
-        locate::schema_errors(file, &value, validator, Code::ListData, &hint)
+        let hint = format!("the format is described in lists/README.md and schema/{name}.schema.json");
+        validator.map_or_else(Vec::new, |validator| {
+            schema_words::schema_errors(file, &value, schema, validator, Code::ListData, &hint)
+        })
     } else {
         Vec::new()
     };

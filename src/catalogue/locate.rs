@@ -58,60 +58,6 @@ pub fn parse_yaml(file: &SourceFile, code: Code) -> Result<serde_json::Value, Bo
     })
 }
 
-/// Checks a value read from `file` against a schema; every error names the
-/// path inside the file and points at its line.
-pub fn schema_errors(
-    file: &SourceFile,
-    value: &serde_json::Value,
-    validator: Option<&jsonschema::Validator>,
-    code: Code,
-    hint: &str,
-) -> Vec<Diagnostic> {
-    let Some(validator) = validator else {
-        return Vec::new();
-    };
-    let mut positions = None;
-    validator
-        .iter_errors(value)
-        .map(|error| {
-            let error = specific(&error);
-            let pointer = error.instance_path().as_str().to_string();
-            let positions = positions.get_or_insert_with(|| Positions::of(file.text()));
-            let at = if pointer.is_empty() { "/" } else { &pointer };
-            Diagnostic::error(code, format!("at {at}: {error}"))
-                .at(file, positions.span(file, &pointer))
-                .hint(hint)
-        })
-        .collect()
-}
-
-/// The most specific complaint the validator has: where a value matches
-/// none of several shapes (`anyOf`, `oneOf`) but one of them has its type
-/// (a number above its maximum, where the other shape is the word
-/// `missing` or null), that shape's complaint ("99999 is greater than the
-/// maximum of 10000", at the value's own path) instead of "not valid under
-/// any of the schemas".
-fn specific<'e, 'a>(error: &'e jsonschema::ValidationError<'a>) -> &'e jsonschema::ValidationError<'a> {
-    use jsonschema::error::ValidationErrorKind as Kind;
-    let context = match error.kind() {
-        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => context,
-        _ => return error,
-    };
-    let typed = context.iter().find(|branch| {
-        !branch.is_empty()
-            && branch.iter().all(|e| {
-                !matches!(
-                    e.kind(),
-                    Kind::Type { .. } | Kind::Enum { .. } | Kind::Constant { .. }
-                )
-            })
-    });
-    match typed.and_then(|branch| branch.first()) {
-        Some(inner) => specific(inner),
-        None => error,
-    }
-}
-
 /// Where each node of a YAML document starts: (path, line, column), 1-based.
 #[derive(Debug, Default)]
 pub struct Positions {

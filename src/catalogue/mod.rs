@@ -13,6 +13,7 @@ mod load;
 pub mod locate;
 pub mod names;
 pub mod raw;
+pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 

@@ -61,6 +61,17 @@ fn singulars(name: &str) -> Vec<String> {
     out
 }
 
+/// Whether a name as written means `known`, as the name index would match
+/// it: case, spacing, punctuation and a plural aside (`Warhound Class
+/// Titans` means `Warhound Class Titan`).
+pub fn same_thing(written: &str, known: &str) -> bool {
+    let known = compact(&normalize(known));
+    let written = normalize(written);
+    std::iter::once(written.clone())
+        .chain(singulars(&written))
+        .any(|w| compact(&w) == known)
+}
+
 fn push(map: &mut HashMap<String, Vec<usize>>, key: String, index: usize) {
     let entry = map.entry(key).or_default();
     if !entry.contains(&index) {

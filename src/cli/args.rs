@@ -147,7 +147,12 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum EventAction {
     /// Print a commented event file to start from.
-    New,
+    New {
+        /// The game the event plays (`netea`, `bfg`, `space-fleet`,
+        /// `netepic`); its lists and usual points fill the template.
+        #[arg(long, default_value = "netea")]
+        game: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

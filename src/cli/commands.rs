@@ -96,10 +96,13 @@ pub fn run(args: &Args, color: bool) -> Output {
                     )
                 }
                 Command::Event {
-                    action: EventAction::New,
-                } => Output {
-                    stdout: crate::event::template(catalogue),
-                    ..Output::default()
+                    action: EventAction::New { game },
+                } => match crate::event::template(catalogue, game) {
+                    Ok(stdout) => Output {
+                        stdout,
+                        ..Output::default()
+                    },
+                    Err(message) => usage(message),
                 },
                 Command::Options { army, format } => options(catalogue, army, *format),
                 Command::New { army, points } => new(catalogue, army, *points),

@@ -64,7 +64,11 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
         },
         Err(error) => {
             // A unit's name is not notation, but it is what the user wants
-            // explained: show its datasheet when only one unit has it.
+            // explained: show its datasheet when only one unit has it, and
+            // ask which when several armies (or games) have one.
+            if let Some(out) = shared_unit_name(catalogue, text) {
+                return out;
+            }
             let wanted = names::normalize(text);
             let mut sheets = catalogue
                 .datasheets
@@ -108,6 +112,9 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 Err(ship_error) if ship_error.offset > error.offset => ship_error,
                 Err(_) => error,
             };
+            if let Some(out) = unit_suggestions(catalogue, text) {
+                return out;
+            }
             // No format width: one past `u16::MAX` panics, and the text is
             // the user's, any length. The caret goes under the character.
             let pad = " ".repeat(error.column.saturating_sub(1));
@@ -117,6 +124,89 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             ))
         }
     }
+}
+
+/// Every unit and ship of every game: its names, faction and game.
+fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
+    let mut entries: Vec<(Vec<&str>, &str, GameId)> = Vec::new();
+    entries.extend(
+        catalogue
+            .datasheets
+            .iter()
+            .map(|d| (unit_names(d).collect(), d.faction.as_str(), d.game)),
+    );
+    entries.extend(
+        catalogue
+            .ships
+            .iter()
+            .map(|s| (ship_names(s).collect(), s.faction.as_str(), s.game)),
+    );
+    entries.extend(
+        catalogue
+            .sf_ships
+            .iter()
+            .map(|s| (sf_ship_names(s).collect(), s.faction.as_str(), s.game)),
+    );
+    entries
+}
+
+/// When several armies (or games: a Gothic sails in Battlefleet Gothic and
+/// in Space Fleet) have a unit called `text`: the choice, as an error.
+fn shared_unit_name(catalogue: &Catalogue, text: &str) -> Option<Output> {
+    let wanted = names::normalize(text);
+    let exact: Vec<String> = every_sheet(catalogue)
+        .iter()
+        .filter(|(names, ..)| names.iter().any(|n| names::normalize(n) == wanted))
+        .map(|(_, faction, game)| format!("{faction} ({})", game.title()))
+        .collect();
+    (exact.len() > 1).then(|| {
+        let text = crate::report::terminal::escape(text);
+        usage(format!(
+            "`{text}` is a unit of several armies: {}\nhint: say which with `muster explain \"{text}\" --army ARMY`",
+            exact.join(", ")
+        ))
+    })
+}
+
+/// When `text` reads as a name rather than notation: the unit names it is
+/// close to, from every list of every game.
+fn unit_suggestions(catalogue: &Catalogue, text: &str) -> Option<Output> {
+    // Notation has digits, `+` and `/`; a name has none of them.
+    if text.chars().any(|c| c.is_ascii_digit() || c == '+' || c == '/') || text.trim().is_empty() {
+        return None;
+    }
+    let entries = every_sheet(catalogue);
+    let text = crate::report::terminal::escape(text);
+    let lower = text.to_lowercase();
+    let mut near: Vec<(f64, &str)> = entries
+        .iter()
+        .flat_map(|(names, ..)| names.iter().skip(1))
+        .filter_map(|n| crate::diagnostic::closeness(&lower, n).map(|score| (score, *n)))
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    let mut shown: Vec<&str> = Vec::new();
+    for (_, name) in near {
+        if !shown
+            .iter()
+            .any(|s| names::normalize(s) == names::normalize(name))
+        {
+            shown.push(name);
+        }
+        if shown.len() == 3 {
+            break;
+        }
+    }
+    if shown.is_empty() {
+        return None;
+    }
+    Some(usage(format!(
+        "no unit or ship is called `{text}`, and it is not datasheet notation\nhint: did you mean {}?",
+        shown
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
 }
 
 /// The datasheets (units or ships) one of whose names is `name`.

@@ -39,6 +39,22 @@ pub enum GameId {
 }
 
 impl GameId {
+    /// Every game, in the order muster lists them.
+    pub const ALL: [GameId; 5] = [
+        GameId::Netea,
+        GameId::Bfg,
+        GameId::SpaceFleet,
+        GameId::Netepic,
+        GameId::Heresy,
+    ];
+
+    /// The game whose id is `text` (`netea`, `bfg`, `space-fleet`...).
+    pub fn from_id(text: &str) -> Option<GameId> {
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.as_str() == text.trim().to_ascii_lowercase())
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::Netea => "netea",
@@ -137,13 +153,8 @@ mod tests {
 
     #[test]
     fn every_game_describes_itself() {
-        for id in [
-            GameId::Netea,
-            GameId::Bfg,
-            GameId::SpaceFleet,
-            GameId::Netepic,
-            GameId::Heresy,
-        ] {
+        for id in GameId::ALL {
+            assert_eq!(GameId::from_id(id.as_str()), Some(id));
             let game = of(id);
             assert_eq!(game.id, id);
             assert!(game.typical_points > 0);

@@ -1157,6 +1157,12 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
             }
             runs.push(plain(format!("{} [{}]", f.message, f.code)));
             blocks.push(Block::Text { runs, size: BODY });
+            for detail in &f.details {
+                blocks.push(Block::Text {
+                    runs: vec![plain(format!("    \u{2013} {detail}"))],
+                    size: BODY,
+                });
+            }
         }
     }
     if let Some(sheet) = &roster.sheet {

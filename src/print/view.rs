@@ -424,6 +424,9 @@ pub struct Finding {
     pub code: String,
     pub message: String,
     pub fix: Option<String>,
+    /// What a note about unchecked rules leaves to the player: the rules
+    /// themselves, so the printed roster says which.
+    pub details: Vec<String>,
 }
 
 impl RosterSheet {
@@ -469,6 +472,16 @@ impl RosterSheet {
             code: d.code.as_str().to_string(),
             message: d.message.clone(),
             fix: d.fix.clone(),
+            // The rules only: a command to run is for the terminal.
+            details: if d.code == crate::diagnostic::Code::Unchecked {
+                d.hints
+                    .iter()
+                    .filter(|h| !h.starts_with("`muster "))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         let of = |severity: Severity| -> Vec<Finding> {
             checked

@@ -42,7 +42,7 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, csv::Error> {
             .collect();
         writer.write_record([
             defuse(&r.checked.name),
-            defuse(r.player.as_deref().unwrap_or("")),
+            defuse(r.who().as_deref().unwrap_or("")),
             defuse(r.army.as_deref().unwrap_or("")),
             r.checked.list.map(|l| l.id.clone()).unwrap_or_default(),
             defuse(r.version.as_deref().unwrap_or("")),

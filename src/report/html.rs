@@ -85,7 +85,7 @@ pub fn render(summary: &Summary<'_, '_>) -> Result<String, askama::Error> {
         .map(|(i, r)| RowView {
             anchor: format!("r{}", i + 1),
             file: r.checked.name.clone(),
-            player: r.player.clone().unwrap_or_default(),
+            player: r.who().unwrap_or_default(),
             army: r.army.clone().unwrap_or_default(),
             version: r.version.clone().unwrap_or_default(),
             points: r.points_text(),

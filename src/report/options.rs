@@ -13,8 +13,14 @@ pub struct OptionsView<'a> {
     name: &'a str,
     version: &'a str,
     version_label: Option<&'a str>,
-    /// Null where the sources do not give it.
-    strategy_rating: Option<u8>,
+    /// Epic's strategy rating; null where the sources do not give it, absent
+    /// in games without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strategy_rating: Option<Option<u8>>,
+    /// A fleet's attack rating; null where the sources do not give it,
+    /// absent in games without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attack_rating: Option<Option<u8>>,
     sections: Vec<SectionView<'a>>,
     upgrades: Vec<UpgradeView<'a>>,
     rules: Vec<RuleView<'a>>,
@@ -129,7 +135,9 @@ impl<'a> OptionsView<'a> {
             name: &list.name,
             version: &list.version,
             version_label: list.version_label.as_deref(),
-            strategy_rating: list.strategy_rating,
+            strategy_rating: (list.game.game().rating == Some(Rating::Strategy))
+                .then_some(list.strategy_rating),
+            attack_rating: (list.game.game().rating == Some(Rating::Attack)).then_some(list.attack_rating),
             sections: list
                 .sections
                 .iter()

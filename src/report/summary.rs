@@ -82,6 +82,19 @@ pub struct Row<'a, 'c> {
 }
 
 impl Row<'_, '_> {
+    /// Who the roster is for: the player, or else the force name a Snapfire
+    /// export carries (its first line), marked as such since it names the
+    /// army, not the person.
+    pub fn who(&self) -> Option<String> {
+        self.player.clone().or_else(|| {
+            self.checked
+                .header
+                .title
+                .as_ref()
+                .map(|t| format!("{} (force)", t.value))
+        })
+    }
+
     /// `2750/3000`, `2750`, `/3000` or empty.
     pub fn points_text(&self) -> String {
         match (self.points, self.limit) {
@@ -137,7 +150,13 @@ impl<'a, 'c> Summary<'a, 'c> {
                     points: c.army.as_ref().map(|a| a.total),
                     limit: c.limit(),
                     errors: c.errors(),
-                    warnings: c.diagnostics.iter().filter(|d| !d.is_error()).count(),
+                    // Warnings only: notes (unchecked rules, the version
+                    // assumed) are not something to fix.
+                    warnings: c
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.severity == crate::diagnostic::Severity::Warning)
+                        .count(),
                     first_error,
                     duplicates: duplicates
                         .get(i)
@@ -229,7 +248,7 @@ pub fn table(summary: &Summary<'_, '_>) -> String {
         .map(|r| {
             [
                 clean(&r.checked.name, usize::MAX),
-                clean(r.player.as_deref().unwrap_or("-"), PLAYER_WIDTH),
+                clean(r.who().as_deref().unwrap_or("-"), PLAYER_WIDTH),
                 clean(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
                 clean(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
                 r.points_text(),

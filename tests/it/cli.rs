@@ -83,6 +83,61 @@ fn a_snapfire_export_is_accepted_as_it_is() {
 }
 
 #[test]
+fn a_hand_edited_snapfire_export_reads_plurals_and_counts() {
+    // Players retype Snapfire's unit descriptions: `4 Scouts` for "4 Scout
+    // units plus transport", `2x Warhound Class Titans` for the singular.
+    let export = temp_file(
+        "edited-snapfire.txt",
+        "Incompertus, 3000 POINTS\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\n==================================================\n\nSCOUT [150]\n4 Scouts, Rhinos\n\nWARHOUND PACK [500]\n2x Warhound Class Titans\n".as_bytes(),
+    );
+    let run = muster(&["check", export.to_str().unwrap()]);
+    assert!(!run.stdout.contains("error["), "{}", run.stdout);
+    assert!(run.stdout.contains("Scout "), "{}", run.stdout);
+
+    // A count that is not the formation's is still read as an upgrade, and
+    // the error says so.
+    let export = temp_file(
+        "miscounted-snapfire.txt",
+        "Incompertus, 3000 POINTS\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\n==================================================\n\nSCOUT [150]\n5 Scouts\n".as_bytes(),
+    );
+    let run = muster(&["check", export.to_str().unwrap()]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+}
+
+#[test]
+fn a_snapfire_exports_force_name_stands_in_for_the_player() {
+    let dir = std::env::temp_dir().join(format!("muster-force-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("snapfire.txt"), dir.join("snapfire.txt")).unwrap();
+    std::fs::copy(fixture("legal.txt"), dir.join("legal.txt")).unwrap();
+    let run = muster(&["check", dir.to_str().unwrap()]);
+    assert!(run.stdout.contains("Incompertus (force)"), "{}", run.stdout);
+}
+
+#[test]
+fn explain_suggests_unit_names_when_given_a_misspelt_one() {
+    let run = muster(&["explain", "Warhund"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("no unit or ship is called `Warhund`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("`Warhound"), "{}", run.stderr);
+
+    // A name several armies share asks which army: a Gothic is a cruiser
+    // in Battlefleet Gothic and in Space Fleet.
+    let run = muster(&["explain", "Gothic"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("is a unit of several armies"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--army"), "{}", run.stderr);
+}
+
+#[test]
 fn one_illegal_roster_among_legal_ones_gives_1() {
     let run = muster(&["check", &fixture("legal.txt"), &fixture("illegal.txt")]);
     assert_eq!(run.status, 1);
@@ -244,7 +299,9 @@ fn a_broken_list_folder_is_reported_with_file_path_and_line() {
     assert_eq!(run.status, 1);
     assert!(run.stdout.contains("broken.yaml:13:9"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("/sections/0/formations/0/points"),
+        run.stdout.contains(
+            "`points` in `sections[0].formations[0]` must be `missing` or a whole number, not \"lots\""
+        ),
         "{}",
         run.stdout
     );
@@ -296,6 +353,14 @@ fn options_shows_formations_upgrades_and_rules() {
     assert_eq!(json["id"], "steel-legion");
     assert!(json["sections"][0]["formations"][0]["points"].is_number());
     assert!(!json["rules"].as_array().unwrap().is_empty());
+    assert_eq!(json["strategy_rating"], 2);
+    assert!(json.get("attack_rating").is_none());
+
+    // A fleet carries its attack rating, and no strategy rating.
+    let json: serde_json::Value =
+        serde_json::from_str(&muster(&["options", "armageddon-sector", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["attack_rating"], 2);
+    assert!(json.get("strategy_rating").is_none());
 }
 
 #[test]
@@ -406,6 +471,68 @@ fn a_broken_event_file_gives_2_and_names_its_lines() {
     assert_eq!(
         muster(&["check", "--event", "no/such/event.yaml", &fixture("legal.txt")]).status,
         2
+    );
+}
+
+#[test]
+fn event_file_mistakes_are_said_in_words_at_their_lines() {
+    // A misspelt key: one error at its line, with the key it was meant to be
+    // (not also "points is required", and no JSON-Schema wording).
+    let event = temp_file("typo-event.yaml", b"name: Club\ngame: netea\npionts: 3000\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("unknown key `pionts`"), "{}", run.stderr);
+    assert!(run.stderr.contains("typo-event.yaml:3:1"), "{}", run.stderr);
+    assert!(run.stderr.contains("did you mean `points`?"), "{}", run.stderr);
+    assert!(!run.stderr.contains("required property"), "{}", run.stderr);
+    assert!(!run.stderr.contains("missing key `points`"), "{}", run.stderr);
+
+    // A value of the wrong kind names the key and what it must be.
+    let event = temp_file("type-event.yaml", b"name: Club\ngame: netea\npoints: lots\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert!(
+        run.stderr
+            .contains("`points` must be a whole number, not \"lots\""),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("type-event.yaml:3:"), "{}", run.stderr);
+
+    // An unknown game offers the games.
+    let event = temp_file("game-event.yaml", b"name: Club\ngame: neta\npoints: 3000\n");
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert!(run.stderr.contains("did you mean `netea`?"), "{}", run.stderr);
+}
+
+#[test]
+fn event_files_take_list_names_and_yaml_booleans() {
+    // Lists by name or alias as rosters name them; `counts_as: no` is false.
+    let event = temp_file(
+        "friendly-event.yaml",
+        b"name: Club\ngame: netea\npoints: 2000\ncounts_as: no\nlists:\n  - id: Space Marines\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn event_new_offers_the_games_that_have_lists() {
+    let run = muster(&["event", "new", "--game", "bfg"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("game: bfg "), "{}", run.stdout);
+    assert!(run.stdout.contains("  - id: armageddon-sector"), "{}", run.stdout);
+    assert!(!run.stdout.contains("heresy"), "{}", run.stdout);
+    let path = temp_file("bfg-event.yaml", run.stdout.as_bytes());
+    let checked = muster(&["check", "--event", path.to_str().unwrap(), &fixture("fleet.txt")]);
+    assert_ne!(checked.status, 2, "{}", checked.stderr);
+
+    // Heresy ships no lists: no event can be made for it without --lists.
+    let run = muster(&["event", "new", "--game", "heresy"]);
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains("an event can be for: netea, bfg"),
+        "{}",
+        run.stderr
     );
 }
 

@@ -688,31 +688,31 @@ fn hostile_numbers_in_list_files_are_bounded() {
             "lists/netea/feral-orks.yaml",
             "count: 6 }",
             "count: 4000000000 }",
-            "maximum of 100",
+            "must be at most 100, not",
         ),
         (
             "lists/netea/feral-orks.yaml",
             "count: 1 }",
             "count: 101 }",
-            "maximum of 100",
+            "must be at most 100, not",
         ),
         (
             "lists/bfg/armageddon-sector.yaml",
             "max: 6\n",
             "max: 1000\n",
-            "maximum of 100",
+            "must be at most 100, not",
         ),
         (
             "lists/bfg/armageddon-sector.yaml",
             "min: 1\n",
             "min: 4294967295\n",
-            "maximum of 100",
+            "must be at most 100, not",
         ),
         (
             "lists/netea/codex-astartes.yaml",
             "capacity: 2\n",
             "capacity: 1000000\n",
-            "maximum of 100",
+            "must be at most 100, not",
         ),
     ];
     for (i, (file, from, to, says)) in cases.iter().enumerate() {
@@ -756,12 +756,12 @@ fn hostile_numbers_in_list_files_are_bounded() {
     assert_eq!(run.status, Some(1));
     let out = format!("{}{}", run.stdout, run.stderr);
     assert!(
-        out.contains("99999999999 is greater than the maximum of 10000"),
+        out.contains("must be at most 10000, not 99999999999"),
         "{}",
         head(&out)
     );
     assert!(
-        out.contains("-20000 is less than the minimum of -10000"),
+        out.contains("must be at least -10000, not -20000"),
         "{}",
         head(&out)
     );
@@ -774,7 +774,7 @@ fn hostile_numbers_in_list_files_are_bounded() {
     assert_eq!(run.status, Some(2));
     let out = format!("{}{}", run.stdout, run.stderr);
     assert!(
-        out.contains("greater than the maximum of 100000"),
+        out.contains("must be at most 100000, not 5000000000"),
         "{}",
         head(&out)
     );

@@ -524,3 +524,26 @@ fn a_pdf_goes_to_standard_output_with_a_dash() {
         clash.stderr
     );
 }
+
+#[test]
+fn a_printed_roster_says_which_rules_were_not_checked() {
+    // "2 rules are not checked" is no use at the table without the rules.
+    let (run, pdf) = pdf(
+        &["roster", "examples/codex-astartes-3000.txt"],
+        "unchecked-rules.pdf",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = pdf.all_text();
+    assert!(
+        text.contains("2 rules of Codex Astartes are not checked"),
+        "{text}"
+    );
+    assert!(text.contains("Razorbacks may only be added"), "{text}");
+    let html = muster(&["roster", "examples/codex-astartes-3000.txt", "--html", "-"]);
+    assert!(
+        html.stdout.contains("<li>Razorbacks may only be added"),
+        "{}",
+        html.stdout
+    );
+    assert!(!html.stdout.contains("`muster options"), "{}", html.stdout);
+}
