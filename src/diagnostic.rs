@@ -120,6 +120,39 @@ pub struct RuleRef {
     pub id: String,
     /// Where the rule comes from, for humans.
     pub provenance: String,
+    /// The rule as written in the list's constraint language, with the
+    /// values it compared (`count(x) <= 1` (here: 2 <= 1)): for list
+    /// authors (`--verbose`, JSON), not for players.
+    pub expression: Option<String>,
+}
+
+impl RuleRef {
+    /// The provenance without the bookkeeping list authors need and players
+    /// do not: source line references such as `(000 line 2208)` and notes
+    /// about Snapfire or the list's decisions in parentheses.
+    pub fn plain_provenance(&self) -> String {
+        let mut out = String::with_capacity(self.provenance.len());
+        let mut rest = self.provenance.as_str();
+        while let Some(open) = rest.find('(') {
+            let Some(close) = rest[open..].find(')').map(|c| open + c) else {
+                break;
+            };
+            let inside = &rest[open + 1..close];
+            let bookkeeping = inside.contains("Snapfire")
+                || inside.contains("decisions")
+                || (inside.len() > 4
+                    && inside.as_bytes()[..3].iter().all(u8::is_ascii_digit)
+                    && inside[3..].trim_start().starts_with("line"));
+            if bookkeeping {
+                out.push_str(rest[..open].trim_end());
+            } else {
+                out.push_str(&rest[..=close]);
+            }
+            rest = &rest[close + 1..];
+        }
+        out.push_str(rest);
+        out.trim().to_string()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -193,8 +226,28 @@ impl Diagnostic {
         self.rule = Some(RuleRef {
             id: id.into(),
             provenance: provenance.into(),
+            expression: None,
         });
         self
+    }
+
+    /// The rule's expression, on a diagnostic that has a rule.
+    pub fn expression(mut self, expression: impl Into<String>) -> Diagnostic {
+        if let Some(rule) = &mut self.rule {
+            rule.expression = Some(expression.into());
+        }
+        self
+    }
+
+    /// The diagnostic as a player reads it: the rule's provenance without
+    /// source bookkeeping, and no expression.
+    pub fn for_players(&self) -> Diagnostic {
+        let mut d = self.clone();
+        if let Some(rule) = &mut d.rule {
+            rule.provenance = rule.plain_provenance();
+            rule.expression = None;
+        }
+        d
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Diagnostic {

@@ -190,8 +190,8 @@ fn check<F: Facts<Selector> + Locate>(
             let mut d = Diagnostic::new(severity, code, constraint.message.clone())
                 .at(file, primary)
                 .rule(&constraint.id, &constraint.provenance)
-                .hint(format!(
-                    "the rule is `{}`{}",
+                .expression(format!(
+                    "`{}`{}",
                     constraint.text,
                     explain(&constraint.cond, facts)
                 ));

@@ -20,6 +20,11 @@ pub struct Args {
     /// When to colour the output.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// Show what list authors need: each broken rule's expression with the
+    /// values it compared, and its full provenance with source lines.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
 }
 
 const EXIT_CODES: &str = "Exit status: 0 all rosters legal (or command succeeded), \

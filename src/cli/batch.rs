@@ -52,6 +52,7 @@ pub fn check(
     format: Format,
     report: Option<&Path>,
     color: bool,
+    verbose: bool,
 ) -> Output {
     // A wrong report name is found before any work is done.
     let report = match report.map(|path| ReportFormat::from_path(path).map(|f| (path, f))) {
@@ -84,7 +85,7 @@ pub fn check(
     };
     out.stdout = match format {
         Format::Json => to_json(&CheckOutput::new(&results, event)),
-        Format::Text if single => detailed(&results, color),
+        Format::Text if single => detailed(&results, color, verbose),
         Format::Text => {
             let mut text = summary::table(&summary);
             if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {

@@ -93,6 +93,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                         *format,
                         report.as_deref(),
                         color,
+                        args.verbose,
                     )
                 }
                 Command::Event {
@@ -201,10 +202,14 @@ pub(super) fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Res
 }
 
 /// The findings of each roster in full, for a check of one file.
-pub(super) fn detailed(results: &[Checked<'_>], color: bool) -> String {
+pub(super) fn detailed(results: &[Checked<'_>], color: bool, verbose: bool) -> String {
     let mut out = String::new();
     for c in results {
-        out.push_str(&terminal::diagnostics(&with_file_name(c), color));
+        let mut shown = with_file_name(c);
+        if !verbose {
+            shown = shown.iter().map(Diagnostic::for_players).collect();
+        }
+        out.push_str(&terminal::diagnostics(&shown, color));
         let _ = writeln!(out, "{}", terminal::verdict(c));
         out.push_str(&terminal::formations(c));
     }

@@ -76,7 +76,11 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 .filter(|d| unit_names(d).any(|n| names::normalize(n) == wanted));
             if let (Some(sheet), None) = (sheets.next(), sheets.next()) {
                 return Output {
-                    stdout: text::datasheet(sheet, &sheet.faction, catalogue.glossary(sheet.game)),
+                    stdout: text::datasheet(
+                        sheet,
+                        &fielded_by(catalogue, sheet.game, &sheet.id),
+                        catalogue.glossary(sheet.game),
+                    ),
                     ..Output::default()
                 };
             }
@@ -86,7 +90,11 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 .filter(|s| ship_names(s).any(|n| names::normalize(n) == wanted));
             if let (Some(ship), None) = (ships.next(), ships.next()) {
                 return Output {
-                    stdout: text::ship(ship, &ship.faction, catalogue.glossary(ship.game)),
+                    stdout: text::ship(
+                        ship,
+                        &fielded_by(catalogue, ship.game, &ship.data.id),
+                        catalogue.glossary(ship.game),
+                    ),
                     ..Output::default()
                 };
             }
@@ -96,7 +104,11 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
                 .filter(|s| sf_ship_names(s).any(|n| names::normalize(n) == wanted));
             if let (Some(ship), None) = (sf_ships.next(), sf_ships.next()) {
                 return Output {
-                    stdout: text::sf_ship(ship, &ship.faction, catalogue.glossary(ship.game)),
+                    stdout: text::sf_ship(
+                        ship,
+                        &fielded_by(catalogue, ship.game, &ship.data.id),
+                        catalogue.glossary(ship.game),
+                    ),
                     ..Output::default()
                 };
             }
@@ -126,26 +138,43 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
     }
 }
 
-/// Every unit and ship of every game: its names, faction and game.
+/// The lists that field a datasheet, by name, for a card's heading: players
+/// know lists, not the faction ids datasheet files are grouped by.
+fn fielded_by(catalogue: &Catalogue, game: GameId, id: &str) -> String {
+    const NAMED: usize = 3;
+    let names: Vec<&str> = catalogue
+        .lists
+        .iter()
+        .filter(|l| l.game == game && l.units.iter().any(|u| u == id))
+        .map(|l| l.name.as_str())
+        .collect();
+    match names.len() {
+        0 => game.title().to_string(),
+        n if n > NAMED => format!("{} and {} more lists", names[..NAMED].join(", "), n - NAMED),
+        _ => names.join(", "),
+    }
+}
+
+/// Every unit and ship of every game: its names, id and game.
 fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
     let mut entries: Vec<(Vec<&str>, &str, GameId)> = Vec::new();
     entries.extend(
         catalogue
             .datasheets
             .iter()
-            .map(|d| (unit_names(d).collect(), d.faction.as_str(), d.game)),
+            .map(|d| (unit_names(d).collect(), d.id.as_str(), d.game)),
     );
     entries.extend(
         catalogue
             .ships
             .iter()
-            .map(|s| (ship_names(s).collect(), s.faction.as_str(), s.game)),
+            .map(|s| (ship_names(s).collect(), s.data.id.as_str(), s.game)),
     );
     entries.extend(
         catalogue
             .sf_ships
             .iter()
-            .map(|s| (sf_ship_names(s).collect(), s.faction.as_str(), s.game)),
+            .map(|s| (sf_ship_names(s).collect(), s.data.id.as_str(), s.game)),
     );
     entries
 }
@@ -157,13 +186,13 @@ fn shared_unit_name(catalogue: &Catalogue, text: &str) -> Option<Output> {
     let exact: Vec<String> = every_sheet(catalogue)
         .iter()
         .filter(|(names, ..)| names.iter().any(|n| names::normalize(n) == wanted))
-        .map(|(_, faction, game)| format!("{faction} ({})", game.title()))
+        .map(|(_, id, game)| format!("{}: {}", game.title(), fielded_by(catalogue, *game, id)))
         .collect();
     (exact.len() > 1).then(|| {
         let text = crate::report::terminal::escape(text);
         usage(format!(
-            "`{text}` is a unit of several armies: {}\nhint: say which with `muster explain \"{text}\" --army ARMY`",
-            exact.join(", ")
+            "`{text}` is a unit of several armies; {}\nhint: say which with `muster explain \"{text}\" --army ARMY`",
+            exact.join("; ")
         ))
     })
 }

@@ -979,8 +979,12 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
         return;
     }
     blocks.push(Block::Table(Table {
-        widths: vec![0.4, 0.48, 0.12],
-        header: ["Ship", "Options", "Points"].map(String::from).to_vec(),
+        // Name and Leadership are left blank: players name their ships and
+        // roll Leadership at the table.
+        widths: vec![0.26, 0.14, 0.05, 0.2, 0.27, 0.08],
+        header: ["Ship", "Name", "Ld", "Hits", "Options", "Points"]
+            .map(String::from)
+            .to_vec(),
         rows: fleet
             .rows
             .iter()
@@ -993,6 +997,9 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
                 Row {
                     cells: vec![
                         vec![plain(name)],
+                        Vec::new(),
+                        Vec::new(),
+                        vec![plain(r.hits.clone())],
                         vec![plain(r.options.clone())],
                         vec![plain(r.points.to_string())],
                     ],
@@ -1000,7 +1007,7 @@ fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
                 }
             })
             .collect(),
-        right: vec![2],
+        right: vec![5],
         borders: true,
     }));
 }

@@ -183,6 +183,9 @@ pub struct FleetView {
 #[derive(Debug, Clone)]
 pub struct FleetRow {
     pub name: String,
+    /// One box per hit (or damage point, or wound) to tick off at the
+    /// table; empty for a squadron, or where the datasheet gives none.
+    pub hits: String,
     pub options: String,
     /// A squadron's points are its ships' and its own.
     pub points: i64,
@@ -190,8 +193,28 @@ pub struct FleetRow {
     pub member: bool,
 }
 
+/// `☐☐☐☐☐ ☐☐☐` for 8 hits: boxes in fives, so they count at a glance.
+pub fn hit_boxes(hits: u32) -> String {
+    let mut out = String::new();
+    for i in 0..hits.min(MAX_BOXES) {
+        if i > 0 && i % 5 == 0 {
+            out.push(' ');
+        }
+        out.push('\u{2610}');
+    }
+    if hits > MAX_BOXES {
+        out.push_str(&format!(" +{}", hits - MAX_BOXES));
+    }
+    out
+}
+
+/// More boxes than any ship has would only fill the page.
+const MAX_BOXES: u32 = 30;
+
 impl FleetView {
-    pub fn new(army: &ArmySummary) -> FleetView {
+    /// `hits` gives a ship's hits (or damage points) from its datasheet.
+    pub fn new(army: &ArmySummary, hits: &dyn Fn(&FormationSummary) -> Option<u32>) -> FleetView {
+        let boxes = |f: &FormationSummary| hits(f).map(hit_boxes).unwrap_or_default();
         let options = |f: &FormationSummary| {
             f.upgrades
                 .iter()
@@ -213,6 +236,7 @@ impl FleetView {
             if f.is_group {
                 rows.push(FleetRow {
                     name: f.name.clone(),
+                    hits: String::new(),
                     options: options(f),
                     points: army.points_of(i),
                     squadron: true,
@@ -220,6 +244,7 @@ impl FleetView {
                 });
                 rows.extend(army.members(i).map(|m| FleetRow {
                     name: m.name.clone(),
+                    hits: boxes(m),
                     options: options(m),
                     points: m.points,
                     squadron: false,
@@ -228,6 +253,7 @@ impl FleetView {
             } else {
                 rows.push(FleetRow {
                     name: f.name.clone(),
+                    hits: boxes(f),
                     options: options(f),
                     points: f.points,
                     squadron: false,

@@ -437,7 +437,25 @@ impl RosterSheet {
         let list = checked.list;
         let army = checked.army.as_ref();
         let resolved = resolve_units(checked);
-        let fleet = army.filter(|a| a.game.game().fleet).map(FleetView::new);
+        let hits = |f: &crate::check::FormationSummary| -> Option<u32> {
+            let list = list?;
+            let formation = list.formations.iter().find(|x| x.id == f.id)?;
+            let &[(unit, _)] = formation.units.as_slice() else {
+                return None;
+            };
+            let id = &list.units[unit];
+            match catalogue.ship(list.game, id) {
+                Some(ship) => ship.sheet().and_then(|s| s.hull.known()).map(|h| h.hits),
+                None => catalogue
+                    .sf_ship(list.game, id)
+                    .and_then(|s| s.sheet())
+                    .and_then(|s| s.damage.as_ref().or(s.wounds.as_ref()))
+                    .and_then(|d| d.known().copied()),
+            }
+        };
+        let fleet = army
+            .filter(|a| a.game.game().fleet)
+            .map(|a| FleetView::new(a, &hits));
         let formations = army
             .filter(|_| fleet.is_none())
             .map(|a| {

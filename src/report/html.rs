@@ -69,7 +69,12 @@ impl DiagnosticView {
                 .unwrap_or_default(),
             message: quoted(&d.message),
             source,
-            rule: d.rule.as_ref().map(|r| format!("{} [{}]", r.provenance, r.id)),
+            // The report is for organisers and players: provenance in
+            // words; the expression stays in the JSON report.
+            rule: d
+                .rule
+                .as_ref()
+                .map(|r| format!("{} [{}]", r.plain_provenance(), r.id)),
             hints: d.hints.iter().map(|h| quoted(h)).collect(),
             fix: d.fix.clone(),
         }

@@ -125,6 +125,10 @@ pub struct DiagnosticReport {
     /// Where the rule comes from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<String>,
+    /// The rule in the list's constraint language, with the values it
+    /// compared: `count(x) <= 1` (here: 2 <= 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression: Option<String>,
     /// A replacement that would fix it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
@@ -143,6 +147,7 @@ impl From<&Diagnostic> for DiagnosticReport {
             column,
             rule: d.rule.as_ref().map(|r| r.id.clone()),
             provenance: d.rule.as_ref().map(|r| r.provenance.clone()),
+            expression: d.rule.as_ref().and_then(|r| r.expression.clone()),
             fix: d.fix.clone(),
             hints: d.hints.clone(),
         }

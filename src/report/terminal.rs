@@ -46,6 +46,9 @@ pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
         let mut notes = Vec::new();
         if let Some(rule) = &d.rule {
             notes.push(format!("rule: {} [{}]", rule.provenance, rule.id));
+            if let Some(expression) = &rule.expression {
+                notes.push(format!("the rule is {expression}"));
+            }
         }
         notes.extend(d.hints.iter().map(|h| format!("hint: {h}")));
         if let Some(fix) = &d.fix {

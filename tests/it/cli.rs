@@ -135,6 +135,57 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
         run.stderr
     );
     assert!(run.stderr.contains("--army"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Space Fleet: Imperial Battlefleet"),
+        "{}",
+        run.stderr
+    );
+
+    // A card names the lists that field the unit, not a faction id.
+    let run = muster(&["explain", "Warhound Titan"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let heading = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        heading.starts_with("Warhound Class Titan (Codex Astartes, "),
+        "{heading}"
+    );
+    assert!(!heading.contains("titan-legions"), "{heading}");
+}
+
+#[test]
+fn rule_expressions_are_for_verbose_and_json_not_for_players() {
+    let plain = muster(&["check", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        plain
+            .stdout
+            .contains("rule: Steel Legion: Titans & Navy one-third limit"),
+        "{}",
+        plain.stdout
+    );
+    assert!(!plain.stdout.contains("the rule is `"), "{}", plain.stdout);
+    assert!(!plain.stdout.contains("Snapfire maxPercent"), "{}", plain.stdout);
+
+    let verbose = muster(&["check", "--verbose", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        verbose
+            .stdout
+            .contains("the rule is `3 * points(tag:one-third) <= limit` (here: 2475 <= 2000)"),
+        "{}",
+        verbose.stdout
+    );
+    assert!(
+        verbose.stdout.contains("(Snapfire maxPercent 33.34)"),
+        "{}",
+        verbose.stdout
+    );
+
+    let json = muster(&["check", "--format", "json", "examples/steel-legion-mistakes.txt"]);
+    assert!(
+        json.stdout
+            .contains("\"expression\": \"`3 * points(tag:one-third) <= limit`"),
+        "{}",
+        json.stdout
+    );
 }
 
 #[test]

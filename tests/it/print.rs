@@ -547,3 +547,30 @@ fn a_printed_roster_says_which_rules_were_not_checked() {
     );
     assert!(!html.stdout.contains("`muster options"), "{}", html.stdout);
 }
+
+#[test]
+fn a_printed_fleet_has_room_for_names_leadership_and_hits() {
+    // At the table a fleet needs each ship's name, its rolled Leadership and
+    // boxes to tick off its hits (an Emperor has 12).
+    let html = muster(&["roster", "examples/armageddon-sector-1500.txt", "--html", "-"]);
+    assert_eq!(html.status, 0, "{}", html.stderr);
+    assert!(
+        html.stdout.contains("<th>Name</th><th>Ld</th><th>Hits</th>"),
+        "{}",
+        html.stdout
+    );
+    assert!(
+        html.stdout
+            .contains("Emperor-class battleship</td><td class=\"fill\"></td><td class=\"fill\"></td><td class=\"boxes\">☐☐☐☐☐ ☐☐☐☐☐ ☐☐</td>"),
+        "{}",
+        html.stdout
+    );
+    let (run, pdf) = pdf(
+        &["roster", "examples/armageddon-sector-1500.txt"],
+        "fleet-hits.pdf",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let text = pdf.all_text();
+    assert!(text.contains("Hits"), "{text}");
+    assert!(text.contains("☐☐☐☐☐ ☐☐☐☐☐ ☐☐"), "{text}");
+}
