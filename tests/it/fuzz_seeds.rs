@@ -244,8 +244,13 @@ fn run_target(target: &str) {
     for input in seeds.iter().chain(&regressions(target)) {
         assert!(fuzz_support::run(target, input, catalogue));
     }
+    // `MUSTER_FUZZ_MUTATIONS=N` runs more (a poor man's fuzzer on stable).
+    let mutations = std::env::var("MUSTER_FUZZ_MUTATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(MUTATIONS);
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
-    for _ in 0..MUTATIONS {
+    for _ in 0..mutations {
         let input = mutate(&seeds[rng.below(seeds.len())], &mut rng);
         fuzz_support::run(target, &input, catalogue);
     }
