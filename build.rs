@@ -81,6 +81,8 @@ fn facts(value: Option<&serde_json::Value>) -> String {
         "Models"
     } else if value.get("terms").is_some() {
         "Glossary"
+    } else if value.get("scenarios").is_some() {
+        "Scenarios"
     } else {
         return UNKNOWN.to_string();
     };

@@ -321,6 +321,8 @@ struct Card {
     options: Vec<(String, i64)>,
     /// Upgrade ids offered to the card, filled in once all cards are read.
     upgrades: Vec<String>,
+    /// What the card's entries say about it (forward observers, tunnelers).
+    marks: Marks,
 }
 
 /// An upgrade of the list: one priced option name, with the cost most
@@ -614,6 +616,7 @@ fn run(path: &str) -> Result<String, String> {
                 .filter_map(|(id, name)| Some((name.clone(), cost(entry, id)?)))
                 .collect(),
             tags,
+            marks: marks(entry, &shared),
             options: opts,
             upgrades: Vec::new(),
         });
@@ -772,14 +775,14 @@ fn render(
     let has_company = cards.iter().any(|c| c.kind == Kind::Company);
     let mut d: Vec<String> = vec![
         "Every top-level entry of the catalogue is one army card and one formation; its primary category (matched by the game system's category id, whatever the link is named) gives its type: Company, Support or Special. Entries without a card type are left out and named here.".into(),
-        "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point). The break point and victory points go in each card's note; muster does not compute them yet.".into(),
-        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`), but muster still reports a company card written with nothing under it (bad-nesting), so rosters nest at least one card under each company. Support and Special cards written on their own still count against the army-wide limits.".into(),
+        "Points, victory points and break points are the card's own costs in the catalogue (pts, VP, Break Point), written as each card's `points`, `victory_points` and `break_point`; a value the catalogue lacks is `missing`.".into(),
+        "A Company card is a group: the Support and Special cards written indented under it in a roster are its members. The group allows no members (`min: 0`): a company card may be written with nothing under it. Support and Special cards written on their own still count against the army-wide limits.".into(),
         "Free cards (the catalogue's Free category) cost what the catalogue says (usually nothing), carry the tags `free` and `support`, and so count against the five Support cards of their company (core rules 1.2.1). The rules let a Free card count as Special where the card says so; no Free card's text in the catalogues says it, so every Free card counts as Support.".into(),
         "Unique: the core rules say both that a Unique card may be taken only once (line 184, the opening of 1.2.1) and once for every full 3,000 points of the army (line 190, the Unique Cards row). The specific row wins: each Unique card may be taken floor(limit / 3,000) times, so none below 3,000 points. The same row says Unique cards usually count as Special cards; the catalogue's card type is kept.".into(),
         "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),
         "A card whose name a roster cannot write (a comma or a colon in it) also answers to the name cut before the comma, or with the colon read as a dash.".into(),
         "Unit contents and statistics are not converted in this version: every card has `units: []`, and no datasheets or glossary exist for NetEpic yet.".into(),
-        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount, how many may be taken and the rounding of a titan's total up to 50 points are not checked.".into(),
+        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount and how many may be taken are not checked.".into(),
         "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
         "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
     ];
@@ -796,6 +799,7 @@ fn render(
     if let Some(extra) = book.extra {
         d.extend(extra.decisions.iter().map(|x| x.to_string()));
     }
+    d.extend(construction_decisions(book, has_company));
     if !forces.is_empty() {
         d.push(format!(
             "The catalogue offers these forces, all converted into this one list: {}.",
@@ -868,6 +872,7 @@ fn render(
             if c.personality {
                 tags.push("personality".into());
             }
+            tags.extend(mark_tags(c, kind));
             if !tags.is_empty() {
                 let _ = writeln!(w, "        tags: [{}]", tags.join(", "));
             }
@@ -878,8 +883,9 @@ fn render(
                     members.join(", ")
                 );
             }
+            card_values(w, c);
             let mut note = format!(
-                "{}. Break point {}; victory points {}.",
+                "{}.",
                 match (kind, c.free) {
                     (_, true) => "Free card".to_string(),
                     (Kind::Company, _) => "Company card".to_string(),
@@ -887,9 +893,14 @@ fn render(
                     (Kind::Special, _) => "Special card".to_string(),
                     (Kind::Other(_), _) => format!("{name} entry"),
                 },
-                c.bp.map_or("missing".into(), number),
-                c.vp.map_or("missing".into(), number),
             );
+            if titan(c) && titan_group(c) {
+                note.push_str(
+                    " Titans bought with their weapons: worth one victory point per 100 points of the card.",
+                );
+            } else if titan(c) {
+                note.push_str(" Bought with its weapons: the total is rounded up to 50 points, and worth one victory point per 100 points.");
+            }
             for (name, value) in &c.extra {
                 let _ = write!(note, " {name} {}.", number(*value));
             }
@@ -901,6 +912,8 @@ fn render(
             let _ = writeln!(w, "        note: {}", quote(&note));
         }
     }
+
+    render_fortifications(w);
 
     // Upgrades.
     if !upgrades.is_empty() {
@@ -937,16 +950,19 @@ fn render(
             "five-support-per-company",
             "group",
             Some("tag:company"),
-            "count(tag:support) <= 5",
-            "A Company card takes at most five Support cards, Free cards included.",
+            &format!("count(tag:support){} <= 5", barrage_slots(cards)),
+            "A Company card takes at most five Support cards, Free cards included; an off-board barrage takes one Support slot for each victory point it offers.",
             &cards_row,
         );
         rule(
             "support-needs-company",
             "army",
             None,
-            "count(tag:support) <= 5 * count(tag:company)",
-            "Support cards need Company cards: at most five Support cards (Free cards included) for each Company card of the army.",
+            &format!(
+                "count(tag:support){} <= 5 * count(tag:company)",
+                barrage_slots(cards)
+            ),
+            "Support cards need Company cards: at most five Support cards (Free cards included, an off-board barrage taking one slot per victory point it offers) for each Company card of the army.",
             &cards_row,
         );
     }
@@ -1062,6 +1078,9 @@ fn render(
             rule(id, "army", None, r, message, provenance);
         }
     }
+    for (id, scope, applies, r, message, provenance) in construction_rules(book, cards, has_support) {
+        rule(&id, scope, applies, &r, &message, &provenance);
+    }
 
     // Not enforced.
     let _ = writeln!(w, "not_enforced:");
@@ -1070,31 +1089,9 @@ fn render(
         let _ = writeln!(w, "    rule: {}", quote(rule));
         let _ = writeln!(w, "    why: {}", quote(why));
     };
-    skip(
-        "allies",
-        "Allies (core rules 1.2.2-1.2.4): the core army is the list with the most points, with at least 50% (Standard) or 75% (Codex) of the points; one allied Standard list, except the forbidden pairs; each force legal on its own.",
-        "A roster names one list; muster cannot yet combine two lists in one army or tell Standard from Codex armies.",
-    );
-    skip(
-        "titan-weapons-rounding",
-        "Titans and praetorians (core rules 6.1): hull plus weapons, rounded up to the next 50 points; one victory point per 100 points, rounded up.",
-        "Weapons are upgrades at their own prices, but muster's cost model has no step that rounds a formation's total up to 50 points, and the mounts a weapon fits are not converted.",
-    );
-    skip(
-        "off-board-artillery",
-        "Off-board artillery (core rules 4.4.8): each victory point offered takes one Support slot, and the army needs a Forward Observer.",
-        "Off-board barrages are not cards with points; muster has no way to declare them on a roster yet.",
-    );
-    skip(
-        "fortifications",
-        "Fortifications (core rules, lines 677-685) are bought from the purchase table.",
-        "The fortification table is not converted into any list yet.",
-    );
-    skip(
-        "victory-points",
-        "Break points and victory points per card and for the army, and the victory points needed to win for the army's size (core rules 1.1, lines 154-160).",
-        "These are facts for play, not limits; they are in each card's note but muster does not derive them yet.",
-    );
+    for (id, rule, why) in construction_not_enforced(book, cards) {
+        skip(id, rule, why);
+    }
     skip(
         "no-substitutions",
         "A card is taken as printed: no detachment swapped for another (core rules 1.2.1).",
@@ -1118,4 +1115,321 @@ fn render(
         );
     }
     y
+}
+
+// ---------------------------------------------------------------------------
+// Construction rules beyond the card limits (issue 15): card values, titans,
+// off-board barrages, forward observers, tunneler companies, fortifications,
+// allies. Kept apart from the card conversion above so that the unit
+// profiles can be converted beside it.
+
+/// The BattleScribe rule a unit's Forward Observer ability links to, and the
+/// Imperial Guard's observer for off-table barrages only.
+const FORWARD_OBSERVER_RULES: &[&str] = &["b99f-ff4d-1584-d7fe", "8518-819c-dec3-96e2"];
+/// The Tunneler special ability (game system).
+const TUNNELER_RULE: &str = "5102-7431-7e05-cfab";
+/// The Imperial Guard's rule on tunneler companies' support cards.
+const TUNNELER_COMPANY_RULE: &str = "Tunneler Company Support";
+/// The game system's Infantry unit category.
+const INFANTRY: &str = "55ef-63f2-5290-498f";
+
+/// What a card's entries say about it, read from the rules and categories
+/// its units link to.
+#[derive(Debug, Default, Clone, Copy)]
+struct Marks {
+    /// A unit of the card may call off-board barrages.
+    observer: bool,
+    /// A unit of the card has the Tunneler ability.
+    tunneler: bool,
+    /// The card is a company of tunnelers (its support must tunnel too).
+    tunneler_company: bool,
+    /// A unit of the card is infantry.
+    infantry: bool,
+    /// An off-board barrage card: the victory points it offers.
+    barrage_vp: Option<u32>,
+}
+
+fn marks(entry: roxmltree::Node, shared: &Shared) -> Marks {
+    let mut m = Marks::default();
+    // The barrage's own info links: `VP Cost : 2`.
+    for link in children(entry, "infoLinks", "infoLink") {
+        let name = link.attribute("name").unwrap_or_default();
+        if let Some(n) = name.strip_prefix("VP Cost :") {
+            m.barrage_vp = n.trim().parse().ok();
+        }
+    }
+    scan(entry, shared, 0, &mut m);
+    m
+}
+
+/// Every rule link, category link and entry under `node`, following entry
+/// links into shared entries; `depth` guards against links that loop.
+fn scan(node: roxmltree::Node, shared: &Shared, depth: u32, m: &mut Marks) {
+    if depth > 10 {
+        return;
+    }
+    for child in node.children().filter(|n| n.is_element()) {
+        match child.tag_name().name() {
+            "infoLink" => {
+                let target = child.attribute("targetId").unwrap_or_default();
+                let name = child.attribute("name").unwrap_or_default();
+                m.observer |= FORWARD_OBSERVER_RULES.contains(&target);
+                m.tunneler |= target == TUNNELER_RULE;
+                m.tunneler_company |= name == TUNNELER_COMPANY_RULE;
+            }
+            "categoryLink" => {
+                m.infantry |= child.attribute("targetId") == Some(INFANTRY);
+            }
+            "entryLink" => {
+                if let Some(target) = child.attribute("targetId").and_then(|t| shared.get(t)) {
+                    scan(*target, shared, depth + 1, m);
+                }
+            }
+            _ => scan(child, shared, depth + 1, m),
+        }
+    }
+}
+
+/// A titan, gargant or praetorian bought with its weapons (core rules 6.1):
+/// a card with priced options whose catalogue break point is 0, the
+/// catalogue's mark for war machines that are destroyed, not broken.
+fn titan(c: &Card) -> bool {
+    !c.options.is_empty() && c.bp == Some(0.0)
+}
+
+/// A card of several titans (a battle group, squadron, host or big mob),
+/// by its name: the catalogue prices its weapons for the card as a whole.
+fn titan_group(c: &Card) -> bool {
+    let name = c.name.to_lowercase();
+    [
+        "battlegroup",
+        "battle group",
+        "squadron",
+        "detachment",
+        "host",
+        "mob",
+        "brood",
+    ]
+    .iter()
+    .any(|w| name.contains(w))
+}
+
+/// `break_point`, `victory_points` and, for a single titan, `round_up_to`.
+fn card_values(w: &mut String, c: &Card) {
+    let whole = |v: Option<f64>| match v {
+        Some(n) if n.fract() == 0.0 && n >= 0.0 => number(n),
+        _ => "missing".to_string(),
+    };
+    let _ = writeln!(w, "        break_point: {}", whole(c.bp));
+    if titan(c) {
+        let _ = writeln!(w, "        victory_points: per-100-points");
+        if !titan_group(c) {
+            let _ = writeln!(w, "        round_up_to: 50");
+        }
+    } else {
+        let _ = writeln!(w, "        victory_points: {}", whole(c.vp));
+    }
+}
+
+/// Tags the construction rules count.
+fn mark_tags(c: &Card, kind: Kind) -> Vec<String> {
+    let mut tags = Vec::new();
+    if c.marks.observer {
+        tags.push("forward-observer".to_string());
+    }
+    if let Some(vp) = c.marks.barrage_vp {
+        tags.push("off-board".to_string());
+        if vp > 1 {
+            tags.push(format!("off-board-vp-{vp}"));
+        }
+    }
+    if kind == Kind::Company && c.marks.tunneler_company {
+        tags.push("tunneler-company".to_string());
+    }
+    if matches!(kind, Kind::Support | Kind::Special) && (c.marks.tunneler || c.marks.infantry) {
+        tags.push("tunneler-support".to_string());
+    }
+    tags
+}
+
+/// The extra Support slots off-board barrages take: a barrage offering N
+/// victory points takes N slots, one counted already as a Support card.
+fn barrage_slots(cards: &[Card]) -> String {
+    let vps: BTreeSet<u32> = cards
+        .iter()
+        .filter_map(|c| c.marks.barrage_vp)
+        .filter(|&v| v > 1)
+        .collect();
+    vps.iter()
+        .map(|&vp| match vp - 1 {
+            1 => format!(" + count(tag:off-board-vp-{vp})"),
+            n => format!(" + {n} * count(tag:off-board-vp-{vp})"),
+        })
+        .collect()
+}
+
+/// Army-book exceptions to "only Forward Observers call off-board
+/// barrages": the book's own rule names who calls them.
+const OBSERVER_EXCEPTIONS: &[(&str, &str)] = &[
+    (
+        "netepic-orks",
+        "Ork Warbosses and Warlords call the barrages (Orks army-book rule)",
+    ),
+    (
+        "netepic-tau",
+        "Tau barrages are called on Markerlight-marked targets (Tau army-book rule)",
+    ),
+];
+
+type Rule = (String, &'static str, Option<&'static str>, String, String, String);
+
+/// Constraints for off-board barrages and tunneler companies.
+fn construction_rules(book: &Book, cards: &[Card], has_support: bool) -> Vec<Rule> {
+    let mut out = Vec::new();
+    if cards.iter().any(|c| c.kind == Kind::Company) {
+        out.push((
+            "company-card".to_string(),
+            "army",
+            None,
+            "count(tag:company) >= 1".to_string(),
+            "An army, and each allied force, has at least one Company card.".to_string(),
+            format!("{CORE} 1.2.1-1.2.2 (lines 186 and 200)"),
+        ));
+    }
+    let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
+    let observers = cards.iter().any(|c| c.marks.observer);
+    if has_support && barrages && observers && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {
+        out.push((
+            "forward-observer".to_string(),
+            "army",
+            None,
+            "count(tag:off-board) == 0 or count(tag:forward-observer) >= 1".to_string(),
+            "Off-board barrages are called in by Forward Observers: an army that takes one needs a card with a Forward Observer.".to_string(),
+            format!("{CORE} 4.4.8 Off-Board Artillery (lines 790-794)"),
+        ));
+    }
+    if cards
+        .iter()
+        .any(|c| c.kind == Kind::Company && c.marks.tunneler_company)
+    {
+        out.push((
+            "tunneler-company".to_string(),
+            "group",
+            Some("tag:tunneler-company"),
+            "count(tag:support) + count(tag:special) <= count(tag:tunneler-support)".to_string(),
+            "A company of tunnelers takes only tunnelers, or infantry to ride in them, as its Support and Special cards.".to_string(),
+            format!("{CORE} 3.4.3 Tunnelers (line 411), and the book's Tunneler Company Support rule"),
+        ));
+    }
+    out
+}
+
+/// The fortification purchase table (core rules, lines 677-685), from the
+/// hand-written table in `games::netepic`, as a section of every book.
+fn render_fortifications(w: &mut String) {
+    let _ = writeln!(w, "  - id: fortifications");
+    let _ = writeln!(w, "    name: Fortifications");
+    let _ = writeln!(w, "    tags: [fortification]");
+    let _ = writeln!(w, "    formations:");
+    for f in muster::games::netepic::FORTIFICATIONS {
+        let _ = writeln!(w, "      - id: {}", f.id);
+        let _ = writeln!(w, "        name: {}", quote(f.name));
+        let _ = writeln!(
+            w,
+            "        points: {}",
+            f.points.map_or("missing".to_string(), |p| p.to_string())
+        );
+        let _ = writeln!(w, "        units: []");
+        let _ = writeln!(
+            w,
+            "        break_point: {}",
+            f.break_point.map_or("missing".to_string(), |p| p.to_string())
+        );
+        let _ = writeln!(
+            w,
+            "        victory_points: {}",
+            f.victory_points.map_or("missing".to_string(), |p| p.to_string())
+        );
+        let mut note = format!("Fortification: {}.", f.contents);
+        if let Some(remark) = f.remark {
+            let _ = write!(note, " It {remark}.");
+        }
+        note.push_str(" Takes no card slot.");
+        let _ = writeln!(w, "        note: {}", quote(&note));
+    }
+}
+
+/// Decisions of the construction rules, the same in every book.
+fn construction_decisions(book: &Book, has_company: bool) -> Vec<String> {
+    let mut d = vec![
+        "Titans, gargants and praetorians bought with their weapons (core rules 6.1, lines 915-925) are the cards with priced options whose catalogue break point is 0 (the catalogue's mark for war machines): a single titan's total, hull and weapons, is rounded up to 50 points (`round_up_to: 50`), and every such card is worth one victory point per 100 points of its cost, rounded up (`victory_points: per-100-points`). A card of several titans (a battle group, squadron, host or big mob, by its name) is not rounded: the rules round each titan, and the catalogue does not say which weapon arms which titan; its victory points are counted on the card's total.".to_string(),
+        "Fortifications (core rules, lines 677-685) are a section of every book, from the purchase table kept by hand in muster's game code (games::netepic::FORTIFICATIONS). They take no Support or Special slot and need no Company card: the table gives them none. The Stronghold costs 100 points plus a weapon the core rules do not price, so its points and victory points are `missing`; roads and barricades break at 50 cm of length, not at a number of models, so their break point is `missing`.".to_string(),
+    ];
+    if has_company {
+        d.push("Off-board barrages (core rules 4.4.8, lines 790-794) are the catalogue's barrage Support cards, which state the victory points they offer (`VP Cost`): each takes one Support slot per victory point (tags `off-board` and `off-board-vp-N`, counted by the five-Support rules), and an army with one needs a card whose units are Forward Observers (tag `forward-observer`, read from the units' Forward Observer rule links).".to_string());
+        d.push("Tunnelers (core rules 3.4.3, line 411): a Company card is a company of tunnelers when the catalogue gives it the book's Tunneler Company Support rule; its Support and Special cards must be cards with tunnelers or infantry (tag `tunneler-support`). That the infantry start the game inside the tunnelers is not checked.".to_string());
+    }
+    if let Some((_, why)) = OBSERVER_EXCEPTIONS.iter().find(|(id, _)| *id == book.id) {
+        d.push(format!(
+            "Off-board barrages need no Forward Observer in this book: {why}."
+        ));
+    }
+    d.extend(ally_decisions().into_iter().map(str::to_string));
+    d
+}
+
+/// The ally tables (core rules 1.2.2-1.2.4, lines 192-231), as muster's
+/// game code applies them (games::netepic::ALLIES).
+fn ally_decisions() -> Vec<&'static str> {
+    vec![
+        "Allies: a roster writes its allied force after an `Allies: <list>` line; the cards before it are the core army, named by `Army:`. Each force is resolved and checked against its own list (its own Company cards, five Support and one Special per Company), so no card of one list joins the other; the points limit and Unique cards count the whole army.",
+        "Allies: Standard lists are Adeptus Mechanicus (the Imperial Knights row), Adeptus Astartes, Imperial Guard (the Adeptus Militaris row), Chaos, Eldar and Orks (1.2.3); Codex armies, at least 75% in the core army, are Titan Legions, Adepta Sororitas, Dark Eldar, Squats, Slann and Tau (1.2.4); Tyranids take no allies (100%). Only a Standard list is an ally. Forbidden pairs are read from each core army's row only: Space Marines and Eldar take no Chaos, Chaos no Eldar or Space Marines, Dark Eldar no Eldar, Squats no Orks; Sisters of Battle take one of Adeptus Astartes, Adeptus Mechanicus, Imperial Guard or Eldar; Slann any number of Standard lists; Titan Legions count a standard Adeptus Mechanicus force as part of the core army and take one other Standard list.",
+        "Allies: rows the text conversion broke. Nurgle, Slaanesh and Tzeentch (lines 221-223) are empty rows that share the Khorne row's cells; Craftworld Eldar and Knights (line 225) lost their allies column, which the Chaos Marines row (line 224) seems to hold. The catalogues merge each codex with its standard list (Chaos with its Powers and Legions, Adeptus Astartes with its Chapters, Eldar with its Craftworlds, Imperial Guard with the PDF), so these lists are read as their Standard rows and the codex variants' 75% rule is not checked. The Kroot Mercenaries row (line 211) has no list of its own. The Necrons are in no row: their allies and share are reported as unchecked.",
+        "Allies: the core army is the force with the most points (an allied force with more is an error); its share is counted against the army's total points, not the limit.",
+    ]
+}
+
+/// Construction rules not enforced, with the reason.
+fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut out = vec![
+        (
+            "codex-variants",
+            "Codex variants inside a catalogue (a Chapter, a Chaos Power or Legion, a Craftworld, the PDF) need at least 75% of the points in that codex and its standard list (core rules 1.2.4).",
+            "The catalogue merges the codex with its standard list into one list, so a roster does not say which variant it fields; each list is checked as its Standard row.",
+        ),
+        (
+            "titan-battle-group-rounding",
+            "A titan battle group rounds each titan's cost up to 50 points before adding them (core rules 6.1, optional rule).",
+            "The battle group is one card whose weapons are not assigned to titans: its cost is the catalogue's hulls plus the weapons, not rounded, and its victory points are one per 100 points of that total.",
+        ),
+        (
+            "titan-weapon-mounts",
+            "Which weapon fits which titan mount, and how many weapons a titan carries (core rules 6.1 and the army books).",
+            "The catalogue's mounts are not converted; weapons are upgrades at their prices.",
+        ),
+        (
+            "stronghold-weapon",
+            "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
+            "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
+        ),
+    ];
+    let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
+    if barrages
+        && !cards.iter().any(|c| c.marks.observer)
+        && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id)
+    {
+        out.push((
+            "forward-observer",
+            "An army with off-board barrages needs a Forward Observer to call them (core rules 4.4.8).",
+            "The catalogue marks no unit of this book as a Forward Observer, so who calls its barrages is the army book's matter and is not checked.",
+        ));
+    }
+    if book.id == "netepic-tau" {
+        out.push((
+            "kroot-mercenaries",
+            "Kroot Mercenaries: a Standard army of the Tau book's Kroot units (core rules 1.2.3, line 211).",
+            "The Kroot are cards of the Tau list, which is a Codex army; a Kroot-only Standard force is not a list of its own.",
+        ));
+    }
+    out
 }

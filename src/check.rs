@@ -2,7 +2,7 @@
 //! diagnostics. This is the library's main entry point; the CLI and the
 //! tests call [`check_bytes`] or [`check_text`] and render the result.
 
-use crate::catalogue::{ArmyList, Catalogue, GameId, ListLookup, names};
+use crate::catalogue::{ArmyList, CardVp, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
@@ -28,6 +28,44 @@ pub struct FormationSummary {
     pub group: Option<usize>,
     /// Whether it is a group (a squadron) rather than a formation of its own.
     pub is_group: bool,
+    /// The force it belongs to: an index into `ArmySummary::forces` (0 is
+    /// the core army).
+    pub force: usize,
+    /// NetEpic Gold: the card's break point and victory points.
+    pub card: Option<CardSummary>,
+}
+
+/// What breaking a card is worth; `None` where the sources lack it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardSummary {
+    pub break_point: Option<u32>,
+    pub victory_points: Option<u32>,
+}
+
+/// One force of the army: the core army (first) or an allied force
+/// (`Allies: <list>`).
+#[derive(Debug, Clone)]
+pub struct ForceSummary {
+    pub list_id: String,
+    pub list_name: String,
+    pub points: i64,
+    /// 1-based line of its `Army:` or `Allies:` line (0 when unwritten).
+    pub line: usize,
+    pub ally: bool,
+}
+
+/// The army's victory facts (NetEpic Gold, core rules 1.1): the sums of
+/// its cards' break points and victory points, and the victory points a
+/// player needs to win a game of its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VictorySummary {
+    pub break_points: u64,
+    pub victory_points: u64,
+    /// Some card's value is missing from the sources: the sums leave it out.
+    pub incomplete: bool,
+    pub to_win: u32,
+    /// The army size the figure is for (the points limit, else the total).
+    pub army_size: u32,
 }
 
 /// Everything muster found out about one roster.
@@ -58,9 +96,27 @@ pub struct ArmySummary {
     pub strategy_rating: Option<u8>,
     /// Battlefleet Gothic: the fleet's attack rating.
     pub attack_rating: Option<u8>,
+    /// The list's figures for this army (`figures` in the list file), by
+    /// name: a Tyranid hive fleet's command cards.
+    pub figures: Vec<(String, i64)>,
+    /// The scenario the roster was checked under, and its side.
+    pub scenario: Option<ScenarioSummary>,
     pub formations: Vec<FormationSummary>,
     /// `Counts as:` declarations, model and target, as written.
     pub counts_as: Vec<(String, String)>,
+    /// The core army and its allied forces, in roster order.
+    pub forces: Vec<ForceSummary>,
+    /// Break points and victory points, in games whose cards have them.
+    pub victory: Option<VictorySummary>,
+}
+
+/// A scenario as results name it.
+#[derive(Debug, Clone)]
+pub struct ScenarioSummary {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; `None` when the roster did not say.
+    pub side: Option<&'static str>,
 }
 
 impl ArmySummary {
@@ -245,26 +301,88 @@ pub fn check_text_for<'c>(
             );
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
-        let limit = points_limit(&file, &parsed.header, event, &mut diagnostics);
+        let scenario = crate::scenario::find(
+            catalogue,
+            &file,
+            &parsed.header,
+            list,
+            event,
+            army_span,
+            &mut diagnostics,
+        );
+        let mut limit = points_limit(&file, &parsed.header, event, scenario.as_ref(), &mut diagnostics);
+        if let Some(applied) = &scenario {
+            match event {
+                Some(event) => crate::scenario::opponent_in_event(
+                    applied,
+                    &file,
+                    &parsed.header,
+                    event,
+                    &mut diagnostics,
+                ),
+                None => {
+                    limit = crate::scenario::limit_without_event(
+                        applied,
+                        &file,
+                        &parsed.header,
+                        limit,
+                        &mut diagnostics,
+                    )
+                }
+            }
+            diagnostics.push(crate::scenario::note(applied, &file, list));
+        }
         if let Some(d) = points_range(&file, list.game, limit, army_span) {
             diagnostics.push(d);
         }
         if let Some(d) = no_entries(&file, &parsed, list, army_span, &diagnostics) {
             diagnostics.push(d);
         }
-        let (army, resolve_diagnostics) = resolve(&parsed, list);
+        // With `Allies:` lines, the core army is the entries before the
+        // first of them, checked on its own like each allied force.
+        let core_only;
+        let core = if parsed.header.allies.is_empty() {
+            &parsed
+        } else {
+            core_only = force_roster(&parsed, None);
+            &core_only
+        };
+        let (army, resolve_diagnostics) = resolve(core, list);
         diagnostics.extend(resolve_diagnostics);
-        let restrictions = event.map_or(&[][..], |e| e.restrictions(list));
-        diagnostics.extend(validate(&parsed, &army, limit, restrictions));
+        let extra = crate::validate::Extra {
+            event: event.map_or(&[][..], |e| e.restrictions(list)),
+            scenario: scenario.as_ref().map_or(&[][..], |s| s.rules(list)),
+            waived: scenario.as_ref().map_or(&[][..], |s| s.waived()),
+        };
+        let mut validated = validate(core, &army, limit, extra);
+        if core.header.allies.len() != parsed.header.allies.len() {
+            // The limit holds for the forces together (below).
+            validated.retain(|d| d.code != Code::OverPointsLimit);
+        }
+        diagnostics.extend(validated);
         let counts_as_allowed = event.is_none_or(|e| e.file.counts_as);
-        diagnostics.extend(crate::counts_as::check(
-            &parsed,
-            &army,
-            catalogue,
-            counts_as_allowed,
-        ));
+        diagnostics.extend(crate::counts_as::check(core, &army, catalogue, counts_as_allowed));
         diagnostics.extend(faulty_datasheets(&file, &army, catalogue));
-        checked.army = Some(summary(&file, &army, catalogue, limit));
+        let mut summary = summary(&file, &army, catalogue, limit, parsed.header.army_line);
+        if !parsed.header.allies.is_empty() {
+            allied_forces(
+                &file,
+                &parsed,
+                catalogue,
+                event,
+                list,
+                limit,
+                &mut summary,
+                &mut diagnostics,
+            );
+        }
+        summary.victory = victory(&summary, list.game);
+        summary.scenario = scenario.as_ref().map(|s| ScenarioSummary {
+            id: s.scenario.id.clone(),
+            name: s.scenario.name.clone(),
+            side: s.side.map(|side| side.as_str()),
+        });
+        checked.army = Some(summary);
         if list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
             checked.share = Some(snapfire::share(&army, title.unwrap_or(&list.name)));
@@ -431,10 +549,13 @@ fn same_version(a: &str, b: &str) -> bool {
 
 /// The limit the roster is held to: the event's, which the roster must
 /// agree with when it states one; otherwise the roster's own.
+/// In an event with a scenario, the limit is the roster's side's points
+/// at the event's size.
 fn points_limit(
     file: &SourceFile,
     header: &Header,
     event: Option<&Event>,
+    scenario: Option<&crate::scenario::Applied<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Limit> {
     let own = header.points.as_ref().map(|p: &Spanned<u32>| Limit {
@@ -442,24 +563,31 @@ fn points_limit(
         span: Some(p.span),
     });
     let Some(event) = event else { return own };
+    let (points, whose) = match scenario.and_then(|s| s.side.map(|side| (s, side))) {
+        Some((applied, side)) => (
+            applied.points_at(side, event.file.points),
+            format!(" for the {}", side.as_str()),
+        ),
+        None => (event.file.points, String::new()),
+    };
     if let Some(own) = &header.points {
-        if own.value != event.file.points {
+        if own.value != points {
             diagnostics.push(
                 Diagnostic::error(
                     Code::EventRule,
                     format!(
-                        "{} is played at {} points, but the roster is built to {}",
-                        event.file.name, event.file.points, own.value
+                        "{} is played at {points} points{whose}, but the roster is built to {}",
+                        event.file.name, own.value
                     ),
                 )
                 .at(file, own.span)
                 .rule("event-points", "the event file's `points`")
-                .fix(format!("Points: {}", event.file.points)),
+                .fix(format!("Points: {points}")),
             );
         }
     }
     Some(Limit {
-        points: event.file.points,
+        points,
         span: header.points.as_ref().map(|p| p.span),
     })
 }
@@ -490,15 +618,32 @@ fn points_range(
     })
 }
 
-fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Option<Limit>) -> ArmySummary {
+fn summary(
+    file: &SourceFile,
+    army: &Army<'_>,
+    catalogue: &Catalogue,
+    limit: Option<Limit>,
+    army_line: Option<crate::source::Span>,
+) -> ArmySummary {
     let facts = facts::derive(army, catalogue);
+    let line = |span: Option<crate::source::Span>| span.map_or(0, |s| file.line_col(s.start).0);
     ArmySummary {
+        forces: vec![ForceSummary {
+            list_id: army.list.id.clone(),
+            list_name: army.list.name.clone(),
+            points: army.total,
+            line: line(army_line),
+            ally: false,
+        }],
+        victory: None,
         total: army.total,
         total_incomplete: army.total_incomplete,
         limit: limit.map(|l| l.points),
         game: army.list.game,
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
+        figures: crate::validate::figures(army, limit),
+        scenario: None,
         formations: army
             .formations
             .iter()
@@ -518,6 +663,17 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
                     facts,
                     group: f.group,
                     is_group: formation.group.is_some(),
+                    force: 0,
+                    card: formation.card.map(|card| CardSummary {
+                        break_point: card.break_point,
+                        victory_points: match card.victory_points {
+                            CardVp::Fixed(n) => Some(n),
+                            CardVp::Missing => None,
+                            CardVp::PerHundredPoints => {
+                                Some(crate::games::netepic::victory_points_of_cost(f.points))
+                            }
+                        },
+                    }),
                 }
             })
             .collect(),
@@ -527,6 +683,524 @@ fn summary(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue, limit: Opt
             .map(|d| (d.model.value.clone(), d.target.value.clone()))
             .collect(),
     }
+}
+
+/// The most allied forces a roster is checked with (`Allies:` lines).
+pub const MAX_ALLIED_FORCES: usize = 8;
+
+/// The part of a roster that is one force: the core army (`ally: None`,
+/// the entries before the first `Allies:` line) or allied force `i`, whose
+/// header is its `Allies:` line. Counts-as declarations stay with the core.
+fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster {
+    let allies = &parsed.header.allies;
+    let end_of = |i: usize| allies.get(i).map_or(parsed.entries.len(), |a| a.first);
+    let (start, end) = match ally {
+        None => (0, end_of(0)),
+        Some(i) => (end_of(i), end_of(i + 1)),
+    };
+    let entries = parsed
+        .entries
+        .get(start..end.max(start))
+        .unwrap_or_default()
+        .to_vec();
+    // Built field by field: cloning the whole header would copy every
+    // `Allies:` line once per force (quadratic in a hostile roster).
+    let h = &parsed.header;
+    let mut header = roster::Header {
+        army: h.army.clone(),
+        version: h.version.clone(),
+        points: h.points.clone(),
+        player: h.player.clone(),
+        event: h.event.clone(),
+        title: h.title.clone(),
+        army_line: h.army_line,
+        allies: Vec::new(),
+        scenario: h.scenario.clone(),
+        side: h.side.clone(),
+        opponent_points: h.opponent_points.clone(),
+    };
+    let mut counts_as = Vec::new();
+    match ally.and_then(|i| allies.get(i)) {
+        Some(a) => {
+            header.army = Some(a.army.clone());
+            header.version = a.version.clone();
+            header.army_line = Some(a.line);
+        }
+        None => counts_as.clone_from(&parsed.counts_as),
+    }
+    roster::Roster {
+        file: parsed.file.clone(),
+        dialect: parsed.dialect,
+        header,
+        entries,
+        counts_as,
+    }
+}
+
+/// The allied forces of a roster (`Allies: <list>` lines): each resolved
+/// and validated against its own list, as the game's ally rules require
+/// ("each force legal on its own"), its cards added to the summary, then
+/// the ally rules over the forces: lists that may ally, the core army's
+/// share of the points, and the points limit over all forces together.
+#[allow(clippy::too_many_arguments)] // one call, from the pipeline
+fn allied_forces(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    catalogue: &Catalogue,
+    event: Option<&Event>,
+    core: &ArmyList,
+    limit: Option<Limit>,
+    summary: &mut ArmySummary,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let game = core.game.game();
+    let army_span = parsed.header.army_line.unwrap_or_default();
+    if game.allies.is_empty() {
+        for allied in &parsed.header.allies {
+            diagnostics.push(
+                Diagnostic::error(Code::AllyRule, format!("{} armies take no allied forces", game.title))
+                    .at(file, allied.line)
+                    .rule("allies", "the game has no allies")
+                    .hint("write every entry under the one `Army:` list; the entries after this line are not checked"),
+            );
+        }
+        return;
+    }
+    // The most lists a core army may ally with is the Standard lists of
+    // the game (the Slann take any of them); more `Allies:` lines are
+    // reported once, and what follows them is not read.
+    if let Some(extra) = parsed.header.allies.get(MAX_ALLIED_FORCES) {
+        let more = parsed.header.allies.len() - MAX_ALLIED_FORCES;
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AllyRule,
+                match more {
+                    1 => format!(
+                        "a roster has at most {MAX_ALLIED_FORCES} allied forces; this `Allies:` line and its cards are not checked"
+                    ),
+                    _ => format!(
+                        "a roster has at most {MAX_ALLIED_FORCES} allied forces; this `Allies:` line, the {} after it and their cards are not checked",
+                        more - 1
+                    ),
+                },
+            )
+            .at(file, extra.line)
+            .rule("allies", "NetEpic Gold core rules 1.2.2 (lines 192-200)"),
+        );
+    }
+    let mut lists: Vec<Option<&ArmyList>> = Vec::new();
+    for (i, allied) in parsed.header.allies.iter().enumerate().take(MAX_ALLIED_FORCES) {
+        let list = match catalogue.find_list(&allied.army.value) {
+            ListLookup::Found(list) => Some(list),
+            ListLookup::Ambiguous(found) => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::UnknownArmy,
+                        format!(
+                            "`{}` names more than one list: {}",
+                            allied.army.value,
+                            list_names(&found)
+                        ),
+                    )
+                    .at(file, allied.army.span)
+                    .hint("use the list's id"),
+                );
+                None
+            }
+            ListLookup::NotFound(suggestion) => {
+                let mut d = Diagnostic::error(
+                    Code::UnknownArmy,
+                    format!("muster knows no army list called `{}`", allied.army.value),
+                )
+                .at(file, allied.army.span);
+                if let Some(s) = suggestion {
+                    d = d.label(format!("did you mean `{s}`?")).fix(s);
+                }
+                diagnostics.push(d);
+                None
+            }
+        };
+        let Some(list) = list.filter(|l| {
+            let same_game = l.game == core.game;
+            if !same_game {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::AllyRule,
+                        format!(
+                            "{} is a {} list; a {} army cannot take it as an ally",
+                            l.name,
+                            l.game.title(),
+                            game.title
+                        ),
+                    )
+                    .at(file, allied.army.span)
+                    .rule("ally-same-game", "allies come from lists of the same game"),
+                );
+            }
+            same_game
+        }) else {
+            lists.push(None);
+            continue;
+        };
+        lists.push(Some(list));
+        if let Some(event) = event.filter(|e| !e.allows(list)) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::EventRule,
+                    format!(
+                        "{} is not one of the lists allowed at {}",
+                        list.name, event.file.name
+                    ),
+                )
+                .at(file, allied.army.span)
+                .rule("event-lists", "the event file's `lists`"),
+            );
+        }
+        let force = force_roster(parsed, Some(i));
+        diagnostics.extend(
+            check_version(file, &force.header, list, event, allied.line).map(|mut d| {
+                // The version goes on the `Allies:` line.
+                if let Some(fix) = d.fix.take() {
+                    d.fix = Some(fix.replacen("Army:", "Allies:", 1));
+                }
+                d
+            }),
+        );
+        if force.entries.is_empty() {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::EmptyRoster,
+                    format!("the allied force of {} fields no {}", list.name, game.entry_noun),
+                )
+                .at(file, allied.line)
+                .hint("write the allied force's cards on the lines after its `Allies:` line"),
+            );
+        }
+        let (army, resolve_diagnostics) = resolve(&force, list);
+        diagnostics.extend(resolve_diagnostics);
+        let extra = crate::validate::Extra {
+            event: event.map_or(&[][..], |e| e.restrictions(list)),
+            scenario: &[],
+            waived: &[],
+        };
+        diagnostics.extend(
+            validate(&force, &army, limit, extra)
+                .into_iter()
+                .filter(|d| !matches!(d.code, Code::OverPointsLimit | Code::MissingPointsLimit)),
+        );
+        let mut part = summary_of_force(file, &army, catalogue, limit, allied.line);
+        let offset = summary.formations.len();
+        let index = summary.forces.len();
+        for f in &mut part.formations {
+            f.force = index;
+            f.group = f.group.map(|g| g + offset);
+        }
+        summary.formations.append(&mut part.formations);
+        summary
+            .forces
+            .extend(part.forces.into_iter().map(|f| ForceSummary { ally: true, ..f }));
+        summary.total += army.total;
+        summary.total_incomplete |= army.total_incomplete;
+    }
+
+    if let Some(limit) = limit.filter(|l| summary.total > i64::from(l.points)) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::OverPointsLimit,
+                format!(
+                    "the army and its allies cost {} points, {} over the limit of {}",
+                    summary.total,
+                    summary.total - i64::from(limit.points),
+                    limit.points
+                ),
+            )
+            .at(file, limit.span.unwrap_or(army_span))
+            .rule(
+                "points-limit",
+                "tournament rules: formations total the agreed points or less",
+            )
+            .hint("remove or shrink a card, or raise the limit if the event allows it"),
+        );
+    }
+    ally_rules(file, parsed, core, &lists, summary, diagnostics);
+    mixed_cards(file, parsed, core, &lists, diagnostics);
+}
+
+/// A card a force's list does not have, but another force's list does: a
+/// hint says where it belongs, since cards never cross lists (NetEpic Gold
+/// 1.2.2, line 200).
+fn mixed_cards(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    core: &ArmyList,
+    lists: &[Option<&ArmyList>],
+    diagnostics: &mut [Diagnostic],
+) {
+    use crate::catalogue::names::Lookup;
+    let allies = &parsed.header.allies;
+    // Each force's list with the byte where its lines start.
+    let forces: Vec<(usize, &ArmyList, Option<&roster::Allied>)> = std::iter::once((0, core, None))
+        .chain(
+            allies
+                .iter()
+                .zip(lists)
+                .filter_map(|(a, l)| l.map(|l| (a.line.start, l, Some(a)))),
+        )
+        .collect();
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.code == Code::UnknownFormation)
+    {
+        let Some(span) = d.primary.as_ref().map(|p| p.span) else {
+            continue;
+        };
+        let Some(name) = file.text().get(span.start..span.end) else {
+            continue;
+        };
+        let own = forces
+            .iter()
+            .rev()
+            .find(|f| f.0 <= span.start)
+            .map(|f| f.1.id.as_str());
+        let home = forces.iter().find(|f| {
+            Some(f.1.id.as_str()) != own && matches!(f.1.formation_names.lookup(name), Lookup::Found(_))
+        });
+        if let Some((_, list, allied)) = home {
+            d.hints.push(match allied {
+                Some(_) => format!(
+                    "`{name}` is a card of {}: write it after that force's `Allies:` line; cards never cross lists",
+                    list.name
+                ),
+                None => format!(
+                    "`{name}` is a card of the core army's list, {}: write it above the first `Allies:` line; cards never cross lists",
+                    list.name
+                ),
+            });
+        }
+    }
+}
+
+fn summary_of_force(
+    file: &SourceFile,
+    army: &Army<'_>,
+    catalogue: &Catalogue,
+    limit: Option<Limit>,
+    line: crate::source::Span,
+) -> ArmySummary {
+    summary(file, army, catalogue, limit, Some(line))
+}
+
+/// The game's ally rules over the forces (NetEpic Gold 1.2.2-1.2.4): which
+/// lists may ally with the core army's, how many allies it takes, that the
+/// core army has the most points and at least its share of them.
+fn ally_rules(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    core: &ArmyList,
+    lists: &[Option<&ArmyList>],
+    summary: &ArmySummary,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    use crate::games::netepic::ArmyKind;
+    let game = core.game.game();
+    let allies = &parsed.header.allies;
+    let army_span = parsed.header.army_line.unwrap_or_default();
+    const WHY: &str = "NetEpic Gold core rules 1.2.2 (lines 192-200)";
+    let Some(row) = game.allies.iter().find(|r| r.list == core.id) else {
+        diagnostics.push(
+            Diagnostic::warning(
+                Code::Unchecked,
+                format!(
+                    "the ally tables do not name {}: its allies and its share of the points are not checked",
+                    core.name
+                ),
+            )
+            .at(file, army_span)
+            .rule("allies", WHY),
+        );
+        return;
+    };
+    if row.kind == ArmyKind::Unlisted {
+        diagnostics.push(
+            Diagnostic::warning(
+                Code::Unchecked,
+                format!(
+                    "the core rules' ally tables do not name {}: whom it may ally with and its share of the points are not checked",
+                    core.name
+                ),
+            )
+            .at(file, army_span)
+            .rule("allies", row.provenance),
+        );
+    }
+    // Points of the core army (with the forces that count as core) and of
+    // each force, by position in `summary.forces` (0 is the core).
+    let mut core_points = summary.forces.first().map_or(0, |f| f.points);
+    let mut real_allies = 0usize;
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    // Forces of lists that resolved, in order: summary.forces[1..].
+    let resolved: Vec<(&roster::Allied, &ArmyList, &ForceSummary)> = allies
+        .iter()
+        .zip(lists)
+        .filter_map(|(a, l)| l.map(|l| (a, l)))
+        .zip(summary.forces.iter().skip(1))
+        .map(|((a, l), f)| (a, l, f))
+        .collect();
+    for &(allied, list, force) in &resolved {
+        let points = force.points;
+        if list.id == core.id {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!(
+                        "{} is the core army's own list; its cards belong in the core army",
+                        list.name
+                    ),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-other-list", WHY)
+                .hint("write these cards above the `Allies:` line"),
+            );
+            core_points += points;
+            continue;
+        }
+        if row.core_with.contains(&list.id.as_str()) {
+            core_points += points;
+            continue;
+        }
+        if !seen.insert(list.id.as_str()) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!(
+                        "{} is named by two `Allies:` lines; write its force once",
+                        list.name
+                    ),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-once", WHY),
+            );
+        }
+        real_allies += 1;
+        if row.kind == ArmyKind::Unlisted {
+            continue;
+        }
+        if row.kind == ArmyKind::Alone {
+            diagnostics.push(
+                Diagnostic::error(Code::AllyRule, format!("{} take no allies at all", core.name))
+                    .at(file, allied.army.span)
+                    .rule("ally-none", row.provenance)
+                    .hint("the army is fielded from its own book alone"),
+            );
+            continue;
+        }
+        match game.allies.iter().find(|r| r.list == list.id).map(|r| r.kind) {
+            Some(ArmyKind::Standard) => {}
+            Some(ArmyKind::Unlisted) | None => diagnostics.push(
+                Diagnostic::warning(
+                    Code::Unchecked,
+                    format!(
+                        "the core rules' ally tables do not say whether {} is a Standard list an army may ally with",
+                        list.name
+                    ),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-standard", "NetEpic Gold core rules 1.2.3 (lines 202-211): allies come from Standard lists"),
+            ),
+            Some(_) => diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!("{} is not a Standard list, and only a Standard list can be an ally", list.name),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-standard", "NetEpic Gold core rules 1.2.2-1.2.3 (lines 192-211): allies come from Standard lists"),
+            ),
+        }
+        if !row.admits(&list.id) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!("{} may not take {} as allies", core.name, list.name),
+                )
+                .at(file, allied.army.span)
+                .rule("ally-forbidden", row.provenance),
+            );
+        }
+        if real_allies > row.most_allies() && row.kind != ArmyKind::Alone {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!("{} takes one allied list; this is a second", core.name),
+                )
+                .at(file, allied.army.span)
+                .rule("one-ally", row.provenance)
+                .hint("field the cards of one allied list only"),
+            );
+        }
+    }
+    if row.kind == ArmyKind::Unlisted || row.kind == ArmyKind::Alone {
+        return;
+    }
+    // The core army is the force with the most points.
+    for &(allied, list, force) in &resolved {
+        if list.id != core.id && !row.core_with.contains(&list.id.as_str()) && force.points > core_points {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::AllyRule,
+                    format!(
+                        "the allied force of {} ({} points) has more points than the core army ({core_points}): the core army is the one with the most points",
+                        force.list_name, force.points
+                    ),
+                )
+                .at(file, allied.line)
+                .rule("core-most-points", WHY)
+                .hint("make the larger force the `Army:` and the other the `Allies:`"),
+            );
+        }
+    }
+    let total = summary.total.max(0);
+    if total > 0 && core_points.saturating_mul(100) < i64::from(row.core_percent).saturating_mul(total) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AllyRule,
+                format!(
+                    "the core army holds {core_points} of the army's {total} points; {} must hold at least {}%",
+                    core.name, row.core_percent
+                ),
+            )
+            .at(file, army_span)
+            .rule("core-share", row.provenance)
+            .hint("move points from the allies to the core army"),
+        );
+    }
+}
+
+/// The army's break points and victory points, in games whose cards
+/// carry them, with the victory points needed to win for its size.
+fn victory(summary: &ArmySummary, game: GameId) -> Option<VictorySummary> {
+    let to_win = game.game().victory_points_to_win?;
+    let cards = summary.formations.iter().filter_map(|f| f.card);
+    let mut out = VictorySummary {
+        break_points: 0,
+        victory_points: 0,
+        incomplete: false,
+        to_win: 0,
+        army_size: summary
+            .limit
+            .unwrap_or_else(|| u32::try_from(summary.total.max(0)).unwrap_or(u32::MAX)),
+    };
+    for card in cards {
+        match card.break_point {
+            Some(n) => out.break_points += u64::from(n),
+            None => out.incomplete = true,
+        }
+        match card.victory_points {
+            Some(n) => out.victory_points += u64::from(n),
+            None => out.incomplete = true,
+        }
+    }
+    out.to_win = to_win(out.army_size);
+    Some(out)
 }
 
 /// A note for each ship whose datasheet the sources lost or scrambled,

@@ -7,6 +7,7 @@
 
 use crate::catalogue::locate::{self, Positions};
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
+use crate::catalogue::scenarios::ScenarioLookup;
 use crate::catalogue::schema_words;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
@@ -40,6 +41,13 @@ pub struct EventFile {
     /// files (`lists/README.md`). Ids and tags a list lacks match nothing.
     #[serde(default)]
     pub restrictions: Vec<RawConstraint>,
+    /// The scenario every game of the event plays, by name or number, in a
+    /// game that has scenarios (`lists/<game>/scenarios.yaml`). `points` is
+    /// then the agreed size: the side the scenario gives a share of the
+    /// other's points gets that share of it, the other side builds to it.
+    /// Every roster says its `Side:`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 fn yes() -> bool {
@@ -179,6 +187,35 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     }
 
+    if let Some(written) = &file.scenario {
+        match catalogue.find_scenario(file.game, written) {
+            ScenarioLookup::Found(_) => {}
+            ScenarioLookup::OtherGame(s) => problems.push(
+                Diagnostic::error(
+                    Code::EventFile,
+                    format!(
+                        "`{written}` is a scenario of {}, and the event is for {}",
+                        s.game.title(),
+                        file.game.title()
+                    ),
+                )
+                .at(&source, at("/scenario"))
+                .hint(crate::scenario::available(catalogue, file.game)),
+            ),
+            ScenarioLookup::NotFound(nearest) => {
+                let mut d = Diagnostic::error(
+                    Code::EventFile,
+                    crate::scenario::unknown_message(catalogue, file.game, written),
+                )
+                .at(&source, at("/scenario"));
+                if let Some(s) = nearest {
+                    d = d.label(format!("did you mean `{s}`?")).fix(s);
+                }
+                problems.push(d.hint(crate::scenario::available(catalogue, file.game)));
+            }
+        }
+    }
+
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
     for (r, raw) in file.restrictions.iter().enumerate() {
         let pointer = format!("/restrictions/{r}/rule");
@@ -310,5 +347,17 @@ pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
          #     provenance: \"My {title} Tournament player pack\"\n",
         title = game.title(),
     ));
+    if let Some(first) = catalogue.scenarios_of(game).next() {
+        out.push_str(&format!(
+            "\n\
+             # The scenario every game plays, by name or number (`{name}`, `1`);\n\
+             # `muster options LIST` lists them. `points` is then the agreed size:\n\
+             # the side the scenario gives a share of the other's points (Jump Point:\n\
+             # the attacker, half) gets that share, the other side builds to `points`.\n\
+             # Every roster then says `Side: attacker` or `Side: defender`.\n\
+             # scenario: {name}\n",
+            name = first.name,
+        ));
+    }
     Ok(out)
 }

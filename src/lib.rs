@@ -14,6 +14,8 @@
 //! [`import`] turns other tools' rosters (Snapfire share links) into roster
 //! text for the same pipeline, and writes share links back.
 //!
+//! [`serve`] is the local web builder (`muster serve`) on the same engine.
+//!
 //! [`batch`] runs the pipeline over many rosters at once (folders walked,
 //! files checked in parallel, duplicates found) for organisers.
 //!
@@ -39,6 +41,8 @@ pub mod report;
 pub mod resolve;
 pub mod roster;
 pub mod rules;
+pub mod scenario;
 pub mod schema;
+pub mod serve;
 pub mod source;
 pub mod validate;

@@ -344,6 +344,8 @@ impl Resolver<'_, '_> {
             }
         }
 
+        points = round_up(points, f.round_up_to);
+
         // Transports that fill the formation come after every other unit is
         // counted, since what they carry depends on the rest.
         for t in &taken {
@@ -497,6 +499,7 @@ impl Resolver<'_, '_> {
                 None => group.points_known = false,
             }
         }
+        group.points = round_up(group.points, f.round_up_to);
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
@@ -778,6 +781,15 @@ pub fn initiative_of(list: &ArmyList, formation: &ArmyFormation) -> Option<Strin
         .iter()
         .find(|(cond, _)| cond.eval(&tally).unwrap_or(false))
         .map_or(def.initiative.clone(), |(_, initiative)| initiative.clone())
+}
+
+/// A formation's total rounded up to a multiple of `to` (NetEpic titans:
+/// hull and weapons rounded up to 50 points).
+pub fn round_up(points: i64, to: Option<u32>) -> i64 {
+    match to.map(i64::from).filter(|&n| n > 0) {
+        Some(n) if points > 0 => ((points - 1) / n + 1).saturating_mul(n),
+        _ => points,
+    }
 }
 
 /// An upgrade's cost for one formation: the first `points_when` whose

@@ -4,7 +4,7 @@
 //! the repository differ from what the types generate, so the two cannot
 //! drift. The list-file schemas also validate every list when it loads.
 
-use crate::catalogue::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
+use crate::catalogue::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 use crate::report::json::CheckOutput;
 use std::sync::OnceLock;
 
@@ -15,6 +15,7 @@ pub fn all() -> Vec<(&'static str, serde_json::Value)> {
         ("datasheets.schema.json", datasheets().clone()),
         ("models.schema.json", models().clone()),
         ("glossary.schema.json", glossary().clone()),
+        ("scenarios.schema.json", scenarios().clone()),
         ("event.schema.json", event().clone()),
         (
             "check-output.schema.json",
@@ -61,6 +62,7 @@ schema!(army_list, army_list_validator, ArmyListFile);
 schema!(datasheets, datasheets_validator, DatasheetFile);
 schema!(models, models_validator, ModelsFile);
 schema!(glossary, glossary_validator, GlossaryFile);
+schema!(scenarios, scenarios_validator, ScenarioFile);
 schema!(event, event_validator, crate::event::EventFile);
 
 #[cfg(test)]

@@ -37,12 +37,32 @@ pub fn attack_rating(army: &Army<'_>, limit: Option<Limit>) -> Option<u8> {
         .map_or(army.list.attack_rating, |(_, rating)| *rating)
 }
 
-pub fn validate(
-    roster: &Roster,
-    army: &Army<'_>,
-    limit: Option<Limit>,
-    restrictions: &[Constraint],
-) -> Vec<Diagnostic> {
+/// Rules from outside the list that a roster is also held to.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Extra<'a> {
+    /// An event's restrictions.
+    pub event: &'a [Constraint],
+    /// A scenario's rules for the roster's side.
+    pub scenario: &'a [Constraint],
+    /// Ids of list constraints the scenario sets aside.
+    pub waived: &'a [String],
+}
+
+/// The list's figures for the army (a hive fleet's command-card hand), by
+/// name; a figure that cannot be worked out (an overflow) is left out.
+pub fn figures(army: &Army<'_>, limit: Option<Limit>) -> Vec<(String, i64)> {
+    let facts = ArmyFacts {
+        army,
+        limit: limit.map_or(army.total, |l| i64::from(l.points)),
+    };
+    army.list
+        .figures
+        .iter()
+        .filter_map(|f| f.value.eval(&facts).ok().map(|v| (f.name.clone(), v)))
+        .collect()
+}
+
+pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: Extra<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let file = &roster.file;
     let army_span = roster.header.army_line.unwrap_or_default();
@@ -89,8 +109,10 @@ pub fn validate(
         .list
         .constraints
         .iter()
+        .filter(|c| !extra.waived.contains(&c.id))
         .map(|c| (c, Code::ListRule))
-        .chain(restrictions.iter().map(|c| (c, Code::EventRule)));
+        .chain(extra.event.iter().map(|c| (c, Code::EventRule)))
+        .chain(extra.scenario.iter().map(|c| (c, Code::ScenarioRule)));
     for (constraint, code) in rules {
         match constraint.scope {
             Scope::Army => {

@@ -229,6 +229,21 @@ fn datasheet(
     }
 }
 
+/// A card's break point and victory points, when the file gives either.
+fn card_values(formation: &raw::Formation) -> Option<super::CardValues> {
+    if formation.break_point.is_none() && formation.victory_points.is_none() {
+        return None;
+    }
+    Some(super::CardValues {
+        break_point: formation.break_point.clone().and_then(known),
+        victory_points: match formation.victory_points {
+            Some(raw::VictoryPoints::Fixed(n)) => super::CardVp::Fixed(n),
+            Some(raw::VictoryPoints::FromCost(_)) => super::CardVp::PerHundredPoints,
+            Some(raw::VictoryPoints::Missing(_)) | None => super::CardVp::Missing,
+        },
+    })
+}
+
 fn known<T>(value: Known<T>) -> Option<T> {
     match value {
         Known::Value(v) => Some(v),
@@ -439,6 +454,8 @@ fn link_list(
                 snapfire_units: formation.snapfire_units.clone(),
                 group: None,
                 grouped_in: None,
+                card: card_values(formation),
+                round_up_to: formation.round_up_to.filter(|&n| n > 0),
             });
         }
         sections.push(Section {
@@ -670,6 +687,43 @@ fn link_list(
         }
     }
 
+    let mut figures = Vec::new();
+    for (i, figure) in file.figures.iter().enumerate() {
+        // A number is read as the left side of `NUMBER >= 0`, so that the
+        // constraint grammar serves for both.
+        let compiled = rules::parse(&format!("{} >= 0", figure.value))
+            .map_err(|e| {
+                format!(
+                    "`{}` does not parse at column {}: {}",
+                    figure.value,
+                    e.span.start + 1,
+                    e.message
+                )
+            })
+            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+        match compiled {
+            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
+                if matches!(*zero, rules::Num::Int(0)) =>
+            {
+                figures.push(super::Figure {
+                    id: figure.id.clone(),
+                    name: figure.name.clone(),
+                    value: *value,
+                    text: figure.value.clone(),
+                    provenance: figure.provenance.clone(),
+                });
+            }
+            Ok(_) => errors.error(
+                &format!("/figures/{i}/value"),
+                format!(
+                    "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
+                    figure.value
+                ),
+            ),
+            Err(message) => errors.error(&format!("/figures/{i}/value"), message),
+        }
+    }
+
     match (
         file.game.game().rating,
         &file.strategy_rating,
@@ -784,6 +838,7 @@ fn link_list(
                 why: n.why,
             })
             .collect(),
+        figures,
         name_keys: Vec::new(),
         formation_names,
         upgrade_names,

@@ -5,7 +5,7 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
-use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile};
+use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 use super::{Catalogue, link};
 use super::{locate, schema_words};
 use crate::diagnostic::{Code, Diagnostic};
@@ -119,13 +119,16 @@ fn select_for(army: &str) -> Option<Vec<bool>> {
             .iter()
             .enumerate()
             .map(|(i, f)| {
+                // Every game's scenarios: small, and a roster naming
+                // another game's scenario is told which game it is of.
                 !f.known
                     || i == index
+                    || f.kind == FileKind::Scenarios
                     || (f.game == list.game
                         && match f.kind {
                             FileKind::List => false,
                             FileKind::Datasheets => f.units.iter().any(|u| list.units.contains(u)),
-                            FileKind::Models | FileKind::Glossary => true,
+                            FileKind::Models | FileKind::Glossary | FileKind::Scenarios => true,
                         })
             })
             .collect(),
@@ -165,6 +168,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
     let mut sheets = Vec::new();
     let mut models = Vec::new();
     let mut glossaries = Vec::new();
+    let mut scenarios = Vec::new();
     for (file, origin, json, kind) in sources {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
         // A built-in file nobody asked to prove goes straight from its JSON
@@ -180,11 +184,13 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
             Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
+            Some(Parsed::Scenarios(s)) => scenarios.push((s, file, validate)),
             None => {}
         }
     }
     let mut catalogue = link::link(lists, sheets, models, &mut diagnostics);
     super::glossary::link(&mut catalogue, glossaries, &mut diagnostics);
+    super::scenarios::link(&mut catalogue, scenarios, &mut diagnostics);
     LoadReport {
         catalogue,
         diagnostics,
@@ -255,6 +261,7 @@ enum Parsed {
     Datasheets(DatasheetFile),
     Models(ModelsFile),
     Glossary(GlossaryFile),
+    Scenarios(ScenarioFile),
 }
 
 /// The kinds of file `lists/` holds, told apart by their top-level key.
@@ -264,6 +271,7 @@ pub(crate) enum FileKind {
     Datasheets,
     Models,
     Glossary,
+    Scenarios,
 }
 
 /// A built-in file's JSON read directly as the kind the build recorded.
@@ -273,6 +281,7 @@ fn parse_typed(json: &str, kind: FileKind) -> Option<Parsed> {
         FileKind::Datasheets => serde_json::from_str(json).ok().map(Parsed::Datasheets),
         FileKind::Models => serde_json::from_str(json).ok().map(Parsed::Models),
         FileKind::Glossary => serde_json::from_str(json).ok().map(Parsed::Glossary),
+        FileKind::Scenarios => serde_json::from_str(json).ok().map(Parsed::Scenarios),
     }
 }
 
@@ -305,11 +314,13 @@ fn parse_file(
         FileKind::Models
     } else if value.get("terms").is_some() {
         FileKind::Glossary
+    } else if value.get("scenarios").is_some() {
+        FileKind::Scenarios
     } else {
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:` or `sf_ships:`, a model file `models:`, a glossary `terms:`",
+                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:` or `sf_ships:`, a model file `models:`, a glossary `terms:`, a scenario file `scenarios:`",
             )
             .at(file, file.line_span(1)),
         );
@@ -339,6 +350,11 @@ fn parse_file(
                 crate::schema::glossary(),
                 "glossary",
             ),
+            FileKind::Scenarios => (
+                crate::schema::scenarios_validator(),
+                crate::schema::scenarios(),
+                "scenarios",
+            ),
         };
         let hint = format!("the format is described in lists/README.md and schema/{name}.schema.json");
         validator.map_or_else(Vec::new, |validator| {
@@ -356,6 +372,7 @@ fn parse_file(
         FileKind::Datasheets => serde_json::from_value::<DatasheetFile>(value).map(Parsed::Datasheets),
         FileKind::Models => serde_json::from_value::<ModelsFile>(value).map(Parsed::Models),
         FileKind::Glossary => serde_json::from_value::<GlossaryFile>(value).map(Parsed::Glossary),
+        FileKind::Scenarios => serde_json::from_value::<ScenarioFile>(value).map(Parsed::Scenarios),
     };
     match parsed {
         Ok(parsed) => Some(parsed),

@@ -13,6 +13,7 @@ mod load;
 pub mod locate;
 pub mod names;
 pub mod raw;
+pub mod scenarios;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;
@@ -37,6 +38,8 @@ pub struct Catalogue {
     pub ships: Vec<Ship>,
     /// Space Fleet ship datasheets.
     pub sf_ships: Vec<SfShip>,
+    /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
+    pub scenarios: Vec<scenarios::Scenario>,
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -241,6 +244,8 @@ pub struct ArmyList {
     pub units: Vec<String>,
     pub constraints: Vec<Constraint>,
     pub not_enforced: Vec<NotEnforced>,
+    /// Numbers worked out from the army and printed with it.
+    pub figures: Vec<Figure>,
     /// `all_names`, prepared for comparison once rather than per roster.
     pub name_keys: Vec<ListName>,
     pub formation_names: NameIndex,
@@ -316,6 +321,27 @@ pub struct Formation {
     /// The group formation this one is always a member of; a roster line
     /// naming it alone forms a group of its own.
     pub grouped_in: Option<FormationIdx>,
+    /// NetEpic Gold's card values, when the list gives them.
+    pub card: Option<CardValues>,
+    /// The total (with upgrades) rounded up to a multiple of this.
+    pub round_up_to: Option<u32>,
+}
+
+/// What breaking a card is worth (NetEpic Gold): `None` inside means the
+/// sources lack the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardValues {
+    pub break_point: Option<u32>,
+    pub victory_points: CardVp,
+}
+
+/// A card's victory points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardVp {
+    Fixed(u32),
+    Missing,
+    /// One per 100 points of the card's cost as bought, rounded up.
+    PerHundredPoints,
 }
 
 /// What a group formation may hold.
@@ -458,6 +484,16 @@ impl Constraint {
             .as_ref()
             .is_none_or(|mask| mask.get(formation).copied().unwrap_or(false))
     }
+}
+
+/// A number worked out from the army (`figures` in a list file).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    pub id: String,
+    pub name: String,
+    pub value: crate::rules::Num<Selector>,
+    pub text: String,
+    pub provenance: String,
 }
 
 #[derive(Debug, Clone)]

@@ -107,6 +107,25 @@ pub struct ArmyListFile {
     /// the user as not checked.
     #[serde(default)]
     pub not_enforced: Vec<NotEnforced>,
+    /// Figures worked out from the army and printed with it (a Tyranid
+    /// hive fleet's command-card hand), each a number in the constraint
+    /// language.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<Figure>,
+}
+
+/// A number worked out from the army and printed with it.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// What it is called on the roster ("Command cards").
+    pub name: String,
+    /// The number, in the constraint language: `6 * count(hiveship) + count(tag:swarm)`.
+    pub value: String,
+    /// Where the rule comes from.
+    pub provenance: String,
 }
 
 /// Names other builders use for a list.
@@ -228,6 +247,40 @@ pub struct Formation {
     /// links; a fact of that builder's list file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapfire_id: Option<u32>,
+    /// NetEpic Gold: the casualties at which the card breaks (printed on
+    /// the card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_point: Option<Known<u32>>,
+    /// NetEpic Gold: the victory points the enemy earns by breaking the
+    /// card: a number, or `per-100-points` (one per full or part 100 points
+    /// the card cost as bought, for titans and praetorians bought with their
+    /// weapons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<VictoryPoints>,
+    /// The formation's total (with its upgrades) is rounded up to a
+    /// multiple of this (NetEpic titans: 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub round_up_to: Option<u32>,
+}
+
+/// A card's victory points: as printed, derived from its cost, or missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum VictoryPoints {
+    /// As printed on the card.
+    Fixed(u32),
+    /// `missing`: the sources do not give them.
+    Missing(MissingMarker),
+    /// `per-100-points`: one per 100 points of its cost, rounded up.
+    FromCost(FromCostMarker),
+}
+
+/// The keyword `per-100-points`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum FromCostMarker {
+    #[serde(rename = "per-100-points")]
+    PerHundredPoints,
 }
 
 /// What a group formation holds.
@@ -743,4 +796,73 @@ pub enum TermKind {
     Arc,
     /// Battlefleet Gothic: attack craft a launch bay carries.
     Craft,
+}
+
+/// A game's scenarios: `lists/<game>/scenarios.yaml`. A roster or an
+/// event that names one is held to the scenario's rules for its side.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub game: GameId,
+    pub source: Vec<SourceRef>,
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    pub scenarios: Vec<Scenario>,
+}
+
+/// One scenario: what it changes in how the two fleets (or armies) are
+/// chosen. Rules of play, set-up and victory are not listed.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// Its number in the source's table, if it has one; a roster may name
+    /// the scenario by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// What it changes for the forces, in one line of our words.
+    pub summary: String,
+    #[serde(default)]
+    pub attacker: ScenarioSide,
+    #[serde(default)]
+    pub defender: ScenarioSide,
+    /// Rules about both forces that muster does not check, with why.
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// What a scenario asks of one side's force.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSide {
+    /// The side's points limit as a share of the opponent's points; at
+    /// most one side of a scenario has one (the other builds to the agreed
+    /// size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointsShare>,
+    /// Rules for this side's force, in the constraint language of list
+    /// files; ids and tags a list lacks match nothing.
+    #[serde(default)]
+    pub rules: Vec<Constraint>,
+    /// Ids of list constraints the scenario sets aside for this side.
+    #[serde(default)]
+    pub waives: Vec<String>,
+    #[serde(default)]
+    pub not_enforced: Vec<NotEnforced>,
+}
+
+/// `floor(opponent * times / per) + plus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PointsShare {
+    #[schemars(range(min = 1))]
+    pub times: u32,
+    #[schemars(range(min = 1))]
+    pub per: u32,
+    #[serde(default)]
+    pub plus: u32,
 }

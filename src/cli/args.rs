@@ -138,6 +138,21 @@ pub enum Command {
         #[arg(value_name = "LINK_OR_FILE")]
         link: String,
     },
+    /// Start the web builder: a local page where a roster is built by
+    /// clicking and checked on every change. With --submissions, players
+    /// submit rosters to the event and /organiser shows the report.
+    Serve {
+        /// The address to listen on; only this machine by default.
+        #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// Check every roster against an event's rules too.
+        #[arg(long, value_name = "EVENT.yaml")]
+        event: Option<PathBuf>,
+        /// Accept submissions for the event into this folder (one new file
+        /// each) and show its report on /organiser. Needs --event.
+        #[arg(long, value_name = "DIR", requires = "event")]
+        submissions: Option<PathBuf>,
+    },
     /// Write the JSON Schemas of list files and of the JSON output.
     Schema {
         /// The folder to write to.

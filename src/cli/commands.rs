@@ -24,7 +24,12 @@ fn army_named(command: &Command) -> Option<String> {
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
         let text = String::from_utf8_lossy(&bytes);
         let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        crate::roster::parse(&file).0.header.army.map(|a| a.value)
+        let header = crate::roster::parse(&file).0.header;
+        // A roster with allied forces needs their lists too: load them all.
+        if !header.allies.is_empty() {
+            return None;
+        }
+        header.army.map(|a| a.value)
     };
     match command {
         Command::Check {
@@ -133,6 +138,18 @@ pub fn run(args: &Args, color: bool) -> Output {
                     super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color)
                 }
                 Command::Import { link } => super::print::import(catalogue, link, color),
+                Command::Serve {
+                    listen,
+                    event,
+                    submissions,
+                } => {
+                    let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
+                        Some(Ok(event)) => Some(event),
+                        Some(Err(out)) => return out,
+                        None => None,
+                    };
+                    super::serve::serve(catalogue, listen, event, submissions.as_deref())
+                }
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }
@@ -351,7 +368,11 @@ fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
 fn new(catalogue: &Catalogue, army: &str, points: Option<u32>) -> Output {
     match find(catalogue, army) {
         Ok(list) => Output {
-            stdout: crate::report::options::starter(list, points.unwrap_or(typical_points(list.game))),
+            stdout: crate::report::options::starter(
+                list,
+                catalogue,
+                points.unwrap_or(typical_points(list.game)),
+            ),
             ..Output::default()
         },
         Err(out) => out,

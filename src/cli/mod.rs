@@ -10,6 +10,7 @@ mod batch;
 mod commands;
 mod interrupt;
 mod print;
+mod serve;
 
 pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};
 

@@ -15,4 +15,6 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: true,
     notation: Notation::Ship,
+    allies: &[],
+    victory_points_to_win: None,
 };

@@ -15,6 +15,8 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: false,
     notation: Notation::None,
+    allies: &[],
+    victory_points_to_win: None,
 };
 
 /// A battlegroup's break point: how many of its `models` must be lost

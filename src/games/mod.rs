@@ -13,7 +13,7 @@
 mod bfg;
 pub mod heresy;
 mod netea;
-mod netepic;
+pub mod netepic;
 mod space_fleet;
 
 use schemars::JsonSchema;
@@ -134,6 +134,12 @@ pub struct Game {
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,
+    /// Who may ally with whom (NetEpic Gold's tables, by list id); empty
+    /// when the game has no allies, and a roster's `Allies:` line is refused.
+    pub allies: &'static [netepic::ListAllies],
+    /// Victory points needed to win for an army of so many points, when
+    /// the game's cards carry break points and victory points.
+    pub victory_points_to_win: Option<fn(u32) -> u32>,
 }
 
 /// The description of a game.

@@ -16,4 +16,6 @@ pub const GAME: Game = Game {
     epic_facts: true,
     fleet: false,
     notation: Notation::Epic,
+    allies: &[],
+    victory_points_to_win: None,
 };

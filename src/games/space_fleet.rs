@@ -17,4 +17,6 @@ pub const GAME: Game = Game {
     epic_facts: false,
     fleet: true,
     notation: Notation::SpaceFleet,
+    allies: &[],
+    victory_points_to_win: None,
 };

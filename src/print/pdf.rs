@@ -1032,6 +1032,9 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     if let Some(event) = &roster.event {
         facts.push(("Event", event.clone()));
     }
+    if let Some(scenario) = &roster.scenario {
+        facts.push(("Scenario", scenario.clone()));
+    }
     let mut list = roster.army.clone();
     if let Some(version) = &roster.version {
         list.push_str(&format!(", {version}"));
@@ -1054,7 +1057,12 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
         facts.push(("Strategy rating", rating.to_string()));
     }
     if let Some(fleet) = &roster.fleet {
-        facts.push(("Attack rating", fleet.attack_rating.clone()));
+        if let Some(rating) = &fleet.attack_rating {
+            facts.push(("Attack rating", rating.clone()));
+        }
+        for (name, value) in &fleet.figures {
+            facts.push((name.as_str(), value.clone()));
+        }
     }
     blocks.push(Block::Table(Table {
         widths: vec![0.2, 0.8],

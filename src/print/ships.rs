@@ -174,8 +174,11 @@ pub fn ships<'c>(catalogue: &'c Catalogue, list: &ArmyList, ids: &[&str]) -> Vec
 /// The fleet part of a printed roster.
 #[derive(Debug, Clone)]
 pub struct FleetView {
-    /// The attack rating, or the words for a missing one.
-    pub attack_rating: String,
+    /// The attack rating, or the words for a missing one; `None` in a game
+    /// without one (Space Fleet).
+    pub attack_rating: Option<String>,
+    /// The list's figures for the fleet (a hive fleet's command cards).
+    pub figures: Vec<(String, String)>,
     pub rows: Vec<FleetRow>,
 }
 
@@ -262,9 +265,15 @@ impl FleetView {
             }
         }
         FleetView {
-            attack_rating: army
-                .attack_rating
-                .map_or_else(|| NOT_IN_SOURCES.to_string(), |r| r.to_string()),
+            attack_rating: (army.game.game().rating == Some(crate::games::Rating::Attack)).then(|| {
+                army.attack_rating
+                    .map_or_else(|| NOT_IN_SOURCES.to_string(), |r| r.to_string())
+            }),
+            figures: army
+                .figures
+                .iter()
+                .map(|(name, value)| (name.clone(), value.to_string()))
+                .collect(),
             rows,
         }
     }

@@ -370,6 +370,9 @@ pub struct RosterSheet {
     pub file: String,
     pub player: Option<String>,
     pub event: Option<String>,
+    /// The scenario and side, as the roster writes them (`Jump Point,
+    /// attacker`).
+    pub scenario: Option<String>,
     /// The army's own name (Snapfire's first line), if it has one.
     pub army_name: Option<String>,
     /// The list, or what the roster wrote when muster does not know it.
@@ -381,6 +384,11 @@ pub struct RosterSheet {
     pub points: Option<String>,
     pub limit: Option<u32>,
     pub strategy_rating: Option<u8>,
+    /// The core army and its allied forces (one entry without allies).
+    pub forces: Vec<crate::check::ForceSummary>,
+    /// NetEpic Gold: the army's break points, victory points and the
+    /// victory points needed to win.
+    pub victory: Option<crate::check::VictorySummary>,
     pub formations: Vec<FormationRow>,
     /// The list's army-wide special rules (empty when the list is unknown).
     pub army_rules: Vec<ArmyRule>,
@@ -414,6 +422,10 @@ pub struct FormationRow {
     pub points: i64,
     /// The most expensive formation: the Break Their Spirit target.
     pub break_their_spirit: bool,
+    /// NetEpic Gold: the card's break point and victory points.
+    pub card: Option<crate::check::CardSummary>,
+    /// The force it belongs to (an index into `RosterSheet::forces`).
+    pub force: usize,
 }
 
 /// A diagnostic, as a roster prints it.
@@ -478,6 +490,8 @@ impl RosterSheet {
                         initiative: f.facts.initiative.clone().unwrap_or_else(|| MISSING.into()),
                         points: f.points,
                         break_their_spirit: f.facts.break_their_spirit,
+                        card: f.card,
+                        force: f.force,
                     })
                     .collect()
             })
@@ -549,6 +563,10 @@ impl RosterSheet {
             file: checked.name.clone(),
             player: header.player.as_ref().map(|p| p.value.clone()),
             event: header.event.as_ref().map(|e| e.value.clone()),
+            scenario: header.scenario.as_ref().map(|s| match &header.side {
+                Some(side) => format!("{}, {}", s.value, side.value),
+                None => s.value.clone(),
+            }),
             army_name: header.title.as_ref().map(|t| t.value.clone()),
             army: list
                 .map(|l| l.name.clone())
@@ -563,6 +581,8 @@ impl RosterSheet {
             points: army.map(|a| format!("{}{}", a.total, if a.total_incomplete { "+" } else { "" })),
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
+            forces: army.map(|a| a.forces.clone()).unwrap_or_default(),
+            victory: army.and_then(|a| a.victory),
             formations,
             army_rules: list.map(army_rules).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
@@ -692,7 +712,12 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
     let (file, list) = (checked.file.as_ref()?, checked.list?);
-    let (roster, _) = crate::roster::parse(file);
+    let (mut roster, _) = crate::roster::parse(file);
+    // Allied forces resolve against their own lists; the core army's
+    // formations come first and line up with `Checked`'s.
+    if let Some(first) = roster.header.allies.first() {
+        roster.entries.truncate(first.first);
+    }
     let (army, _) = crate::resolve::resolve(&roster, list);
     let formations: Vec<Vec<(usize, i64)>> = army
         .formations

@@ -42,6 +42,11 @@ pub struct RosterReport {
     /// Battlefleet Gothic: the fleet's attack rating; null where the sources
     /// lack it or for other games.
     pub attack_rating: Option<u8>,
+    /// Numbers the list works out from the army (a Space Fleet hive
+    /// fleet's command cards); empty for most lists.
+    pub figures: Vec<FigureReport>,
+    /// The scenario the roster was checked under (Space Fleet), if any.
+    pub scenario: Option<ScenarioReport>,
     pub formations: Vec<FormationReport>,
     /// `Counts as:` declarations.
     pub counts_as: Vec<CountsAsReport>,
@@ -49,6 +54,65 @@ pub struct RosterReport {
     /// The army's Snapfire share link (from `chooser.html`); null when its
     /// list has no Snapfire counterpart or the army cannot be written as one.
     pub share: Option<String>,
+    /// The core army (first) and its allied forces (`Allies:` lines).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forces: Vec<ForceReport>,
+    /// NetEpic Gold: the army's break points and victory points, and the
+    /// victory points needed to win; absent for other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory: Option<VictoryReport>,
+}
+
+/// One force of the army.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ForceReport {
+    /// Army list id.
+    pub army: String,
+    pub name: String,
+    pub points: i64,
+    /// 1-based line of its `Army:` or `Allies:` line.
+    pub line: usize,
+    pub ally: bool,
+}
+
+/// The army's victory facts (NetEpic Gold, core rules 1.1).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VictoryReport {
+    /// The sum of the cards' break points.
+    pub break_points: u64,
+    /// The sum of the cards' victory points: what the opponent earns by
+    /// breaking every card.
+    pub victory_points: u64,
+    /// A card's value is missing from the sources and left out of the sums.
+    pub incomplete: bool,
+    /// Victory points a player needs to win a game of this size.
+    pub to_win: u32,
+    /// The army size `to_win` is for: the points limit, else the total.
+    pub army_size: u32,
+}
+
+/// A card's break point and victory points (NetEpic Gold); null values are
+/// missing from the sources.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CardReport {
+    pub break_point: Option<u32>,
+    pub victory_points: Option<u32>,
+}
+
+/// A scenario and the side the roster plays in it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ScenarioReport {
+    pub id: String,
+    pub name: String,
+    /// `attacker` or `defender`; null when the roster does not say.
+    pub side: Option<String>,
+}
+
+/// A number worked out from the army, with its name.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FigureReport {
+    pub name: String,
+    pub value: i64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -106,6 +170,13 @@ pub struct FormationReport {
     pub is_group: bool,
     /// The group (squadron) it belongs to: an index into `formations`.
     pub group: Option<usize>,
+    /// The force it belongs to: an index into `forces` (0, the core army,
+    /// when the roster has no allies, and then left out).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub force: usize,
+    /// NetEpic Gold: the card's break point and victory points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<CardReport>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -167,6 +238,24 @@ impl From<&Checked<'_>> for RosterReport {
             player: c.header.player.as_ref().map(|p| p.value.clone()),
             strategy_rating: c.army.as_ref().and_then(|a| a.strategy_rating),
             attack_rating: c.army.as_ref().and_then(|a| a.attack_rating),
+            figures: c
+                .army
+                .iter()
+                .flat_map(|a| &a.figures)
+                .map(|(name, value)| FigureReport {
+                    name: name.clone(),
+                    value: *value,
+                })
+                .collect(),
+            scenario: c
+                .army
+                .as_ref()
+                .and_then(|a| a.scenario.as_ref())
+                .map(|s| ScenarioReport {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    side: s.side.map(str::to_string),
+                }),
             formations: c
                 .army
                 .iter()
@@ -193,6 +282,11 @@ impl From<&Checked<'_>> for RosterReport {
                     break_their_spirit: f.facts.break_their_spirit,
                     is_group: f.is_group,
                     group: f.group,
+                    force: f.force,
+                    card: f.card.map(|c| CardReport {
+                        break_point: c.break_point,
+                        victory_points: c.victory_points,
+                    }),
                 })
                 .collect(),
             counts_as: c
@@ -209,8 +303,34 @@ impl From<&Checked<'_>> for RosterReport {
                 Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::DEFAULT_BASE)),
                 _ => None,
             },
+            // Printed only where a roster has allies, so other documents
+            // are unchanged.
+            forces: c
+                .army
+                .iter()
+                .filter(|a| a.forces.len() > 1)
+                .flat_map(|a| &a.forces)
+                .map(|f| ForceReport {
+                    army: f.list_id.clone(),
+                    name: f.list_name.clone(),
+                    points: f.points,
+                    line: f.line,
+                    ally: f.ally,
+                })
+                .collect(),
+            victory: c.army.as_ref().and_then(|a| a.victory).map(|v| VictoryReport {
+                break_points: v.break_points,
+                victory_points: v.victory_points,
+                incomplete: v.incomplete,
+                to_win: v.to_win,
+                army_size: v.army_size,
+            }),
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl CheckOutput {

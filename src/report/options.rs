@@ -308,14 +308,67 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
             let _ = writeln!(out, "  {}: {}", r.name, r.summary);
         }
     }
+    scenarios(&mut out, list, catalogue);
     out
+}
+
+/// The game's scenarios and what each asks of this list's fleet, side by
+/// side.
+fn scenarios(out: &mut String, list: &ArmyList, catalogue: &Catalogue) {
+    use crate::catalogue::scenarios::Side;
+    let mut any = false;
+    for scenario in catalogue.scenarios_of(list.game) {
+        if !any {
+            let _ = writeln!(
+                out,
+                "\nSCENARIOS (checked when a roster names one: `Scenario: NAME`, `Side: attacker|defender`)"
+            );
+            any = true;
+        }
+        let number = scenario.number.map(|n| format!("{n} ")).unwrap_or_default();
+        let _ = writeln!(out, "  {number}{}: {}", scenario.name, scenario.summary);
+        for side in [Side::Attacker, Side::Defender] {
+            let part = scenario.side(side);
+            let name = side.as_str();
+            if let Some(share) = part.points {
+                let of = format!("the {}'s points", side.other().as_str());
+                let _ = writeln!(
+                    out,
+                    "      {name}: {}",
+                    crate::scenario::describe_share(share, &of)
+                );
+            }
+            for c in part.rules_for(&list.id) {
+                let _ = writeln!(out, "      {name} {}: {}", c.id, c.message);
+            }
+            let waived: Vec<&str> = part
+                .waives
+                .iter()
+                .filter(|id| list.constraints.iter().any(|c| &c.id == *id))
+                .map(String::as_str)
+                .collect();
+            if !waived.is_empty() {
+                let _ = writeln!(out, "      {name} sets aside: {}", waived.join(", "));
+            }
+            for n in &part.not_enforced {
+                let _ = writeln!(out, "      {name}, not checked: {} ({})", n.rule, n.why);
+            }
+        }
+        for n in &scenario.not_enforced {
+            let _ = writeln!(out, "      not checked: {} ({})", n.rule, n.why);
+        }
+    }
 }
 
 /// A roster to start from: the header filled in, every formation and its
 /// upgrades as comments.
-pub fn starter(list: &ArmyList, points: u32) -> String {
+pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# A {} roster, written by `muster new`.", list.name);
+    let article = match list.name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U') => "An",
+        _ => "A",
+    };
+    let _ = writeln!(out, "# {article} {} roster, written by `muster new`.", list.name);
     let noun = if list.game.game().fleet {
         "ship"
     } else {
@@ -340,6 +393,15 @@ pub fn starter(list: &ArmyList, points: u32) -> String {
     let _ = writeln!(out, "Points: {points}");
     let _ = writeln!(out, "# Player: your name");
     let _ = writeln!(out, "# Event: the event's name");
+    if let Some(first) = catalogue.scenarios_of(list.game).next() {
+        let _ = writeln!(
+            out,
+            "# Scenario: {}      # by name or number; `muster options {}` lists them",
+            first.name, list.id
+        );
+        let _ = writeln!(out, "# Side: attacker      # or defender");
+        let _ = writeln!(out, "# Opponent points: {points}");
+    }
     for section in &list.sections {
         let _ = writeln!(out, "\n# --- {} ---", section.name);
         for &fi in &section.formations {

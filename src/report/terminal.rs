@@ -297,18 +297,44 @@ pub fn verdict(c: &Checked<'_>) -> String {
 fn grouped(army: &crate::check::ArmySummary) -> String {
     let game = army.game.game();
     let noun = if game.fleet { "ship" } else { game.entry_noun };
-    let mut rows: Vec<(String, String, String)> = Vec::new();
+    // NetEpic cards carry a break point and victory points: two columns.
+    let cards = army.formations.iter().any(|f| f.card.is_some());
+    let value = |v: Option<u32>| v.map_or_else(|| "?".to_string(), |n| n.to_string());
+    let card = |f: &crate::check::FormationSummary| {
+        f.card.map_or_else(
+            || format!("{:>3}  {:>3}  ", "", ""),
+            |c| format!("{:>3}  {:>3}  ", value(c.break_point), value(c.victory_points)),
+        )
+    };
+    // A heading per force when the army has allies.
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
     for (i, f) in army.formations.iter().enumerate() {
+        if army.forces.len() > 1 && (i == 0 || army.formations[i - 1].force != f.force) {
+            if let Some(force) = army.forces.get(f.force) {
+                let role = if force.ally { "allies" } else { "core army" };
+                rows.push((
+                    format!("{role}: {}", force.list_name),
+                    force.points.to_string(),
+                    String::new(),
+                    String::new(),
+                ));
+            }
+        }
         if f.group.is_some() {
             continue;
         }
         if f.is_group {
-            rows.push((f.name.clone(), army.points_of(i).to_string(), String::new()));
+            rows.push((
+                f.name.clone(),
+                army.points_of(i).to_string(),
+                card(f),
+                String::new(),
+            ));
             for m in army.members(i) {
-                rows.push((format!("  {}", m.name), m.points.to_string(), options(m)));
+                rows.push((format!("  {}", m.name), m.points.to_string(), card(m), options(m)));
             }
         } else {
-            rows.push((f.name.clone(), f.points.to_string(), options(f)));
+            rows.push((f.name.clone(), f.points.to_string(), card(f), options(f)));
         }
     }
     let width = rows
@@ -319,9 +345,30 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
         .max(noun.len())
         .min(super::MAX_COLUMN);
     let mut out = String::new();
-    let _ = writeln!(out, "  {noun:<width$}  {:>6}  options", "points");
-    for (name, points, options) in rows {
-        let _ = writeln!(out, "  {name:<width$}  {points:>6}  {options}");
+    let head = if cards {
+        format!("{:>3}  {:>3}  ", "BP", "VP")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "  {noun:<width$}  {:>6}  {head}options", "points");
+    for (name, points, card, options) in rows {
+        let card = if cards { card.as_str() } else { "" };
+        let _ = writeln!(out, "  {name:<width$}  {points:>6}  {card}{options}");
+    }
+    if let Some(v) = army.victory {
+        let _ = writeln!(
+            out,
+            "  break points {}, victory points {}{}; {} victory points win a {}-point game",
+            v.break_points,
+            v.victory_points,
+            if v.incomplete {
+                " (some values not in the sources)"
+            } else {
+                ""
+            },
+            v.to_win,
+            v.army_size
+        );
     }
     if let Some(rating) = game.rating {
         let value = match rating {
@@ -334,6 +381,9 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             rating.name(),
             value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
         );
+    }
+    for (name, value) in &army.figures {
+        let _ = writeln!(out, "  {} {value}", name.to_lowercase());
     }
     out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }

@@ -55,6 +55,30 @@ pub struct Header {
     pub title: Option<Spanned<String>>,
     /// The whole line naming the army, for diagnostics about the army.
     pub army_line: Option<Span>,
+    /// `Allies: <list>` lines (NetEpic Gold): each starts an allied force,
+    /// the entries after it up to the next one.
+    pub allies: Vec<Allied>,
+    /// The scenario played (`Scenario: Jump Point`), in games that have them.
+    pub scenario: Option<Spanned<String>>,
+    /// The side the roster plays in the scenario (`Side: attacker`).
+    pub side: Option<Spanned<String>>,
+    /// The opponent's points (`Opponent points: 1000`), for a scenario that
+    /// sets one side's points from the other's.
+    pub opponent_points: Option<Spanned<u32>>,
+}
+
+/// An `Allies: <list>` line: the entries written after it (up to the next
+/// such line) are a force of that list, checked on its own.
+#[derive(Debug, Clone)]
+pub struct Allied {
+    /// The list named, without any version in parentheses.
+    pub army: Spanned<String>,
+    pub version: Option<Spanned<String>>,
+    /// The whole line.
+    pub line: Span,
+    /// Index in `Roster::entries` of the force's first entry (its entries
+    /// run to the next allied force's `first`, or to the end).
+    pub first: usize,
 }
 
 /// A name with a count, as in `2x Land Raider`.

@@ -141,6 +141,7 @@ pub fn parse(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
     let mut parser = Builder {
         file,
         header: Header::default(),
+        allied_at: Vec::new(),
         flat: Vec::new(),
         counts_as: Vec::new(),
         diagnostics: Vec::new(),
@@ -155,7 +156,20 @@ pub fn parse(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
         Dialect::Native
     };
     limit_counts(&mut parser.flat, file, &mut parser.diagnostics);
-    let entries = nest(std::mem::take(&mut parser.flat));
+    // Each allied force nests on its own: a line indented under an
+    // `Allies:` line never joins an entry of the force before it.
+    let mut flat = std::mem::take(&mut parser.flat);
+    let mut forces = Vec::new();
+    for &at in parser.allied_at.iter().rev() {
+        forces.push(nest(flat.split_off(at.min(flat.len()))));
+    }
+    let mut entries = nest(flat);
+    for (ally, nested) in forces.into_iter().rev().enumerate() {
+        if let Some(allied) = parser.header.allies.get_mut(ally) {
+            allied.first = entries.len();
+        }
+        entries.extend(nested);
+    }
     (
         Roster {
             file: file.clone(),
@@ -171,6 +185,8 @@ pub fn parse(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
 struct Builder<'f> {
     file: &'f SourceFile,
     header: Header,
+    /// For each `Allies:` line, the number of entries read before it.
+    allied_at: Vec<usize>,
     flat: Vec<(usize, Entry)>,
     counts_as: Vec<CountsAs>,
     diagnostics: Vec<Diagnostic>,
@@ -450,6 +466,21 @@ impl Builder<'_> {
                     "Army",
                 );
             }
+            "allies" | "ally" => {
+                let (name, version) = split_version(&value.value);
+                let name_span = Span::new(value.span.start, value.span.start + name.len());
+                let version = version.map(|v| {
+                    let start = value.span.start + value.value.find(v).unwrap_or(0);
+                    Spanned::new(v.to_string(), Span::new(start, start + v.len()))
+                });
+                header.allies.push(super::Allied {
+                    army: Spanned::new(name.to_string(), name_span),
+                    version,
+                    line: line_span,
+                    first: 0,
+                });
+                self.allied_at.push(self.flat.len());
+            }
             "version" => Self::set(diagnostics, file, &mut header.version, value, "Version"),
             "points" | "points limit" | "limit" => match parse_points(&value.value) {
                 Some(points) => Self::set(
@@ -470,6 +501,25 @@ impl Builder<'_> {
             },
             "player" => Self::set(diagnostics, file, &mut header.player, value, "Player"),
             "event" => Self::set(diagnostics, file, &mut header.event, value, "Event"),
+            "scenario" => Self::set(diagnostics, file, &mut header.scenario, value, "Scenario"),
+            "side" => Self::set(diagnostics, file, &mut header.side, value, "Side"),
+            "opponent points" => match parse_points(&value.value) {
+                Some(points) => Self::set(
+                    diagnostics,
+                    file,
+                    &mut header.opponent_points,
+                    Spanned::new(points, value.span),
+                    "Opponent points",
+                ),
+                None => diagnostics.push(
+                    Diagnostic::error(
+                        Code::BadHeader,
+                        format!("`{}` is not a number of points", value.value),
+                    )
+                    .at(file, value.span)
+                    .fix("write the opponent's points as a whole number, e.g. `Opponent points: 1000`"),
+                ),
+            },
             other => unreachable!("header key {other} not supposed to get there (header_value)"),
         }
     }

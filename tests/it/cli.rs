@@ -776,7 +776,7 @@ constraints:
 fn a_list_folder_can_override_a_built_in_datasheet_file() {
     // Not `muster-ships-*`: tests/it/ships.rs writes bad files under that
     // folder, which this run would load as lists.
-    let dir = std::env::temp_dir().join(format!("muster-override-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("muster-override-shared-names-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sheet = "\
 game: bfg

@@ -195,14 +195,19 @@ fn priced(list: &ArmyList, army: &ArmySummary) -> Option<i64> {
     let mut total = 0;
     for f in &army.formations {
         let def = list.formations.iter().find(|d| d.id == f.id)?;
-        total += i64::from(def.points?);
+        let mut own = i64::from(def.points?);
         for (name, count) in &f.upgrades {
             let u = list.upgrades.iter().find(|u| &u.name == name)?;
             if !u.cost_when.is_empty() || u.fills.is_some() {
                 return None;
             }
-            total += u.cost.as_ref()?.of(*count);
+            own += u.cost.as_ref()?.of(*count);
         }
+        // A NetEpic titan's total is rounded up to 50 points.
+        if let Some(step) = def.round_up_to.map(i64::from) {
+            own = (own + step - 1) / step * step;
+        }
+        total += own;
     }
     Some(total)
 }

@@ -179,3 +179,53 @@ fn every_constraint_has_a_broken_and_an_ok_case() {
     }
     assert!(missing.is_empty(), "missing cases:\n{}", missing.join("\n"));
 }
+
+/// Every rule of every scenario, and every points share, has a case that
+/// breaks it and one that satisfies it, for the side it applies to:
+/// `tests/rosters/<game>/scenarios/<scenario>/<side>-<rule>.{ok,broken}.txt`
+/// (`<side>-points` for the share).
+#[test]
+fn every_scenario_rule_has_a_broken_and_an_ok_case() {
+    use muster::catalogue::scenarios::Side;
+    let report = load_embedded();
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters");
+    let mut missing = Vec::new();
+    let mut rules = 0;
+    for scenario in &report.catalogue.scenarios {
+        let dir = root
+            .join(scenario.game.as_str())
+            .join("scenarios")
+            .join(&scenario.id);
+        for side in [Side::Attacker, Side::Defender] {
+            let part = scenario.side(side);
+            let mut ids: BTreeSet<(String, String)> = report
+                .catalogue
+                .lists
+                .iter()
+                .flat_map(|l| part.rules_for(&l.id))
+                .map(|c| (c.id.clone(), format!("scenario-rule:{}", c.id)))
+                .collect();
+            if part.points.is_some() {
+                ids.insert(("points".into(), "scenario-rule:scenario-points".into()));
+            }
+            for (id, wanted) in ids {
+                rules += 1;
+                for kind in ["ok", "broken"] {
+                    let path = dir.join(format!("{}-{id}.{kind}.txt", side.as_str()));
+                    if !path.exists() {
+                        missing.push(path.display().to_string());
+                    }
+                }
+                let broken = dir.join(format!("{}-{id}.broken.txt", side.as_str()));
+                if let Ok(text) = std::fs::read_to_string(&broken) {
+                    if !text.contains(&wanted) {
+                        missing.push(format!("{} does not expect {wanted}", broken.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(rules >= 30, "only {rules} scenario rules and shares");
+    assert!(missing.is_empty(), "missing cases:\n{}", missing.join("\n"));
+}

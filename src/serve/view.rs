@@ -1,0 +1,413 @@
+//! What the builder page shows, built from one check of the roster text:
+//! plain data for the askama templates in `templates/serve/`. Every string
+//! here may come from a user; the templates escape all of them.
+
+use super::edit;
+use crate::catalogue::{ArmyList, Catalogue, Cost};
+use crate::check::Checked;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::event::Event;
+use crate::games::GameId;
+
+/// The builder: everything inside the form that the script swaps.
+pub struct Builder {
+    pub roster: String,
+    /// `roster=...`, URL-encoded: the share link's query.
+    pub share_query: String,
+    pub list: Option<ListHead>,
+    pub verdict: String,
+    pub legal: bool,
+    /// `1,200 / 3,000 points` and the points left.
+    pub total: Option<String>,
+    pub left: Option<String>,
+    pub over: bool,
+    pub facts: Vec<(String, String)>,
+    pub formations: Vec<FormationRow>,
+    /// Findings not about one entry (the header, the army as a whole).
+    pub general: Vec<DiagnosticView>,
+    pub sections: Vec<SectionOffer>,
+    pub points: String,
+    pub player: String,
+    pub snapfire: Option<String>,
+    pub event: Option<String>,
+    pub submit: bool,
+    pub epic: bool,
+    pub noun: &'static str,
+}
+
+pub struct ListHead {
+    pub name: String,
+    pub version: String,
+    pub game: &'static str,
+}
+
+pub struct FormationRow {
+    pub index: usize,
+    pub name: String,
+    pub points: i64,
+    /// 0 for a formation of its own, 1 for a member of a group, ...
+    pub depth: usize,
+    pub upgrades: Vec<Taken>,
+    pub offers: Vec<Offer>,
+    /// For a group: the formations it admits.
+    pub members: Vec<Offer>,
+    pub facts: Vec<String>,
+    pub diagnostics: Vec<DiagnosticView>,
+    pub errors: bool,
+}
+
+pub struct Taken {
+    pub upgrade: usize,
+    pub name: String,
+    pub count: u32,
+}
+
+pub struct Offer {
+    /// The upgrade's or formation's index in its list.
+    pub id: usize,
+    pub label: String,
+}
+
+pub struct SectionOffer {
+    pub name: String,
+    pub formations: Vec<Offer>,
+}
+
+pub struct DiagnosticView {
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub line: Option<usize>,
+    pub message: String,
+    pub rule: Option<String>,
+    pub hints: Vec<String>,
+    pub fix: Option<String>,
+}
+
+impl DiagnosticView {
+    pub fn new(d: &Diagnostic) -> DiagnosticView {
+        DiagnosticView {
+            severity: d.severity.as_str(),
+            code: d.code.as_str(),
+            line: d.line_col().map(|(l, _)| l),
+            message: d.message.clone(),
+            rule: d.rule.as_ref().map(|r| format!("{} [{}]", r.provenance, r.id)),
+            hints: d.hints.clone(),
+            fix: d.fix.clone(),
+        }
+    }
+}
+
+/// A cost as a button label shows it: `+25`, `+10/+15`, `?` when unknown.
+pub fn cost_text(cost: Option<&Cost>) -> String {
+    match cost {
+        None => "?".to_string(),
+        Some(Cost::Each(each)) if *each >= 0 => format!("+{each}"),
+        Some(Cost::Each(each)) => format!("{each}"),
+        Some(Cost::Successive(all)) => all.iter().map(|c| format!("+{c}")).collect::<Vec<_>>().join("/"),
+    }
+}
+
+fn thousands(n: i64) -> String {
+    let digits = crate::diagnostic::thousands(usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX));
+    if n < 0 { format!("-{digits}") } else { digits }
+}
+
+/// URL-encodes a query value (`application/x-www-form-urlencoded`).
+pub fn urlencode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The formations a list offers, by section, with their costs.
+pub fn sections(list: &ArmyList) -> Vec<SectionOffer> {
+    list.sections
+        .iter()
+        .map(|s| SectionOffer {
+            name: s.name.clone(),
+            formations: s
+                .formations
+                .iter()
+                .filter_map(|&f| {
+                    let formation = list.formations.get(f)?;
+                    Some(Offer {
+                        id: f,
+                        label: format!(
+                            "{} ({})",
+                            formation.name,
+                            formation
+                                .points
+                                .map_or_else(|| "?".to_string(), |p| p.to_string())
+                        ),
+                    })
+                })
+                .collect(),
+        })
+        .filter(|s| !s.formations.is_empty())
+        .collect()
+}
+
+impl Builder {
+    pub fn new(checked: &Checked<'_>, text: &str, event: Option<&Event>, submit: bool) -> Builder {
+        let list = checked.list;
+        let game = list.map(|l| l.game);
+        let epic = game.is_some_and(|g| g.game().epic_facts);
+        let mut builder = Builder {
+            roster: text.to_string(),
+            share_query: format!("roster={}", urlencode(text)),
+            list: list.map(|l| ListHead {
+                name: l.name.clone(),
+                version: l.version_text(),
+                game: l.game.title(),
+            }),
+            verdict: verdict(checked),
+            legal: checked.legal(),
+            total: None,
+            left: None,
+            over: false,
+            facts: Vec::new(),
+            formations: Vec::new(),
+            general: Vec::new(),
+            sections: list.map(sections).unwrap_or_default(),
+            points: checked
+                .header
+                .points
+                .as_ref()
+                .map(|p| p.value.to_string())
+                .unwrap_or_default(),
+            player: checked
+                .header
+                .player
+                .as_ref()
+                .map(|p| p.value.clone())
+                .unwrap_or_default(),
+            snapfire: match &checked.share {
+                Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::DEFAULT_BASE)),
+                _ => None,
+            },
+            event: event.map(|e| e.file.name.clone()),
+            submit,
+            epic,
+            noun: game.map_or("formation", GameId::entry_noun),
+        };
+        let mut owners: Vec<(usize, usize, usize)> = Vec::new(); // (start, end, row)
+        if let (Some(army), Some(list)) = (&checked.army, list) {
+            builder.total = Some(match army.limit {
+                Some(limit) => format!(
+                    "{}{} / {} points",
+                    thousands(army.total),
+                    if army.total_incomplete { "+" } else { "" },
+                    thousands(i64::from(limit))
+                ),
+                None => format!("{} points", thousands(army.total)),
+            });
+            if let Some(limit) = army.limit {
+                let left = i64::from(limit) - army.total;
+                builder.over = left < 0;
+                builder.left = Some(if left >= 0 {
+                    format!("{} left", thousands(left))
+                } else {
+                    format!("{} over", thousands(-left))
+                });
+            }
+            if let Some(sr) = army.strategy_rating {
+                builder.facts.push(("Strategy rating".into(), sr.to_string()));
+            } else if epic {
+                builder.facts.push(("Strategy rating".into(), "unknown".into()));
+            }
+            if let Some(ar) = army.attack_rating {
+                builder.facts.push(("Attack rating".into(), ar.to_string()));
+            }
+            let targets: Vec<&str> = army
+                .formations
+                .iter()
+                .filter(|f| f.facts.break_their_spirit)
+                .map(|f| f.name.as_str())
+                .collect();
+            if epic && !targets.is_empty() {
+                builder
+                    .facts
+                    .push(("Break Their Spirit target".into(), targets.join(", ")));
+            }
+            if epic {
+                let vp: i64 = army.formations.iter().map(|f| f.facts.vp_full).sum();
+                builder
+                    .facts
+                    .push(("Victory points if all destroyed".into(), thousands(vp)));
+            }
+            for (model, target) in &army.counts_as {
+                builder
+                    .facts
+                    .push(("Counts as".into(), format!("{model} = {target}")));
+            }
+            for (i, f) in army.formations.iter().enumerate() {
+                let Some(fi) = list.formations.iter().position(|lf| lf.id == f.id) else {
+                    continue;
+                };
+                let formation = &list.formations[fi];
+                let depth = {
+                    let mut d = 0;
+                    let mut g = f.group;
+                    while let Some(up) = g.filter(|_| d < 8) {
+                        d += 1;
+                        g = army.formations.get(up).and_then(|p| p.group);
+                    }
+                    d
+                };
+                let upgrades = f
+                    .upgrades
+                    .iter()
+                    .filter_map(|(name, count)| {
+                        let u = list.upgrades.iter().position(|u| &u.name == name)?;
+                        Some(Taken {
+                            upgrade: u,
+                            name: name.clone(),
+                            count: *count,
+                        })
+                    })
+                    .collect();
+                let offers = formation
+                    .upgrades
+                    .iter()
+                    .filter_map(|&u| {
+                        let upgrade = list.upgrades.get(u)?;
+                        Some(Offer {
+                            id: u,
+                            label: format!(
+                                "{} ({})",
+                                upgrade.name,
+                                cost_text(crate::resolve::offered_cost(list, fi, u))
+                            ),
+                        })
+                    })
+                    .collect();
+                let members = formation
+                    .group
+                    .as_ref()
+                    .map(|g| {
+                        list.formations
+                            .iter()
+                            .enumerate()
+                            .filter(|(m, _)| g.admits(*m))
+                            .map(|(m, mf)| Offer {
+                                id: m,
+                                label: format!(
+                                    "{} ({})",
+                                    mf.name,
+                                    mf.points.map_or_else(|| "?".to_string(), |p| p.to_string())
+                                ),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut facts = Vec::new();
+                if epic {
+                    if let Some(init) = &f.facts.initiative {
+                        facts.push(format!("initiative {init}"));
+                    }
+                    facts.push(format!("garrison: {}", f.facts.garrison.word()));
+                    facts.push(format!("reserve: {}", f.facts.reserve.word()));
+                    if let Some(s) = f.facts.strength {
+                        facts.push(format!("strength {s}"));
+                    }
+                    facts.push(format!("VP {} (half {})", f.facts.vp_full, f.facts.vp_half));
+                    if f.facts.break_their_spirit {
+                        facts.push("Break Their Spirit target".to_string());
+                    }
+                }
+                let start = f.line;
+                let end = edit::block_end(text, start);
+                owners.push((start, end, builder.formations.len()));
+                builder.formations.push(FormationRow {
+                    index: i,
+                    name: f.name.clone(),
+                    points: army.points_of(i),
+                    depth,
+                    upgrades,
+                    offers,
+                    members,
+                    facts,
+                    diagnostics: Vec::new(),
+                    errors: false,
+                });
+            }
+        }
+        for d in &checked.diagnostics {
+            let view = DiagnosticView::new(d);
+            // The innermost entry whose block holds the line: a member's
+            // finding goes to the member, not to its squadron.
+            let row = view.line.and_then(|line| {
+                owners
+                    .iter()
+                    .filter(|(s, e, _)| (*s..=*e).contains(&line))
+                    .max_by_key(|(s, _, _)| *s)
+                    .map(|&(_, _, r)| r)
+            });
+            match row {
+                Some(r) => {
+                    builder.formations[r].errors |= d.severity == Severity::Error;
+                    builder.formations[r].diagnostics.push(view);
+                }
+                None => builder.general.push(view),
+            }
+        }
+        builder
+    }
+}
+
+/// The verdict line, as `muster check` words it.
+fn verdict(c: &Checked<'_>) -> String {
+    if c.unusable() {
+        return "Not a usable roster".to_string();
+    }
+    let errors = c.errors();
+    let warnings = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let mut out = if errors == 0 {
+        "Legal".to_string()
+    } else {
+        format!("NOT legal: {errors} error{}", if errors == 1 { "" } else { "s" })
+    };
+    if warnings > 0 {
+        out.push_str(&format!(
+            ", {warnings} warning{}",
+            if warnings == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+/// One game with its lists, for the picker.
+pub struct GameLists {
+    pub game: &'static str,
+    pub lists: Vec<(String, String)>,
+}
+
+/// Every list the picker offers (only the event's, with an event), by game.
+pub fn pickable(catalogue: &Catalogue, event: Option<&Event>) -> Vec<GameLists> {
+    let mut out: Vec<GameLists> = Vec::new();
+    for list in &catalogue.lists {
+        if event.is_some_and(|e| !e.allows(list)) {
+            continue;
+        }
+        let title = list.game.title();
+        let label = format!("{} ({})", list.name, list.version_text());
+        match out.iter_mut().find(|g| g.game == title) {
+            Some(g) => g.lists.push((list.id.clone(), label)),
+            None => out.push(GameLists {
+                game: title,
+                lists: vec![(list.id.clone(), label)],
+            }),
+        }
+    }
+    out
+}

@@ -1,0 +1,224 @@
+//! NetEpic Gold construction rules beyond the card limits: titans bought
+//! with their weapons (rounding and victory points), fortifications from the
+//! purchase table, the army's victory facts, and allied forces as the
+//! roster, the terminal and the JSON output show them. The rules' broken
+//! and satisfied cases are roster files under `tests/rosters/netepic/`.
+
+use muster::catalogue::{Catalogue, load_embedded};
+use muster::check::{Checked, check_text};
+use muster::report::json::CheckOutput;
+use std::sync::OnceLock;
+
+fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let report = load_embedded();
+        assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+        report.catalogue
+    })
+}
+
+fn check(text: &str) -> Checked<'static> {
+    check_text(catalogue(), "roster.txt", text)
+}
+
+fn errors(c: &Checked<'_>) -> Vec<String> {
+    c.diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code.as_str(), d.message))
+        .collect()
+}
+
+#[test]
+fn a_titan_is_rounded_up_to_50_points_and_worth_one_vp_per_100() {
+    // Core rules 6.1's example: a Warlord with a Volcano Cannon, a Vortex
+    // Missile, a Gatling Blaster and a Chain Fist. At the catalogue's prices
+    // the hull and weapons come to 825, rounded up to 850: 9 victory points.
+    let c = check(
+        "Army: NetEpic Adeptus Astartes\nPoints: 3000\n\nTactical Company\n  Warlord Titan: Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist [850]\n",
+    );
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let army = c.army.as_ref().unwrap();
+    let titan = army
+        .formations
+        .iter()
+        .find(|f| f.name == "Warlord Titan")
+        .unwrap();
+    assert_eq!(titan.points, 850);
+    assert_eq!(titan.card.unwrap().victory_points, Some(9));
+    assert_eq!(titan.card.unwrap().break_point, Some(0));
+}
+
+#[test]
+fn a_titan_without_weapons_still_rounds_and_a_stated_hull_price_is_refused() {
+    let c = check("Army: NetEpic Chaos\nPoints: 3000\n\nChaos Renegades\n  Warhound Titan [125]\n");
+    let errs = errors(&c);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(errs[0].starts_with("cost-mismatch"), "{errs:?}");
+    let warhound = &c.army.as_ref().unwrap().formations[1];
+    assert_eq!(
+        (warhound.points, warhound.card.unwrap().victory_points),
+        (150, Some(2))
+    );
+}
+
+#[test]
+fn a_titan_battle_group_is_not_rounded_and_counts_vp_on_its_total() {
+    let c = check("Army: NetEpic Titan Legions\nPoints: 3000\n\nWarlord Titan Battlegroup: Volcano Cannon\n");
+    let group = &c.army.as_ref().unwrap().formations[0];
+    let bare = check("Army: NetEpic Titan Legions\nPoints: 3000\n\nWarlord Titan Battlegroup\n");
+    // Three hulls at the catalogue's 1,500, not rounded; the weapon adds its
+    // price as it is.
+    assert_eq!(bare.army.as_ref().unwrap().formations[0].points, 1500);
+    assert!(group.points > 1500);
+    assert_eq!(
+        group.card.unwrap().victory_points,
+        Some(u32::try_from(group.points).unwrap().div_ceil(100))
+    );
+}
+
+#[test]
+fn fortifications_come_from_the_purchase_table() {
+    // Lines 677-685: Composite Bunkers 225 points, break point 3, 3 VP;
+    // Trenches 150, 3, 2.
+    let c = check("Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\nComposite Bunkers\nTrenches\n");
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let army = c.army.as_ref().unwrap();
+    let bunkers = &army.formations[1];
+    assert_eq!(bunkers.points, 225);
+    assert_eq!(
+        bunkers.card.map(|c| (c.break_point, c.victory_points)),
+        Some((Some(3), Some(3)))
+    );
+    let trenches = &army.formations[2];
+    assert_eq!(trenches.points, 150);
+    assert_eq!(
+        trenches.card.map(|c| (c.break_point, c.victory_points)),
+        Some((Some(3), Some(2)))
+    );
+    assert_eq!(army.total, 650 + 225 + 150);
+}
+
+#[test]
+fn a_stronghold_has_no_price_in_the_rules_and_says_so() {
+    let c = check("Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\nStronghold\n");
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let army = c.army.as_ref().unwrap();
+    assert!(army.total_incomplete);
+    let v = army.victory.unwrap();
+    assert!(v.incomplete);
+}
+
+#[test]
+fn the_army_sums_its_cards_and_knows_what_wins() {
+    // Goff Clan: break point 12, 7 VP; Goff Extra Boyz 2 and 1.
+    let c = check("Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\n  Goff Extra Boyz\n");
+    let v = c.army.as_ref().unwrap().victory.unwrap();
+    assert_eq!((v.break_points, v.victory_points, v.incomplete), (14, 8, false));
+    assert_eq!((v.to_win, v.army_size), (40, 3000));
+    // Lines 154-160: 2,000 points need 35; between rows, the larger.
+    let c = check("Army: NetEpic Orks\nPoints: 2000\n\nGoff Clan\n");
+    assert_eq!(c.army.as_ref().unwrap().victory.unwrap().to_win, 35);
+    let c = check("Army: NetEpic Orks\nPoints: 4500\n\nGoff Clan\n");
+    assert_eq!(c.army.as_ref().unwrap().victory.unwrap().to_win, 50);
+    // Other games have no victory facts.
+    let c = check("Army: Codex Astartes\nPoints: 3000\n\nTactical Detachment\n");
+    assert!(c.army.as_ref().unwrap().victory.is_none());
+}
+
+const ALLIED: &str = "Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\n  Goff Extra Boyz\nBad Moon Clan\n\nAllies: NetEpic Imperial Guard\n  Tactical Infantry Company\n    Tactical Infantry Platoon\n";
+
+#[test]
+fn an_allied_force_is_resolved_against_its_own_list() {
+    let c = check(ALLIED);
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let army = c.army.as_ref().unwrap();
+    let forces: Vec<(&str, i64, bool)> = army
+        .forces
+        .iter()
+        .map(|f| (f.list_id.as_str(), f.points, f.ally))
+        .collect();
+    assert_eq!(
+        forces,
+        [
+            ("netepic-orks", 1350, false),
+            ("netepic-imperial-guard", 800, true)
+        ]
+    );
+    assert_eq!(army.total, 2150);
+    let names: Vec<(&str, usize, Option<usize>)> = army
+        .formations
+        .iter()
+        .map(|f| (f.name.as_str(), f.force, f.group))
+        .collect();
+    // The indented allied company is not nested under the Ork clan before
+    // the Allies line: each force nests on its own.
+    assert_eq!(
+        names,
+        [
+            ("Goff Clan", 0, None),
+            ("Goff Extra Boyz", 0, Some(0)),
+            ("Bad Moon Clan", 0, None),
+            ("Tactical Infantry Company", 1, None),
+            ("Tactical Infantry Platoon", 1, Some(3)),
+        ]
+    );
+}
+
+#[test]
+fn terminal_and_json_show_the_forces_and_the_victory_facts() {
+    let c = check(ALLIED);
+    let text = muster::report::terminal::formations(&c);
+    insta::assert_snapshot!(text);
+    let json = serde_json::to_value(CheckOutput::new(std::slice::from_ref(&c), None)).unwrap();
+    let roster = &json["rosters"][0];
+    assert_eq!(roster["forces"][1]["army"], "netepic-imperial-guard");
+    assert_eq!(roster["forces"][1]["ally"], true);
+    assert_eq!(roster["formations"][3]["force"], 1);
+    assert_eq!(roster["formations"][0]["card"]["break_point"], 12);
+    assert_eq!(roster["victory"]["to_win"], 40);
+    assert!(roster["formations"][0].get("force").is_none());
+}
+
+#[test]
+fn a_roster_without_allies_prints_no_forces_in_json() {
+    let c = check("Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\n");
+    let json = serde_json::to_value(CheckOutput::new(std::slice::from_ref(&c), None)).unwrap();
+    assert!(json["rosters"][0].get("forces").is_none());
+}
+
+#[test]
+fn the_printed_roster_view_carries_the_forces_and_card_values() {
+    let c = check(ALLIED);
+    let sheet = muster::print::view::RosterSheet::new(&c, catalogue(), "2026-11-24", false);
+    assert_eq!(sheet.forces.len(), 2);
+    assert_eq!(sheet.victory.map(|v| v.to_win), Some(40));
+    let company = sheet
+        .formations
+        .iter()
+        .find(|f| f.name == "Tactical Infantry Company")
+        .unwrap();
+    assert_eq!(company.force, 1);
+    assert_eq!(company.card.and_then(|c| c.break_point), Some(17));
+}
+
+#[test]
+fn a_card_written_in_the_wrong_force_is_pointed_to_its_list() {
+    let c = check(
+        "Army: NetEpic Orks\nPoints: 3000\n\nGoff Clan\n  Tactical Infantry Platoon\n\nAllies: NetEpic Imperial Guard\nTactical Infantry Company\n",
+    );
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "unknown-formation")
+        .expect("the Guard card is not an Ork card");
+    assert_eq!(d.line_col().map(|(l, _)| l), Some(5));
+    assert!(
+        d.hints
+            .iter()
+            .any(|h| h.contains("is a card of NetEpic Imperial Guard")),
+        "{:?}",
+        d.hints
+    );
+}
