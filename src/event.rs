@@ -27,8 +27,8 @@ pub struct EventFile {
     #[schemars(regex(pattern = r"^\d{4}-\d{2}-\d{2}$"))]
     pub date: Option<String>,
     pub game: GameId,
-    /// The points limit every roster is built to.
-    #[schemars(range(min = 1))]
+    /// The points limit every roster is built to (1 to 100,000).
+    #[schemars(range(min = 1, max = 100_000))]
     pub points: u32,
     /// The lists allowed, with the versions allowed; empty allows every list
     /// of the game in any version.

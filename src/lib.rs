@@ -31,6 +31,9 @@ pub mod counts_as;
 pub mod diagnostic;
 pub mod event;
 pub mod facts;
+/// The bodies of the fuzz targets (`fuzz/`), run by the tests on stable.
+#[doc(hidden)]
+pub mod fuzz_support;
 pub mod games;
 pub mod import;
 pub mod notation;

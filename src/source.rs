@@ -136,10 +136,12 @@ impl std::fmt::Display for ReadError {
 }
 
 /// Reads a regular file of at most `limit` bytes. Anything else is refused
-/// before it is opened (a pipe would block, `/dev/zero` never ends), and
-/// the read stops one byte past the limit whatever the file does meanwhile.
+/// before it is read (a pipe would block, `/dev/zero` never ends), and the
+/// read stops one byte past the limit whatever the file does meanwhile.
 /// Symbolic links are followed to what they name, which must itself be a
-/// regular file.
+/// regular file. On Unix the file is opened without blocking and checked
+/// on the open handle, so a file swapped for a pipe between the check and
+/// the open cannot block the run either.
 pub fn read_regular(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
@@ -149,7 +151,18 @@ pub fn read_regular(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, Rea
     if meta.len() > limit as u64 {
         return Err(ReadError::TooLarge(meta.len()));
     }
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind(&meta.file_type())));
+    }
     let mut bytes = Vec::new();
     file.take(limit as u64 + 1)
         .read_to_end(&mut bytes)

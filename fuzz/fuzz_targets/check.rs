@@ -1,4 +1,5 @@
-//! The whole check of one roster, and its terminal and JSON renderings.
+//! Fuzz target `check`: the body is `muster::fuzz_support::check`, which the
+//! tests also run over the seeds on stable (see fuzz/README.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,7 +11,4 @@ fn catalogue() -> &'static Catalogue {
     CATALOGUE.get_or_init(|| load_embedded().catalogue)
 }
 
-fuzz_target!(|data: &[u8]| {
-    let checked = muster::check::check_bytes(catalogue(), "fuzz.txt", data);
-    let _ = muster::report::terminal::diagnostics(&checked.diagnostics, false);
-});
+fuzz_target!(|data: &[u8]| muster::fuzz_support::check(data, catalogue()));

@@ -1,9 +1,9 @@
-//! Event files against the built-in catalogue.
+//! Fuzz target `event`: the body is `muster::fuzz_support::event`, which the
+//! tests also run over the seeds on stable (see fuzz/README.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use muster::catalogue::{Catalogue, load_embedded};
-use muster::source::SourceFile;
 use std::sync::OnceLock;
 
 fn catalogue() -> &'static Catalogue {
@@ -11,6 +11,4 @@ fn catalogue() -> &'static Catalogue {
     CATALOGUE.get_or_init(|| load_embedded().catalogue)
 }
 
-fuzz_target!(|text: &str| {
-    let _ = muster::event::load(SourceFile::new("fuzz.yaml", text), catalogue());
-});
+fuzz_target!(|text: &str| muster::fuzz_support::event(text, catalogue()));

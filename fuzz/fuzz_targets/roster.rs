@@ -1,13 +1,7 @@
-//! The roster parser: any bytes, decoded then parsed, never panic.
+//! Fuzz target `roster`: the body is `muster::fuzz_support::roster`, which the
+//! tests also run over the seeds on stable (see fuzz/README.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use muster::roster::{decode, parse};
-use muster::source::SourceFile;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = decode(data) {
-        let file = SourceFile::new("fuzz.txt", text);
-        let _ = parse(&file);
-    }
-});
+fuzz_target!(|data: &[u8]| muster::fuzz_support::roster(data));

@@ -22,6 +22,7 @@ pub use walk::{Input, Origin, collect};
 use crate::check::Checked;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::roster::{MAX_ROSTER_BYTES, Unreadable};
+use crate::source::ReadError;
 use rayon::prelude::*;
 use std::io::Read;
 
@@ -107,19 +108,25 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
         }
         return Ok(bytes);
     }
-    let file = std::fs::File::open(&input.path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if meta.is_dir() {
-        return Err(Box::new(Diagnostic::error(
+    // Only regular files are opened: a pipe named on the command line
+    // would block the run, a device would never end.
+    match crate::source::read_regular(&input.path, MAX_ROSTER_BYTES) {
+        Ok(bytes) => Ok(bytes),
+        Err(ReadError::NotAFile("folder")) => Err(Box::new(Diagnostic::error(
             Code::UnreadableInput,
             format!("{} is a folder, not a roster file", input.name),
-        )));
+        ))),
+        Err(ReadError::NotAFile(kind)) => Err(Box::new(
+            Diagnostic::error(
+                Code::UnreadableInput,
+                format!("{} is a {kind}, not a roster file", input.name),
+            )
+            .hint("to check what a pipe carries, give `-` and send it to standard input"),
+        )),
+        // The real size rather than the bytes read.
+        Err(ReadError::TooLarge(size)) => Err(Box::new(
+            Unreadable::TooLarge(usize::try_from(size).unwrap_or(usize::MAX)).diagnostic(),
+        )),
+        Err(ReadError::Io(e)) => Err(cannot(e)),
     }
-    if meta.len() > MAX_ROSTER_BYTES as u64 {
-        // Report the real size rather than the bytes read.
-        let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
-        return Err(Box::new(Unreadable::TooLarge(size).diagnostic()));
-    }
-    file.take(limit).read_to_end(&mut bytes).map_err(cannot)?;
-    Ok(bytes)
 }

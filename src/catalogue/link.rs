@@ -593,6 +593,7 @@ fn link_list(
     // Groups, and costs that depend on the formation: their selectors need
     // every formation and upgrade in place.
     let mut groups = Vec::new();
+    let mut group_pointers = Vec::new();
     let mut grouped_in = Vec::new();
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
@@ -629,15 +630,18 @@ fn link_list(
                                 "a group cannot be a member of itself".to_string(),
                             );
                         }
-                        Ok(mask) => groups.push((
-                            index,
-                            super::GroupSpec {
-                                members: mask.formations,
-                                min: group.min,
-                                max: group.max,
-                                provenance: group.provenance.clone(),
-                            },
-                        )),
+                        Ok(mask) => {
+                            group_pointers.push(format!("{base}/group/members"));
+                            groups.push((
+                                index,
+                                super::GroupSpec {
+                                    members: mask.formations,
+                                    min: group.min,
+                                    max: group.max,
+                                    provenance: group.provenance.clone(),
+                                },
+                            ));
+                        }
                         Err(message) => errors.error(&format!("{base}/group/members"), message),
                     }
                 }
@@ -698,6 +702,20 @@ fn link_list(
                 }
             }
         }
+    }
+    if let Some(circle) = group_circle(&groups) {
+        let names: Vec<String> = circle
+            .iter()
+            .chain(circle.first())
+            .map(|&g| format!("`{}`", formations.get(groups[g].0).map_or("?", |f| f.id.as_str())))
+            .collect();
+        errors.error(
+            &group_pointers[circle[0]],
+            format!(
+                "groups admit each other in a circle ({}): no roster could nest them",
+                names.join(" admits ")
+            ),
+        );
     }
     for (f, group) in groups {
         if let Some(formation) = formations.get_mut(f) {
@@ -1052,6 +1070,53 @@ fn compile_condition(text: &str, scope: &Resolver<'_>) -> Result<rules::Cond<Sel
         )
     })?;
     cond.map_selectors(&mut |s| scope.selector(&s))
+}
+
+/// A circle of groups each admitting the next (`a` admits `b`, `b` admits
+/// `a`), as indices into `groups`, if there is one. A group admitting
+/// itself is reported where it is read. Iterative depth-first search:
+/// linear in the groups and their member masks, whatever the file holds.
+fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
+    let group_at: std::collections::HashMap<usize, usize> =
+        groups.iter().enumerate().map(|(g, (f, _))| (*f, g)).collect();
+    let admits = |g: usize| -> Vec<usize> {
+        groups[g]
+            .1
+            .members
+            .iter()
+            .enumerate()
+            .filter(|&(f, &m)| m && f != groups[g].0)
+            .filter_map(|(f, _)| group_at.get(&f).copied())
+            .collect()
+    };
+    // 0: not seen, 1: on the current path, 2: done.
+    let mut state = vec![0u8; groups.len()];
+    for start in 0..groups.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut path: Vec<(usize, Vec<usize>)> = vec![(start, admits(start))];
+        state[start] = 1;
+        while let Some((g, next)) = path.last_mut() {
+            let g = *g;
+            match next.pop() {
+                Some(h) if state[h] == 1 => {
+                    let from = path.iter().position(|(p, _)| *p == h).unwrap_or(0);
+                    return Some(path[from..].iter().map(|(p, _)| *p).collect());
+                }
+                Some(h) if state[h] == 0 => {
+                    state[h] = 1;
+                    path.push((h, admits(h)));
+                }
+                Some(_) => {}
+                None => {
+                    state[g] = 2;
+                    path.pop();
+                }
+            }
+        }
+    }
+    None
 }
 
 fn formation_names_index(formations: &[Formation], id: &str) -> usize {

@@ -178,7 +178,8 @@ pub struct SnapfirePick {
     /// The pick's Snapfire id, one of the `snapfire_ids` of an upgrade
     /// named in `gives`.
     pub id: u32,
-    /// Upgrade ids and how many of each one pick gives.
+    /// Upgrade ids and how many of each one pick gives (1 to 100).
+    #[schemars(with = "std::collections::BTreeMap<String, BoundedCount>")]
     pub gives: std::collections::BTreeMap<String, u32>,
 }
 
@@ -221,7 +222,9 @@ pub struct Formation {
     #[serde(default)]
     pub aliases: Vec<String>,
     /// Cost of the formation before upgrades (negative where a list prices a
-    /// larger formation as a discount on its upgrades).
+    /// larger formation as a discount on its upgrades). At most 10,000 either
+    /// way.
+    #[schemars(with = "Known<BoundedPoints>")]
     pub points: Known<i32>,
     /// Initiative rating, such as `1+` (Epic Armageddon lists; required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,11 +318,13 @@ pub struct BrokenDestroyed {
 pub struct Group {
     /// The formations that may be members: ids, or `tag:NAME`.
     pub members: Vec<String>,
-    /// The fewest members.
+    /// The fewest members (at most 100).
     #[serde(default = "one")]
+    #[schemars(range(max = 100))]
     pub min: u32,
-    /// The most members, if there is a limit.
+    /// The most members, if there is a limit (at most 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 100))]
     pub max: Option<u32>,
     /// Where the limits come from.
     pub provenance: String,
@@ -340,7 +345,8 @@ pub struct Initiative(#[schemars(regex(pattern = r"^[1-6]\+$"))] pub String);
 pub struct UnitCount {
     /// Datasheet id.
     pub unit: String,
-    #[schemars(range(min = 1))]
+    /// 1 to 100.
+    #[schemars(range(min = 1, max = 100))]
     pub count: u32,
 }
 
@@ -437,8 +443,8 @@ pub struct CostWhen {
 pub struct Fills {
     /// The transport's datasheet id.
     pub unit: String,
-    /// How many units one transport carries.
-    #[schemars(range(min = 1))]
+    /// How many units one transport carries (1 to 100).
+    #[schemars(range(min = 1, max = 100))]
     pub capacity: u32,
     /// Datasheet ids of the units that need carrying.
     pub carries: Vec<String>,
@@ -454,16 +460,32 @@ pub struct Fills {
 #[serde(deny_unknown_fields)]
 pub struct TransportSlot {
     pub unit: String,
-    #[schemars(range(min = 1))]
+    /// 1 to 100.
+    #[schemars(range(min = 1, max = 100))]
     pub capacity: u32,
 }
+
+/// Points of one formation or upgrade as the schema bounds them: a list
+/// file is checked against it, so a hostile `--lists` file cannot make a
+/// total run away (issue 21). Only the schema uses it.
+#[derive(JsonSchema)]
+#[serde(transparent)]
+#[allow(dead_code)]
+pub struct BoundedPoints(#[schemars(range(min = -10_000, max = 10_000))] i32);
+
+/// A count in a list file as the schema bounds it (1 to 100, the most a
+/// roster may write, `roster::MAX_COUNT`). Only the schema uses it.
+#[derive(JsonSchema)]
+#[serde(transparent)]
+#[allow(dead_code)]
+pub struct BoundedCount(#[schemars(range(min = 1, max = 100))] u32);
 
 /// An upgrade's cost.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Cost {
-    Each(i32),
-    Successive(Vec<i32>),
+    Each(#[schemars(range(min = -10_000, max = 10_000))] i32),
+    Successive(#[schemars(inner(range(min = -10_000, max = 10_000)))] Vec<i32>),
 }
 
 /// Where a constraint is evaluated.

@@ -23,6 +23,7 @@ pub fn schema_errors(
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for error in validator.iter_errors(value) {
+        let error = specific(&error);
         let pointer = error.instance_path().as_str().to_string();
         let problem = match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected } => Problem::Unknown(unexpected.clone()),
@@ -36,8 +37,14 @@ pub fn schema_errors(
                     .map(|o| o.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
                     .unwrap_or_default(),
             ),
-            ValidationErrorKind::Minimum { limit } => Problem::Other(format!("must be at least {limit}")),
-            ValidationErrorKind::Maximum { limit } => Problem::Other(format!("must be at most {limit}")),
+            ValidationErrorKind::Minimum { limit } => Problem::Other(format!(
+                "must be at least {limit}, not {}",
+                shown(error.instance())
+            )),
+            ValidationErrorKind::Maximum { limit } => Problem::Other(format!(
+                "must be at most {limit}, not {}",
+                shown(error.instance())
+            )),
             ValidationErrorKind::Pattern { pattern } => Problem::Other(format!(
                 "is not written in the expected form (pattern `{pattern}`)"
             )),
@@ -135,6 +142,33 @@ pub fn schema_errors(
         }
     }
     out
+}
+
+/// The most specific complaint the validator has: where a value matches
+/// none of several shapes (`anyOf`, `oneOf`) but one of them has its type
+/// (a number above its maximum, where the other shape is the word
+/// `missing` or null), that shape's complaint ("99999 is greater than the
+/// maximum of 10000", at the value's own path) instead of "not valid under
+/// any of the schemas".
+fn specific<'e, 'a>(error: &'e jsonschema::ValidationError<'a>) -> &'e jsonschema::ValidationError<'a> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let context = match error.kind() {
+        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => context,
+        _ => return error,
+    };
+    let typed = context.iter().find(|branch| {
+        !branch.is_empty()
+            && branch.iter().all(|e| {
+                !matches!(
+                    e.kind(),
+                    Kind::Type { .. } | Kind::Enum { .. } | Kind::Constant { .. }
+                )
+            })
+    });
+    match typed.and_then(|branch| branch.first()) {
+        Some(inner) => specific(inner),
+        None => error,
+    }
 }
 
 /// Turns the words YAML 1.1 read as booleans (`yes`, `no`, `on`, `off`,

@@ -290,16 +290,15 @@ pub fn write_atomically_with(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".muster-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    // Registered, so an interruption before the rename removes it.
+    let (mut temp, _registered) = super::interrupt::temp_file_in(dir)?;
     {
         let mut out = std::io::BufWriter::new(temp.as_file_mut());
         write(&mut out)?;
         out.flush()?;
     }
     temp.as_file().sync_all()?;
+    pause_for_tests();
     // Temporary files are private to their owner; a report is for sharing.
     #[cfg(unix)]
     {
@@ -309,6 +308,18 @@ pub fn write_atomically_with(
     }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// `MUSTER_TEST_PAUSE_BEFORE_RENAME_MS`: a pause between writing the
+/// temporary file and renaming it, so that `tests/it/hostile.rs` can
+/// interrupt a run at that point. Not for users; capped at ten seconds.
+fn pause_for_tests() {
+    if let Some(ms) = std::env::var("MUSTER_TEST_PAUSE_BEFORE_RENAME_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
+    }
 }
 
 /// Whether two paths name the same existing file (followed through links).

@@ -8,6 +8,7 @@
 mod args;
 mod batch;
 mod commands;
+mod interrupt;
 mod print;
 mod serve;
 

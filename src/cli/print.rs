@@ -546,7 +546,7 @@ fn write(
     print: &PrintArgs,
     inputs: &[&Path],
     html: impl FnOnce(Paper) -> Result<String, PrintError>,
-    pdf: impl FnOnce(Paper) -> Result<Vec<u8>, PrintError>,
+    pdf: impl FnOnce(Paper) -> Result<print::Pdf, PrintError>,
 ) -> Output {
     let paper = Paper::from(print.paper);
     let mut out = Output::default();
@@ -573,11 +573,26 @@ fn write(
     };
     if let Some(path) = &print.pdf {
         match pdf(paper) {
-            Ok(bytes) if is_stdout(path) => out.bytes = bytes,
-            Ok(bytes) => match super::batch::write_atomically(path, &bytes, inputs) {
-                Ok(()) => wrote(&mut out, path),
-                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
-            },
+            Ok(document) => {
+                if !document.unprintable.is_empty() {
+                    // The characters themselves, escaped: they come from the input.
+                    let shown: String = document.unprintable.iter().take(40).collect();
+                    let _ = writeln!(
+                        out.stderr,
+                        "warning: {} ({})",
+                        print::unprintable_note(&document.unprintable),
+                        crate::report::terminal::escape(&shown)
+                    );
+                }
+                if is_stdout(path) {
+                    out.bytes = document.bytes;
+                } else {
+                    match super::batch::write_atomically(path, &document.bytes, inputs) {
+                        Ok(()) => wrote(&mut out, path),
+                        Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+                    }
+                }
+            }
             Err(e) => fail(&mut out, e.to_string()),
         }
     }
@@ -684,7 +699,7 @@ pub fn sheet(
         print,
         &roster.into_iter().collect::<Vec<_>>(),
         |paper| print::crib_html(&sheet, paper),
-        |paper| print::crib_pdf(&sheet, paper),
+        |paper| print::crib_pdf_document(&sheet, paper),
     );
     if let Some(checked) = roster_checked.filter(|_| out.status == status::OK) {
         let unplaced = unplaced(&checked);
@@ -746,7 +761,7 @@ pub fn roster(
         print,
         &inputs,
         |paper| print::roster_html(&view, paper),
-        |paper| print::roster_pdf(&view, paper),
+        |paper| print::roster_pdf_document(&view, paper),
     );
     if out.status == status::OK {
         out.status = if checked.unusable() {

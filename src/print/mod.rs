@@ -15,6 +15,7 @@ pub mod ships;
 pub mod space_fleet;
 pub mod view;
 
+pub use pdf::{Pdf, unprintable_note};
 pub use view::{CribSheet, RosterSheet};
 
 /// Paper the pages are laid out for.
@@ -39,6 +40,11 @@ pub fn crib_html(sheet: &CribSheet, paper: Paper) -> Result<String, PrintError> 
 }
 
 pub fn crib_pdf(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+    pdf::crib(sheet, paper).map(|pdf| pdf.bytes)
+}
+
+/// The crib sheet's PDF with the characters its font could not show.
+pub fn crib_pdf_document(sheet: &CribSheet, paper: Paper) -> Result<Pdf, PrintError> {
     pdf::crib(sheet, paper)
 }
 
@@ -47,6 +53,11 @@ pub fn roster_html(roster: &RosterSheet, paper: Paper) -> Result<String, PrintEr
 }
 
 pub fn roster_pdf(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+    pdf::roster(roster, paper).map(|pdf| pdf.bytes)
+}
+
+/// The roster's PDF with the characters its font could not show.
+pub fn roster_pdf_document(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     pdf::roster(roster, paper)
 }
 

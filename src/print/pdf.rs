@@ -2,6 +2,9 @@
 //! ruled tables, unit cards kept on one page) drawn with printpdf, in the
 //! DejaVu Sans Condensed font shipped in `assets/fonts/` (free licence,
 //! embedded and subset), so `×`, accents and curly quotes print anywhere.
+//! A character the font has no glyph for (CJK: a font covering it would
+//! weigh more than muster) prints as U+FFFD, and the document ends with a
+//! note naming the code points; `Pdf::unprintable` lets the CLI warn too.
 //!
 //! Black on white with grey shading only, for black-and-white printers.
 //! Text is measured with the font's own advance widths, so columns line up
@@ -51,19 +54,38 @@ fn fonts() -> Result<&'static Fonts, PrintError> {
         .ok_or(PrintError::Font)
 }
 
+/// What a character the font has no glyph for is printed as.
+const REPLACEMENT: char = '\u{fffd}';
+
 impl Fonts {
     fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
         let font = if bold { &self.bold } else { &self.regular };
         let units = f32::from(font.font_metrics.units_per_em.max(1));
+        let glyph = |c: char| font.lookup_glyph_index(u32::from(c)).filter(|g| *g != 0);
         let advance: f32 = text
             .chars()
             .map(|c| {
-                font.lookup_glyph_index(u32::from(c))
+                glyph(c)
+                    .or_else(|| glyph(REPLACEMENT))
                     .map_or(units / 2.0, |g| f32::from(font.get_horizontal_advance(g)))
             })
             .sum();
         advance / units * size
     }
+
+    /// Whether the font (either weight) can show `c`.
+    fn has(&self, c: char, bold: bool) -> bool {
+        let font = if bold { &self.bold } else { &self.regular };
+        font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0)
+    }
+}
+
+/// A PDF and the characters of its text the embedded font could not show
+/// (printed as U+FFFD, listed in a note at the end of the document).
+#[derive(Debug, Clone)]
+pub struct Pdf {
+    pub bytes: Vec<u8>,
+    pub unprintable: Vec<char>,
 }
 
 /// A stretch of text in one weight.
@@ -144,6 +166,8 @@ struct Writer<'f> {
     ops: Vec<Op>,
     /// Top of the free space, from the bottom of the page.
     y: f32,
+    /// Characters drawn as [`REPLACEMENT`] because the font lacks them.
+    unprintable: std::collections::BTreeSet<char>,
 }
 
 impl Writer<'_> {
@@ -290,6 +314,17 @@ impl Writer<'_> {
     }
 
     fn text_op(&mut self, x: f32, baseline: f32, text: &str, bold: bool, size: f32) {
+        let text: String = text
+            .chars()
+            .map(|c| {
+                if self.fonts.has(c, bold) || c.is_whitespace() {
+                    c
+                } else {
+                    self.unprintable.insert(c);
+                    REPLACEMENT
+                }
+            })
+            .collect();
         let font = if bold {
             self.bold_id.clone()
         } else {
@@ -308,7 +343,7 @@ impl Writer<'_> {
                 },
             },
             Op::ShowText {
-                items: vec![TextItem::Text(text.to_string())],
+                items: vec![TextItem::Text(text)],
             },
             Op::EndTextSection,
         ]);
@@ -636,7 +671,7 @@ fn size(paper: Paper) -> (f32, f32) {
 }
 
 /// Lays out blocks and saves the document.
-fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<Vec<u8>, PrintError> {
+fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<Pdf, PrintError> {
     let fonts = fonts()?;
     let mut doc = PdfDocument::new(title);
     let regular_id = doc.add_font(&fonts.regular);
@@ -651,9 +686,18 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<V
         pages: Vec::new(),
         ops: Vec::new(),
         y: page_height - MARGIN,
+        unprintable: Default::default(),
     };
     for block in blocks {
         writer.block(block);
+    }
+    let unprintable: Vec<char> = writer.unprintable.iter().copied().collect();
+    if !unprintable.is_empty() {
+        writer.block(&Block::Gap(6.0));
+        writer.block(&Block::Boxed(vec![
+            bold("Not printed: "),
+            plain(unprintable_note(&unprintable)),
+        ]));
     }
     writer.new_page();
     let count = writer.pages.len();
@@ -671,7 +715,32 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<V
     let bytes = doc
         .with_pages(pages)
         .save(&PdfSaveOptions::default(), &mut Vec::new());
-    Ok(bytes)
+    Ok(Pdf { bytes, unprintable })
+}
+
+/// The note a PDF ends with when its font lacked some characters: their
+/// code points (the characters themselves cannot be shown), at most 40.
+pub fn unprintable_note(chars: &[char]) -> String {
+    let mut codes: Vec<String> = chars
+        .iter()
+        .take(40)
+        .map(|c| format!("U+{:04X}", u32::from(*c)))
+        .collect();
+    if chars.len() > 40 {
+        codes.push(format!("and {} more", chars.len() - 40));
+    }
+    format!(
+        "the embedded font has no glyph for {} {} of this document ({}), printed as \u{fffd}; \
+         the HTML output shows {}.",
+        chars.len(),
+        if chars.len() == 1 {
+            "character"
+        } else {
+            "characters"
+        },
+        codes.join(", "),
+        if chars.len() == 1 { "it" } else { "them" },
+    )
 }
 
 fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
@@ -995,7 +1064,7 @@ fn ne_unit_card(unit: &NeUnitCard) -> Vec<Block> {
     card
 }
 
-pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Pdf, PrintError> {
     let mut blocks = Vec::new();
     crib_blocks(sheet, &mut blocks);
     render(
@@ -1115,7 +1184,7 @@ fn card_blocks(cards: &CardsView, none: &str, blocks: &mut Vec<Block>) {
     });
 }
 
-pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
+pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     let mut blocks = Vec::new();
     let title = match &roster.army_name {
         Some(name) => format!("{name}: {} roster", roster.army),

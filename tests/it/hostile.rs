@@ -46,15 +46,30 @@ fn head(text: &str) -> &str {
     &text[..end]
 }
 
-/// Runs muster with a time limit (killed past it) and a memory limit.
-fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
-    let mut command = if Path::new("/usr/bin/prlimit").exists() {
+/// The muster binary under an address-space limit of `memory` bytes:
+/// `prlimit` where it exists, else the shell's `ulimit -v`.
+fn limited(memory: u64) -> Command {
+    let muster = env!("CARGO_BIN_EXE_muster");
+    let mut c = if Path::new("/usr/bin/prlimit").exists() {
         let mut c = Command::new("/usr/bin/prlimit");
-        c.arg(format!("--as={MEMORY}")).arg(env!("CARGO_BIN_EXE_muster"));
+        c.arg(format!("--as={memory}")).arg(muster);
+        c
+    } else if cfg!(unix) {
+        let mut c = Command::new("/bin/sh");
+        c.arg("-c")
+            .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", memory / 1024))
+            .arg(muster);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_muster"))
+        Command::new(muster)
     };
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// Runs muster with a time limit (killed past it) and a memory limit.
+fn muster_limited(args: &[&str], input: Option<&[u8]>, limit: Duration) -> Run {
+    let mut command = limited(MEMORY);
     let started = Instant::now();
     let mut child = command
         .args(args)
@@ -381,12 +396,18 @@ fn hostile_devices_and_pipes_are_not_read() {
     let dir = temp_dir("devices");
     for args in [
         vec!["roster", "/dev/zero"],
+        vec!["check", "/dev/zero"],
+        vec!["check", "/dev/zero", LEGAL],
         vec!["sheet", "--roster", "/dev/zero"],
         vec!["check", "--event", "/dev/zero", LEGAL],
     ] {
         let run = muster(&args, None);
         run.orderly();
         assert_eq!(run.status, Some(2), "{args:?}");
+        // Said to be a device, not given a made-up size.
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains("device"), "{args:?}: {}", head(&out));
+        assert!(!out.contains("1048577"), "{args:?}: {}", head(&out));
     }
     let lists = dir.join("lists");
     std::fs::create_dir_all(&lists).unwrap();
@@ -406,9 +427,17 @@ fn hostile_devices_and_pipes_are_not_read() {
             .status()
             .is_ok_and(|s| s.success())
         {
-            let run = muster(&["roster", fifo.to_str().unwrap()], None);
-            run.orderly();
-            assert_eq!(run.status, Some(2));
+            let f = fifo.to_str().unwrap();
+            for args in [
+                vec!["roster", f],
+                vec!["check", f],
+                vec!["sheet", "--roster", f],
+                vec!["check", "--event", f, LEGAL],
+            ] {
+                let run = muster(&args, None);
+                run.orderly();
+                assert_eq!(run.status, Some(2), "{args:?}");
+            }
         }
     }
 }
@@ -465,157 +494,6 @@ fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
         assert_eq!(run.status, Some(2));
         assert_eq!(std::fs::read(&roster).unwrap(), original);
     }
-}
-
-// ------------------------------------------------------------ 8. mutated seeds
-
-/// A small deterministic generator (xorshift), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// Pieces that reached faults before: long runs, counts, nesting, escapes.
-const SPLICES: &[&[u8]] = &[
-    b"999999999x ",
-    b"                                        ",
-    b"\t\t\t\t\t\t\t\t",
-    b"((((((((((",
-    b"))))))))))",
-    b"not not not ",
-    b"- - - - ",
-    b"\x1b[2J",
-    b"\r",
-    b"\n  ",
-    b", Zq, Zq, Zq",
-    b"[[[[[[[[",
-    b"{a: {a: {a: ",
-    b"9223372036854775808",
-    b"\xff\xfe",
-    b"\0",
-    b"#",
-    b":",
-];
-
-/// One mutation of `seed`: bytes flipped, cut, duplicated or spliced.
-fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
-    let mut out = seed.to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(out.len() + 1);
-        match rng.below(5) {
-            0 if !out.is_empty() => {
-                let i = rng.below(out.len());
-                out[i] = rng.next() as u8;
-            }
-            1 if !out.is_empty() => {
-                let end = (at + rng.below(16)).min(out.len());
-                out.drain(at..end);
-            }
-            2 if !out.is_empty() => {
-                let end = (at + 1 + rng.below(32)).min(out.len());
-                let piece = out[at.min(end)..end].to_vec();
-                for _ in 0..1 + rng.below(50) {
-                    out.splice(at..at, piece.iter().copied());
-                }
-            }
-            _ => {
-                let splice = SPLICES[rng.below(SPLICES.len())];
-                out.splice(at..at, splice.iter().copied());
-            }
-        }
-    }
-    out
-}
-
-fn seeds(dir: &str, ext: &str, out: &mut Vec<Vec<u8>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            seeds(path.to_str().unwrap_or_default(), ext, out);
-        } else if path.extension().is_some_and(|e| e == ext) {
-            if let Ok(bytes) = std::fs::read(&path) {
-                out.push(bytes);
-            }
-        }
-    }
-}
-
-fn catalogue() -> &'static muster::catalogue::Catalogue {
-    static CATALOGUE: std::sync::OnceLock<muster::catalogue::Catalogue> = std::sync::OnceLock::new();
-    CATALOGUE.get_or_init(|| muster::catalogue::load_embedded().catalogue)
-}
-
-/// The entry points of the fuzz targets (`fuzz/fuzz_targets`), fed mutated
-/// seeds from the tests for a bounded number of cases: a cheap stand-in for
-/// a fuzzing run on every `cargo test`.
-#[test]
-fn hostile_mutated_seeds_never_panic() {
-    let mut rosters = Vec::new();
-    seeds("tests/rosters", "txt", &mut rosters);
-    seeds("tests/fixtures", "txt", &mut rosters);
-    let mut events = Vec::new();
-    seeds("tests/events", "yaml", &mut events);
-    let rules: Vec<Vec<u8>> = [
-        "count(tag:titan) <= 2",
-        "army.points(tag:ally) * 2 <= limit and not count(warlord) > floor(limit / 1000)",
-        "most(points(tag:capital)) <= 450 => count(* with admiral) >= 1",
-        "min(count(a, b in c), max(1, -2)) == kinds(tag:mark)",
-    ]
-    .iter()
-    .map(|r| r.as_bytes().to_vec())
-    .collect();
-    let notations: Vec<Vec<u8>> = [
-        "MW2+, TK(D3), FxF",
-        "2× AP5+/AT6+",
-        "F6+/5+, L/F/R",
-        "Furies (30cm)",
-        "EA(+1), DC3",
-        "5/4/3, 15/30cm, Regeneration (5), Frenzied Assault (Orks)",
-        "Intercept (+1), Traverse turret, Armour-piercing, +2",
-    ]
-    .iter()
-    .map(|r| r.as_bytes().to_vec())
-    .collect();
-    assert!(!rosters.is_empty() && !events.is_empty());
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let started = Instant::now();
-    for case in 0..1500 {
-        let roster = mutate(&rosters[rng.below(rosters.len())], &mut rng);
-        let checked = muster::check::check_bytes(catalogue(), "fuzz.txt", &roster);
-        let _ = muster::report::terminal::diagnostics(&checked.diagnostics, false);
-        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-        let rule = text(&mutate(&rules[rng.below(rules.len())], &mut rng));
-        let _ = muster::rules::parse(&rule);
-        let notation = text(&mutate(&notations[rng.below(notations.len())], &mut rng));
-        let _ = muster::notation::parse_terms(&notation);
-        let _ = muster::notation::ship::parse_ship_terms(&notation);
-        let _ = muster::notation::heresy::parse_terms(&notation);
-        let _ = muster::notation::heresy::parse_skill(&notation);
-        let _ = muster::notation::heresy::parse_morale(&notation);
-        let _ = muster::notation::heresy::parse_range(&notation);
-        if case % 10 == 0 {
-            let event = text(&mutate(&events[rng.below(events.len())], &mut rng));
-            let _ = muster::event::load(muster::source::SourceFile::new("fuzz.yaml", event), catalogue());
-        }
-    }
-    assert!(
-        started.elapsed() < Duration::from_secs(120),
-        "{:?}",
-        started.elapsed()
-    );
 }
 
 // ------------------------------------------------------------ 7. misreports
@@ -751,4 +629,309 @@ fn hostile_impossible_groups_are_list_errors() {
     run.orderly();
     let out = format!("{}{}", run.stdout, run.stderr);
     assert!(out.contains("is more than its max"), "{}", head(&out));
+}
+
+/// `.muster-*.tmp` files left in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".muster-") && n.ends_with(".tmp"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn hostile_interrupted_outputs_leave_no_temporary_file() {
+    for (signal, output) in [("INT", "--html"), ("TERM", "--pdf"), ("HUP", "--html")] {
+        let dir = temp_dir(&format!("interrupted-{signal}"));
+        let out = dir.join("out");
+        std::fs::write(&out, "old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(["roster", LEGAL, output, out.to_str().unwrap()])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("MUSTER_TEST_PAUSE_BEFORE_RENAME_MS", "10000")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the temporary file to be written, then interrupt.
+        let started = Instant::now();
+        while temporaries(&dir).is_empty() {
+            assert!(started.elapsed() < Duration::from_secs(30), "no temporary file");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(9),
+            "{signal}: not interrupted"
+        );
+        assert_eq!(temporaries(&dir), Vec::<String>::new(), "{signal}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old", "{signal}");
+    }
+}
+
+/// Every number a list file gives is bounded by the schema, and a number
+/// past its bound is an error naming the file, the line and the bound, not
+/// a total that runs away or a count allocated for.
+#[test]
+fn hostile_numbers_in_list_files_are_bounded() {
+    let cases = [
+        (
+            "lists/netea/feral-orks.yaml",
+            "count: 6 }",
+            "count: 4000000000 }",
+            "must be at most 100, not",
+        ),
+        (
+            "lists/netea/feral-orks.yaml",
+            "count: 1 }",
+            "count: 101 }",
+            "must be at most 100, not",
+        ),
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "max: 6\n",
+            "max: 1000\n",
+            "must be at most 100, not",
+        ),
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "min: 1\n",
+            "min: 4294967295\n",
+            "must be at most 100, not",
+        ),
+        (
+            "lists/netea/codex-astartes.yaml",
+            "capacity: 2\n",
+            "capacity: 1000000\n",
+            "must be at most 100, not",
+        ),
+    ];
+    for (i, (file, from, to, says)) in cases.iter().enumerate() {
+        let dir = temp_dir(&format!("numbers-{i}"));
+        let text = std::fs::read_to_string(file).unwrap();
+        let at = text.find(from).unwrap_or_else(|| panic!("{file}: no {from:?}"));
+        let line = text[..at].lines().count().max(1) + usize::from(text[..at].ends_with('\n'));
+        let patched = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
+        let name = Path::new(file).file_name().unwrap();
+        std::fs::write(dir.join(name), patched).unwrap();
+        let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+        run.orderly();
+        assert_eq!(run.status, Some(1), "{to}");
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains(says), "{to}: {}", head(&out));
+        let place = format!("{}:{line}:", name.to_string_lossy());
+        assert!(out.contains(&place), "{to}: no {place}: {}", head(&out));
+    }
+    // Points, first as one figure, then in a list of successive costs.
+    let dir = temp_dir("numbers-points");
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    // A formation's points are indented by eight, an upgrade's by four.
+    let (mut formation, mut upgrade) = (false, false);
+    let patched: String = text
+        .lines()
+        .map(|l| {
+            if !formation && l.starts_with("        points: ") {
+                formation = true;
+                "        points: 99999999999\n".to_string()
+            } else if !upgrade && l.starts_with("    points: ") {
+                upgrade = true;
+                "    points: [50, -20000]\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("feral-orks.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("must be at most 10000, not 99999999999"),
+        "{}",
+        head(&out)
+    );
+    assert!(
+        out.contains("must be at least -10000, not -20000"),
+        "{}",
+        head(&out)
+    );
+    // An event's points limit too.
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, club.replacen("points: 3000", "points: 5000000000", 1)).unwrap();
+    let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("must be at most 100000, not 5000000000"),
+        "{}",
+        head(&out)
+    );
+    assert!(out.contains("event.yaml:"), "{}", head(&out));
+}
+
+/// Groups admitting each other in a circle (a battlegroup admitting the
+/// commanders that admit battlegroups) are a list error naming the circle.
+#[test]
+fn hostile_cyclic_groups_are_list_errors() {
+    let dir = temp_dir("cyclic-groups");
+    let text = std::fs::read_to_string("tests/fixtures/heresy/test-legion.yaml").unwrap();
+    let from = "group: { members: [tag:detachment], min: 1,";
+    assert!(text.contains(from));
+    let patched = text.replacen(
+        from,
+        "group: { members: [tag:detachment, tag:commander], min: 1,",
+        1,
+    );
+    std::fs::write(dir.join("test-legion.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("groups admit each other in a circle"),
+        "{}",
+        head(&out)
+    );
+    assert!(out.contains("`battlegroup`"), "{}", head(&out));
+    // The fixture as it is loads.
+    let run = muster(&["--lists", "tests/fixtures/heresy", "lists", "--check"], None);
+    assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
+}
+
+/// A PDF that a file size limit cuts off is an error; the old file stays
+/// whole and no temporary file is left (SIGXFSZ is caught).
+#[cfg(unix)]
+#[test]
+fn hostile_a_file_size_limit_leaves_the_old_output() {
+    if !Path::new("/usr/bin/prlimit").exists() {
+        return;
+    }
+    let dir = temp_dir("fsize");
+    let out = dir.join("out.pdf");
+    std::fs::write(&out, "old").unwrap();
+    let started = Instant::now();
+    let run = Command::new("/usr/bin/prlimit")
+        .arg("--fsize=4096")
+        .arg(env!("CARGO_BIN_EXE_muster"))
+        .args(["roster", LEGAL, "--pdf", out.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("cannot write"),
+        "{run:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    assert_eq!(temporaries(&dir), Vec::<String>::new());
+}
+
+/// A `--lists` folder with links looping back to itself and to each other
+/// reads each file once: a list read twice would be a duplicate list.
+#[cfg(unix)]
+#[test]
+fn hostile_link_loops_in_lists_read_each_file_once() {
+    let dir = temp_dir("loops");
+    std::fs::copy(
+        "tests/fixtures/heresy/test-legion.yaml",
+        dir.join("test-legion.yaml"),
+    )
+    .unwrap();
+    // The list's stat lines, which its detachments' units name.
+    for file in std::fs::read_dir("tests/fixtures/heresy/datasheets").unwrap() {
+        let path = file.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    std::os::unix::fs::symlink(&dir, dir.join("self")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("dot")).unwrap();
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    std::os::unix::fs::symlink(dir.join("a"), dir.join("a/b/up")).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+}
+
+/// A folder of the same roster many times over: one set of duplicates,
+/// reported once, in memory that does not grow pair by pair (item 8).
+#[test]
+fn hostile_many_duplicates_stay_bounded() {
+    let dir = temp_dir("duplicates");
+    let text = std::fs::read(LEGAL).unwrap();
+    for i in 0..1500 {
+        std::fs::write(dir.join(format!("r{i:04}.txt")), &text).unwrap();
+    }
+    let report = temp_dir("duplicates-report").join("report.json");
+    let run = muster_limited(
+        &[
+            "check",
+            dir.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        None,
+        Duration::from_secs(60),
+    );
+    run.orderly();
+    // Every copy is legal; duplicates are reported, not failed.
+    assert_eq!(run.status, Some(0), "{}", head(&run.stdout));
+    // Linked in a line (each copy to the first), not every pair with
+    // every other: at most one link of each kind per roster.
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let rosters = json["rosters"].as_array().unwrap();
+    assert_eq!(rosters.len(), 1500);
+    for roster in &rosters[1..] {
+        let links = roster["duplicates"].as_array().map_or(0, Vec::len);
+        assert!((1..=2).contains(&links), "{roster}");
+    }
+}
+
+/// One hostile roster in a folder run is one bad result; the others are
+/// still checked and reported (item 1: the batch once died whole).
+#[test]
+fn hostile_a_huge_count_in_a_folder_run_spoils_only_its_file() {
+    let dir = temp_dir("batch-count");
+    std::fs::copy(LEGAL, dir.join("a.txt")).unwrap();
+    std::fs::write(
+        dir.join("b.txt"),
+        "Army: Codex Astartes\nPoints: 3000\n999999999x Tactical\nTactical: 999999999x Land Raider\n",
+    )
+    .unwrap();
+    let run = muster(&["check", "--format", "json", dir.to_str().unwrap()], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let text = value.to_string();
+    assert!(
+        text.contains("a.txt") && text.contains("b.txt"),
+        "{}",
+        head(&text)
+    );
+}
+
+/// The harness itself: the memory limit really applies to the child, so
+/// the tests above would catch an allocation in proportion to a number.
+#[cfg(unix)]
+#[test]
+fn hostile_harness_memory_limit_bites() {
+    let ok = limited(MEMORY).arg("--version").output().unwrap();
+    assert!(ok.status.success(), "{ok:?}");
+    let starved = limited(8 << 20).arg("--version").output();
+    assert!(
+        starved.is_err() || starved.as_ref().is_ok_and(|o| !o.status.success()),
+        "muster ran in 8 MiB of address space: the limit does not apply"
+    );
 }

@@ -216,6 +216,32 @@ fn accents_curly_quotes_and_the_multiplication_sign_print() {
     );
 }
 
+/// Characters the embedded font lacks (CJK here: a CJK font would weigh
+/// more than muster itself) do not vanish without a word: they print as
+/// U+FFFD, the PDF ends with a note naming their code points, and the run
+/// warns on standard error (issue 21). Emoji DejaVu has (U+1F600) print.
+#[test]
+fn characters_the_font_lacks_are_replaced_and_named() {
+    let roster = std::fs::read_to_string("tests/fixtures/typography.txt").unwrap();
+    let player = roster.lines().find(|l| l.starts_with("Player:")).unwrap();
+    let path = out_dir().join("cjk.txt");
+    std::fs::write(&path, roster.replacen(player, "Player: 山田 \u{1F600}", 1)).unwrap();
+    let (run, document) = pdf(&["roster", path.to_str().unwrap()], "cjk.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no glyph for 2 characters") && run.stderr.contains("U+5C71, U+7530"),
+        "{}",
+        run.stderr
+    );
+    let text = document.all_text();
+    assert_contains(&text, &["Not printed:", "U+5C71, U+7530", "\u{fffd}\u{fffd}"]);
+    assert!(!text.contains('山'), "{text}");
+    // A document the font covers has no such note.
+    let (run, pdf) = pdf(&["roster", "tests/fixtures/typography.txt"], "typography-2.pdf");
+    assert!(!run.stderr.contains("no glyph"), "{}", run.stderr);
+    assert!(!pdf.all_text().contains("Not printed"));
+}
+
 #[test]
 fn crib_sheet_of_a_roster_as_html() {
     let run = muster(&["sheet", "--roster", "tests/fixtures/legal.txt"]);

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Fuzzes each target in turn for SECONDS (default 300), one process at a
+# time and at the lowest priority, as a shared machine wants:
+#   fuzz/run.sh [SECONDS] [TARGET...]
+# Needs nightly and cargo-fuzz. Seeds come from the tests (see README.md);
+# findings land in fuzz/artifacts/TARGET/, logs in fuzz/logs/.
+set -eu
+cd "$(dirname "$0")"
+secs=${1:-300}
+[ $# -gt 0 ] && shift
+targets=${*:-$(ls fuzz_targets | sed 's/\.rs$//')}
+if [ ! -d corpus ]; then
+    (cd .. && MUSTER_FUZZ_SEEDS="$PWD/fuzz/corpus" cargo test --test it fuzz_seeds)
+fi
+mkdir -p logs
+for t in $targets; do
+    mkdir -p "corpus/$t"
+    # -timeout: an input taking 10 s is a finding (bounded time);
+    # -rss_limit_mb: so is one using 2 GB (bounded memory).
+    if nice -n 19 cargo +nightly fuzz run "$t" "corpus/$t" -- \
+        -jobs=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=16384 -print_final_stats=1 >"logs/$t.txt" 2>&1; then
+        echo "$t: nothing found"
+    else
+        echo "$t: stopped early, see fuzz/logs/$t.txt and fuzz/artifacts/$t/"
+    fi
+    [ -f fuzz-0.log ] && mv fuzz-0.log "logs/$t.worker.txt"
+done

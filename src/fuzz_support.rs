@@ -1,0 +1,162 @@
+//! The bodies of the fuzz targets (`fuzz/fuzz_targets/*.rs`, issue 21).
+//!
+//! Each target is one line calling a function here, and
+//! `tests/it/hostile.rs` runs the same functions over the seed inputs and the
+//! saved findings (`fuzz/regressions/`) on every `cargo test`, so the harness
+//! is compiled and exercised on stable even though fuzzing needs nightly.
+//!
+//! A function panics only when muster is wrong: a parser that panics, a
+//! value that does not print and parse back to itself, a finding without a
+//! line, an output carrying a raw control character.
+
+use crate::catalogue::Catalogue;
+use crate::notation::{self, ship, space_fleet};
+use crate::source::SourceFile;
+use std::fmt::Display;
+
+/// The targets, by name: what `fuzz/fuzz_targets/<name>.rs` calls and what
+/// `fuzz/regressions/<name>/` holds findings for.
+pub const TARGETS: &[&str] = &[
+    "roster",
+    "notation_epic",
+    "notation_bfg",
+    "notation_space_fleet",
+    "rule",
+    "event",
+    "check",
+    "snapfire_link",
+];
+
+/// Runs the target `name` on `data` (what a test does with a saved input).
+/// Returns false for an unknown name.
+pub fn run(name: &str, data: &[u8], catalogue: &Catalogue) -> bool {
+    let text = || String::from_utf8_lossy(data);
+    match name {
+        "roster" => roster(data),
+        "notation_epic" => notation_epic(&text()),
+        "notation_bfg" => notation_bfg(&text()),
+        "notation_space_fleet" => notation_space_fleet(&text()),
+        "rule" => rule(&text()),
+        "event" => event(&text(), catalogue),
+        "check" => check(data, catalogue),
+        "snapfire_link" => snapfire_link(&text(), catalogue),
+        _ => return false,
+    }
+    true
+}
+
+/// Any bytes, decoded then parsed: every finding of the parser names a line
+/// of the file.
+pub fn roster(data: &[u8]) {
+    if let Ok(text) = crate::roster::decode(data) {
+        let file = SourceFile::new("fuzz.txt", text);
+        let (_, diagnostics) = crate::roster::parse(&file);
+        for d in &diagnostics {
+            for label in d.primary.iter().chain(&d.secondary) {
+                let text = label.file.text();
+                assert!(text.get(label.span.start..label.span.end).is_some(), "{d:?}");
+            }
+        }
+    }
+}
+
+/// Parses `text` with `parse`; what parses prints and parses back to itself.
+fn round_trip<T, E>(text: &str, parse: impl Fn(&str) -> Result<T, E>)
+where
+    T: Display + PartialEq + std::fmt::Debug,
+{
+    if let Ok(value) = parse(text) {
+        let printed = value.to_string();
+        match parse(&printed) {
+            Ok(again) => assert_eq!(again, value, "{text:?} printed as {printed:?}"),
+            Err(_) => panic!("{text:?} parsed, but its printed form {printed:?} does not"),
+        }
+    }
+}
+
+/// Epic Armageddon datasheet notation, part by part and whole.
+pub fn notation_epic(text: &str) {
+    let _ = notation::parse_terms(text);
+    round_trip(text, notation::parse_range);
+    round_trip(text, notation::parse_firepower);
+    round_trip(text, notation::parse_weapon_note);
+    round_trip(text, notation::parse_unit_note);
+    round_trip(text, notation::parse_speed);
+    round_trip(text, notation::parse_roll);
+    round_trip(text, notation::parse_weapon_name);
+}
+
+/// Battlefleet Gothic ship notation.
+pub fn notation_bfg(text: &str) {
+    let _ = ship::parse_ship_terms(text);
+    let _ = ship::parse_count(text);
+    round_trip(text, ship::parse_hull);
+    round_trip(text, ship::parse_ship_speed);
+    round_trip(text, ship::parse_turns);
+    round_trip(text, ship::parse_armour);
+    round_trip(text, ship::parse_ship_range);
+    round_trip(text, ship::parse_strength);
+    round_trip(text, ship::parse_arcs);
+    round_trip(text, ship::parse_craft);
+    round_trip(text, ship::parse_ship_weapon_name);
+}
+
+/// Space Fleet ship notation.
+pub fn notation_space_fleet(text: &str) {
+    let _ = space_fleet::parse_terms(text);
+    let _ = space_fleet::parse_number(text);
+    round_trip(text, space_fleet::parse_speed);
+    round_trip(text, space_fleet::parse_cards);
+    round_trip(text, space_fleet::parse_points);
+    round_trip(text, space_fleet::parse_limit);
+    round_trip(text, space_fleet::parse_shields);
+    round_trip(text, space_fleet::parse_bands);
+    round_trip(text, space_fleet::parse_dice);
+    round_trip(text, space_fleet::parse_arc);
+    round_trip(text, space_fleet::parse_weapon);
+}
+
+/// The constraint language: a rule and an item.
+pub fn rule(text: &str) {
+    let _ = crate::rules::parse(text);
+    let _ = crate::rules::parse_item(text);
+}
+
+/// An event file against the built-in lists.
+pub fn event(text: &str, catalogue: &Catalogue) {
+    let _ = crate::event::load(SourceFile::new("fuzz.yaml", text), catalogue);
+}
+
+/// One roster through the whole pipeline, then the terminal renderer:
+/// nothing it prints carries a raw control character (tabs and line
+/// breaks aside) or a bidirectional override.
+pub fn check(data: &[u8], catalogue: &Catalogue) {
+    let checked = crate::check::check_bytes(catalogue, "fuzz.txt", data);
+    let shown = crate::report::terminal::diagnostics(&checked.diagnostics, false);
+    assert!(
+        !shown
+            .chars()
+            .any(|c| (c.is_control() && !matches!(c, '\n' | '\t'))
+                || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+        "a control character reached the terminal: {shown:?}"
+    );
+}
+
+/// A Snapfire share link: read, turned into a roster and checked; a link
+/// that reads prints as a link that reads the same.
+pub fn snapfire_link(text: &str, catalogue: &Catalogue) {
+    use crate::import::snapfire::{DEFAULT_BASE, Link};
+    let Ok(link) = Link::parse(text) else {
+        return;
+    };
+    let url = link.url(DEFAULT_BASE);
+    let again = Link::parse(&url).unwrap_or_else(|e| panic!("{text:?} printed as {url:?}: {e:?}"));
+    assert_eq!(
+        (&again.list, &again.name, again.formations.len()),
+        (&link.list, &link.name, link.formations.len()),
+        "{text:?} printed as {url:?}"
+    );
+    if crate::import::snapfire::to_roster(&link, catalogue).is_ok() {
+        let _ = crate::check::check_text(catalogue, "fuzz.txt", text);
+    }
+}
