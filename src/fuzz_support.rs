@@ -10,7 +10,7 @@
 //! line, an output carrying a raw control character.
 
 use crate::catalogue::Catalogue;
-use crate::notation::{self, ship, space_fleet};
+use crate::notation::{self, heresy, ship, space_fleet};
 use crate::source::SourceFile;
 use std::fmt::Display;
 
@@ -21,6 +21,7 @@ pub const TARGETS: &[&str] = &[
     "notation_epic",
     "notation_bfg",
     "notation_space_fleet",
+    "notation_heresy",
     "rule",
     "event",
     "check",
@@ -36,6 +37,7 @@ pub fn run(name: &str, data: &[u8], catalogue: &Catalogue) -> bool {
         "notation_epic" => notation_epic(&text()),
         "notation_bfg" => notation_bfg(&text()),
         "notation_space_fleet" => notation_space_fleet(&text()),
+        "notation_heresy" => notation_heresy(&text()),
         "rule" => rule(&text()),
         "event" => event(&text(), catalogue),
         "check" => check(data, catalogue),
@@ -114,6 +116,22 @@ pub fn notation_space_fleet(text: &str) {
     round_trip(text, space_fleet::parse_dice);
     round_trip(text, space_fleet::parse_arc);
     round_trip(text, space_fleet::parse_weapon);
+}
+
+/// Heresy stat-line values, part by part and whole.
+pub fn notation_heresy(text: &str) {
+    let _ = heresy::parse_terms(text);
+    let _ = heresy::parse_optional_rating(text);
+    round_trip(text, heresy::parse_move);
+    round_trip(text, heresy::parse_rating);
+    round_trip(text, heresy::parse_morale);
+    round_trip(text, heresy::parse_range);
+    round_trip(text, heresy::parse_penetration);
+    round_trip(text, heresy::parse_firepower);
+    round_trip(text, heresy::parse_weapon_type);
+    round_trip(text, heresy::parse_mount);
+    round_trip(text, heresy::parse_propulsion);
+    round_trip(text, heresy::parse_skill);
 }
 
 /// The constraint language: a rule and an item.

@@ -125,6 +125,12 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "notation_epic" => yaml_strings("lists/netea", &notation_key),
         "notation_bfg" => yaml_strings("lists/bfg", &notation_key),
         "notation_space_fleet" => yaml_strings("lists/space-fleet", &notation_key),
+        "notation_heresy" => {
+            // No Heresy list ships: the made-up fixture and the starter.
+            let mut out = yaml_strings("tests/fixtures/heresy", &notation_key);
+            out.extend(yaml_strings("assets/heresy", &notation_key));
+            out
+        }
         "snapfire_link" => {
             // The link of every legal NetEA test roster that has one.
             let mut legal = Vec::new();
@@ -294,6 +300,11 @@ fn fuzz_seeds_notation_bfg() {
 #[test]
 fn fuzz_seeds_notation_space_fleet() {
     run_target("notation_space_fleet");
+}
+
+#[test]
+fn fuzz_seeds_notation_heresy() {
+    run_target("notation_heresy");
 }
 
 #[test]
