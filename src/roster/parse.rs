@@ -313,9 +313,11 @@ fn parse_error(file: &SourceFile, line: Line<'_>, e: pest::error::Error<Rule>) -
         (None, true) => "the line ends too early".to_string(),
     };
     let start = line.start + at.min(line.text.len());
-    let end = line.start + line.text.len().max(at);
+    // The whole character found, not its first byte: a span ending inside
+    // `×` cut it in two (found by fuzzing).
+    let end = start + found.map_or(0, char::len_utf8);
     Diagnostic::error(Code::ParseError, message)
-        .at(file, Span::new(start, (start + 1).min(end.max(start))))
+        .at(file, Span::new(start, end))
         .hint("a roster line is `Key: value`, `Formation: upgrade, 2x upgrade [cost]`, or `Counts as: model = entry`")
 }
 
