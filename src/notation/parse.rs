@@ -532,7 +532,9 @@ fn weapon_name(pair: Pair<'_, Rule>) -> WeaponName {
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::multiplier => multiplier = first_dice(p),
-            Rule::name_text => name = p.as_str().trim().to_string(),
+            // Only the grammar's blanks: `trim` also took a vertical tab, so
+            // a name of one printed as nothing (found by fuzzing).
+            Rule::name_text => name = p.as_str().trim_matches([' ', '\t']).to_string(),
             other => unreachable!("{other:?} not supposed to get there (weapon_name)"),
         }
     }
