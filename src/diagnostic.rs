@@ -423,6 +423,23 @@ pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
     })
 }
 
+/// Messages quote names in backticks, as a terminal shows them; a page
+/// shows typographic quotes instead (`Squigoth` becomes ‘Squigoth’). The
+/// text stays text: askama escapes it as before.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open = false;
+    for c in text.chars() {
+        if c == '`' {
+            out.push(if open { '\u{2019}' } else { '\u{2018}' });
+            open = !open;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -558,7 +558,7 @@ impl RosterSheet {
                 d.hints
                     .iter()
                     .filter(|h| !h.starts_with("`muster "))
-                    .cloned()
+                    .map(|h| crate::diagnostic::quoted(h))
                     .collect()
             } else {
                 Vec::new()

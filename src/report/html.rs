@@ -83,7 +83,7 @@ impl DiagnosticView {
                 .line_col()
                 .map(|(line, column)| format!("line {line}, column {column}"))
                 .unwrap_or_default(),
-            message: quoted(&d.message),
+            message: crate::diagnostic::quoted(&d.message),
             source,
             // The report is for organisers and players: provenance in
             // words; the expression stays in the JSON report.
@@ -91,7 +91,7 @@ impl DiagnosticView {
                 .rule
                 .as_ref()
                 .map(|r| format!("{} [{}]", r.plain_provenance(), r.id)),
-            hints: d.hints.iter().map(|h| quoted(h)).collect(),
+            hints: d.hints.iter().map(|h| crate::diagnostic::quoted(h)).collect(),
             fix: d.fix.clone(),
         }
     }
@@ -161,7 +161,11 @@ pub fn write<W: std::io::Write + ?Sized>(
             points_sort: r.points.map(|p| p.to_string()).unwrap_or_default(),
             status_class: r.status.as_str(),
             status: r.status_text(),
-            first_error: r.first_error.as_deref().map(quoted).unwrap_or_default(),
+            first_error: r
+                .first_error
+                .as_deref()
+                .map(crate::diagnostic::quoted)
+                .unwrap_or_default(),
             duplicates: r
                 .duplicates
                 .iter()
@@ -222,29 +226,12 @@ fn excerpt(line: &str, at: usize) -> String {
     out
 }
 
-/// Messages quote names in backticks, as a terminal shows them; a page
-/// shows typographic quotes instead (`Squigoth` becomes ‘Squigoth’). The
-/// text stays text: askama escapes it as before.
-fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut open = false;
-    for c in text.chars() {
-        if c == '`' {
-            out.push(if open { '\u{2019}' } else { '\u{2018}' });
-            open = !open;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn backticks_become_typographic_quotes() {
         assert_eq!(
-            super::quoted("every `Squigoth` and `x`"),
+            crate::diagnostic::quoted("every `Squigoth` and `x`"),
             "every \u{2018}Squigoth\u{2019} and \u{2018}x\u{2019}"
         );
     }
