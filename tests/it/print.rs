@@ -120,9 +120,9 @@ fn a_pdf_embeds_subsets_of_its_fonts_not_the_whole_fonts() {
     let whole_regular = std::fs::metadata("assets/fonts/DejaVuSansCondensed.ttf")
         .unwrap()
         .len() as usize;
-    let (run, pdf) = pdf(&["roster", "tests/fixtures/legal.txt"], "subset.pdf");
+    let (run, first) = pdf(&["roster", "tests/fixtures/legal.txt"], "subset.pdf");
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let programs = pdf.font_programs();
+    let programs = first.font_programs();
     assert_eq!(programs.len(), 2, "{programs:?}");
     for (name, length) in &programs {
         let (tag, base) = name.split_once('+').expect("a subset tag");
@@ -138,7 +138,7 @@ fn a_pdf_embeds_subsets_of_its_fonts_not_the_whole_fonts() {
     // The same roster prints the same subsets, under the same tags.
     let (_, again) = pdf(&["roster", "tests/fixtures/legal.txt"], "subset-2.pdf");
     assert_eq!(again.font_programs(), programs);
-    assert_contains(&pdf.all_text(), &["Tactical"]);
+    assert_contains(&first.all_text(), &["Tactical"]);
 }
 
 /// Text extraction may break lines anywhere; compare without white space.
