@@ -320,8 +320,10 @@ impl Reader<'_> {
             }
             let b = r.sum()?;
             let (a, b) = (Box::new(a), Box::new(b));
-            r.lit(")")
-                .then(|| if min { Num::Min(a, b) } else { Num::Max(a, b) })
+            if !r.lit(")") {
+                return None;
+            }
+            Some(if min { Num::Min(a, b) } else { Num::Max(a, b) })
         });
         if extreme.is_some() {
             return extreme;
@@ -409,24 +411,24 @@ impl Reader<'_> {
     /// the current position (no white space first).
     fn item(&mut self) -> Option<(Item, Span)> {
         let start = self.pos;
-        let item = if self.text[start..].starts_with(b"tag:") && {
+        if self.text[start..].starts_with(b"tag:") {
             self.pos += 4;
-            self.id()
-        } {
-            Item::Tag(self.src[start + 4..self.pos].to_string())
-        } else if {
+            if self.id() {
+                let tag = Item::Tag(self.src[start + 4..self.pos].to_string());
+                return Some((tag, Span::new(start, self.pos)));
+            }
             self.pos = start;
-            self.peek() == Some(b'*')
-        } {
+        }
+        if self.peek() == Some(b'*') {
             self.pos += 1;
-            Item::Everything
-        } else if self.id() {
-            Item::Id(self.src[start..self.pos].to_string())
-        } else {
-            self.pos = start;
-            return None;
-        };
-        Some((item, Span::new(start, self.pos)))
+            return Some((Item::Everything, Span::new(start, self.pos)));
+        }
+        if self.id() {
+            let id = Item::Id(self.src[start..self.pos].to_string());
+            return Some((id, Span::new(start, self.pos)));
+        }
+        self.pos = start;
+        None
     }
 
     /// `id = @{ ASCII_ALPHANUMERIC+ ~ ("-" ~ ASCII_ALPHANUMERIC+)* }`
