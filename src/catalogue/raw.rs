@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// A value the sources may not give. `missing` says so explicitly, so that
 /// muster can tell the user the value was not checked instead of guessing.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Known<T> {
     /// The literal string `missing`: the sources do not give this value.
@@ -32,6 +32,86 @@ impl<T> Known<T> {
             Known::Value(v) => Some(v),
             Known::Missing(_) => None,
         }
+    }
+}
+
+/// By hand rather than `#[serde(untagged)]`: the derived form buffers
+/// every value, tries it as `missing`, formats that failure and drops it,
+/// which was a third of loading a list. Here the value is looked at once:
+/// the string `missing`, or handed to `T` as it stands. A value that is
+/// neither fails with the words the derived form used.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Known<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KnownVisitor(std::marker::PhantomData))
+    }
+}
+
+struct KnownVisitor<T>(std::marker::PhantomData<T>);
+
+const NO_VARIANT: &str = "data did not match any variant of untagged enum Known";
+
+impl<'de, T: Deserialize<'de>> KnownVisitor<T> {
+    fn value<E: serde::de::Error, D: serde::Deserializer<'de>>(d: D) -> Result<Known<T>, E> {
+        T::deserialize(d)
+            .map(Known::Value)
+            .map_err(|_| E::custom(NO_VARIANT))
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for KnownVisitor<T> {
+    type Value = Known<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("`missing` or a value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::BoolDeserializer::<E>::new(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::I64Deserializer::<E>::new(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::U64Deserializer::<E>::new(v))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::F64Deserializer::<E>::new(v))
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::BorrowedStrDeserializer::<E>::new(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::StrDeserializer::<E>::new(v))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::StringDeserializer::<E>::new(v))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::UnitDeserializer::<E>::new())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Self::value(serde::de::value::SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Self::value(serde::de::value::MapAccessDeserializer::new(map))
     }
 }
 

@@ -20,6 +20,7 @@ mod robustness;
 mod roster_reader;
 mod roster_syntax;
 mod rosters;
+mod rules_reader;
 mod serve;
 mod serve_browser;
 mod ships;
