@@ -198,7 +198,8 @@ pub fn check_bytes_for<'c>(
         return check_battlescribe(catalogue, event, name, bytes);
     }
     match roster::decode(bytes) {
-        Ok(text) => check_text_for(catalogue, event, name, &text),
+        // The decoded text becomes the file as it is, without a copy.
+        Ok(text) => check_file(catalogue, event, name, SourceFile::new(name, text)),
         Err(d) => Checked::unusable_input(name, d.diagnostic()),
     }
 }
@@ -210,7 +211,17 @@ pub fn check_text_for<'c>(
     name: &str,
     text: &str,
 ) -> Checked<'c> {
-    let file = SourceFile::new(name, text);
+    check_file(catalogue, event, name, SourceFile::new(name, text))
+}
+
+/// [`check_text_for`] of a roster already made a [`SourceFile`].
+fn check_file<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    file: SourceFile,
+) -> Checked<'c> {
+    let text = file.text();
     let mut checked = Checked {
         name: name.to_string(),
         file: Some(file.clone()),

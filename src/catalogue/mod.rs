@@ -232,11 +232,13 @@ impl Catalogue {
                 .lists
                 .iter()
                 .filter_map(|list| {
+                    // `name_keys` holds every name normalized already.
                     let shared = list
-                        .all_names()
+                        .name_keys
+                        .iter()
                         .map(|n| {
-                            let n = names::normalize(n);
-                            n.split_whitespace()
+                            n.normalized
+                                .split_whitespace()
                                 .filter(|w| words.iter().any(|x| x == w))
                                 .count()
                         })
