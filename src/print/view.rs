@@ -87,6 +87,9 @@ pub struct WeaponRow {
     pub notes: String,
     /// Each note with its full name, for HTML's `<abbr title>`.
     pub expanded: Vec<Abbr>,
+    /// On a roster's crib sheet: a refit the roster bought put or changed
+    /// this row.
+    pub refit: bool,
 }
 
 /// An abbreviation and what it stands for (empty when unknown).
@@ -139,6 +142,7 @@ impl UnitCard {
                             Abbr { text, title }
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
             None => sheet
@@ -157,6 +161,7 @@ impl UnitCard {
                             title: String::new(),
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
         };
@@ -598,12 +603,15 @@ impl RosterSheet {
                 );
                 // The roster pages print the army's rules already.
                 sheet.army_rules.clear();
-                for card in &mut sheet.units {
-                    card.fielded = fielded(list, resolved, &card.id);
-                }
-                for card in &mut sheet.ships {
-                    card.fielded = fielded(list, resolved, &card.id);
-                }
+                let glossary = catalogue.glossary(list.game);
+                sheet.units = std::mem::take(&mut sheet.units)
+                    .into_iter()
+                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card))
+                    .collect();
+                sheet.ships = std::mem::take(&mut sheet.ships)
+                    .into_iter()
+                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card))
+                    .collect();
                 for card in &mut sheet.heresy_units {
                     card.fielded = fielded(list, resolved, &card.id);
                 }
@@ -777,6 +785,203 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
                 Some(note) => format!("{}{share}: {note}", upgrade.name),
                 None => format!("{}{share}", upgrade.name),
             })
+        })
+        .collect()
+}
+
+/// One way a roster fields a datasheet: the refits (upgrade indices, in
+/// list order) and how many of the formations fielding it took exactly
+/// those.
+struct Variant {
+    refits: Vec<usize>,
+    by: usize,
+}
+
+/// The distinct refit sets the roster's formations field datasheet `id`
+/// with, in the roster's order, and how many formations field it.
+fn variants(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> (Vec<Variant>, usize) {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return (Vec::new(), 0);
+    };
+    let mut out: Vec<Variant> = Vec::new();
+    let mut total = 0;
+    for (units, refits) in &resolved.refits {
+        if !units.contains(&slot) {
+            continue;
+        }
+        total += 1;
+        let mut set = refits.clone();
+        set.sort_unstable();
+        set.dedup();
+        match out.iter_mut().find(|v| v.refits == set) {
+            Some(v) => v.by += 1,
+            None => out.push(Variant { refits: set, by: 1 }),
+        }
+    }
+    (out, total)
+}
+
+/// The profile changes of `refits` that apply to datasheet `id`.
+fn changes_for<'l>(
+    list: &'l ArmyList,
+    refits: &[usize],
+    id: &str,
+) -> Vec<&'l crate::catalogue::raw::ProfileChange> {
+    refits
+        .iter()
+        .filter_map(|&u| list.upgrades.get(u).map(|up| (u, up)))
+        .flat_map(|(u, up)| {
+            up.fielded
+                .iter()
+                .filter(move |c| crate::catalogue::fielded::applies(&list.formations, &list.units, u, c, id))
+        })
+        .collect()
+}
+
+/// The crib-sheet lines for a variant: each refit with the list's note,
+/// and, where the card could not show it, that it is not shown as fielded.
+fn refit_lines(
+    list: &ArmyList,
+    variant: &Variant,
+    total: usize,
+    id: &str,
+    failed: Option<&str>,
+) -> Vec<String> {
+    let share = if variant.by == total {
+        String::new()
+    } else {
+        format!(" ({} of {total})", variant.by)
+    };
+    if variant.refits.is_empty() {
+        return if share.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("no refits{share}")]
+        };
+    }
+    variant
+        .refits
+        .iter()
+        .filter_map(|&u| {
+            let upgrade = list.upgrades.get(u)?;
+            let shown = !changes_for(list, &[u], id).is_empty();
+            let why = match (failed, &upgrade.not_shown) {
+                (Some(error), _) if shown => Some(error.to_string()),
+                (_, Some(reason)) if !shown => Some(reason.clone()),
+                _ => None,
+            };
+            Some(match (why, &upgrade.note) {
+                (Some(why), _) => format!("{}{share}: not shown as fielded ({why})", upgrade.name),
+                (None, Some(note)) => format!("{}{share}: {note}", upgrade.name),
+                (None, None) => format!("{}{share}", upgrade.name),
+            })
+        })
+        .collect()
+}
+
+/// A value a refit changed, marked so.
+fn refit_value(value: &mut String) {
+    value.push_str(" (refit)");
+}
+
+/// The cards of ship `card` as the roster fields it: one per distinct set
+/// of refits, each with its weapons and values as fielded.
+fn fielded_ships(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: ShipCard,
+) -> Vec<ShipCard> {
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.ship(list.game, &card.id) {
+                Some(ship) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::ship(catalogue, list.game, &ship.data, &changes) {
+                        Ok(applied) => {
+                            let mut out = ShipCard::new(&ship.with_data(applied.sheet));
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "hull" => refit_value(&mut out.hull),
+                                    "speed" => refit_value(&mut out.speed),
+                                    "turns" => refit_value(&mut out.turns),
+                                    "shields" => refit_value(&mut out.shields),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "turrets" => refit_value(&mut out.turrets),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
+        })
+        .collect()
+}
+
+/// The cards of Epic unit `card` as the roster fields it (see
+/// `fielded_ships`).
+fn fielded_units(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    glossary: Option<&Glossary>,
+    card: UnitCard,
+) -> Vec<UnitCard> {
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.datasheet(list.game, &card.id) {
+                Some(sheet) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::epic(
+                        catalogue,
+                        list.game,
+                        sheet.written(),
+                        &changes,
+                        &optional,
+                    ) {
+                        Ok(applied) => {
+                            let mut out = UnitCard::new(&sheet.with_written(applied.sheet), glossary);
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "speed" => refit_value(&mut out.speed),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "cc" => refit_value(&mut out.cc),
+                                    "ff" => refit_value(&mut out.ff),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
         })
         .collect()
 }
