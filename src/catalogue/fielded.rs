@@ -84,6 +84,8 @@ fn same(a: &str, b: &str) -> bool {
 /// A weapon row of one game's datasheets.
 trait Row: Clone {
     fn name(&self) -> &str;
+    /// The range as written (empty for none).
+    fn range(&self) -> &str;
     fn set(&mut self, change: &WeaponChange) -> Result<(), String>;
     fn added(weapon: &AddedWeapon) -> Result<Self, String>;
 }
@@ -91,6 +93,13 @@ trait Row: Clone {
 impl Row for raw::ShipWeapon {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn range(&self) -> &str {
+        self.range
+            .as_ref()
+            .and_then(Known::value)
+            .map_or("", String::as_str)
     }
 
     fn set(&mut self, change: &WeaponChange) -> Result<(), String> {
@@ -111,6 +120,9 @@ impl Row for raw::ShipWeapon {
         }
         if let Some(arc) = &change.arc {
             self.arc = Some(Known::Value(arc.clone()));
+        }
+        if let Some(craft) = &change.craft {
+            self.craft = craft.clone();
         }
         Ok(())
     }
@@ -143,10 +155,14 @@ impl Row for raw::Weapon {
         &self.name
     }
 
+    fn range(&self) -> &str {
+        &self.range
+    }
+
     fn set(&mut self, change: &WeaponChange) -> Result<(), String> {
-        if change.arc.is_some() {
+        if change.arc.is_some() || change.craft.is_some() {
             return Err(format!(
-                "gives `{}` an arc, which Epic weapons do not have",
+                "gives `{}` an arc or craft, which Epic weapons do not have",
                 change.weapon
             ));
         }
@@ -226,13 +242,20 @@ fn rows<R: Row>(
         }
         for c in &change.change {
             let mut found = false;
-            for (row, touched) in rows.iter_mut().filter(|(r, _)| same(r.name(), &c.weapon)) {
+            let picked = |r: &R| {
+                same(r.name(), &c.weapon) && c.only_range.as_ref().is_none_or(|range| same(r.range(), range))
+            };
+            for (row, touched) in rows.iter_mut().filter(|(r, _)| picked(r)) {
                 row.set(c)?;
                 *touched = true;
                 found = true;
             }
             if !found {
-                return Err(missing("changes", &c.weapon, &rows));
+                let what = match &c.only_range {
+                    Some(range) => format!("{} at {range}", c.weapon),
+                    None => c.weapon.clone(),
+                };
+                return Err(missing("changes", &what, &rows));
             }
         }
         let mut added: Vec<(R, bool)> = Vec::new();

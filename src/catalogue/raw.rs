@@ -447,6 +447,10 @@ pub struct ProfileChange {
 pub struct WeaponChange {
     /// The row's name on the datasheet.
     pub weapon: String,
+    /// Only the rows of that name with this range (a Tyrant has 45cm and
+    /// 30cm rows both named `Port wpns battery`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_range: Option<String>,
     /// A new name for the row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -461,6 +465,9 @@ pub struct WeaponChange {
     /// Epic only: the weapon's notes, all of them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<String>>,
+    /// Ships only: the craft a launch bay launches, all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub craft: Option<Vec<String>>,
 }
 
 /// A weapon an upgrade puts on: a full profile in the game's notation, or
