@@ -90,6 +90,15 @@ trait Row: Clone {
     fn added(weapon: &AddedWeapon) -> Result<Self, String>;
 }
 
+/// A ship value as written: `missing` where the sources do not give it.
+fn ship_value(text: &str) -> Known<String> {
+    if text == "missing" {
+        Known::Missing(raw::MissingMarker::Missing)
+    } else {
+        Known::Value(text.to_string())
+    }
+}
+
 impl Row for raw::ShipWeapon {
     fn name(&self) -> &str {
         &self.name
@@ -113,10 +122,10 @@ impl Row for raw::ShipWeapon {
             self.name = name.clone();
         }
         if let Some(range) = &change.range {
-            self.range = Some(Known::Value(range.clone()));
+            self.range = Some(ship_value(range));
         }
         if let Some(firepower) = &change.firepower {
-            self.firepower = Known::Value(firepower.clone());
+            self.firepower = ship_value(firepower);
         }
         if let Some(arc) = &change.arc {
             self.arc = Some(Known::Value(arc.clone()));
@@ -142,9 +151,9 @@ impl Row for raw::ShipWeapon {
         };
         Ok(raw::ShipWeapon {
             name: w.name.clone(),
-            range: w.range.clone().map(Known::Value),
-            firepower: Known::Value(firepower.clone()),
-            arc: w.arc.clone().map(Known::Value),
+            range: w.range.as_deref().map(ship_value),
+            firepower: ship_value(firepower),
+            arc: w.arc.as_deref().map(ship_value),
             craft: w.craft.clone(),
         })
     }

@@ -471,7 +471,8 @@ pub struct WeaponChange {
 }
 
 /// A weapon an upgrade puts on: a full profile in the game's notation, or
-/// `from` a datasheet that already has a row of that name.
+/// `from` a datasheet that already has a row of that name. On a ship, a
+/// value the sources do not give is written `missing`.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddedWeapon {
