@@ -327,15 +327,16 @@ fn split<R>(rows: Vec<(R, bool)>) -> (Vec<R>, Vec<bool>) {
     rows.into_iter().unzip()
 }
 
-/// A ship datasheet as fielded with `changes`.
+/// A ship datasheet as fielded with `changes`; `optional` as for `epic`.
 pub fn ship(
     catalogue: &Catalogue,
     game: GameId,
     ship: &raw::ShipDatasheet,
     changes: &[&ProfileChange],
+    optional: &[String],
 ) -> Result<Applied<raw::ShipDatasheet>, String> {
     let from = |id: &str| catalogue.ship(game, id).map(|s| s.data.weapons.clone());
-    let (weapons, changed_rows) = split(rows(&ship.id, &ship.weapons, changes, &[], &from)?);
+    let (weapons, changed_rows) = split(rows(&ship.id, &ship.weapons, changes, optional, &from)?);
     let mut sheet = ship.clone();
     sheet.weapons = weapons;
     let mut changed_stats: Vec<&'static str> = Vec::new();
@@ -447,7 +448,7 @@ pub(super) fn check(
         }
         for unit in targets {
             let result = if let Some(found) = catalogue.ship(game, &unit) {
-                ship(catalogue, game, &found.data, &[change]).and_then(|a| {
+                ship(catalogue, game, &found.data, &[change], &change.choose).and_then(|a| {
                     if !parse {
                         return Ok(());
                     }

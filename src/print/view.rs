@@ -896,13 +896,16 @@ fn fielded_ships(
     if variants.is_empty() {
         return vec![card];
     }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
     variants
         .iter()
         .map(|v| {
             let changes = changes_for(list, &v.refits, &card.id);
             let (mut out, failed) = match catalogue.ship(list.game, &card.id) {
                 Some(ship) if !changes.is_empty() => {
-                    match crate::catalogue::fielded::ship(catalogue, list.game, &ship.data, &changes) {
+                    match crate::catalogue::fielded::ship(
+                        catalogue, list.game, &ship.data, &changes, &optional,
+                    ) {
                         Ok(applied) => {
                             let mut out = ShipCard::new(&ship.with_data(applied.sheet));
                             for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {

@@ -15,7 +15,9 @@ const BASTION: &str = "tests/fixtures/fielded/bastion.txt";
 /// heading, table row and paragraph, so a snapshot reads like the sheet.
 fn cards(html: &str) -> String {
     let start = html.find("<section class=\"unit").unwrap_or(0);
-    let end = html.rfind("</section>").map_or(html.len(), |e| e + "</section>".len());
+    let end = html
+        .rfind("</section>")
+        .map_or(html.len(), |e| e + "</section>".len());
     let mut text = html[start..end].to_string();
     for (from, to) in [
         ("<span class=\"refit\">refit</span>", " [refit]"),
@@ -113,12 +115,21 @@ fn tyrant_batteries_and_strike_cruiser_refits_print_as_fielded() {
     let text = cards(&run.stdout);
     let tyrant = card(&text, "Tyrant", 0);
     // Only the 30cm broadsides reach 45cm; the 45cm ones were already there.
-    assert!(tyrant.contains("Port wpns battery | 45cm | 4 | Left |"), "{tyrant}");
-    assert!(tyrant.contains("Port wpns battery [refit] | 45cm | 6 | Left |"), "{tyrant}");
+    assert!(
+        tyrant.contains("Port wpns battery | 45cm | 4 | Left |"),
+        "{tyrant}"
+    );
+    assert!(
+        tyrant.contains("Port wpns battery [refit] | 45cm | 6 | Left |"),
+        "{tyrant}"
+    );
     assert!(!tyrant.contains("30cm | 6"), "{tyrant}");
     let strike = card(&text, "Strike Cruiser", 0);
     assert!(strike.contains("Shields 2 (refit)"), "{strike}");
-    assert!(strike.contains("Prow lance battery [refit] | 30cm | 1 | L/F/R |"), "{strike}");
+    assert!(
+        strike.contains("Prow lance battery [refit] | 30cm | 1 | L/F/R |"),
+        "{strike}"
+    );
     assert!(!strike.contains("Prow bombardment cannon |"), "{strike}");
 }
 
@@ -145,7 +156,10 @@ fn a_bio_titan_prints_only_the_weapons_it_chose() {
     let text = cards(&run.stdout);
     let first = card(&text, "Hierodule", 0);
     assert!(first.contains("Bile Launcher [refit] | 60cm | 3BP |"), "{first}");
-    assert!(first.contains("Razorclaw [refit] | (15cm) | Small Arms |"), "{first}");
+    assert!(
+        first.contains("Razorclaw [refit] | (15cm) | Small Arms |"),
+        "{first}"
+    );
     assert!(first.contains("Massive Scything Talons | (bc)"), "{first}");
     for gone in ["Cluster Spines", "Pyro-Acid Spray", "Bio-Cannon"] {
         assert!(!first.contains(&format!("{gone} |")), "{gone} in {first}");
@@ -177,7 +191,11 @@ fn list_naming(game: &str, unit: &str, formation: &str, fielded: &str) -> PathBu
     let dir = out_dir().join(format!("lists-{game}-{unit}"));
     std::fs::create_dir_all(&dir).unwrap();
     let rating = if game == "bfg" { "" } else { "strategy_rating: 2\n" };
-    let initiative = if game == "bfg" { "" } else { "        initiative: 2+\n" };
+    let initiative = if game == "bfg" {
+        ""
+    } else {
+        "        initiative: 2+\n"
+    };
     std::fs::write(
         dir.join("fielded.yaml"),
         format!(
@@ -222,7 +240,12 @@ fn a_change_naming_a_weapon_the_datasheet_lacks_is_a_list_error() {
     assert!(!run.stdout.contains("as fielded"), "{}", run.stdout);
 
     // Epic: a weapon choice the Hierodule has no row for.
-    let dir = list_naming("netea", "hierodule", "Test Hierodule", "      - choose: [Bile Cannon]\n");
+    let dir = list_naming(
+        "netea",
+        "hierodule",
+        "Test Hierodule",
+        "      - choose: [Bile Cannon]\n",
+    );
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
     assert_eq!(run.status, 1, "{}", run.stdout);
     assert!(
@@ -243,7 +266,8 @@ fn a_change_naming_a_weapon_the_datasheet_lacks_is_a_list_error() {
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
     assert_eq!(run.status, 1, "{}", run.stdout);
     assert!(
-        run.stdout.contains("`Front bombardment cannon` is not ship notation"),
+        run.stdout
+            .contains("`Front bombardment cannon` is not ship notation"),
         "{}",
         run.stdout
     );
