@@ -604,14 +604,25 @@ impl RosterSheet {
                 // The roster pages print the army's rules already.
                 sheet.army_rules.clear();
                 let glossary = catalogue.glossary(list.game);
+                // The glossary follows the cards as fielded: a refit may
+                // bring a term the stock datasheets do not use.
+                let mut terms: BTreeSet<&'static str> = BTreeSet::new();
+                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty();
                 sheet.units = std::mem::take(&mut sheet.units)
                     .into_iter()
-                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card))
+                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
                     .collect();
                 sheet.ships = std::mem::take(&mut sheet.ships)
                     .into_iter()
-                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card))
+                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
                     .collect();
+                if let (true, Some(glossary)) = (fielding, glossary) {
+                    sheet.glossary = glossary
+                        .entries_for(&terms)
+                        .into_iter()
+                        .map(GlossaryLine::from_entry)
+                        .collect();
+                }
                 for card in &mut sheet.heresy_units {
                     card.fielded = fielded(list, resolved, &card.id);
                 }
@@ -891,7 +902,15 @@ fn fielded_ships(
     list: &ArmyList,
     resolved: &ResolvedUnits,
     card: ShipCard,
+    terms: &mut BTreeSet<&'static str>,
 ) -> Vec<ShipCard> {
+    let stock = catalogue.ship(list.game, &card.id);
+    terms.extend(
+        stock
+            .and_then(|s| s.sheet())
+            .map(|s| s.glossary_ids())
+            .unwrap_or_default(),
+    );
     let (variants, total) = variants(list, resolved, &card.id);
     if variants.is_empty() {
         return vec![card];
@@ -907,7 +926,9 @@ fn fielded_ships(
                         catalogue, list.game, &ship.data, &changes, &optional,
                     ) {
                         Ok(applied) => {
-                            let mut out = ShipCard::new(&ship.with_data(applied.sheet));
+                            let fielded = ship.with_data(applied.sheet);
+                            terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
+                            let mut out = ShipCard::new(&fielded);
                             for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
                                 row.refit = changed;
                             }
@@ -943,7 +964,14 @@ fn fielded_units(
     resolved: &ResolvedUnits,
     glossary: Option<&Glossary>,
     card: UnitCard,
+    terms: &mut BTreeSet<&'static str>,
 ) -> Vec<UnitCard> {
+    terms.extend(
+        catalogue
+            .datasheet(list.game, &card.id)
+            .map(|d| d.glossary_ids())
+            .unwrap_or_default(),
+    );
     let (variants, total) = variants(list, resolved, &card.id);
     if variants.is_empty() {
         return vec![card];
@@ -963,7 +991,9 @@ fn fielded_units(
                         &optional,
                     ) {
                         Ok(applied) => {
-                            let mut out = UnitCard::new(&sheet.with_written(applied.sheet), glossary);
+                            let fielded = sheet.with_written(applied.sheet);
+                            terms.extend(fielded.glossary_ids());
+                            let mut out = UnitCard::new(&fielded, glossary);
                             for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
                                 row.refit = changed;
                             }
