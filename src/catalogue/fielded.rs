@@ -422,20 +422,21 @@ fn notes(notes: &mut Vec<String>, changes: &[&ProfileChange]) -> usize {
     notes.len() - before
 }
 
-/// Proves upgrade `upgrade`'s changes against every datasheet they apply
-/// to: each error is (JSON pointer inside the list file, message).
+/// Proves the changes of upgrade number `upgrade` (`of`) against every
+/// datasheet they apply to: each error is (JSON pointer inside the list
+/// file, message).
 pub(super) fn check(
     catalogue: &Catalogue,
     game: GameId,
     formations: &[Formation],
     units: &[String],
     upgrade: usize,
-    id: &str,
-    changes: &[ProfileChange],
+    of: &super::Upgrade,
     parse: bool,
 ) -> Vec<(String, String)> {
+    let id = &of.id;
     let mut errors = Vec::new();
-    for (i, change) in changes.iter().enumerate() {
+    for (i, change) in of.fielded.iter().enumerate() {
         let pointer = format!("/upgrades/{upgrade}/fielded/{i}");
         let targets = targets(formations, units, upgrade, change);
         if targets.is_empty() {

@@ -570,16 +570,7 @@ fn link_list(
         if upgrade.fielded.is_empty() {
             continue;
         }
-        let found = super::fielded::check(
-            catalogue,
-            file.game,
-            &formations,
-            &units,
-            u,
-            &upgrade.id,
-            &upgrade.fielded,
-            prove,
-        );
+        let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
         for (pointer, message) in found {
             errors.error(&pointer, message);
         }
