@@ -282,7 +282,7 @@ pub fn link(
     catalogue
 }
 
-fn datasheet(
+pub(super) fn datasheet(
     game: raw::GameId,
     faction: &str,
     unit: raw::Datasheet,
@@ -459,6 +459,8 @@ fn link_list(
             note: upgrade.note.clone(),
             fills,
             cost_when: Vec::new(),
+            fielded: upgrade.fielded.clone(),
+            not_shown: upgrade.not_shown.clone(),
         });
     }
 
@@ -562,6 +564,17 @@ fn link_list(
     }
 
     let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
+
+    // What upgrades do to their units' profiles names real weapons.
+    for (u, upgrade) in upgrades.iter().enumerate() {
+        if upgrade.fielded.is_empty() {
+            continue;
+        }
+        let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
+        for (pointer, message) in found {
+            errors.error(&pointer, message);
+        }
+    }
 
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();

@@ -472,6 +472,154 @@ pub struct Upgrade {
     /// every id; reading a link accepts every id anywhere.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
+    /// What the upgrade does to the profile of the units it is bought
+    /// for, so that a roster's crib sheet prints them as fielded (weapons
+    /// gone, added or changed, values changed). `muster lists --check`
+    /// proves every weapon named here is on the datasheets it applies to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fielded: Vec<ProfileChange>,
+    /// The upgrade changes its unit in a way `fielded` cannot show: why,
+    /// in our words. A roster's crib sheet then says the option is not
+    /// shown as fielded, rather than printing the stock profile silently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_shown: Option<String>,
+}
+
+/// One change an upgrade makes to a unit's profile. Weapons are named as
+/// the datasheet's rows name them; every row of a name is meant (a weapon
+/// with two profiles has two rows). Applied in this order: `remove`,
+/// `change`, `add` (in place of the first removed row), `choose`,
+/// `stats`, `notes`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileChange {
+    /// The datasheet ids this change is for. Empty: every datasheet of
+    /// every formation offered the upgrade, each of which must have the
+    /// weapons named here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
+    /// Weapon rows taken off, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+    /// Weapon rows whose values change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change: Vec<WeaponChange>,
+    /// Weapon rows put on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add: Vec<AddedWeapon>,
+    /// A weapon choice: the datasheet lists every weapon the unit may
+    /// carry, and a unit that takes choices carries, of the weapons any
+    /// choice offered for it names, only those it chose.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choose: Vec<String>,
+    /// Unit values that change.
+    #[serde(default, skip_serializing_if = "StatChanges::is_empty")]
+    pub stats: StatChanges,
+    /// Notes the unit gains: our words on a ship, the notation on an Epic
+    /// unit (`Leader`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// New values for one weapon's rows; what is not given stays.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponChange {
+    /// The row's name on the datasheet.
+    pub weapon: String,
+    /// Only the rows of that name with this range (a Tyrant has 45cm and
+    /// 30cm rows both named `Port wpns battery`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_range: Option<String>,
+    /// A new name for the row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// Firepower or strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firepower: Option<String>,
+    /// Ships only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc: Option<String>,
+    /// Epic only: the weapon's notes, all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<String>>,
+    /// Ships only: the craft a launch bay launches, all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub craft: Option<Vec<String>>,
+}
+
+/// A weapon an upgrade puts on: a full profile in the game's notation, or
+/// `from` a datasheet that already has a row of that name. On a ship, a
+/// value the sources do not give is written `missing`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddedWeapon {
+    pub name: String,
+    /// A datasheet id of the same game: its rows named `name` are copied,
+    /// and nothing else may be given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firepower: Option<String>,
+    /// Ships only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc: Option<String>,
+    /// Ships only: launch bays' craft.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub craft: Vec<String>,
+    /// Epic only: weapon notes in the notation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// New unit values, in the game's notation. Ships have `hull`, `speed`,
+/// `turns`, `shields`, `armour`, `turrets`; Epic units `speed`, `armour`,
+/// `cc`, `ff`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatChanges {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hull: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shields: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armour: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turrets: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ff: Option<String>,
+}
+
+impl StatChanges {
+    pub fn is_empty(&self) -> bool {
+        self.entries().next().is_none()
+    }
+
+    /// `(name, value)` for each value given.
+    pub fn entries(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("hull", &self.hull),
+            ("speed", &self.speed),
+            ("turns", &self.turns),
+            ("shields", &self.shields),
+            ("armour", &self.armour),
+            ("turrets", &self.turrets),
+            ("cc", &self.cc),
+            ("ff", &self.ff),
+        ]
+        .into_iter()
+        .filter_map(|(n, v)| v.as_deref().map(|v| (n, v)))
+    }
 }
 
 /// The units a list lets garrison, and where that comes from.

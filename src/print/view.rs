@@ -87,6 +87,9 @@ pub struct WeaponRow {
     pub notes: String,
     /// Each note with its full name, for HTML's `<abbr title>`.
     pub expanded: Vec<Abbr>,
+    /// On a roster's crib sheet: a refit the roster bought put or changed
+    /// this row.
+    pub refit: bool,
 }
 
 /// An abbreviation and what it stands for (empty when unknown).
@@ -139,6 +142,7 @@ impl UnitCard {
                             Abbr { text, title }
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
             None => sheet
@@ -157,6 +161,7 @@ impl UnitCard {
                             title: String::new(),
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
         };
@@ -598,11 +603,25 @@ impl RosterSheet {
                 );
                 // The roster pages print the army's rules already.
                 sheet.army_rules.clear();
-                for card in &mut sheet.units {
-                    card.fielded = fielded(list, resolved, &card.id);
-                }
-                for card in &mut sheet.ships {
-                    card.fielded = fielded(list, resolved, &card.id);
+                let glossary = catalogue.glossary(list.game);
+                // The glossary follows the cards as fielded: a refit may
+                // bring a term the stock datasheets do not use.
+                let mut terms: BTreeSet<&'static str> = BTreeSet::new();
+                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty();
+                sheet.units = std::mem::take(&mut sheet.units)
+                    .into_iter()
+                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
+                    .collect();
+                sheet.ships = std::mem::take(&mut sheet.ships)
+                    .into_iter()
+                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+                    .collect();
+                if let (true, Some(glossary)) = (fielding, glossary) {
+                    sheet.glossary = glossary
+                        .entries_for(&terms)
+                        .into_iter()
+                        .map(GlossaryLine::from_entry)
+                        .collect();
                 }
                 for card in &mut sheet.heresy_units {
                     card.fielded = fielded(list, resolved, &card.id);
@@ -777,6 +796,225 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
                 Some(note) => format!("{}{share}: {note}", upgrade.name),
                 None => format!("{}{share}", upgrade.name),
             })
+        })
+        .collect()
+}
+
+/// One way a roster fields a datasheet: the refits (upgrade indices, in
+/// list order) and how many of the formations fielding it took exactly
+/// those.
+struct Variant {
+    refits: Vec<usize>,
+    by: usize,
+}
+
+/// The distinct refit sets the roster's formations field datasheet `id`
+/// with, in the roster's order, and how many formations field it.
+fn variants(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> (Vec<Variant>, usize) {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return (Vec::new(), 0);
+    };
+    let mut out: Vec<Variant> = Vec::new();
+    let mut total = 0;
+    for (units, refits) in &resolved.refits {
+        if !units.contains(&slot) {
+            continue;
+        }
+        total += 1;
+        let mut set = refits.clone();
+        set.sort_unstable();
+        set.dedup();
+        match out.iter_mut().find(|v| v.refits == set) {
+            Some(v) => v.by += 1,
+            None => out.push(Variant { refits: set, by: 1 }),
+        }
+    }
+    (out, total)
+}
+
+/// The profile changes of `refits` that apply to datasheet `id`.
+fn changes_for<'l>(
+    list: &'l ArmyList,
+    refits: &[usize],
+    id: &str,
+) -> Vec<&'l crate::catalogue::raw::ProfileChange> {
+    refits
+        .iter()
+        .filter_map(|&u| list.upgrades.get(u).map(|up| (u, up)))
+        .flat_map(|(u, up)| {
+            up.fielded
+                .iter()
+                .filter(move |c| crate::catalogue::fielded::applies(&list.formations, &list.units, u, c, id))
+        })
+        .collect()
+}
+
+/// The crib-sheet lines for a variant: each refit with the list's note,
+/// and, where the card could not show it, that it is not shown as fielded.
+fn refit_lines(
+    list: &ArmyList,
+    variant: &Variant,
+    total: usize,
+    id: &str,
+    failed: Option<&str>,
+) -> Vec<String> {
+    let share = if variant.by == total {
+        String::new()
+    } else {
+        format!(" ({} of {total})", variant.by)
+    };
+    if variant.refits.is_empty() {
+        return if share.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("no refits{share}")]
+        };
+    }
+    variant
+        .refits
+        .iter()
+        .filter_map(|&u| {
+            let upgrade = list.upgrades.get(u)?;
+            let shown = !changes_for(list, &[u], id).is_empty();
+            let why = match (failed, &upgrade.not_shown) {
+                (Some(error), _) if shown => Some(error.to_string()),
+                (_, Some(reason)) if !shown => Some(reason.clone()),
+                _ => None,
+            };
+            Some(match (why, &upgrade.note) {
+                (Some(why), _) => format!("{}{share}: not shown as fielded ({why})", upgrade.name),
+                (None, Some(note)) => format!("{}{share}: {note}", upgrade.name),
+                (None, None) => format!("{}{share}", upgrade.name),
+            })
+        })
+        .collect()
+}
+
+/// A value a refit changed, marked so.
+fn refit_value(value: &mut String) {
+    value.push_str(" (refit)");
+}
+
+/// The cards of ship `card` as the roster fields it: one per distinct set
+/// of refits, each with its weapons and values as fielded.
+fn fielded_ships(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: ShipCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<ShipCard> {
+    let stock = catalogue.ship(list.game, &card.id);
+    terms.extend(
+        stock
+            .and_then(|s| s.sheet())
+            .map(|s| s.glossary_ids())
+            .unwrap_or_default(),
+    );
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.ship(list.game, &card.id) {
+                Some(ship) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::ship(
+                        catalogue, list.game, &ship.data, &changes, &optional,
+                    ) {
+                        Ok(applied) => {
+                            let fielded = ship.with_data(applied.sheet);
+                            terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
+                            let mut out = ShipCard::new(&fielded);
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "hull" => refit_value(&mut out.hull),
+                                    "speed" => refit_value(&mut out.speed),
+                                    "turns" => refit_value(&mut out.turns),
+                                    "shields" => refit_value(&mut out.shields),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "turrets" => refit_value(&mut out.turrets),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
+        })
+        .collect()
+}
+
+/// The cards of Epic unit `card` as the roster fields it (see
+/// `fielded_ships`).
+fn fielded_units(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    glossary: Option<&Glossary>,
+    card: UnitCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<UnitCard> {
+    terms.extend(
+        catalogue
+            .datasheet(list.game, &card.id)
+            .map(|d| d.glossary_ids())
+            .unwrap_or_default(),
+    );
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.datasheet(list.game, &card.id) {
+                Some(sheet) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::epic(
+                        catalogue,
+                        list.game,
+                        sheet.written(),
+                        &changes,
+                        &optional,
+                    ) {
+                        Ok(applied) => {
+                            let fielded = sheet.with_written(applied.sheet);
+                            terms.extend(fielded.glossary_ids());
+                            let mut out = UnitCard::new(&fielded, glossary);
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "speed" => refit_value(&mut out.speed),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "cc" => refit_value(&mut out.cc),
+                                    "ff" => refit_value(&mut out.ff),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
         })
         .collect()
 }

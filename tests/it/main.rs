@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod data;
 mod docs;
+mod fielded;
 mod fuzz_seeds;
 mod generated;
 mod heresy;
