@@ -1237,7 +1237,9 @@ fn titan_node<'a, 'i>(
     let has_weapons = entry_groups(node, shared)
         .iter()
         .any(|(_, g)| !group_entries(*g, shared).is_empty())
-        || group_entries(node, shared).iter().any(|(e, _)| e.attribute("type") == Some("upgrade"));
+        || group_entries(node, shared)
+            .iter()
+            .any(|(_, t)| t.attribute("type") == Some("upgrade"));
     if entry_profile(node, profiles).is_some() && has_weapons {
         return Some((node, times));
     }
