@@ -1638,7 +1638,11 @@ fn mount_rules(cards: &[Card], upgrades: &[Upgrade]) -> Vec<MountRule> {
         for set in 1..(1u32 << k) {
             let inside: Vec<u32> = classes.iter().copied().filter(|c| c & !set == 0).collect();
             if !inside.is_empty() && tied(set, &inside) && inside.iter().fold(0, |a, c| a | c) == set {
-                ups.push(format!("count({}) <= {}", tags(&|c| c & !set == 0), held(set, |m| m.max)));
+                ups.push(format!(
+                    "count({}) <= {}",
+                    tags(&|c| c & !set == 0),
+                    held(set, |m| m.max)
+                ));
             }
             let musts = plan
                 .mounts
@@ -1647,7 +1651,11 @@ fn mount_rules(cards: &[Card], upgrades: &[Upgrade]) -> Vec<MountRule> {
                 .all(|(i, m)| set & (1 << i) == 0 || m.min > 0);
             let touching: Vec<u32> = classes.iter().copied().filter(|c| c & set != 0).collect();
             if musts && tied(set, &touching) {
-                lows.push(format!("count({}) >= {}", tags(&|c| c & set != 0), held(set, |m| m.min)));
+                lows.push(format!(
+                    "count({}) >= {}",
+                    tags(&|c| c & set != 0),
+                    held(set, |m| m.min)
+                ));
             }
         }
         // A weapon the catalogue allows fewer of than its mounts hold.
@@ -1701,7 +1709,13 @@ fn mount_rules(cards: &[Card], upgrades: &[Upgrade]) -> Vec<MountRule> {
         out.push((
             id.to_string(),
             "formation",
-            Some(parts.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(", ")),
+            Some(
+                parts
+                    .iter()
+                    .map(|(c, _)| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
             rule,
             message.to_string(),
             provenance.clone(),

@@ -801,7 +801,11 @@ pub fn datasheets(
         for (name, mounts, value) in &u.titan_weapons {
             let profile = value.strip_prefix(&format!("{name}: ")).unwrap_or(value);
             // A titan with one mount of no name (`weapon`) names none.
-            let named: Vec<&str> = mounts.iter().map(String::as_str).filter(|m| *m != "weapon").collect();
+            let named: Vec<&str> = mounts
+                .iter()
+                .map(String::as_str)
+                .filter(|m| *m != "weapon")
+                .collect();
             lines.push(if named.is_empty() {
                 format!("{name}: {profile}")
             } else {
@@ -940,7 +944,11 @@ pub struct TitanWeapon {
 /// A weapon entry's profile in the notation, from its weapon profile (range
 /// and shooting profile, or range, attack dice, to-hit and TSM) and the
 /// weapon abilities its rule links name.
-fn titan_weapon(entry: roxmltree::Node, target: roxmltree::Node, weapons: &WeaponProfiles) -> Option<TitanWeapon> {
+fn titan_weapon(
+    entry: roxmltree::Node,
+    target: roxmltree::Node,
+    weapons: &WeaponProfiles,
+) -> Option<TitanWeapon> {
     let p = weapons.of(target).or_else(|| weapons.of(entry))?;
     let name = weapon_name(&tidy(
         entry
@@ -954,7 +962,11 @@ fn titan_weapon(entry: roxmltree::Node, target: roxmltree::Node, weapons: &Weapo
         Some(shooting) => tidy(&shooting),
         None => {
             let dice = tidy(&get("Attack Dice"));
-            let dice = if dice.parse::<u32>().is_ok() { format!("{dice}d") } else { dice };
+            let dice = if dice.parse::<u32>().is_ok() {
+                format!("{dice}d")
+            } else {
+                dice
+            };
             let tsm = tidy(&get("TSM"));
             format!("{dice} {} ({tsm})", tidy(&get("To Hit")))
         }
@@ -1093,7 +1105,10 @@ fn group_entries<'a, 'i>(
         .filter(|c| c.attribute("hidden") != Some("true"))
         .filter_map(|c| match c.tag_name().name() {
             "selectionEntry" => Some((c, c)),
-            "entryLink" => c.attribute("targetId").and_then(|t| shared.get(t)).map(|t| (c, *t)),
+            "entryLink" => c
+                .attribute("targetId")
+                .and_then(|t| shared.get(t))
+                .map(|t| (c, *t)),
             _ => None,
         })
         .collect()
@@ -1135,17 +1150,18 @@ pub fn titan_weapons(
     let mut mounts: Vec<Mount> = Vec::new();
     // Weapon name, its value, the mounts it fits.
     let mut found: Vec<(TitanWeapon, Vec<String>)> = Vec::new();
-    let note = |w: TitanWeapon, mount: Option<&str>, found: &mut Vec<(TitanWeapon, Vec<String>)>| {
-        match found.iter_mut().find(|(f, _)| f.name == w.name) {
-            Some((_, ms)) => {
-                if let Some(m) = mount
-                    && !ms.iter().any(|x| x == m)
-                {
-                    ms.push(m.to_string());
-                }
+    let note = |w: TitanWeapon, mount: Option<&str>, found: &mut Vec<(TitanWeapon, Vec<String>)>| match found
+        .iter_mut()
+        .find(|(f, _)| f.name == w.name)
+    {
+        Some((_, ms)) => {
+            if let Some(m) = mount
+                && !ms.iter().any(|x| x == m)
+            {
+                ms.push(m.to_string());
             }
-            None => found.push((w, mount.map(|m| vec![m.to_string()]).unwrap_or_default())),
         }
+        None => found.push((w, mount.map(|m| vec![m.to_string()]).unwrap_or_default())),
     };
     // Fixed weapons: entries of the unit itself with a weapon profile.
     for (entry, target) in group_entries(unit_node, shared) {
@@ -1165,7 +1181,12 @@ pub fn titan_weapons(
                 continue;
             };
             let most = parent_bounds(entry).1.or(parent_bounds(t).1).unwrap_or(u32::MAX);
-            let entry_name = tidy(entry.attribute("name").or(t.attribute("name")).unwrap_or_default());
+            let entry_name = tidy(
+                entry
+                    .attribute("name")
+                    .or(t.attribute("name"))
+                    .unwrap_or_default(),
+            );
             in_group.push((entry_name, most));
             note(w, max.map(|_| name.as_str()), &mut found);
         }
@@ -1206,7 +1227,8 @@ pub fn titan_weapons(
                     }
                 }
                 None => {
-                    unit.titan_weapons.push((w.name.clone(), ms.clone(), w.value.clone()));
+                    unit.titan_weapons
+                        .push((w.name.clone(), ms.clone(), w.value.clone()));
                     unit.faults.extend(w.faults.iter().cloned());
                 }
             }
@@ -1258,7 +1280,12 @@ fn titan_node<'a, 'i>(
 }
 
 /// Whether anything a card offers, however deep, is a titan weapon.
-pub fn offers_titan_weapons(node: roxmltree::Node, shared: &SharedEntries, weapons: &WeaponProfiles, depth: u32) -> bool {
+pub fn offers_titan_weapons(
+    node: roxmltree::Node,
+    shared: &SharedEntries,
+    weapons: &WeaponProfiles,
+    depth: u32,
+) -> bool {
     if depth > 8 {
         return false;
     }
