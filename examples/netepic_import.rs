@@ -329,6 +329,10 @@ struct Card {
     units: Vec<(String, u32)>,
     /// What the card's entries say about it (forward observers, tunnelers).
     marks: Marks,
+    /// A titan card's weapon mounts.
+    mounts: Option<sheets::TitanMounts>,
+    /// The card offers titan weapons (mounted or not).
+    titan_weapons: bool,
 }
 
 /// An upgrade of the list: one priced option name, with the cost most
@@ -338,6 +342,8 @@ struct Upgrade {
     name: String,
     points: i64,
     otherwise: Vec<(String, i64)>,
+    /// Mount tags: which mounts of which titan card take it.
+    tags: Vec<String>,
 }
 
 /// Shared entries (of the catalogue and of the game system) by id, for
@@ -531,6 +537,7 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         .chain(gst.as_ref().map(|g| g.root_element()))
         .collect();
     let profiles = sheets::Profiles::new(&roots);
+    let weapon_profiles = sheets::WeaponProfiles::new(&roots);
     let book_key = book.id.strip_prefix("netepic-").unwrap_or(book.id);
     let mut units = sheets::read_units(&profiles, book_key);
     sheets::note_rules(&roots, &shared, &profiles, &mut units);
@@ -622,6 +629,19 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         let mut opts = Vec::new();
         options(entry, &shared, 0, &mut opts);
         let card_units = sheets::card_units(entry, &shared, &profiles, &mut units);
+        let mounts = sheets::titan_weapons(entry, &shared, &profiles, &weapon_profiles, &mut units);
+        // A titan's mounts may offer weapons at no cost (a Command Head):
+        // they are upgrades too, so that a roster can name them.
+        if let Some(m) = &mounts
+            && !opts.is_empty()
+            && cost(entry, BP) == Some(0.0)
+        {
+            for (name, _) in m.mounts.iter().flat_map(|m| &m.weapons) {
+                if !opts.iter().any(|(n, _)| n == name) {
+                    opts.push((name.clone(), 0));
+                }
+            }
+        }
         cards.push(Card {
             id,
             personality: book.personalities.contains(&name.as_str()),
@@ -639,6 +659,8 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
                 .collect(),
             tags,
             marks: marks(entry, &shared),
+            mounts,
+            titan_weapons: sheets::offers_titan_weapons(entry, &shared, &weapon_profiles, 0),
             options: opts,
             upgrades: Vec::new(),
             units: card_units,
@@ -709,8 +731,10 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             name,
             points,
             otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
+            tags: Vec::new(),
         });
     }
+    mount_tags(&cards, &mut upgrades);
 
     if datasheets {
         return Ok(sheets::datasheets(
@@ -845,6 +869,9 @@ fn render(
         d.extend(extra.decisions.iter().map(|x| x.to_string()));
     }
     d.extend(construction_decisions(book, has_company));
+    if !mount_plans(cards).is_empty() {
+        d.push(MOUNT_DECISION.to_string());
+    }
     if !forces.is_empty() {
         d.push(format!(
             "The catalogue offers these forces, all converted into this one list: {}.",
@@ -953,6 +980,9 @@ fn render(
             } else if titan(c) {
                 note.push_str(" Bought with its weapons: the total is rounded up to 50 points, and worth one victory point per 100 points.");
             }
+            if let Some(mounts) = mount_summary(c) {
+                let _ = write!(note, " {mounts}");
+            }
             for (name, value) in &c.extra {
                 let _ = write!(note, " {name} {}.", number(*value));
             }
@@ -974,6 +1004,9 @@ fn render(
             let _ = writeln!(w, "  - id: {}", u.id);
             let _ = writeln!(w, "    name: {}", quote(&u.name));
             let _ = writeln!(w, "    points: {}", u.points);
+            if !u.tags.is_empty() {
+                let _ = writeln!(w, "    tags: [{}]", u.tags.join(", "));
+            }
             if !u.otherwise.is_empty() {
                 let _ = writeln!(w, "    points_when:");
                 for (card, p) in &u.otherwise {
@@ -1130,6 +1163,9 @@ fn render(
             rule(id, "army", None, r, message, provenance);
         }
     }
+    for (id, scope, applies, r, message, provenance) in mount_rules(cards, upgrades) {
+        rule(&id, scope, applies.as_deref(), &r, &message, &provenance);
+    }
     for (id, scope, applies, r, message, provenance) in construction_rules(book, cards, has_support) {
         rule(&id, scope, applies, &r, &message, &provenance);
     }
@@ -1143,6 +1179,9 @@ fn render(
     };
     for (id, rule, why) in construction_not_enforced(book, cards) {
         skip(id, rule, why);
+    }
+    for (id, rule, why) in mount_not_enforced(cards) {
+        skip(id, &rule, &why);
     }
     skip(
         "no-substitutions",
@@ -1455,11 +1494,6 @@ fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, 
             "The battle group is one card whose weapons are not assigned to titans: its cost is the catalogue's hulls plus the weapons, not rounded, and its victory points are one per 100 points of that total.",
         ),
         (
-            "titan-weapon-mounts",
-            "Which weapon fits which titan mount, and how many weapons a titan carries (core rules 6.1 and the army books).",
-            "The catalogue's mounts are not converted; weapons are upgrades at their prices.",
-        ),
-        (
             "stronghold-weapon",
             "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
             "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
@@ -1485,3 +1519,265 @@ fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, 
     }
     out
 }
+
+// ---------------------------------------------------------------------------
+// Titan weapon mounts (issue 15): which weapon goes on which mount, how
+// many each mount holds, and which mounts must be armed. A roster names a
+// titan's weapons, not their mounts, so the rules ask whether the weapons
+// can be mounted: Hall's condition for each set of mounts that weapons tie
+// together (no more weapons that only these mounts take than they hold),
+// and for each set of mounts that must be armed, enough weapons that fit
+// them.
+
+/// For each titan card, its mounts, and for each weapon it may take, the
+/// mounts (bits) that take it and the most of it each mount holds.
+struct MountPlan<'c> {
+    card: &'c Card,
+    times: u32,
+    mounts: &'c [sheets::Mount],
+    /// Weapon entry name, mount bits.
+    weapons: Vec<(String, u32)>,
+}
+
+fn mount_plans(cards: &[Card]) -> Vec<MountPlan<'_>> {
+    let mut out = Vec::new();
+    for c in cards.iter().filter(|c| titan(c)) {
+        let Some(m) = &c.mounts else { continue };
+        let mut weapons: Vec<(String, u32)> = Vec::new();
+        for (i, mount) in m.mounts.iter().enumerate() {
+            for (name, _) in &mount.weapons {
+                match weapons.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, bits)) => *bits |= 1 << i,
+                    None => weapons.push((name.clone(), 1 << i)),
+                }
+            }
+        }
+        out.push(MountPlan {
+            card: c,
+            times: m.times,
+            mounts: &m.mounts,
+            weapons,
+        });
+    }
+    out
+}
+
+/// The tag of the weapons that exactly the mounts `bits` of a card take.
+fn mount_tag(card: &Card, mounts: &[sheets::Mount], bits: u32) -> String {
+    let names: Vec<&str> = mounts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, m)| m.name.as_str())
+        .collect();
+    format!("mount-{}-{}", card.id, names.join("-"))
+}
+
+/// Tags each upgrade with the mounts that take it, per titan card.
+fn mount_tags(cards: &[Card], upgrades: &mut [Upgrade]) {
+    for plan in mount_plans(cards) {
+        for (name, bits) in &plan.weapons {
+            if let Some(u) = upgrades.iter_mut().find(|u| u.name == *name) {
+                let tag = mount_tag(plan.card, plan.mounts, *bits);
+                if !u.tags.contains(&tag) {
+                    u.tags.push(tag);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the mounts `set` are tied together by the weapon classes
+/// `edges` (each a set of mounts), so that none of its parts stands alone.
+fn tied(set: u32, edges: &[u32]) -> bool {
+    let mut reached = set & set.wrapping_neg();
+    loop {
+        let before = reached;
+        for e in edges.iter().map(|e| e & set) {
+            if e & reached != 0 {
+                reached |= e;
+            }
+        }
+        if reached == before {
+            return reached == set;
+        }
+    }
+}
+
+type MountRule = (String, &'static str, Option<String>, String, String, String);
+
+/// `titan-weapon-mounts` and `titan-required-weapons`, one rule each over
+/// every titan card of the book.
+fn mount_rules(cards: &[Card], upgrades: &[Upgrade]) -> Vec<MountRule> {
+    let plans = mount_plans(cards);
+    let mut upper: Vec<(String, String)> = Vec::new();
+    let mut lower: Vec<(String, String)> = Vec::new();
+    for plan in &plans {
+        let k = plan.mounts.len().min(16) as u32;
+        let classes: BTreeSet<u32> = plan.weapons.iter().map(|(_, b)| *b).collect();
+        let classes: Vec<u32> = classes.into_iter().collect();
+        let tags = |of: &dyn Fn(u32) -> bool| -> String {
+            classes
+                .iter()
+                .filter(|c| of(**c))
+                .map(|c| format!("tag:{}", mount_tag(plan.card, plan.mounts, *c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let held = |set: u32, f: fn(&sheets::Mount) -> u32| -> u32 {
+            plan.mounts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| set & (1 << i) != 0)
+                .map(|(_, m)| f(m))
+                .sum::<u32>()
+                * plan.times
+        };
+        let mut ups = Vec::new();
+        let mut lows = Vec::new();
+        for set in 1..(1u32 << k) {
+            let inside: Vec<u32> = classes.iter().copied().filter(|c| c & !set == 0).collect();
+            if !inside.is_empty() && tied(set, &inside) && inside.iter().fold(0, |a, c| a | c) == set {
+                ups.push(format!(
+                    "count({}) <= {}",
+                    tags(&|c| c & !set == 0),
+                    held(set, |m| m.max)
+                ));
+            }
+            let musts = plan
+                .mounts
+                .iter()
+                .enumerate()
+                .all(|(i, m)| set & (1 << i) == 0 || m.min > 0);
+            let touching: Vec<u32> = classes.iter().copied().filter(|c| c & set != 0).collect();
+            if musts && tied(set, &touching) {
+                lows.push(format!(
+                    "count({}) >= {}",
+                    tags(&|c| c & set != 0),
+                    held(set, |m| m.min)
+                ));
+            }
+        }
+        // A weapon the catalogue allows fewer of than its mounts hold.
+        for (name, bits) in &plan.weapons {
+            let mut most = 0u32;
+            let mut room = 0u32;
+            for (i, m) in plan.mounts.iter().enumerate() {
+                if bits & (1 << i) != 0 {
+                    let each = m.weapons.iter().find(|(n, _)| n == name).map_or(0, |(_, n)| *n);
+                    most = most.saturating_add(each.min(m.max));
+                    room += m.max;
+                }
+            }
+            if most < room
+                && let Some(u) = upgrades.iter().find(|u| u.name == *name)
+            {
+                ups.push(format!("count({}) <= {}", u.id, most * plan.times));
+            }
+        }
+        if !ups.is_empty() {
+            upper.push((plan.card.id.clone(), ups.join(" and ")));
+        }
+        if !lows.is_empty() {
+            lower.push((plan.card.id.clone(), lows.join(" and ")));
+        }
+    }
+    let provenance = format!(
+        "{CORE} 6.1 Titans (lines 915-925): titans are bought with their weapons; the mounts, how many weapons each holds and which weapons fit it are the catalogue's weapon groups of each titan"
+    );
+    let mut out = Vec::new();
+    for (id, parts, message) in [
+        (
+            "titan-weapon-mounts",
+            &upper,
+            "A titan carries only weapons its mounts take, and no more than its mounts hold; the card's note lists its mounts.",
+        ),
+        (
+            "titan-required-weapons",
+            &lower,
+            "A titan is bought with its weapons: every mount that must be armed has its weapon; the card's note lists its mounts.",
+        ),
+    ] {
+        if parts.is_empty() {
+            continue;
+        }
+        let rule = parts
+            .iter()
+            .map(|(card, r)| format!("(count({card}) == 0 or ({r}))"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        out.push((
+            id.to_string(),
+            "formation",
+            Some(
+                parts
+                    .iter()
+                    .map(|(c, _)| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            rule,
+            message.to_string(),
+            provenance.clone(),
+        ));
+    }
+    out
+}
+
+/// The mounts of a titan card, for its note: `Mounts: 2 carapace, 2 arm
+/// (must be armed), 1 head.`
+fn mount_summary(c: &Card) -> Option<String> {
+    let m = c.mounts.as_ref().filter(|_| titan(c))?;
+    let each: Vec<String> = m
+        .mounts
+        .iter()
+        .map(|m| match (m.min, m.max) {
+            (0, max) => format!("{max} {}", m.name),
+            (min, max) if min == max => format!("{max} {} (must be armed)", m.name),
+            (min, max) => format!("{max} {} (at least {min} armed)", m.name),
+        })
+        .collect();
+    Some(match m.times {
+        1 => format!("Mounts: {}.", each.join(", ")),
+        n => format!("Mounts of each of its {n} titans: {}.", each.join(", ")),
+    })
+}
+
+/// What the mount rules leave unchecked, with the reason.
+fn mount_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    let titans: Vec<&Card> = cards.iter().filter(|c| titan(c)).collect();
+    let groups: Vec<&str> = titans
+        .iter()
+        .filter(|c| c.mounts.as_ref().is_some_and(|m| m.times > 1))
+        .map(|c| c.name.as_str())
+        .collect();
+    if !groups.is_empty() {
+        out.push((
+            "titan-weapon-mounts-per-titan",
+            format!(
+                "Each titan of a card of several titans ({}) has its own mounts (core rules 6.1).",
+                groups.join(", ")
+            ),
+            "A roster names the weapons on the card, not on each titan, as the catalogue prices them: the mounts are counted for the card's titans together (three Reavers hold six arm weapons), so one titan with three arm weapons beside one with one is not found.".to_string(),
+        ));
+    }
+    let unread: Vec<&str> = titans
+        .iter()
+        .filter(|c| c.mounts.is_none() && c.titan_weapons)
+        .map(|c| c.name.as_str())
+        .collect();
+    if !unread.is_empty() {
+        out.push((
+            "titan-weapon-mounts-unread",
+            format!(
+                "Which weapon fits which mount, and how many weapons each titan carries, for {} (core rules 6.1).",
+                unread.join(", ")
+            ),
+            "The catalogue gives these cards no weapon groups with a number of mounts (or a choice between titans of different kinds), so their weapons are upgrades at their prices and nothing else.".to_string(),
+        ));
+    }
+    out
+}
+
+const MOUNT_DECISION: &str = "Titan weapon mounts: the catalogue's weapon groups of a titan are its mounts (arm, carapace, head, ...), with the most weapons each holds and the least it must hold; a group without a most is the weapons the titan always carries. A roster names a titan's weapons, not their mounts, so `titan-weapon-mounts` asks whether they can be mounted (for every set of mounts that weapons tie together, no more weapons that only these mounts take than the mounts hold; a weapon the catalogue allows fewer of than its mounts hold, no more than that) and `titan-required-weapons` whether every mount that must be armed can be (enough weapons that fit each set of such mounts). Weapons carry the tags `mount-<card>-<mounts>` naming the mounts of that card that take them. A mount's options that cost nothing (a Command Head) are upgrades at 0 points. A card of several titans counts the mounts of all its titans together; a card offering a choice of titans of different kinds is not checked.";
