@@ -66,7 +66,9 @@ struct Book {
     aliases: &'static [&'static str],
     personalities: &'static [&'static str],
     /// Categories of the catalogue that are sub-factions of which an army
-    /// takes at most one (chapters, craftworlds), if any.
+    /// takes at most one inside one codex variant (the Legions of the
+    /// Chaos Space Marines); the variants themselves, and one variant per
+    /// force, are game code (`games::netepic::VARIANTS`).
     exclusive: &'static [&'static str],
     /// Primary categories of the book that are Special cards under another
     /// name (Chaos Greater Daemons, Dark Eldar Archons).
@@ -136,23 +138,7 @@ const BOOKS: &[Book] = &[
             "Space Wolves - Njal Stormcaller",
             "Space Wolves - Ragnar Blackmane",
         ],
-        exclusive: &[
-            "Black Templars",
-            "Blood Angels",
-            "Crimson Suns",
-            "Dark Angels",
-            "Crimson Fists",
-            "Desert Lions",
-            "Flesh Eaters",
-            "Mentor Legion",
-            "Iron Hands",
-            "Salamanders",
-            "Space Wolves",
-            "White Scars",
-            "Silver Skulls",
-            "Raptor Legion",
-            "Raven Guard",
-        ],
+        exclusive: &[],
         special_aliases: &[],
         extra: None,
     },
@@ -188,10 +174,6 @@ const BOOKS: &[Book] = &[
             "Fulgrim, Primarch of the Emperor's Children",
         ],
         exclusive: &[
-            "World Eaters",
-            "Thousand Sons",
-            "Emperor's Children",
-            "Death Guard",
             "Alpha Legion",
             "Iron Warriors",
             "Night Lords",
@@ -221,7 +203,7 @@ const BOOKS: &[Book] = &[
             "Karandras, The Shadow Hunter",
             "Jain Zar, The Storm Of Silence",
         ],
-        exclusive: &["Biel-Tan", "Iyanden", "Ulthwe", "Saim-Hann", "Alaitoc"],
+        exclusive: &[],
         special_aliases: &[],
         extra: None,
     },
@@ -644,6 +626,17 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             units: card_units,
         });
     }
+    // Barrages of a book with no Forward Observer and no rule of its own
+    // for calling them need an observer of an allied force, unless the
+    // card's own rule places it without one.
+    let observers = cards.iter().any(|c| c.marks.observer);
+    if !observers && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {
+        for c in cards.iter_mut().filter(|c| c.marks.barrage_vp.is_some()) {
+            if !OBSERVER_FREE.iter().any(|(id, name, _)| *id == book.id && *name == c.name) {
+                c.tags.push("needs-observer".to_string());
+            }
+        }
+    }
     for p in book.personalities {
         if !cards.iter().any(|c| c.name == *p) {
             return Err(format!("personality `{p}` is not a card of the catalogue"));
@@ -854,9 +847,10 @@ fn render(
     if !skipped.is_empty() {
         d.push(format!("Entries left out: {}.", skipped.join("; ")));
     }
+    d.extend(variant_decisions(book));
     if !book.exclusive.is_empty() {
         d.push(format!(
-            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter, craftworld or legion army is that codex plus the standard list): {}. Cards of none of them are standard and mix with any one.",
+            "Legions of which a Chaos Space Marine army takes at most one (core rules 1.2.4, Chaos Marines row: that Legion, with the standard lists): {}.",
             book.exclusive.join(", ")
         ));
     }
@@ -1141,7 +1135,7 @@ fn render(
         let _ = writeln!(w, "    rule: {}", quote(rule));
         let _ = writeln!(w, "    why: {}", quote(why));
     };
-    for (id, rule, why) in construction_not_enforced(book, cards) {
+    for (id, rule, why) in construction_not_enforced() {
         skip(id, rule, why);
     }
     skip(
@@ -1333,6 +1327,13 @@ const OBSERVER_EXCEPTIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Barrage cards whose own rule places them without a Forward Observer.
+const OBSERVER_FREE: &[(&str, &str, &str)] = &[(
+    "netepic-dark-eldar",
+    "Orbital Web Bomb",
+    "its own rule lets the player place the web anywhere on the table",
+)];
+
 type Rule = (String, &'static str, Option<&'static str>, String, String, String);
 
 /// Constraints for off-board barrages and tunneler companies.
@@ -1421,6 +1422,17 @@ fn construction_decisions(book: &Book, has_company: bool) -> Vec<String> {
         d.push("Off-board barrages (core rules 4.4.8, lines 790-794) are the catalogue's barrage Support cards, which state the victory points they offer (`VP Cost`): each takes one Support slot per victory point (tags `off-board` and `off-board-vp-N`, counted by the five-Support rules), and an army with one needs a card whose units are Forward Observers (tag `forward-observer`, read from the units' Forward Observer rule links).".to_string());
         d.push("Tunnelers (core rules 3.4.3, line 411): a Company card is a company of tunnelers when the catalogue gives it the book's Tunneler Company Support rule; its Support and Special cards must be cards with tunnelers or infantry (tag `tunneler-support`). That the infantry start the game inside the tunnelers is not checked.".to_string());
     }
+    if book.id == "netepic-dark-eldar" {
+        let free: Vec<String> = OBSERVER_FREE
+            .iter()
+            .filter(|(id, _, _)| *id == book.id)
+            .map(|(_, name, why)| format!("the {name} needs none: {why}"))
+            .collect();
+        d.push(format!(
+            "Forward Observers (core rules 4.4.8): no unit of this book is a Forward Observer, and no rule of the book says who calls its barrages; {}. Its other barrages (tag `needs-observer`) follow the core rule, which names no army: the army needs a card with a Forward Observer in one of its forces, an allied force's included (`forward-observer`, checked over the whole army by muster's game code).",
+            free.join("; ")
+        ));
+    }
     if let Some((_, why)) = OBSERVER_EXCEPTIONS.iter().find(|(id, _)| *id == book.id) {
         d.push(format!(
             "Off-board barrages need no Forward Observer in this book: {why}."
@@ -1436,19 +1448,14 @@ fn ally_decisions() -> Vec<&'static str> {
     vec![
         "Allies: a roster writes its allied force after an `Allies: <list>` line; the cards before it are the core army, named by `Army:`. Each force is resolved and checked against its own list (its own Company cards, five Support and one Special per Company), so no card of one list joins the other; the points limit and Unique cards count the whole army.",
         "Allies: Standard lists are Adeptus Mechanicus (the Imperial Knights row), Adeptus Astartes, Imperial Guard (the Adeptus Militaris row), Chaos, Eldar and Orks (1.2.3); Codex armies, at least 75% in the core army, are Titan Legions, Adepta Sororitas, Dark Eldar, Squats, Slann and Tau (1.2.4); Tyranids take no allies (100%). Only a Standard list is an ally. Forbidden pairs are read from each core army's row only: Space Marines and Eldar take no Chaos, Chaos no Eldar or Space Marines, Dark Eldar no Eldar, Squats no Orks; Sisters of Battle take one of Adeptus Astartes, Adeptus Mechanicus, Imperial Guard or Eldar; Slann any number of Standard lists; Titan Legions count a standard Adeptus Mechanicus force as part of the core army and take one other Standard list.",
-        "Allies: rows the text conversion broke. Nurgle, Slaanesh and Tzeentch (lines 221-223) are empty rows that share the Khorne row's cells; Craftworld Eldar and Knights (line 225) lost their allies column, which the Chaos Marines row (line 224) seems to hold. The catalogues merge each codex with its standard list (Chaos with its Powers and Legions, Adeptus Astartes with its Chapters, Eldar with its Craftworlds, Imperial Guard with the PDF), so these lists are read as their Standard rows and the codex variants' 75% rule is not checked. The Kroot Mercenaries row (line 211) has no list of its own. The Necrons are in no row: their allies and share are reported as unchecked.",
+        "Allies: rows the text conversion broke. Nurgle, Slaanesh and Tzeentch (lines 221-223) are empty rows that share the Khorne row's cells; Craftworld Eldar and Knights (line 225) lost their allies column, which the Chaos Marines row (line 224) seems to hold. The catalogues merge each codex with its standard list (Chaos with its Powers and Legions, Adeptus Astartes with its Chapters, Eldar with its Craftworlds, Imperial Guard with the PDF): a force is read as its list's Standard row unless it takes a variant's cards, which make it that Codex variant (see the variant decisions). The Kroot Mercenaries row (line 211) is the Tau book's force of Kroot cards alone. The Necrons are in no row: their allies and share are reported as unchecked.",
         "Allies: the core army is the force with the most points (an allied force with more is an error); its share is counted against the army's total points, not the limit.",
     ]
 }
 
 /// Construction rules not enforced, with the reason.
-fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, &'static str, &'static str)> {
-    let mut out = vec![
-        (
-            "codex-variants",
-            "Codex variants inside a catalogue (a Chapter, a Chaos Power or Legion, a Craftworld, the PDF) need at least 75% of the points in that codex and its standard list (core rules 1.2.4).",
-            "The catalogue merges the codex with its standard list into one list, so a roster does not say which variant it fields; each list is checked as its Standard row.",
-        ),
+fn construction_not_enforced() -> Vec<(&'static str, &'static str, &'static str)> {
+    vec![
         (
             "titan-battle-group-rounding",
             "A titan battle group rounds each titan's cost up to 50 points before adding them (core rules 6.1, optional rule).",
@@ -1464,24 +1471,46 @@ fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, 
             "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
             "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
         ),
-    ];
-    let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
-    if barrages
-        && !cards.iter().any(|c| c.marks.observer)
-        && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id)
-    {
-        out.push((
-            "forward-observer",
-            "An army with off-board barrages needs a Forward Observer to call them (core rules 4.4.8).",
-            "The catalogue marks no unit of this book as a Forward Observer, so who calls its barrages is the army book's matter and is not checked.",
+    ]
+}
+
+/// Decisions about the codex variants of a book (game code:
+/// `games::netepic::VARIANTS` and `SHARE_CAPS`).
+fn variant_decisions(book: &Book) -> Vec<String> {
+    use muster::games::netepic::{ArmyKind, variants_of};
+    let mut d = Vec::new();
+    let named: Vec<String> = variants_of(book.id)
+        .filter(|v| !v.tags.is_empty())
+        .map(|v| {
+            let tags: Vec<String> = v.tags.iter().map(|t| format!("`{t}`")).collect();
+            let kind = match v.kind {
+                ArmyKind::Codex => format!("Codex, {}%", v.core_percent),
+                _ => format!("Standard, {}%", v.core_percent),
+            };
+            format!("{} ({}; {kind})", v.name, tags.join(", "))
+        })
+        .collect();
+    if !named.is_empty() {
+        d.push(format!(
+            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. This book's variants, with the tags of their cards: {}.",
+            named.join("; ")
         ));
     }
-    if book.id == "netepic-tau" {
-        out.push((
-            "kroot-mercenaries",
-            "Kroot Mercenaries: a Standard army of the Tau book's Kroot units (core rules 1.2.3, line 211).",
-            "The Kroot are cards of the Tau list, which is a Codex army; a Kroot-only Standard force is not a list of its own.",
-        ));
-    }
-    out
+    let extra: &[&str] = match book.id {
+        "netepic-chaos" => &[
+            "Chaos variants: the Legions of the four Powers count with their Power (World Eaters with Khorne, Death Guard with Nurgle, Emperor's Children with Slaanesh, Thousand Sons with Tzeentch), as the book's force compositions say. The Chaos Space Marine cards and the other five Legions make the Chaos Space Marines variant: the catalogue's force of that name reads the core rules' Chaos Marines row (line 224, 'the Standard Adeptus Astartes List') as the Chaos Space Marine cards of this book, and its reading is followed. Another Power may join as an allied force of this same book (an `Allies: NetEpic Chaos` line with that Power's cards): any or all of the other Powers for a Power or Chaos Space Marine army, one Power for the standard (Undivided) army, in place of a Standard list.",
+        ],
+        "netepic-eldar" => &[
+            "Eldar variants: a Craftworld, Exodite or Eldar Knights army may take one other Craftworld, the Exodites, the Eldar Knights or the Harlequins as its allied force from this same book (an `Allies: NetEpic Eldar` line), in place of a Standard list. Eldar Knights joining so may hold up to half the army's points, whatever the core army's codex share. A force of Harlequin Masque cards is only ever an allied force (`never-core`), of an army that may take Eldar allies; its allies and share are those of its core army.",
+        ],
+        "netepic-tau" => &[
+            "Kroot Mercenaries (core rules 1.2.3, line 211; the Tau book): a force whose cards are all Kroot cards (tag `kroot`) is the Kroot Mercenaries Standard army: at least 50% as the core army, and a Standard list any army may take as its ally. A force with other Tau cards is the Tau Codex army (75%), which may take a Kroot Mercenaries force of this same book as its ally; Kroot cards inside it may support Tau companies, but all Kroot cards of the army together hold at most 25% of its points (`kroot-share`).",
+        ],
+        "netepic-imperial-guard" => &[
+            "The Planetary Defence Force is the Imperial Guard book's codex variant: its cards carry both `imperial-guard` and `planetary-defence-force`, and one of them makes a force a PDF army, which holds 75% of the army's points. Standard Imperial Guard cards mix with it, as the catalogue offers them in its PDF force.",
+        ],
+        _ => &[],
+    };
+    d.extend(extra.iter().map(|s| s.to_string()));
+    d
 }
