@@ -626,6 +626,16 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             units: card_units,
         });
     }
+    // Cards the game code counts by what they field, read from their
+    // names (the Tau book's Kroot units, whatever force the catalogue
+    // offers them in).
+    for (id, prefix, tag) in NAME_TAGS {
+        if *id == book.id {
+            for c in cards.iter_mut().filter(|c| c.name.starts_with(prefix)) {
+                c.tags.push(tag.to_string());
+            }
+        }
+    }
     // Barrages of a book with no Forward Observer and no rule of its own
     // for calling them need an observer of an allied force, unless the
     // card's own rule places it without one.
@@ -1327,6 +1337,9 @@ const OBSERVER_EXCEPTIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Tags given by the start of a card's name: book, prefix, tag.
+const NAME_TAGS: &[(&str, &str, &str)] = &[("netepic-tau", "Kroot", "kroot-unit")];
+
 /// Barrage cards whose own rule places them without a Forward Observer.
 const OBSERVER_FREE: &[(&str, &str, &str)] = &[(
     "netepic-dark-eldar",
@@ -1500,14 +1513,18 @@ fn variant_decisions(book: &Book) -> Vec<String> {
         "netepic-chaos" => &[
             "Chaos variants: the Legions of the four Powers count with their Power (World Eaters with Khorne, Death Guard with Nurgle, Emperor's Children with Slaanesh, Thousand Sons with Tzeentch), as the book's force compositions say. The Chaos Space Marine cards and the other five Legions make the Chaos Space Marines variant: the catalogue's force of that name reads the core rules' Chaos Marines row (line 224, 'the Standard Adeptus Astartes List') as the Chaos Space Marine cards of this book, and its reading is followed. Another Power may join as an allied force of this same book (an `Allies: NetEpic Chaos` line with that Power's cards): any or all of the other Powers for a Power or Chaos Space Marine army, one Power for the standard (Undivided) army, in place of a Standard list.",
         ],
+        "netepic-adeptus-astartes" => &[
+            "Chapters: some Chapter cards also carry the catalogue's Space Marines category (Blood Angels, Black Templars); the Chapter's own tag decides, so they make the force that Chapter's army. The catalogue has a Raven Guard force but no Raven Guard card, so no force can be read as a Raven Guard army; that force's rules are listed as not enforced.",
+            "Iron Hands armies take allies from the Standard Imperial lists only, Adeptus Mechanicus or Imperial Guard (the book's Unwilling Allies; the Chapters it names are Codex armies and never allies anyway).",
+        ],
         "netepic-eldar" => &[
-            "Eldar variants: a Craftworld, Exodite or Eldar Knights army may take one other Craftworld, the Exodites, the Eldar Knights or the Harlequins as its allied force from this same book (an `Allies: NetEpic Eldar` line), in place of a Standard list. Eldar Knights joining so may hold up to half the army's points, whatever the core army's codex share. A force of Harlequin Masque cards is only ever an allied force (`never-core`), of an army that may take Eldar allies; its allies and share are those of its core army.",
+            "Eldar variants: the catalogue tags many cards of its standard Eldar force `eldar-knights` or `exodites` as well as `eldar`; only the cards without `eldar` (such as the Knight Warhost or the Exodite hosts) make a force an Eldar Knights or Exodite army. A Craftworld, Exodite or Eldar Knights army may take one other Craftworld, the Exodites, the Eldar Knights or the Harlequins as its allied force from this same book (an `Allies: NetEpic Eldar` line), in place of a Standard list. Eldar Knights joining so may hold up to half the army's points, whatever the core army's codex share. A force of Harlequin Masque cards is only ever an allied force (`never-core`), of an army that may take Eldar allies; its allies and share are those of its core army.",
         ],
         "netepic-tau" => &[
-            "Kroot Mercenaries (core rules 1.2.3, line 211; the Tau book): a force whose cards are all Kroot cards (tag `kroot`) is the Kroot Mercenaries Standard army: at least 50% as the core army, and a Standard list any army may take as its ally. A force with other Tau cards is the Tau Codex army (75%), which may take a Kroot Mercenaries force of this same book as its ally; Kroot cards inside it may support Tau companies, but all Kroot cards of the army together hold at most 25% of its points (`kroot-share`).",
+            "Kroot Mercenaries (core rules 1.2.3, line 211; the Tau book): the Kroot units are the cards named Kroot or Krootox (tag `kroot-unit`, read from the names: the catalogue tags the Kroot companies and specials `kroot` but the Kroot support cards `tau`). A force whose cards are all Kroot units is the Kroot Mercenaries Standard army: at least 50% as the core army, and a Standard list any army may take as its ally. A force with other Tau cards is the Tau Codex army (75%), which may take a Kroot Mercenaries force of this same book as its ally; Kroot units inside it may support Tau companies, but all Kroot units of that force together hold at most 25% of the army's points (`kroot-share`).",
         ],
         "netepic-imperial-guard" => &[
-            "The Planetary Defence Force is the Imperial Guard book's codex variant: its cards carry both `imperial-guard` and `planetary-defence-force`, and one of them makes a force a PDF army, which holds 75% of the army's points. Standard Imperial Guard cards mix with it, as the catalogue offers them in its PDF force.",
+            "The Planetary Defence Force is the Imperial Guard book's codex variant. The catalogue tags the cards of its PDF force `planetary-defence-force`; those tagged `imperial-guard` as well are offered in its Imperial Guard force too, so they are standard cards, and only a card of the PDF force alone (tagged `planetary-defence-force` only, such as the Militia Company) makes a force a PDF army, which holds 75% of the army's points.",
         ],
         _ => &[],
     };

@@ -1174,7 +1174,9 @@ fn force_variant(
         .filter_map(|f| Some((f, *tags.get(f.id.as_str())?)))
         .filter(|(_, t)| !t.contains("fortification"))
         .collect();
-    let has = |v: &Variant, t: &std::collections::BTreeSet<String>| v.tags.iter().any(|x| t.contains(*x));
+    let has = |v: &Variant, t: &std::collections::BTreeSet<String>| {
+        v.tags.iter().any(|x| t.contains(*x)) && !v.unless.iter().any(|x| t.contains(*x))
+    };
     // A variant made of its cards alone (Kroot Mercenaries).
     if let Some(v) = variants
         .iter()

@@ -262,6 +262,10 @@ pub struct Variant {
     pub name: &'static str,
     /// Tags of the cards that make a force this variant.
     pub tags: &'static [&'static str],
+    /// A card that also carries one of these tags is shared with the
+    /// standard list and does not make the variant (the Imperial Guard
+    /// cards the catalogue offers in its PDF force as well).
+    pub unless: &'static [&'static str],
     /// The force is this variant only when every one of its cards carries
     /// one of `tags` (Kroot Mercenaries: Kroot units alone); otherwise one
     /// such card is enough.
@@ -322,7 +326,7 @@ pub struct ShareCap {
 pub const SHARE_CAPS: &[ShareCap] = &[ShareCap {
     id: "kroot-share",
     list: TAU,
-    tag: "kroot",
+    tag: "kroot-unit",
     what: "Kroot cards",
     percent: 25,
     provenance: "Tau book, Tau Army Composition: Kroot cards may support Tau companies, but all Kroot together are at most 25% of the army",
@@ -348,6 +352,7 @@ const fn chapter(name: &'static str, tags: &'static [&'static str]) -> Variant {
         list: MARINES,
         name,
         tags,
+        unless: &[],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -367,6 +372,7 @@ const fn eldar_codex(name: &'static str, tags: &'static [&'static str]) -> Varia
         list: ELDAR,
         name,
         tags,
+        unless: &[],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -386,6 +392,7 @@ const fn power(name: &'static str, tags: &'static [&'static str]) -> Variant {
         list: CHAOS,
         name,
         tags,
+        unless: &[],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -438,6 +445,7 @@ pub const VARIANTS: &[Variant] = &[
             "night-lords",
             "word-bearers",
         ],
+        unless: &[],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -454,6 +462,7 @@ pub const VARIANTS: &[Variant] = &[
         list: CHAOS,
         name: "Chaos Undivided",
         tags: &[],
+        unless: &[],
         only: false,
         kind: ArmyKind::Standard,
         core_percent: 50,
@@ -469,8 +478,14 @@ pub const VARIANTS: &[Variant] = &[
     eldar_codex(CRAFTWORLDS[2], &["iyanden"]),
     eldar_codex(CRAFTWORLDS[3], &["saim-hann"]),
     eldar_codex(CRAFTWORLDS[4], &["ulthwe"]),
-    eldar_codex("Exodites", &["exodites"]),
+    // Cards the catalogue tags `eldar` as well are offered in its standard
+    // Eldar force too: they are standard cards.
     Variant {
+        unless: &["eldar"],
+        ..eldar_codex("Exodites", &["exodites"])
+    },
+    Variant {
+        unless: &["eldar"],
         as_ally_core_percent: Some(50),
         ..eldar_codex("Eldar Knights", &["eldar-knights"])
     },
@@ -478,6 +493,7 @@ pub const VARIANTS: &[Variant] = &[
         list: ELDAR,
         name: "Harlequin Masque",
         tags: &["harlequin-masque"],
+        unless: &[],
         only: false,
         kind: ArmyKind::Standard,
         core_percent: 50,
@@ -492,6 +508,7 @@ pub const VARIANTS: &[Variant] = &[
         list: GUARD,
         name: "Planetary Defence Force",
         tags: &["planetary-defence-force"],
+        unless: &["imperial-guard"],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -508,6 +525,7 @@ pub const VARIANTS: &[Variant] = &[
         list: TAU,
         name: "Tau",
         tags: &[],
+        unless: &[],
         only: false,
         kind: ArmyKind::Codex,
         core_percent: 75,
@@ -521,7 +539,8 @@ pub const VARIANTS: &[Variant] = &[
     Variant {
         list: TAU,
         name: "Kroot Mercenaries",
-        tags: &["kroot"],
+        tags: &["kroot-unit"],
+        unless: &[],
         only: true,
         kind: ArmyKind::Standard,
         core_percent: 50,
