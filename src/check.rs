@@ -1274,7 +1274,7 @@ fn ally_rules(
     }
     // The army named in messages: the variant where the force fields one.
     let core_name = match core_variant.filter(|v| !v.tags.is_empty()) {
-        Some(v) => format!("a {} army", v.name),
+        Some(v) => format!("the {} army", v.name),
         None => core.name.clone(),
     };
     // Points of the core army (with the forces that count as core) and of

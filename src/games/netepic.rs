@@ -327,7 +327,7 @@ pub const SHARE_CAPS: &[ShareCap] = &[ShareCap {
     id: "kroot-share",
     list: TAU,
     tag: "kroot-unit",
-    what: "Kroot cards",
+    what: "Kroot units",
     percent: 25,
     provenance: "Tau book, Tau Army Composition: Kroot cards may support Tau companies, but all Kroot together are at most 25% of the army",
 }];
