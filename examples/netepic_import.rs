@@ -1639,11 +1639,7 @@ const BOOK_RULES: &[(&str, BookRule)] = &[
         "count(tag:blood-angels) == 0 or count(assault-scatolo-squad, veteran-company, veteran-tactical-detachment) == 0",
         "A Blood Angels army takes no Assault Scatolo Squad, Veteran Company or Veteran Detachment.",
     )])),
-    ("Crimson Fists - First Company", BookRule::Partly(&[(
-        "book-crimson-fists-first-company", "army", None,
-        "count(tag:crimson-fists) == 0 or count(crimson-fists-first-company) >= 1",
-        "A Crimson Fists army takes the Crimson Fists First Company card.",
-    )], "That the First Company takes no other infantry Support cards is not checked: the catalogue does not mark which Support cards are infantry.")),
+    ("Crimson Fists - First Company", BookRule::Declared("The First Company is the catalogue's only Crimson Fists card, so a force is a Crimson Fists army exactly when it takes it: the requirement holds by itself. That the First Company takes no other infantry Support cards is not checked: the catalogue does not mark which Support cards are infantry.")),
     ("Crimson Fists - Prohibited Units", BookRule::Rules(&[(
         "book-crimson-fists-prohibited-units", "army", None,
         "count(tag:crimson-fists) == 0 or count(terminator-company, veteran-company) == 0",
@@ -1682,7 +1678,11 @@ const BOOK_RULES: &[(&str, BookRule)] = &[
         "count(tag:iron-hands) == 0 or count(assault-company, chaplain, devastator-company, tactical-company, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
         "An Iron Hands army takes no Assault, Devastator, Tactical or Veteran Company, Terminator Company or Detachment, Veteran Detachment or Chaplain.",
     )])),
-    ("Mentor Legion - Mutually Exclusive", BookRule::Declared("The rule names Tutor and Mentor Elite Cadre detachments; the catalogue has a Mentor Elite Cadre card but no Tutor card, and does not say what its three-detachment cap counts.")),
+    ("Mentor Legion - Mutually Exclusive", BookRule::Rules(&[(
+        "book-mentor-legion-mutually-exclusive", "army", None,
+        "(count(mentor-legion-tutor-detachment) == 0 or count(mentor-legion-mentor-elite-cadre-detachment) == 0) and count(mentor-legion-tutor-detachment, mentor-legion-mentor-elite-cadre-detachment) <= 3",
+        "An army takes Tutor Detachments or Mentor Elite Cadre Detachments, not both, and three of them at most.",
+    )])),
     ("Mentor Legion - Prohibited Units", BookRule::Rules(&[(
         "book-mentor-legion-prohibited-units", "army", None,
         "count(tag:mentor-legion) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
