@@ -642,7 +642,10 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
     let observers = cards.iter().any(|c| c.marks.observer);
     if !observers && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {
         for c in cards.iter_mut().filter(|c| c.marks.barrage_vp.is_some()) {
-            if !OBSERVER_FREE.iter().any(|(id, name, _)| *id == book.id && *name == c.name) {
+            if !OBSERVER_FREE
+                .iter()
+                .any(|(id, name, _)| *id == book.id && *name == c.name)
+            {
                 c.tags.push("needs-observer".to_string());
             }
         }
@@ -1209,7 +1212,9 @@ fn render(
             Some(BookRule::Declared(why)) => *why,
             Some(BookRule::Partly(_, why)) => *why,
             Some(_) => continue,
-            None => "An army-book rule kept in the catalogue as text only; it is not converted into a constraint.",
+            None => {
+                "An army-book rule kept in the catalogue as text only; it is not converted into a constraint."
+            }
         };
         skip(
             &format!("book-{}", slug(r)),
@@ -1582,10 +1587,24 @@ fn variant_decisions(book: &Book) -> Vec<String> {
 /// What muster does with an army-book rule of a catalogue's force entries.
 enum BookRule {
     /// Constraints on the roster: id, scope, applies_to, rule, message.
-    Rules(&'static [(&'static str, &'static str, Option<&'static str>, &'static str, &'static str)]),
+    Rules(
+        &'static [(
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+        )],
+    ),
     /// Constraints for part of the rule, and why the rest is not checked.
     Partly(
-        &'static [(&'static str, &'static str, Option<&'static str>, &'static str, &'static str)],
+        &'static [(
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+        )],
         &'static str,
     ),
     /// Applied by muster's game code (the variants and ally tables).
@@ -1603,122 +1622,305 @@ const BOOK_RULES: &[(&str, BookRule)] = &[
     // Adepta Sororitas
     ("Sisters of Battle Force Composition", BookRule::Game),
     ("Frateris Militia Force Composition", BookRule::Game),
-    ("Frateris Militia - New List", BookRule::Declared("The Frateris Militia cards need the opponent's consent before the game; a roster cannot show an agreement, so muster accepts them.")),
+    (
+        "Frateris Militia - New List",
+        BookRule::Declared(
+            "The Frateris Militia cards need the opponent's consent before the game; a roster cannot show an agreement, so muster accepts them.",
+        ),
+    ),
     // Adeptus Astartes
     ("Standard Space Marines Force Composition", BookRule::Game),
     ("Codex Chapter - Allies", BookRule::Game),
     ("Iron Hands - Unwilling Allies", BookRule::Game),
-    ("Black Templars - Emperor's Champion", BookRule::Rules(&[(
-        "book-black-templars-emperor-s-champion", "army", None,
-        "count(tag:black-templars) == 0 or count(black-templars-emperor-s-champion) >= 1",
-        "A Black Templars army spends one of its Special cards on the Emperor's Champion.",
-    )])),
-    ("Black Templars - Prohibited Units", BookRule::Rules(&[(
-        "book-black-templars-prohibited-units", "army", None,
-        "count(tag:black-templars) == 0 or count(attack-bike-squad, battle-company, land-raider-company, librarian, marine-bike-company, marine-bike-squad, scout-company, scout-detachment, tactical-company, tactical-detachment, veteran-company, veteran-tactical-detachment) == 0",
-        "A Black Templars army takes none of these standard cards: Attack Bikes, Battle Company, Land Raider Company, Librarian, Marine Bike Company and Squad, Scout Company and Detachment, Tactical Company and Detachment, Veteran Company and Detachment.",
-    )])),
-    ("Black Templars - Vow (Optional)", BookRule::Play("Optional: after building the army and before terrain is set up, the Black Templars player picks a Vow, which the opponent must accept.")),
-    ("Black Templars - Zeal", BookRule::Play("A broken Black Templars infantry detachment that fails its morale check takes Charge orders beside its Fall Back orders and must try to assault the nearest enemy it sees.")),
-    ("Blood Angels - Death Company", BookRule::Partly(&[
-        (
-            "book-blood-angels-death-company", "army", None,
-            "count(tag:blood-angels) == 0 or count(blood-angels-death-company) >= 1",
-            "A Blood Angels army takes the Death Company card.",
+    (
+        "Black Templars - Emperor's Champion",
+        BookRule::Rules(&[(
+            "book-black-templars-emperor-s-champion",
+            "army",
+            None,
+            "count(tag:black-templars) == 0 or count(black-templars-emperor-s-champion) >= 1",
+            "A Black Templars army spends one of its Special cards on the Emperor's Champion.",
+        )]),
+    ),
+    (
+        "Black Templars - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-black-templars-prohibited-units",
+            "army",
+            None,
+            "count(tag:black-templars) == 0 or count(attack-bike-squad, battle-company, land-raider-company, librarian, marine-bike-company, marine-bike-squad, scout-company, scout-detachment, tactical-company, tactical-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "A Black Templars army takes none of these standard cards: Attack Bikes, Battle Company, Land Raider Company, Librarian, Marine Bike Company and Squad, Scout Company and Detachment, Tactical Company and Detachment, Veteran Company and Detachment.",
+        )]),
+    ),
+    (
+        "Black Templars - Vow (Optional)",
+        BookRule::Play(
+            "Optional: after building the army and before terrain is set up, the Black Templars player picks a Vow, which the opponent must accept.",
         ),
-        (
-            "book-blood-angels-death-company-alone", "group", Some("blood-angels-death-company"),
-            "count(tag:support) + count(tag:special) == 0",
-            "The Death Company stands alone: it takes no Support or Special cards.",
+    ),
+    (
+        "Black Templars - Zeal",
+        BookRule::Play(
+            "A broken Black Templars infantry detachment that fails its morale check takes Charge orders beside its Fall Back orders and must try to assault the nearest enemy it sees.",
         ),
-    ], "Which stands the Death Company draws from the other infantry detachments is decided after the army is chosen, on the table.")),
-    ("Blood Angels - Black Rage", BookRule::Play("Blood Angels infantry gain +1 CAF when they charge into close combat; each turn, after initiative, an infantry detachment rolling a 1 must take Charge orders and go for the nearest enemy it sees.")),
-    ("Psychic Power : Quickening", BookRule::Play("Blood Angels Librarians use Quickening in place of Mind Blast: one friendly infantry, cavalry or walker model within 25 cm and in sight gains +3 CAF until the End Phase.")),
-    ("Blood Angels - Prohibited Units", BookRule::Rules(&[(
-        "book-blood-angels-prohibited-units", "army", None,
-        "count(tag:blood-angels) == 0 or count(assault-scatolo-squad, veteran-company, veteran-tactical-detachment) == 0",
-        "A Blood Angels army takes no Assault Scatolo Squad, Veteran Company or Veteran Detachment.",
-    )])),
-    ("Crimson Fists - First Company", BookRule::Declared("The First Company is the catalogue's only Crimson Fists card, so a force is a Crimson Fists army exactly when it takes it: the requirement holds by itself. That the First Company takes no other infantry Support cards is not checked: the catalogue does not mark which Support cards are infantry.")),
-    ("Crimson Fists - Prohibited Units", BookRule::Rules(&[(
-        "book-crimson-fists-prohibited-units", "army", None,
-        "count(tag:crimson-fists) == 0 or count(terminator-company, veteran-company) == 0",
-        "A Crimson Fists army takes no Terminator Company or Veteran Company.",
-    )])),
-    ("Crimson Suns - Death Before Dishonour", BookRule::Play("The Crimson Suns re-roll one morale check a turn; the enemy scores two victory points in every End Phase for each of their units on Fall Back orders.")),
-    ("Crimson Suns - Honour Quest", BookRule::Play("After set-up the Crimson Suns name one objective outside their half: it is worth double to them, and they lose 5 victory points while the enemy holds or contests it.")),
-    ("Crimson Suns - Prohibited Units", BookRule::Rules(&[(
-        "book-crimson-suns-prohibited-units", "army", None,
-        "count(tag:crimson-suns) == 0 or count(battle-company, devastator-company, devastator-detachment, scout-company, scout-detachment, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
-        "A Crimson Suns army takes no Battle, Devastator, Scout, Terminator or Veteran Company or Detachment.",
-    )])),
-    ("Dark Angels - Prohibited Units", BookRule::Rules(&[(
-        "book-dark-angels-prohibited-units", "army", None,
-        "count(tag:dark-angels) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
-        "A Dark Angels army takes no Veteran Company or Veteran Detachment.",
-    )])),
-    ("Iron Hands - Well-Rounded", BookRule::Rules(&[
-        (
-            "book-iron-hands-clan-per-siege", "army", None,
-            "count(tag:iron-hands) == 0 or count(iron-hands-siege-company) <= count(iron-hands-clan-company)",
-            "An Iron Hands army takes a Clan Company for each Siege Company.",
+    ),
+    (
+        "Blood Angels - Death Company",
+        BookRule::Partly(
+            &[
+                (
+                    "book-blood-angels-death-company",
+                    "army",
+                    None,
+                    "count(tag:blood-angels) == 0 or count(blood-angels-death-company) >= 1",
+                    "A Blood Angels army takes the Death Company card.",
+                ),
+                (
+                    "book-blood-angels-death-company-alone",
+                    "group",
+                    Some("blood-angels-death-company"),
+                    "count(tag:support) + count(tag:special) == 0",
+                    "The Death Company stands alone: it takes no Support or Special cards.",
+                ),
+            ],
+            "Which stands the Death Company draws from the other infantry detachments is decided after the army is chosen, on the table.",
         ),
-        (
-            "book-iron-hands-two-support", "group", Some("tag:company"),
-            "army.count(tag:iron-hands) == 0 or count(tag:support) >= 2",
-            "In an Iron Hands army every Company card takes at least two Support cards.",
+    ),
+    (
+        "Blood Angels - Black Rage",
+        BookRule::Play(
+            "Blood Angels infantry gain +1 CAF when they charge into close combat; each turn, after initiative, an infantry detachment rolling a 1 must take Charge orders and go for the nearest enemy it sees.",
         ),
-    ])),
-    ("Iron Hands - Pride", BookRule::Play("An Iron Hands army fielded with any other force rolls initiative at -1, and Iron Hands gain nothing from the abilities of units outside the Chapter (Apothecaries, Chaplains, Techmarines).")),
-    ("Iron Hands - Siege Specialists", BookRule::Play("Units fighting Iron Hands in close combat get no CAF bonus from fortifications.")),
-    ("Iron Hands - Bionics", BookRule::Play("Iron Hands elite infantry and characters regenerate on 5+; the better armour of their Veterans and Terminators is already in their statistics.")),
-    ("Iron Hands - Victory Point Bonus", BookRule::Play("Iron Hands score +1 victory point for every enemy detachment wiped out; some of their own units give the enemy half as many victory points again.")),
-    ("Iron Hands - Prohibited Units", BookRule::Rules(&[(
-        "book-iron-hands-prohibited-units", "army", None,
-        "count(tag:iron-hands) == 0 or count(assault-company, chaplain, devastator-company, tactical-company, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
-        "An Iron Hands army takes no Assault, Devastator, Tactical or Veteran Company, Terminator Company or Detachment, Veteran Detachment or Chaplain.",
-    )])),
-    ("Mentor Legion - Mutually Exclusive", BookRule::Rules(&[(
-        "book-mentor-legion-mutually-exclusive", "army", None,
-        "(count(mentor-legion-tutor-detachment) == 0 or count(mentor-legion-mentor-elite-cadre-detachment) == 0) and count(mentor-legion-tutor-detachment, mentor-legion-mentor-elite-cadre-detachment) <= 3",
-        "An army takes Tutor Detachments or Mentor Elite Cadre Detachments, not both, and three of them at most.",
-    )])),
-    ("Mentor Legion - Prohibited Units", BookRule::Rules(&[(
-        "book-mentor-legion-prohibited-units", "army", None,
-        "count(tag:mentor-legion) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
-        "A Mentor Legion army takes no Veteran Marines (Veteran Company or Detachment).",
-    )])),
-    ("Raptor Legion - Hatred", BookRule::Play("Raptor Legion Marines must get into close combat with Emperor's Children Marines they can see as soon as they can.")),
-    ("Raven Guard - Limited Heavy Support", BookRule::Declared("The catalogue has a Raven Guard force but no Raven Guard card, so no roster can be read as a Raven Guard army (and the rule counts detachments inside cards).")),
-    ("Raven Guard - Pin-Point Accuracy", BookRule::Play("Raven Guard may re-roll the scatter of a Drop Pod assault's first target point; each pod still scatters as usual.")),
-    ("Raven Guard - Careful Reconnaissance", BookRule::Play("A Raven Guard army with Scout Marines adds +1 to its first initiative roll of the game.")),
-    ("Raven Guard - Commander Jump Packs", BookRule::Play("A Raven Guard character may swap its Rhino for a jump pack at no cost, moving 15 cm; break and victory points stay as they are.")),
-    ("Salamanders - Weapon Preference", BookRule::Declared("Devastators of the 9th Company may be Flaming Devastators: a swap inside a card, and cards have no options in this conversion.")),
-    ("Salamanders - Optional Weapons", BookRule::Declared("A Tactical Detachment of a Tactical or Battle Company may be swapped for a Flamer Detachment: a swap inside a card, and cards have no options in this conversion.")),
-    ("Salamanders - Support Card Restriction", BookRule::Rules(&[(
-        "book-salamanders-support-card-restriction", "army", None,
-        "count(tag:salamanders) == 0 or count(assault-detachment, salamanders-assault-flamer-detachment, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) <= count(tag:company)",
-        "A Salamanders army takes at most one Support card per Company card from Assault Marines, Assault Flamer Marines, Marine Bikes, Attack Bikes and Land Speeders together.",
-    )])),
-    ("Salamanders - Never Give Up", BookRule::Play("Salamanders on Fall Back orders keep their full CAF, though a failed morale test on Fall Back orders still destroys them.")),
-    ("Salamanders - Prohibited Units", BookRule::Rules(&[(
-        "book-salamanders-prohibited-units", "army", None,
-        "count(tag:salamanders) == 0 or count(assault-company, marine-bike-company) == 0",
-        "A Salamanders army takes no Assault Company or Bike Company.",
-    )])),
-    ("Space Wolves - Organization", BookRule::Rules(&[(
-        "book-space-wolves-organization", "army", None,
-        "count(space-wolves-great-company, space-wolves-great-company-with-terminators) <= 12",
-        "A Space Wolves army has at most twelve Great Companies, with or without Terminators.",
-    )])),
-    ("Space Wolves - Prohibited Units", BookRule::Rules(&[(
-        "book-space-wolves-prohibited-units", "army", None,
-        "count(tag:space-wolves) == 0 or count(assault-company, assault-detachment, devastator-company, devastator-detachment, flamer-detachment, scout-company, scout-detachment, tactical-company, tactical-detachment, terminator-company, terminator-detachment, terminator-assault-detachment, veteran-company, veteran-tactical-detachment, apothecary, chaplain, librarian, marine-bike-company, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) == 0",
-        "A Space Wolves army takes none of the standard Assault, Devastator, Flamer, Scout, Tactical, Terminator or Veteran Marines, no Apothecary, Chaplain or Librarian, no bikes and no Land Speeders.",
-    )])),
+    ),
+    (
+        "Psychic Power : Quickening",
+        BookRule::Play(
+            "Blood Angels Librarians use Quickening in place of Mind Blast: one friendly infantry, cavalry or walker model within 25 cm and in sight gains +3 CAF until the End Phase.",
+        ),
+    ),
+    (
+        "Blood Angels - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-blood-angels-prohibited-units",
+            "army",
+            None,
+            "count(tag:blood-angels) == 0 or count(assault-scatolo-squad, veteran-company, veteran-tactical-detachment) == 0",
+            "A Blood Angels army takes no Assault Scatolo Squad, Veteran Company or Veteran Detachment.",
+        )]),
+    ),
+    (
+        "Crimson Fists - First Company",
+        BookRule::Declared(
+            "The First Company is the catalogue's only Crimson Fists card, so a force is a Crimson Fists army exactly when it takes it: the requirement holds by itself. That the First Company takes no other infantry Support cards is not checked: the catalogue does not mark which Support cards are infantry.",
+        ),
+    ),
+    (
+        "Crimson Fists - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-crimson-fists-prohibited-units",
+            "army",
+            None,
+            "count(tag:crimson-fists) == 0 or count(terminator-company, veteran-company) == 0",
+            "A Crimson Fists army takes no Terminator Company or Veteran Company.",
+        )]),
+    ),
+    (
+        "Crimson Suns - Death Before Dishonour",
+        BookRule::Play(
+            "The Crimson Suns re-roll one morale check a turn; the enemy scores two victory points in every End Phase for each of their units on Fall Back orders.",
+        ),
+    ),
+    (
+        "Crimson Suns - Honour Quest",
+        BookRule::Play(
+            "After set-up the Crimson Suns name one objective outside their half: it is worth double to them, and they lose 5 victory points while the enemy holds or contests it.",
+        ),
+    ),
+    (
+        "Crimson Suns - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-crimson-suns-prohibited-units",
+            "army",
+            None,
+            "count(tag:crimson-suns) == 0 or count(battle-company, devastator-company, devastator-detachment, scout-company, scout-detachment, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "A Crimson Suns army takes no Battle, Devastator, Scout, Terminator or Veteran Company or Detachment.",
+        )]),
+    ),
+    (
+        "Dark Angels - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-dark-angels-prohibited-units",
+            "army",
+            None,
+            "count(tag:dark-angels) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
+            "A Dark Angels army takes no Veteran Company or Veteran Detachment.",
+        )]),
+    ),
+    (
+        "Iron Hands - Well-Rounded",
+        BookRule::Rules(&[
+            (
+                "book-iron-hands-clan-per-siege",
+                "army",
+                None,
+                "count(tag:iron-hands) == 0 or count(iron-hands-siege-company) <= count(iron-hands-clan-company)",
+                "An Iron Hands army takes a Clan Company for each Siege Company.",
+            ),
+            (
+                "book-iron-hands-two-support",
+                "group",
+                Some("tag:company"),
+                "army.count(tag:iron-hands) == 0 or count(tag:support) >= 2",
+                "In an Iron Hands army every Company card takes at least two Support cards.",
+            ),
+        ]),
+    ),
+    (
+        "Iron Hands - Pride",
+        BookRule::Play(
+            "An Iron Hands army fielded with any other force rolls initiative at -1, and Iron Hands gain nothing from the abilities of units outside the Chapter (Apothecaries, Chaplains, Techmarines).",
+        ),
+    ),
+    (
+        "Iron Hands - Siege Specialists",
+        BookRule::Play("Units fighting Iron Hands in close combat get no CAF bonus from fortifications."),
+    ),
+    (
+        "Iron Hands - Bionics",
+        BookRule::Play(
+            "Iron Hands elite infantry and characters regenerate on 5+; the better armour of their Veterans and Terminators is already in their statistics.",
+        ),
+    ),
+    (
+        "Iron Hands - Victory Point Bonus",
+        BookRule::Play(
+            "Iron Hands score +1 victory point for every enemy detachment wiped out; some of their own units give the enemy half as many victory points again.",
+        ),
+    ),
+    (
+        "Iron Hands - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-iron-hands-prohibited-units",
+            "army",
+            None,
+            "count(tag:iron-hands) == 0 or count(assault-company, chaplain, devastator-company, tactical-company, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "An Iron Hands army takes no Assault, Devastator, Tactical or Veteran Company, Terminator Company or Detachment, Veteran Detachment or Chaplain.",
+        )]),
+    ),
+    (
+        "Mentor Legion - Mutually Exclusive",
+        BookRule::Rules(&[(
+            "book-mentor-legion-mutually-exclusive",
+            "army",
+            None,
+            "(count(mentor-legion-tutor-detachment) == 0 or count(mentor-legion-mentor-elite-cadre-detachment) == 0) and count(mentor-legion-tutor-detachment, mentor-legion-mentor-elite-cadre-detachment) <= 3",
+            "An army takes Tutor Detachments or Mentor Elite Cadre Detachments, not both, and three of them at most.",
+        )]),
+    ),
+    (
+        "Mentor Legion - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-mentor-legion-prohibited-units",
+            "army",
+            None,
+            "count(tag:mentor-legion) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
+            "A Mentor Legion army takes no Veteran Marines (Veteran Company or Detachment).",
+        )]),
+    ),
+    (
+        "Raptor Legion - Hatred",
+        BookRule::Play(
+            "Raptor Legion Marines must get into close combat with Emperor's Children Marines they can see as soon as they can.",
+        ),
+    ),
+    (
+        "Raven Guard - Limited Heavy Support",
+        BookRule::Declared(
+            "The catalogue has a Raven Guard force but no Raven Guard card, so no roster can be read as a Raven Guard army (and the rule counts detachments inside cards).",
+        ),
+    ),
+    (
+        "Raven Guard - Pin-Point Accuracy",
+        BookRule::Play(
+            "Raven Guard may re-roll the scatter of a Drop Pod assault's first target point; each pod still scatters as usual.",
+        ),
+    ),
+    (
+        "Raven Guard - Careful Reconnaissance",
+        BookRule::Play(
+            "A Raven Guard army with Scout Marines adds +1 to its first initiative roll of the game.",
+        ),
+    ),
+    (
+        "Raven Guard - Commander Jump Packs",
+        BookRule::Play(
+            "A Raven Guard character may swap its Rhino for a jump pack at no cost, moving 15 cm; break and victory points stay as they are.",
+        ),
+    ),
+    (
+        "Salamanders - Weapon Preference",
+        BookRule::Declared(
+            "Devastators of the 9th Company may be Flaming Devastators: a swap inside a card, and cards have no options in this conversion.",
+        ),
+    ),
+    (
+        "Salamanders - Optional Weapons",
+        BookRule::Declared(
+            "A Tactical Detachment of a Tactical or Battle Company may be swapped for a Flamer Detachment: a swap inside a card, and cards have no options in this conversion.",
+        ),
+    ),
+    (
+        "Salamanders - Support Card Restriction",
+        BookRule::Rules(&[(
+            "book-salamanders-support-card-restriction",
+            "army",
+            None,
+            "count(tag:salamanders) == 0 or count(assault-detachment, salamanders-assault-flamer-detachment, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) <= count(tag:company)",
+            "A Salamanders army takes at most one Support card per Company card from Assault Marines, Assault Flamer Marines, Marine Bikes, Attack Bikes and Land Speeders together.",
+        )]),
+    ),
+    (
+        "Salamanders - Never Give Up",
+        BookRule::Play(
+            "Salamanders on Fall Back orders keep their full CAF, though a failed morale test on Fall Back orders still destroys them.",
+        ),
+    ),
+    (
+        "Salamanders - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-salamanders-prohibited-units",
+            "army",
+            None,
+            "count(tag:salamanders) == 0 or count(assault-company, marine-bike-company) == 0",
+            "A Salamanders army takes no Assault Company or Bike Company.",
+        )]),
+    ),
+    (
+        "Space Wolves - Organization",
+        BookRule::Rules(&[(
+            "book-space-wolves-organization",
+            "army",
+            None,
+            "count(space-wolves-great-company, space-wolves-great-company-with-terminators) <= 12",
+            "A Space Wolves army has at most twelve Great Companies, with or without Terminators.",
+        )]),
+    ),
+    (
+        "Space Wolves - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-space-wolves-prohibited-units",
+            "army",
+            None,
+            "count(tag:space-wolves) == 0 or count(assault-company, assault-detachment, devastator-company, devastator-detachment, flamer-detachment, scout-company, scout-detachment, tactical-company, tactical-detachment, terminator-company, terminator-detachment, terminator-assault-detachment, veteran-company, veteran-tactical-detachment, apothecary, chaplain, librarian, marine-bike-company, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) == 0",
+            "A Space Wolves army takes none of the standard Assault, Devastator, Flamer, Scout, Tactical, Terminator or Veteran Marines, no Apothecary, Chaplain or Librarian, no bikes and no Land Speeders.",
+        )]),
+    ),
     // Adeptus Mechanicus, Chaos, Dark Eldar, Tau, Titan Legions: force
     // compositions, applied by the ally tables and the variants.
-    ("Adeptus Mechanicus / Knight Households Force Composition", BookRule::Game),
+    (
+        "Adeptus Mechanicus / Knight Households Force Composition",
+        BookRule::Game,
+    ),
     ("Chaos Undivided Force Composition", BookRule::Game),
     ("Khorne Force Composition", BookRule::Game),
     ("Nurgle Force Composition", BookRule::Game),
@@ -1738,72 +1940,226 @@ const BOOK_RULES: &[(&str, BookRule)] = &[
     ("Ulthwe Craftworld Force Composition", BookRule::Game),
     ("Exodites Force Composition", BookRule::Game),
     ("Eldar Knights - Ally only - Force Composition", BookRule::Game),
-    ("Harlequin Masque Force Composition", BookRule::Rules(&[(
-        "book-harlequin-one-masque", "army", None,
-        "count(harlequins-harlequin-masque) <= 1",
-        "Only one Harlequin Masque card, whatever the army's size (its Support and Special cards as for any Company card).",
-    )])),
-    ("Eldar Knights Force Composition", BookRule::Declared("An Eldar Knights core army must take the Knight Warhost, the Defender Warhost and the Jetbike Host; a list constraint applies to every force of the list, and an Eldar Knights force that is another army's ally need not take them, so the three cards are not required. Its share and allies are game code.")),
-    ("Exodite Scouts", BookRule::Play("Before the game an Exodite core army rolls a D6 for each detachment of Exodite scouts (Lethosaur and Raptor Knights) and picks one result of the book's table: extra woods, rearranged terrain and the like.")),
-    ("Iyanden Craftworld - No Guardian Hosts", BookRule::Rules(&[(
-        "book-iyanden-no-guardian-hosts", "army", None,
-        "count(tag:iyanden) == 0 or count(guardian-host) == 0",
-        "An Iyanden army takes no Guardian Host.",
-    )])),
-    ("Saim-Hann Craftworld - No Tempest Hosts", BookRule::Rules(&[(
-        "book-saim-hann-no-tempest-hosts", "army", None,
-        "count(tag:saim-hann) == 0 or count(tempest-host) == 0",
-        "A Saim-Hann army takes no Tempest Host.",
-    )])),
-    ("Saim-Hann Craftworld - No Phantom Titan Hosts", BookRule::Rules(&[(
-        "book-saim-hann-no-phantom-titan-hosts", "army", None,
-        "count(tag:saim-hann) == 0 or count(phantom-titan-host) == 0",
-        "A Saim-Hann army takes no Phantom Titan Host.",
-    )])),
+    (
+        "Harlequin Masque Force Composition",
+        BookRule::Rules(&[(
+            "book-harlequin-one-masque",
+            "army",
+            None,
+            "count(harlequins-harlequin-masque) <= 1",
+            "Only one Harlequin Masque card, whatever the army's size (its Support and Special cards as for any Company card).",
+        )]),
+    ),
+    (
+        "Eldar Knights Force Composition",
+        BookRule::Declared(
+            "An Eldar Knights core army must take the Knight Warhost, the Defender Warhost and the Jetbike Host; a list constraint applies to every force of the list, and an Eldar Knights force that is another army's ally need not take them, so the three cards are not required. Its share and allies are game code.",
+        ),
+    ),
+    (
+        "Exodite Scouts",
+        BookRule::Play(
+            "Before the game an Exodite core army rolls a D6 for each detachment of Exodite scouts (Lethosaur and Raptor Knights) and picks one result of the book's table: extra woods, rearranged terrain and the like.",
+        ),
+    ),
+    (
+        "Iyanden Craftworld - No Guardian Hosts",
+        BookRule::Rules(&[(
+            "book-iyanden-no-guardian-hosts",
+            "army",
+            None,
+            "count(tag:iyanden) == 0 or count(guardian-host) == 0",
+            "An Iyanden army takes no Guardian Host.",
+        )]),
+    ),
+    (
+        "Saim-Hann Craftworld - No Tempest Hosts",
+        BookRule::Rules(&[(
+            "book-saim-hann-no-tempest-hosts",
+            "army",
+            None,
+            "count(tag:saim-hann) == 0 or count(tempest-host) == 0",
+            "A Saim-Hann army takes no Tempest Host.",
+        )]),
+    ),
+    (
+        "Saim-Hann Craftworld - No Phantom Titan Hosts",
+        BookRule::Rules(&[(
+            "book-saim-hann-no-phantom-titan-hosts",
+            "army",
+            None,
+            "count(tag:saim-hann) == 0 or count(phantom-titan-host) == 0",
+            "A Saim-Hann army takes no Phantom Titan Host.",
+        )]),
+    ),
     // Imperial Guard
     ("Imperial Guard Force Composition", BookRule::Game),
     ("PDF Force Composition", BookRule::Game),
-    ("The Chain Of Command", BookRule::Play("Imperial Guard and PDF troops, titans and praetorians apart, take orders down a chain of command from their headquarters; a detachment out of the chain's reach is slowed while it waits for orders.")),
-    ("Planetary Defence Force - Free Fortifications", BookRule::Declared("A PDF army gets one Barricades or Trenches card free per Company card; muster prices every fortification card at the table's cost and does not know which are the free ones, so a roster should leave the free ones out.")),
-    ("Planetary Defence Force - Terrain Setup", BookRule::Play("The PDF player may rearrange the terrain a little to favour the defence, and then sets up all his units (infiltrators apart) first.")),
-    ("Planetary Defence Force - Initial Setup", BookRule::Play("Before other units are placed, the PDF player may put one PDF detachment in each of his fortifications, even outside his deployment zone.")),
+    (
+        "The Chain Of Command",
+        BookRule::Play(
+            "Imperial Guard and PDF troops, titans and praetorians apart, take orders down a chain of command from their headquarters; a detachment out of the chain's reach is slowed while it waits for orders.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Free Fortifications",
+        BookRule::Declared(
+            "A PDF army gets one Barricades or Trenches card free per Company card; muster prices every fortification card at the table's cost and does not know which are the free ones, so a roster should leave the free ones out.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Terrain Setup",
+        BookRule::Play(
+            "The PDF player may rearrange the terrain a little to favour the defence, and then sets up all his units (infiltrators apart) first.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Initial Setup",
+        BookRule::Play(
+            "Before other units are placed, the PDF player may put one PDF detachment in each of his fortifications, even outside his deployment zone.",
+        ),
+    ),
     // Necrons
-    ("Necrons - Allies", BookRule::Declared("The book names the Necrons' allies as peoples (humans, Eldar, Ork leaders; never Tyranids), not as lists, and the core rules' ally tables do not name the Necrons: their allies are reported as unchecked.")),
-    ("Necrons - Phase Out", BookRule::Play("Most Necron Support cards add their break points and victory points to the Company they join, worked out before the game; a Company that breaks phases out.")),
-    ("Necrons - Scoring Points", BookRule::Play("Necrons score nothing for objectives; they score a unit's victory points when it breaks and again when it is wiped out or leaves the table, double for units without a break point.")),
-    ("Necrons - Reserves", BookRule::Play("Necron units other than flyers may start in reserve and reach the table through Portals or abilities such as Deep Strike or Teleport.")),
-    ("Necrons - Portals", BookRule::Play("Crossing a Portal moves a unit into or out of reserve for 5 cm of its move; any number of units may cross one Portal each turn.")),
-    ("Necrons - Vs Tyranids", BookRule::Play("Against Tyranids, a Necron Company that phases out gives the Tyranid player its cost and its Support cards' cost divided by 50 in victory points, in place of the cards' own values.")),
+    (
+        "Necrons - Allies",
+        BookRule::Declared(
+            "The book names the Necrons' allies as peoples (humans, Eldar, Ork leaders; never Tyranids), not as lists, and the core rules' ally tables do not name the Necrons: their allies are reported as unchecked.",
+        ),
+    ),
+    (
+        "Necrons - Phase Out",
+        BookRule::Play(
+            "Most Necron Support cards add their break points and victory points to the Company they join, worked out before the game; a Company that breaks phases out.",
+        ),
+    ),
+    (
+        "Necrons - Scoring Points",
+        BookRule::Play(
+            "Necrons score nothing for objectives; they score a unit's victory points when it breaks and again when it is wiped out or leaves the table, double for units without a break point.",
+        ),
+    ),
+    (
+        "Necrons - Reserves",
+        BookRule::Play(
+            "Necron units other than flyers may start in reserve and reach the table through Portals or abilities such as Deep Strike or Teleport.",
+        ),
+    ),
+    (
+        "Necrons - Portals",
+        BookRule::Play(
+            "Crossing a Portal moves a unit into or out of reserve for 5 cm of its move; any number of units may cross one Portal each turn.",
+        ),
+    ),
+    (
+        "Necrons - Vs Tyranids",
+        BookRule::Play(
+            "Against Tyranids, a Necron Company that phases out gives the Tyranid player its cost and its Support cards' cost divided by 50 in victory points, in place of the cards' own values.",
+        ),
+    ),
     // Orks
-    ("Orks - Leadership", BookRule::Declared("An Ork army of three or more clans needs a Warboss, Warlord or Gargant that takes no Special slot; a roster does not say which leader card is the free one, so the five-Support and one-Special counts cannot tell a required leader from a Special card.")),
-    ("Orks - Gargants", BookRule::Declared("Gargant Big Mobs, Mega-Gargants and Mekboy Gargants need at least half the army to be Orks: an Ork core army always holds half by its Standard row; an Ork allied force with one of them (which would need exactly half) is not checked.")),
-    ("Orks - No Duplicate Clans", BookRule::Rules(&[(
-        "book-orks-no-duplicate-clans", "army", None,
-        "count(deathskull-clan) <= min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(blood-axe-clan) <= min(count(deathskull-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(bad-moon-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(evil-sunz-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(goff-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(snakebite-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(kult-of-speed)))))) + 1 and count(kult-of-speed) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(snakebite-clan)))))) + 1",
-        "An Ork army takes a second card of a clan only once it has one of every other clan (Wildboyz Hordes and Mega Gargants are not clans).",
-    )])),
-    ("Orks - Mekboy Support Cards", BookRule::Rules(&[(
-        "book-orks-mekboy-support-cards", "group", Some("tag:company"),
-        "count(mekboy-lifta-droppa-speedsta, mekboy-kustom-kannon-speedsta, mekboy-destruktor-rokkits-speedsta, mekboy-dragsta, mekboy-bubble-chukka-speedsta) <= min(5, 1 + count(blood-axe-clan, evil-sunz-clan) + 4 * count(kult-of-speed, renegade-mekboyz))",
-        "A clan takes one Mekboy Support card; Blood Axes and Evil Sunz two; the Kult of Speed, or a clan with the Renegade Mekboyz, five.",
-    )])),
-    ("Orks - Mob Rule", BookRule::Play("Ork Support cards join the mobs of the same troops in their clan, changing the mobs' break points and victory points, worked out before the game.")),
-    ("Orks - Clan Break Points", BookRule::Play("A clan breaks only at its own break point plus those of its Support cards, and gives its victory points only then; each mob then tests morale on its own.")),
+    (
+        "Orks - Leadership",
+        BookRule::Declared(
+            "An Ork army of three or more clans needs a Warboss, Warlord or Gargant that takes no Special slot; a roster does not say which leader card is the free one, so the five-Support and one-Special counts cannot tell a required leader from a Special card.",
+        ),
+    ),
+    (
+        "Orks - Gargants",
+        BookRule::Declared(
+            "Gargant Big Mobs, Mega-Gargants and Mekboy Gargants need at least half the army to be Orks: an Ork core army always holds half by its Standard row; an Ork allied force with one of them (which would need exactly half) is not checked.",
+        ),
+    ),
+    (
+        "Orks - No Duplicate Clans",
+        BookRule::Rules(&[(
+            "book-orks-no-duplicate-clans",
+            "army",
+            None,
+            "count(deathskull-clan) <= min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(blood-axe-clan) <= min(count(deathskull-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(bad-moon-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(evil-sunz-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(goff-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(snakebite-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(kult-of-speed)))))) + 1 and count(kult-of-speed) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(snakebite-clan)))))) + 1",
+            "An Ork army takes a second card of a clan only once it has one of every other clan (Wildboyz Hordes and Mega Gargants are not clans).",
+        )]),
+    ),
+    (
+        "Orks - Mekboy Support Cards",
+        BookRule::Rules(&[(
+            "book-orks-mekboy-support-cards",
+            "group",
+            Some("tag:company"),
+            "count(mekboy-lifta-droppa-speedsta, mekboy-kustom-kannon-speedsta, mekboy-destruktor-rokkits-speedsta, mekboy-dragsta, mekboy-bubble-chukka-speedsta) <= min(5, 1 + count(blood-axe-clan, evil-sunz-clan) + 4 * count(kult-of-speed, renegade-mekboyz))",
+            "A clan takes one Mekboy Support card; Blood Axes and Evil Sunz two; the Kult of Speed, or a clan with the Renegade Mekboyz, five.",
+        )]),
+    ),
+    (
+        "Orks - Mob Rule",
+        BookRule::Play(
+            "Ork Support cards join the mobs of the same troops in their clan, changing the mobs' break points and victory points, worked out before the game.",
+        ),
+    ),
+    (
+        "Orks - Clan Break Points",
+        BookRule::Play(
+            "A clan breaks only at its own break point plus those of its Support cards, and gives its victory points only then; each mob then tests morale on its own.",
+        ),
+    ),
     ("Orks Force Composition", BookRule::Game),
-    ("Orks - Hordes (Optional Rule)", BookRule::Declared("Optional rule: a clan may take five more Support cards, all Extra Boyz; muster applies the core limit of five, since a roster does not say the players agreed to the option.")),
+    (
+        "Orks - Hordes (Optional Rule)",
+        BookRule::Declared(
+            "Optional rule: a clan may take five more Support cards, all Extra Boyz; muster applies the core limit of five, since a roster does not say the players agreed to the option.",
+        ),
+    ),
     // Slann
-    ("True Slann Army Composition", BookRule::Declared("The book makes the True Slann a Standard army (50%) and the Dracon and Exodus Slann Codex armies with allies of their own; muster follows the core rules' one Slann row (line 229: Codex, 75%, any Standard lists) for the whole book, and does not tell the three apart.")),
-    ("Dracon Army Composition", BookRule::Declared("The book makes the Dracon a Codex army whose allies are the other Slann, Eldar or Orks; muster follows the core rules' one Slann row (line 229) for the whole book.")),
-    ("Exodus Slann Army Composition", BookRule::Declared("The book makes the Exodus Slann a Codex army whose allies are the other Slann, Eldar or Orks, with Dracon cards outside the allies' share; muster follows the core rules' one Slann row (line 229) for the whole book.")),
+    (
+        "True Slann Army Composition",
+        BookRule::Declared(
+            "The book makes the True Slann a Standard army (50%) and the Dracon and Exodus Slann Codex armies with allies of their own; muster follows the core rules' one Slann row (line 229: Codex, 75%, any Standard lists) for the whole book, and does not tell the three apart.",
+        ),
+    ),
+    (
+        "Dracon Army Composition",
+        BookRule::Declared(
+            "The book makes the Dracon a Codex army whose allies are the other Slann, Eldar or Orks; muster follows the core rules' one Slann row (line 229) for the whole book.",
+        ),
+    ),
+    (
+        "Exodus Slann Army Composition",
+        BookRule::Declared(
+            "The book makes the Exodus Slann a Codex army whose allies are the other Slann, Eldar or Orks, with Dracon cards outside the allies' share; muster follows the core rules' one Slann row (line 229) for the whole book.",
+        ),
+    ),
     // Squats
     ("Squat Brotherhood Force Composition", BookRule::Game),
-    ("Squats - Eldar Antipathy (Optional Rule)", BookRule::Play("Optional, suggestions to pick from: a Squat-Eldar army rolls initiative at -1, or may only face Chaos or Tyranids, or Squats near Eldar test morale at -1.")),
-    ("Squats On The Defensive (Optional Rule)", BookRule::Play("Optional, scenario or campaign only: Squat infantry defending their home world re-roll close combat dice as they do against Orks.")),
-    ("Squats - Defensive Aerial Fire (Optional Rule)", BookRule::Play("Squat flyers on Advance orders may snap fire at incoming enemy flyers, and on First Fire orders snap fire without the -1.")),
+    (
+        "Squats - Eldar Antipathy (Optional Rule)",
+        BookRule::Play(
+            "Optional, suggestions to pick from: a Squat-Eldar army rolls initiative at -1, or may only face Chaos or Tyranids, or Squats near Eldar test morale at -1.",
+        ),
+    ),
+    (
+        "Squats On The Defensive (Optional Rule)",
+        BookRule::Play(
+            "Optional, scenario or campaign only: Squat infantry defending their home world re-roll close combat dice as they do against Orks.",
+        ),
+    ),
+    (
+        "Squats - Defensive Aerial Fire (Optional Rule)",
+        BookRule::Play(
+            "Squat flyers on Advance orders may snap fire at incoming enemy flyers, and on First Fire orders snap fire without the -1.",
+        ),
+    ),
     ("Makurtu Gabe Force Composition", BookRule::Declared(BROTHERHOOD)),
-    ("Makurtu Gabe : Enhanced CC Mastery", BookRule::Declared(BROTHERHOOD)),
-    ("Makurtu Gabe : Accurate Tunnelling", BookRule::Declared(BROTHERHOOD)),
-    ("Makurtu Gabe : Targeting Priorities", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Makurtu Gabe : Enhanced CC Mastery",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Makurtu Gabe : Accurate Tunnelling",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Makurtu Gabe : Targeting Priorities",
+        BookRule::Declared(BROTHERHOOD),
+    ),
     ("Makurtu Gabe : Restrictions", BookRule::Declared(BROTHERHOOD)),
     ("Makurtu Gabe : Prohibited Units", BookRule::Declared(BROTHERHOOD)),
     ("Zutik Force Composition", BookRule::Declared(BROTHERHOOD)),
@@ -1812,23 +2168,79 @@ const BOOK_RULES: &[(&str, BookRule)] = &[
     ("Zutik : Mechanized", BookRule::Declared(BROTHERHOOD)),
     ("Zutik : Prohibited Units", BookRule::Declared(BROTHERHOOD)),
     ("Zutik : Restrictions", BookRule::Declared(BROTHERHOOD)),
-    ("Zutik : Extra Superheavy & Praetorian VP", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Zutik : Extra Superheavy & Praetorian VP",
+        BookRule::Declared(BROTHERHOOD),
+    ),
     ("Zutik : Poor Endurance", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan Force Composition", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan : You Owe Us!", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan : Prohibited Units", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan : Restrictions", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan : Allied Imperial Guard Command", BookRule::Declared(BROTHERHOOD)),
-    ("Commercial World Clan : Decreased CC Mastery", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Commercial World Clan Force Composition",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : You Owe Us!",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Prohibited Units",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Restrictions",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Allied Imperial Guard Command",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Decreased CC Mastery",
+        BookRule::Declared(BROTHERHOOD),
+    ),
     // Tyranids
-    ("Genestealer Cults", BookRule::Declared("Optional rule, with the opponent's agreement: a Tyranid army may put up to a quarter of its points into the PDF list; muster keeps the Tyranids without allies, as the core rules' Tyranid row says.")),
+    (
+        "Genestealer Cults",
+        BookRule::Declared(
+            "Optional rule, with the opponent's agreement: a Tyranid army may put up to a quarter of its points into the PDF list; muster keeps the Tyranids without allies, as the core rules' Tyranid row says.",
+        ),
+    ),
     ("No Allies", BookRule::Game),
-    ("Multi-wound creatures, Regeneration & Superheavies", BookRule::Play("A wound a Tyranid creature fails to regenerate in the End Phase is lost for the rest of the game; only the wounds still standing may be regenerated later.")),
-    ("Tyranid Morale", BookRule::Play("Tyranids take no morale checks and never fall back; a broken brood takes a Hive Mind test, and an Instinctive brood that fails it reverts to its instinctive orders.")),
-    ("Victory Points", BookRule::Play("Tyranids score nothing for objectives but may deny them; they score a unit's victory points when it breaks and again when it is wiped out.")),
-    ("Hive Mind Cards", BookRule::Play("Before the game and in each End Phase the Tyranid player draws one Hive Mind card per full 5 Hive Mind points of his unbroken Synapse broods.")),
-    ("Tyranid Movement", BookRule::Play("Tyranid knights, walkers and cavalry cross terrain as infantry do, though they still cannot enter buildings.")),
-    ("Instinctive Behaviour", BookRule::Play("Instinctive broods within Hive Mind range of an unbroken Synapse brood take orders as usual; outside it, or failing a Hive Mind test when broken, they follow their instinctive orders.")),
+    (
+        "Multi-wound creatures, Regeneration & Superheavies",
+        BookRule::Play(
+            "A wound a Tyranid creature fails to regenerate in the End Phase is lost for the rest of the game; only the wounds still standing may be regenerated later.",
+        ),
+    ),
+    (
+        "Tyranid Morale",
+        BookRule::Play(
+            "Tyranids take no morale checks and never fall back; a broken brood takes a Hive Mind test, and an Instinctive brood that fails it reverts to its instinctive orders.",
+        ),
+    ),
+    (
+        "Victory Points",
+        BookRule::Play(
+            "Tyranids score nothing for objectives but may deny them; they score a unit's victory points when it breaks and again when it is wiped out.",
+        ),
+    ),
+    (
+        "Hive Mind Cards",
+        BookRule::Play(
+            "Before the game and in each End Phase the Tyranid player draws one Hive Mind card per full 5 Hive Mind points of his unbroken Synapse broods.",
+        ),
+    ),
+    (
+        "Tyranid Movement",
+        BookRule::Play(
+            "Tyranid knights, walkers and cavalry cross terrain as infantry do, though they still cannot enter buildings.",
+        ),
+    ),
+    (
+        "Instinctive Behaviour",
+        BookRule::Play(
+            "Instinctive broods within Hive Mind range of an unbroken Synapse brood take orders as usual; outside it, or failing a Hive Mind test when broken, they follow their instinctive orders.",
+        ),
+    ),
 ];
 
 /// Why a Squat brotherhood's rules are not checked.

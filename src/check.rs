@@ -1079,7 +1079,10 @@ fn army_rules(
         diagnostics.push(
             Diagnostic::error(
                 Code::AllyRule,
-                format!("a {} force is only ever an allied force, never the core army", v.name),
+                format!(
+                    "a {} force is only ever an allied force, never the core army",
+                    v.name
+                ),
             )
             .at(file, line_of(0))
             .rule("never-core", v.provenance)
@@ -1285,7 +1288,12 @@ fn ally_rules(
     let mut sibling_allies = 0usize;
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     // Forces of lists that resolved, in order: summary.forces[1..].
-    let resolved: Vec<(&roster::Allied, &ArmyList, &ForceSummary, Option<&'static Variant>)> = allies
+    let resolved: Vec<(
+        &roster::Allied,
+        &ArmyList,
+        &ForceSummary,
+        Option<&'static Variant>,
+    )> = allies
         .iter()
         .zip(lists)
         .filter_map(|(a, l)| l.map(|l| (a, l)))
@@ -1298,9 +1306,8 @@ fn ally_rules(
         if list.id == core.id {
             // Another variant of the same book, where the core army's
             // variant takes it (another Craftworld, another Power).
-            let sibling = variant.filter(|v| {
-                core_variant.is_some_and(|c| c.name != v.name && c.siblings.contains(&v.name))
-            });
+            let sibling = variant
+                .filter(|v| core_variant.is_some_and(|c| c.name != v.name && c.siblings.contains(&v.name)));
             if let Some(v) = sibling {
                 real_allies += 1;
                 sibling_allies += 1;
