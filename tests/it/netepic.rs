@@ -199,6 +199,16 @@ fn a_stronghold_has_no_price_in_the_rules_and_says_so() {
     assert!(army.total_incomplete);
     let v = army.victory.unwrap();
     assert!(v.incomplete);
+    // The roster is told, at the Stronghold's line, that its points are
+    // not checked (stronghold-weapon).
+    let told = c.diagnostics.iter().any(|d| {
+        d.code == muster::diagnostic::Code::Unchecked
+            && d.message.contains("Stronghold")
+            && d.primary
+                .as_ref()
+                .is_some_and(|l| l.file.line_col(l.span.start).0 == 5)
+    });
+    assert!(told, "{:#?}", c.diagnostics);
 }
 
 #[test]
