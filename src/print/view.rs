@@ -391,6 +391,159 @@ impl CribSheet {
     }
 }
 
+/// An Epic crib sheet laid out as one grid: the weapons several units
+/// carry with the same profile, printed once, then each unit with its
+/// other weapons in full and the shared ones by name. Built on demand from
+/// `CribSheet::units`, so both renderers lay out the same thing.
+#[derive(Debug, Clone)]
+pub struct CribGrid<'a> {
+    /// The profile rows of the shared weapons, by name.
+    pub shared: Vec<&'a WeaponRow>,
+    pub units: Vec<GridUnit<'a>>,
+}
+
+/// One unit of a [`CribGrid`].
+#[derive(Debug, Clone)]
+pub struct GridUnit<'a> {
+    pub card: &'a UnitCard,
+    /// Weapon rows printed in full: the weapons no other unit shares.
+    pub own: Vec<&'a WeaponRow>,
+    /// The shared weapons it carries, by name with their count:
+    /// `Power Weapon, 2× Heavy Bolter`.
+    pub shared: String,
+    /// Notes, critical hit, remarks and what the roster fielded, one line
+    /// each with its label (`Notes: `, `Critical hit: `, empty).
+    pub lines: Vec<(&'static str, String)>,
+}
+
+impl GridUnit<'_> {
+    /// Rows the unit's weapons take (at least one, for its name and stats).
+    pub fn weapon_rows(&self) -> usize {
+        (self.own.len() + usize::from(!self.shared.is_empty())).max(1)
+    }
+
+    /// Rows the unit takes: its weapon rows, and one for its notes.
+    pub fn rows(&self) -> usize {
+        self.weapon_rows() + usize::from(!self.lines.is_empty())
+    }
+}
+
+/// A weapon's name without the count in front: `2× Heavy Bolter` is
+/// `Heavy Bolter`.
+fn weapon_base_name(name: &str) -> &str {
+    match name.split_once("× ") {
+        Some((count, rest)) if !count.is_empty() && count.chars().all(|c| c.is_ascii_digit()) => rest,
+        _ => name,
+    }
+}
+
+/// A unit's weapons grouped by name, in order: a weapon with several
+/// profile rows (a ranged and an assault one) is one group.
+fn weapon_groups(card: &UnitCard) -> Vec<(&str, Vec<&WeaponRow>)> {
+    let mut groups: Vec<(&str, Vec<&WeaponRow>)> = Vec::new();
+    for w in &card.weapons {
+        match groups.last_mut() {
+            Some((name, rows)) if *name == w.name.as_str() => rows.push(w),
+            _ => groups.push((w.name.as_str(), vec![w])),
+        }
+    }
+    groups
+}
+
+type Profile<'a> = Vec<(&'a str, &'a str, &'a str)>;
+
+fn profile<'a>(rows: &[&'a WeaponRow]) -> Profile<'a> {
+    rows.iter()
+        .map(|w| (w.range.as_str(), w.firepower.as_str(), w.notes.as_str()))
+        .collect()
+}
+
+impl CribSheet {
+    /// The Epic units as one grid. A weapon profile is shared when at
+    /// least two units carry it under one name; when a name has two such
+    /// profiles (one with an anti-aircraft value), only the one more units
+    /// carry is shared, so `Shared: Twin Lascannon` always means one line
+    /// of the shared table; the other profile prints in full under each
+    /// unit.
+    pub fn grid(&self) -> CribGrid<'_> {
+        // (base name, profile) -> units carrying it and its first rows, in
+        // the order first seen.
+        let mut seen: Vec<(&str, Profile<'_>, usize, Vec<&WeaponRow>)> = Vec::new();
+        for card in &self.units {
+            let mut carried: Vec<usize> = Vec::new();
+            for (name, rows) in weapon_groups(card) {
+                let (base, p) = (weapon_base_name(name), profile(&rows));
+                let at = match seen.iter().position(|(n, q, _, _)| *n == base && *q == p) {
+                    Some(at) => at,
+                    None => {
+                        seen.push((base, p, 0, rows.clone()));
+                        seen.len() - 1
+                    }
+                };
+                if !carried.contains(&at) {
+                    carried.push(at);
+                    seen[at].2 += 1;
+                }
+            }
+        }
+        // The shared profile of each name: carried by two units or more,
+        // and by more units than any other profile of that name.
+        let mut shared_at: Vec<usize> = Vec::new();
+        for (at, (name, _, units, _)) in seen.iter().enumerate() {
+            let best = seen
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _, _, _))| n == name)
+                .max_by_key(|(i, (_, _, u, _))| (*u, std::cmp::Reverse(*i)))
+                .map(|(i, _)| i);
+            if *units >= 2 && best == Some(at) {
+                shared_at.push(at);
+            }
+        }
+        shared_at.sort_by_key(|&at| seen[at].0.to_lowercase());
+        let is_shared = |base: &str, p: &Profile<'_>| {
+            shared_at
+                .iter()
+                .any(|&at| seen[at].0 == base && seen[at].1 == *p)
+        };
+        let shared = shared_at
+            .iter()
+            .flat_map(|&at| seen[at].3.iter().copied())
+            .collect();
+        let units = self
+            .units
+            .iter()
+            .map(|card| {
+                let mut own = Vec::new();
+                let mut by_name = Vec::new();
+                for (name, rows) in weapon_groups(card) {
+                    if is_shared(weapon_base_name(name), &profile(&rows)) {
+                        by_name.push(name);
+                    } else {
+                        own.extend(rows);
+                    }
+                }
+                let mut lines: Vec<(&'static str, String)> = Vec::new();
+                if !card.notes.is_empty() {
+                    lines.push(("Notes: ", card.notes.join(", ")));
+                }
+                if let Some(critical) = &card.critical_hit {
+                    lines.push(("Critical hit: ", critical.clone()));
+                }
+                lines.extend(card.remarks.iter().map(|r| ("", r.clone())));
+                lines.extend(card.fielded.iter().map(|f| ("As fielded: ", f.clone())));
+                GridUnit {
+                    card,
+                    own,
+                    shared: by_name.join(", "),
+                    lines,
+                }
+            })
+            .collect();
+        CribGrid { shared, units }
+    }
+}
+
 /// A printed roster.
 #[derive(Debug, Clone)]
 pub struct RosterSheet {
@@ -449,7 +602,9 @@ pub struct FormationRow {
     pub name: String,
     /// `6 Tactical, 3 Rhino, Captain`.
     pub units: String,
-    /// `Captain, 2× Razorback (Twin Heavy Bolter)`.
+    /// The upgrades that field no unit of their own (`Drop Pods`, a
+    /// refit): those that do are counted in `units`, under their
+    /// datasheet's name, so a row names each thing once.
     pub upgrades: String,
     pub initiative: String,
     pub points: i64,
@@ -526,12 +681,7 @@ impl RosterSheet {
                             .and_then(|r| r.formations.get(i))
                             .map(|units| describe_units(catalogue, list, units))
                             .unwrap_or_default(),
-                        upgrades: f
-                            .upgrades
-                            .iter()
-                            .map(|(name, count)| counted(*count, name))
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        upgrades: other_upgrades(list, &f.upgrades),
                         initiative: if a.game.game().battlegroups {
                             String::new()
                         } else {
@@ -701,6 +851,23 @@ fn no_formations(checked: &Checked<'_>, catalogue: &Catalogue) -> String {
             format!("No formation could be read: muster knows no army list called `{named}`; {hint}.")
         }
     }
+}
+
+/// The upgrades a formation took that add no unit (`Drop Pods`,
+/// `2× Lance Battery`), as the list names them; an upgrade that adds units
+/// (a Captain, Rhinos enough to carry the formation) shows in the units.
+/// Every upgrade when the list is unknown.
+fn other_upgrades(list: Option<&ArmyList>, taken: &[(String, u32)]) -> String {
+    let adds_units = |name: &str| {
+        list.and_then(|l| l.upgrades.iter().find(|u| u.name == name))
+            .is_some_and(|u| !u.adds.is_empty() || u.fills.is_some())
+    };
+    taken
+        .iter()
+        .filter(|(name, _)| !adds_units(name))
+        .map(|(name, count)| counted(*count, name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `2× Rhino`, or the name alone for one.
