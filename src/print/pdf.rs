@@ -543,7 +543,10 @@ impl Writer<'_> {
     }
 
     fn header_height(&self, table: &Table) -> f32 {
-        Self::lines_height_padded(&self.cell_lines(table, &Self::header_cells(table)), Self::pad_y(table))
+        Self::lines_height_padded(
+            &self.cell_lines(table, &Self::header_cells(table)),
+            Self::pad_y(table),
+        )
     }
 
     fn row_cells(row: &Row) -> Vec<Vec<Run>> {
@@ -756,7 +759,10 @@ impl Writer<'_> {
     }
 
     fn grid_row_height(&self, grid: &Grid, row: &[GridCell]) -> f32 {
-        Self::grid_lines_height(&self.grid_cell_lines(&self.grid_edges(grid), row, grid.size), grid)
+        Self::grid_lines_height(
+            &self.grid_cell_lines(&self.grid_edges(grid), row, grid.size),
+            grid,
+        )
     }
 
     /// The height of each row of a group: what its own cells need, and a
@@ -850,7 +856,14 @@ impl Writer<'_> {
             let (from, to) = (c.col.min(last), (c.col + c.span).min(last));
             rules[from + 1..to].iter_mut().for_each(|r| *r = false);
             if header {
-                self.rect(edges[from], top - h, edges[to] - edges[from], h, Some(SHADE), None);
+                self.rect(
+                    edges[from],
+                    top - h,
+                    edges[to] - edges[from],
+                    h,
+                    Some(SHADE),
+                    None,
+                );
             }
             if ruled {
                 self.hline(edges[from], edges[to], top, 0.4);
@@ -941,10 +954,43 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
             ops,
         ));
     }
-    let bytes = doc
-        .with_pages(pages)
-        .save(&PdfSaveOptions::default(), &mut Vec::new());
+    // Stream compression left to us: printpdf compresses at the best
+    // level, which costs a third of a one-page roster; the fast level
+    // makes files a little larger and the same to read.
+    let options = PdfSaveOptions {
+        optimize: false,
+        ..PdfSaveOptions::default()
+    };
+    let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
+    for object in document.objects.values_mut() {
+        if let lopdf_printpdf::Object::Stream(stream) = object {
+            compress_fast(stream);
+        }
+    }
+    let mut bytes = Vec::new();
+    document
+        .save_to(&mut bytes)
+        .map_err(|e| PrintError::Write(e.to_string()))?;
     Ok(Pdf { bytes, unprintable })
+}
+
+/// Deflates a stream not compressed yet, at the fast level, when that
+/// makes it smaller (as lopdf's own `compress` does at the best level).
+fn compress_fast(stream: &mut lopdf_printpdf::Stream) {
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use std::io::Write;
+    if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+        return;
+    }
+    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
+    let Ok(compressed) = encoder.write_all(&stream.content).and_then(|()| encoder.finish()) else {
+        return;
+    };
+    if compressed.len() + 19 < stream.content.len() {
+        stream.dict.set("Filter", "FlateDecode");
+        stream.set_content(compressed);
+    }
 }
 
 /// The note a PDF ends with when its font lacked some characters: their
@@ -1127,7 +1173,16 @@ fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
     blocks.push(Block::Grid(Grid {
         widths: vec![0.175, 0.06, 0.08, 0.075, 0.04, 0.04, 0.18, 0.065, 0.135, 0.15],
         header: [
-            "Unit", "Type", "Speed", "Armour", "CC", "FF", "Weapon", "Range", "Firepower", "Notes",
+            "Unit",
+            "Type",
+            "Speed",
+            "Armour",
+            "CC",
+            "FF",
+            "Weapon",
+            "Range",
+            "Firepower",
+            "Notes",
         ]
         .map(String::from)
         .to_vec(),

@@ -501,11 +501,8 @@ impl CribSheet {
             }
         }
         shared_at.sort_by_key(|&at| seen[at].0.to_lowercase());
-        let is_shared = |base: &str, p: &Profile<'_>| {
-            shared_at
-                .iter()
-                .any(|&at| seen[at].0 == base && seen[at].1 == *p)
-        };
+        let is_shared =
+            |base: &str, p: &Profile<'_>| shared_at.iter().any(|&at| seen[at].0 == base && seen[at].1 == *p);
         let shared = shared_at
             .iter()
             .flat_map(|&at| seen[at].3.iter().copied())

@@ -99,8 +99,9 @@ fn assert_contains(text: &str, wanted: &[&str]) {
 fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
     let (run, pdf) = pdf(&["sheet", "codex-astartes"], "codex-astartes.pdf");
     assert_eq!(run.status, 0, "{}", run.stderr);
-    // Five pages of cards and the army's special rules (issue 19).
-    assert_eq!(pdf.pages(), 6);
+    // One grid of units, shared weapons once, a two-column glossary: three
+    // pages, where cards one under another took six (issue 19).
+    assert_eq!(pdf.pages(), 3);
     assert_eq!(pdf.media_box(), (595.28, 841.89));
     let fonts = pdf.embedded_fonts();
     assert!(
@@ -573,4 +574,96 @@ fn a_printed_fleet_has_room_for_names_leadership_and_hits() {
     let text = pdf.all_text();
     assert!(text.contains("Hits"), "{text}");
     assert!(text.contains("☐☐☐☐☐ ☐☐☐☐☐ ☐☐"), "{text}");
+}
+
+#[test]
+fn a_weapon_several_units_carry_prints_its_profile_once() {
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    let count = |needle: &str| html.matches(needle).count();
+    // The Power Weapon of the Captain, Chaplain, Librarian and Supreme
+    // Commander: one row of the shared table, named under each unit.
+    assert_eq!(count("<h2>Shared weapons</h2>"), 1);
+    assert_eq!(count("<td>Power Weapon</td><td>(bc)</td>"), 1, "{html}");
+    assert_eq!(count("<b>Shared:</b> Power Weapon"), 4, "{html}");
+    // A name with a second profile (the Marauder's anti-aircraft
+    // lascannons) keeps that profile in full under its unit, so
+    // `Shared: Twin Lascannon` means one line only.
+    assert_eq!(
+        count("<td>Twin Lascannon</td><td>45cm</td><td>AT4+</td>"),
+        1,
+        "{html}"
+    );
+    assert_eq!(
+        count("<td>Twin Lascannon</td><td>45cm</td><td>AT4+/AA4+</td>"),
+        1,
+        "{html}"
+    );
+    // One grid: every unit's columns line up under one header.
+    assert_eq!(count("<table class=\"crib units\">"), 1);
+    assert_eq!(count("<tbody class=\"unit\">"), 36);
+}
+
+#[test]
+fn a_weapon_only_one_unit_carries_prints_in_full_under_it() {
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The Vindicator's Demolisher: no other unit has one.
+    assert!(
+        run.stdout
+            .contains("<td>Demolisher</td><td>30cm</td><td>AP3+/AT4+</td>"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("<b>Shared:</b> Demolisher"));
+}
+
+#[test]
+fn a_printed_roster_names_each_unit_and_upgrade_once() {
+    let run = muster(&["roster", "examples/codex-astartes-3000.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    // The Captain, Rhinos and Razorbacks field units: counted under Units,
+    // by their datasheet names, and not named again as upgrades.
+    assert!(
+        html.contains("<td>6 Tactical, Captain, 2 Razorback (Twin Heavy Bolter), 2 Rhino</td><td></td>"),
+        "{html}"
+    );
+    // Drop Pods field no unit of their own: the other-upgrades column.
+    assert!(
+        html.contains("<td>6 Tactical, Dreadnought (Hellfire)</td><td>Drop Pods</td>"),
+        "{html}"
+    );
+    // One spelling: the datasheet's `Land Speeder Tornado`, not the
+    // upgrade's `Landspeeder Tornado`.
+    assert!(!html.contains("Landspeeder"), "{html}");
+    assert!(html.contains("<th>Other upgrades</th>"));
+}
+
+#[test]
+fn long_names_wrap_inside_their_roster_column() {
+    let dir = out_dir();
+    let roster = dir.join("long-names.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes (2026-02-04)\nPoints: 3000\nPlayer: Somebody-With-An-Extraordinarily-Long-Hyphenated-Name-For-Testing\n\n\
+         Tactical: Captain, Rhinos, 2x Razorback (Twin Heavy Bolter)\nTactical\n    Dreadnought (Hellfire)\n    Drop Pods\n",
+    )
+    .unwrap();
+    let path = dir.join("long-names.pdf");
+    let run = muster(&[
+        "roster",
+        &roster.display().to_string(),
+        "--pdf",
+        &path.display().to_string(),
+    ]);
+    assert!(path.exists(), "{}", run.stderr);
+    let pdf = Pdf::read(&path);
+    // Everything printed, on one page: the cells wrap rather than run on.
+    assert_eq!(pdf.pages(), 1);
+    assert_contains(
+        &pdf.all_text(),
+        &["Razorback (Twin Heavy Bolter)", "Drop Pods", "Other upgrades"],
+    );
 }
