@@ -16,13 +16,18 @@ use super::space_fleet::SfShipCard;
 use super::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
 use super::{Paper, PrintError};
 use printpdf::{
-    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFontHandle,
-    PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
+    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont,
+    PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
 };
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+/// The fonts' PostScript names (their `name` table's id 6), as the PDF
+/// names them after the subset tag.
+const REGULAR_NAME: &str = "DejaVuSansCondensed";
+const BOLD_NAME: &str = "DejaVuSansCondensed-Bold";
 
 /// Sizes in points.
 const MARGIN: f32 = 36.0;
@@ -62,14 +67,14 @@ const REPLACEMENT: char = '\u{fffd}';
 impl Fonts {
     fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
         let font = if bold { &self.bold } else { &self.regular };
-        let units = f32::from(font.font_metrics.units_per_em.max(1));
+        let units = f32::from(font.units_per_em.max(1));
         let glyph = |c: char| font.lookup_glyph_index(u32::from(c)).filter(|g| *g != 0);
         let advance: f32 = text
             .chars()
             .map(|c| {
                 glyph(c)
                     .or_else(|| glyph(REPLACEMENT))
-                    .map_or(units / 2.0, |g| f32::from(font.get_horizontal_advance(g)))
+                    .map_or(units / 2.0, |g| f32::from(font.get_glyph_width(g).unwrap_or(0)))
             })
             .sum();
         advance / units * size
@@ -916,8 +921,10 @@ fn size(paper: Paper) -> (f32, f32) {
 fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<Pdf, PrintError> {
     let fonts = fonts()?;
     let mut doc = PdfDocument::new(title);
-    let regular_id = doc.add_font(&fonts.regular);
-    let bold_id = doc.add_font(&fonts.bold);
+    // The fonts are added once the pages are laid out, as subsets of the
+    // characters the pages draw (see `subset`).
+    let regular_id = FontId::new();
+    let bold_id = FontId::new();
     let (page_width, page_height) = size(paper);
     let mut writer = Writer {
         fonts,
@@ -954,6 +961,22 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
             ops,
         ));
     }
+    let used = used_chars(&pages, &writer.regular_id);
+    for (id, ttf, full, name, chars) in [
+        (
+            writer.regular_id,
+            REGULAR_TTF,
+            &fonts.regular,
+            REGULAR_NAME,
+            &used[0],
+        ),
+        (writer.bold_id, BOLD_TTF, &fonts.bold, BOLD_NAME, &used[1]),
+    ] {
+        if !chars.is_empty() {
+            let font = subset(ttf, full, name, chars)?;
+            doc.resources.fonts.map.insert(id, PdfFont::new(font));
+        }
+    }
     // Stream compression left to us: printpdf compresses at the best
     // level, which costs a third of a one-page roster; the fast level
     // makes files a little larger and the same to read.
@@ -963,7 +986,7 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
     };
     let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
     for object in document.objects.values_mut() {
-        if let lopdf_printpdf::Object::Stream(stream) = object {
+        if let lopdf::Object::Stream(stream) = object {
             compress_fast(stream);
         }
     }
@@ -974,9 +997,82 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
     Ok(Pdf { bytes, unprintable })
 }
 
+
+/// The characters the pages draw in each font: regular first, then bold.
+fn used_chars(pages: &[PdfPage], regular: &FontId) -> [BTreeSet<char>; 2] {
+    let mut used: [BTreeSet<char>; 2] = Default::default();
+    let mut weight = 0;
+    for op in pages.iter().flat_map(|page| &page.ops) {
+        match op {
+            Op::SetFont {
+                font: PdfFontHandle::External(id),
+                ..
+            } => weight = usize::from(id != regular),
+            Op::ShowText { items } => {
+                for item in items {
+                    if let TextItem::Text(text) = item {
+                        used[weight].extend(text.chars());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    used
+}
+
+/// The font program reduced to the glyphs of `chars` (and `.notdef`), as
+/// printpdf's own subsetting did with its `text_layout` feature, which
+/// brings a whole layout engine along (issue 20). The subset keeps a
+/// Unicode cmap, so printpdf maps characters to the subset's glyph ids; it
+/// writes the widths and the `ToUnicode` map (text extraction) from them.
+/// The name carries a subset tag (`ABCDEF+`), as PDF asks of a subset font.
+fn subset(
+    ttf: &[u8],
+    full: &ParsedFont,
+    name: &str,
+    chars: &BTreeSet<char>,
+) -> Result<ParsedFont, PrintError> {
+    use allsorts::binary::read::ReadScope;
+    use allsorts::font_data::FontData;
+    use allsorts::subset::{CmapTarget, SubsetProfile};
+    // Glyph 0 first, then the others ascending and once each, as allsorts
+    // asks.
+    let glyphs: BTreeSet<u16> = std::iter::once(0)
+        .chain(
+            chars
+                .iter()
+                .filter_map(|c| full.lookup_glyph_index(u32::from(*c))),
+        )
+        .collect();
+    let glyphs: Vec<u16> = glyphs.into_iter().collect();
+    let data = ReadScope::new(ttf)
+        .read::<FontData<'_>>()
+        .map_err(|_| PrintError::Font)?;
+    let provider = data.table_provider(0).map_err(|_| PrintError::Font)?;
+    let bytes = allsorts::subset::subset(&provider, &glyphs, &SubsetProfile::Pdf, CmapTarget::Unicode)
+        .map_err(|_| PrintError::Font)?;
+    let mut font = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new()).ok_or(PrintError::Font)?;
+    font.font_name = Some(format!("{}+{name}", subset_tag(name, &glyphs)));
+    Ok(font)
+}
+
+/// Six capital letters that name a subset: a hash of the font's name and
+/// its glyphs (FNV-1a), so the same text gives the same PDF.
+fn subset_tag(name: &str, glyphs: &[u16]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = name.bytes().chain(glyphs.iter().flat_map(|g| g.to_le_bytes()));
+    for byte in bytes {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (0..6)
+        .map(|i| char::from(b'A' + ((hash >> (i * 8)) % 26) as u8))
+        .collect()
+}
+
 /// Deflates a stream not compressed yet, at the fast level, when that
 /// makes it smaller (as lopdf's own `compress` does at the best level).
-fn compress_fast(stream: &mut lopdf_printpdf::Stream) {
+fn compress_fast(stream: &mut lopdf::Stream) {
     use flate2::Compression;
     use flate2::write::ZlibEncoder;
     use std::io::Write;

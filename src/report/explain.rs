@@ -74,33 +74,12 @@ pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>
         card.speed, card.armour, card.cc, card.ff
     );
     if !card.weapons.is_empty() {
-        let head = ["Weapon", "Range", "Firepower", "Notes"];
-        let rows: Vec<[&str; 4]> = card
+        let rows = card
             .weapons
             .iter()
-            .map(|w| [w.name.as_str(), &w.range, &w.firepower, &w.notes])
+            .map(|w| cells([w.name.as_str(), &w.range, &w.firepower, &w.notes]))
             .collect();
-        let width = |i: usize| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain(std::iter::once(head[i].len()))
-                .max()
-                .unwrap_or(0)
-        };
-        let widths = [width(0), width(1), width(2)].map(|w| w.min(super::MAX_COLUMN));
-        for row in std::iter::once(head).chain(rows.iter().copied()) {
-            let line = format!(
-                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                w0 = widths[0],
-                w1 = widths[1],
-                w2 = widths[2]
-            );
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(&mut out, &["Weapon", "Range", "Firepower", "Notes"], rows);
     }
     if !card.notes.is_empty() {
         let _ = writeln!(out, "  Notes: {}", card.notes.join(", "));
@@ -115,14 +94,7 @@ pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>
         let _ = writeln!(out, "  ? marks a value the sources do not give.");
     }
     if let Some(glossary) = glossary {
-        let ids: BTreeSet<&str> = sheet.glossary_ids().into_iter().collect();
-        let entries = glossary.entries_for(&ids);
-        if !entries.is_empty() {
-            out.push('\n');
-            for entry in entries {
-                let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
-            }
-        }
+        write_glossary_entries(&mut out, glossary, sheet.glossary_ids());
     }
     out
 }
@@ -163,7 +135,8 @@ pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> S
     }
     if !card.weapons.is_empty() {
         let head = card.header();
-        let rows: Vec<Vec<String>> = card
+        let head: Vec<&str> = head.iter().map(String::as_str).collect();
+        let rows = card
             .weapons
             .iter()
             .map(|w| {
@@ -172,24 +145,7 @@ pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> S
                 row
             })
             .collect();
-        let columns = rows.iter().map(Vec::len).chain([head.len()]).max().unwrap_or(0);
-        let widths: Vec<usize> = (0..columns)
-            .map(|i| {
-                rows.iter()
-                    .chain(std::iter::once(&head))
-                    .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        for row in std::iter::once(&head).chain(rows.iter()) {
-            let mut line = String::from(" ");
-            for (i, width) in widths.iter().enumerate() {
-                let cell = row.get(i).map_or("", String::as_str);
-                let _ = write!(line, " {cell:<width$} ");
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(&mut out, &head, rows);
     }
     for line in &card.critical {
         let _ = writeln!(out, "  Critical {line}");
@@ -200,17 +156,10 @@ pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> S
     for fault in &card.faults {
         let _ = writeln!(out, "  Source fault: {fault}");
     }
-    let lines = crate::print::space_fleet::glossary_lines(glossary, &[ship]);
-    if !lines.is_empty() {
-        out.push('\n');
-        for line in lines {
-            if line.name.is_empty() {
-                let _ = writeln!(out, "{}: {}", line.term, line.summary);
-            } else {
-                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
-            }
-        }
-    }
+    write_glossary_lines(
+        &mut out,
+        crate::print::space_fleet::glossary_lines(glossary, &[ship]),
+    );
     out
 }
 
@@ -236,37 +185,16 @@ pub fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Optio
     let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.class);
     let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
     if !card.weapons.is_empty() {
-        let head = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"].map(String::from);
-        let rows: Vec<[String; 6]> = card
+        let rows = card
             .weapons
             .iter()
-            .map(|w| {
-                [
-                    w.name.clone(),
-                    w.range.clone(),
-                    w.attacks.clone(),
-                    w.to_hit.clone(),
-                    w.tsm.clone(),
-                    w.notes.clone(),
-                ]
-            })
+            .map(|w| cells([w.name.as_str(), &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes]))
             .collect();
-        let widths: Vec<usize> = (0..6)
-            .map(|i| {
-                rows.iter()
-                    .chain(std::iter::once(&head))
-                    .map(|r| r[i].chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        for row in std::iter::once(&head).chain(rows.iter()) {
-            let mut line = String::from(" ");
-            for (cell, width) in row.iter().zip(&widths) {
-                let _ = write!(line, " {cell:<width$} ");
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(
+            &mut out,
+            &["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"],
+            rows,
+        );
     }
     if !card.abilities.is_empty() {
         let _ = writeln!(out, "  Abilities: {}", card.abilities.join(", "));
@@ -277,17 +205,7 @@ pub fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Optio
     for fault in &card.faults {
         let _ = writeln!(out, "  Source fault: {fault}");
     }
-    let lines = crate::print::netepic::glossary_lines(glossary, &[unit]);
-    if !lines.is_empty() {
-        out.push('\n');
-        for line in lines {
-            if line.name.is_empty() {
-                let _ = writeln!(out, "{}: {}", line.term, line.summary);
-            } else {
-                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
-            }
-        }
-    }
+    write_glossary_lines(&mut out, crate::print::netepic::glossary_lines(glossary, &[unit]));
     out
 }
 
@@ -302,33 +220,12 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
         card.speed, card.turns, card.shields, card.armour, card.turrets
     );
     if !card.weapons.is_empty() {
-        let head = ["Weapon", "Range or craft", "Firepower", "Arc"];
-        let rows: Vec<[&str; 4]> = card
+        let rows = card
             .weapons
             .iter()
-            .map(|w| [w.name.as_str(), w.reach(), &w.firepower, &w.arc])
+            .map(|w| cells([w.name.as_str(), w.reach(), &w.firepower, &w.arc]))
             .collect();
-        let width = |i: usize| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain(std::iter::once(head[i].len()))
-                .max()
-                .unwrap_or(0)
-        };
-        let widths = [width(0), width(1), width(2)].map(|w| w.min(super::MAX_COLUMN));
-        for row in std::iter::once(head).chain(rows.iter().copied()) {
-            let line = format!(
-                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                w0 = widths[0],
-                w1 = widths[1],
-                w2 = widths[2]
-            );
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(&mut out, &["Weapon", "Range or craft", "Firepower", "Arc"], rows);
     }
     if card.weapons.is_empty() {
         let _ = writeln!(out, "  Weapons: {}", crate::print::ships::NOT_IN_SOURCES);
@@ -339,17 +236,7 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
     for fault in &card.faults {
         let _ = writeln!(out, "  Source fault: {fault}");
     }
-    let lines = crate::print::ships::glossary_lines(glossary, &[ship]);
-    if !lines.is_empty() {
-        out.push('\n');
-        for line in lines {
-            if line.name.is_empty() {
-                let _ = writeln!(out, "{}: {}", line.term, line.summary);
-            } else {
-                let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
-            }
-        }
-    }
+    write_glossary_lines(&mut out, crate::print::ships::glossary_lines(glossary, &[ship]));
     out
 }
 
@@ -374,44 +261,25 @@ pub fn heresy_unit(
     let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.propulsion);
     let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
     if !card.weapons.is_empty() {
-        let head = ["Weapon", "Range", "Pen.", "FP", "Type", "Mount"];
-        let rows: Vec<[&str; 6]> = card
+        let rows = card
             .weapons
             .iter()
             .map(|w| {
-                [
+                cells([
                     w.name.as_str(),
                     &w.range,
                     &w.penetration,
                     &w.firepower,
                     &w.weapon_type,
                     &w.mount,
-                ]
+                ])
             })
             .collect();
-        let width = |i: usize| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain(std::iter::once(head[i].len()))
-                .max()
-                .unwrap_or(0)
-                .min(super::MAX_COLUMN)
-        };
-        let widths: Vec<usize> = (0..5).map(width).collect();
-        for row in std::iter::once(head).chain(rows.iter().copied()) {
-            let mut line = String::from(" ");
-            for (i, cell) in row.iter().enumerate() {
-                match widths.get(i) {
-                    Some(&w) => {
-                        let _ = write!(line, " {cell:<w$} ");
-                    }
-                    None => {
-                        let _ = write!(line, " {cell}");
-                    }
-                }
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(
+            &mut out,
+            &["Weapon", "Range", "Pen.", "FP", "Type", "Mount"],
+            rows,
+        );
     }
     if !card.skills.is_empty() {
         let _ = writeln!(out, "  Skills: {}", card.skills.join(", "));
@@ -423,14 +291,70 @@ pub fn heresy_unit(
         let _ = writeln!(out, "  ? marks a value the list does not give.");
     }
     if let (Some(glossary), Some(sheet)) = (glossary, unit.sheet()) {
-        let ids: BTreeSet<&str> = sheet.glossary_ids().into_iter().collect();
-        let entries = glossary.entries_for(&ids);
-        if !entries.is_empty() {
-            out.push('\n');
-            for entry in entries {
-                let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
-            }
-        }
+        write_glossary_entries(&mut out, glossary, sheet.glossary_ids());
     }
     out
+}
+
+/// Owned cells of one table row.
+fn cells<const N: usize>(row: [&str; N]) -> Vec<String> {
+    row.iter().map(|c| (*c).to_owned()).collect()
+}
+
+/// A weapon table as every `explain` card prints it: indented two spaces,
+/// columns two apart, each but the last padded to its widest cell, capped
+/// at `MAX_COLUMN` so one long cell does not push the rest off screen.
+fn write_table(out: &mut String, head: &[&str], rows: Vec<Vec<String>>) {
+    let head: Vec<String> = head.iter().map(|c| (*c).to_owned()).collect();
+    let table: Vec<Vec<String>> = std::iter::once(head).chain(rows).collect();
+    let columns = table.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|i| {
+            let widest = table
+                .iter()
+                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                .max();
+            widest.unwrap_or(0).min(super::MAX_COLUMN)
+        })
+        .collect();
+    for row in &table {
+        let mut line = String::from(" ");
+        for (i, width) in widths.iter().enumerate() {
+            let cell = row.get(i).map_or("", String::as_str);
+            if i + 1 == columns {
+                let _ = write!(line, " {cell}");
+            } else {
+                let _ = write!(line, " {cell:<width$} ");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// The glossary lines of a fleet or NetEpic card, after a blank line.
+fn write_glossary_lines(out: &mut String, lines: Vec<crate::print::view::GlossaryLine>) {
+    if lines.is_empty() {
+        return;
+    }
+    out.push('\n');
+    for line in lines {
+        if line.name.is_empty() {
+            let _ = writeln!(out, "{}: {}", line.term, line.summary);
+        } else {
+            let _ = writeln!(out, "{} ({}): {}", line.term, line.name, line.summary);
+        }
+    }
+}
+
+/// The glossary entries a datasheet's terms name, after a blank line.
+fn write_glossary_entries<'a>(out: &mut String, glossary: &Glossary, ids: impl IntoIterator<Item = &'a str>) {
+    let ids: BTreeSet<&str> = ids.into_iter().collect();
+    let entries = glossary.entries_for(&ids);
+    if entries.is_empty() {
+        return;
+    }
+    out.push('\n');
+    for entry in entries {
+        let _ = writeln!(out, "{}: {}", entry.title(), entry.summary);
+    }
 }

@@ -414,6 +414,11 @@ fn hostile_devices_and_pipes_are_not_read() {
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("/dev/zero", lists.join("zero.yaml")).unwrap();
+        let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+        run.orderly();
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains("zero.yaml: it is a device"), "{}", head(&out));
+        std::fs::remove_file(lists.join("zero.yaml")).unwrap();
         // Two folders linked to each other.
         std::fs::create_dir_all(lists.join("a")).unwrap();
         std::fs::create_dir_all(lists.join("b")).unwrap();
@@ -427,6 +432,18 @@ fn hostile_devices_and_pipes_are_not_read() {
             .status()
             .is_ok_and(|s| s.success())
         {
+            // A pipe in a `--lists` folder is named, not waited on.
+            let piped = lists.join("pipe.yaml");
+            if Command::new("mkfifo")
+                .arg(&piped)
+                .status()
+                .is_ok_and(|s| s.success())
+            {
+                let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+                run.orderly();
+                let out = format!("{}{}", run.stdout, run.stderr);
+                assert!(out.contains("pipe.yaml: it is a pipe"), "{}", head(&out));
+            }
             let f = fifo.to_str().unwrap();
             for args in [
                 vec!["roster", f],
@@ -448,13 +465,45 @@ fn hostile_devices_and_pipes_are_not_read() {
 fn hostile_duplicate_yaml_keys_are_errors_naming_both_lines() {
     let dir = temp_dir("duplicate-keys");
     let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
-    let text = text.replacen("id: feral-orks\n", "id: feral-orks\nid: steel-legion\n", 1);
-    std::fs::write(dir.join("feral-orks.yaml"), text).unwrap();
+    let twice = text.replacen("id: feral-orks\n", "id: feral-orks\nid: steel-legion\n", 1);
+    std::fs::write(dir.join("feral-orks.yaml"), twice).unwrap();
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
     run.orderly();
     assert_eq!(run.status, Some(1));
     let out = format!("{}{}", run.stdout, run.stderr);
     assert!(out.contains("the key `id` is given twice"), "{}", head(&out));
+    // A Feral Orks roster is not checked against Steel Legion's data (or
+    // called legal): the lists do not load.
+    let run = muster(&["--lists", dir.to_str().unwrap(), "check", LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2), "{}", head(&run.stdout));
+    assert!(!run.stdout.contains("Steel Legion"), "{}", head(&run.stdout));
+    // A second `points:` in a list file, both lines named.
+    let (mut seen, mut first) = (false, 0);
+    let patched: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if !seen && l.starts_with("        points: ") {
+                seen = true;
+                first = i + 1;
+                format!("{l}\n        points: 1\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let dir = temp_dir("duplicate-points");
+    std::fs::write(dir.join("feral-orks.yaml"), patched).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
+    run.orderly();
+    assert_eq!(run.status, Some(1));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    let both = format!(
+        "the key `points` is given twice in one mapping (lines {first} and {})",
+        first + 1
+    );
+    assert!(out.contains(&both), "{}", head(&out));
     let event = dir.join("event.yaml");
     let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
     std::fs::write(
@@ -489,6 +538,14 @@ fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
         run.orderly();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
         assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        // The same for a PDF.
+        let link = dir.join("out.pdf");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let run = muster(&["roster", r, "--pdf", link.to_str().unwrap()], None);
+        run.orderly();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(std::fs::read(&link).unwrap().starts_with(b"%PDF"));
         // A report over one of the checked files is refused.
         let run = muster(&["check", r, r, "--report", r], None);
         assert_eq!(run.status, Some(2));
@@ -933,5 +990,32 @@ fn hostile_harness_memory_limit_bites() {
     assert!(
         starved.is_err() || starved.as_ref().is_ok_and(|o| !o.status.success()),
         "muster ran in 8 MiB of address space: the limit does not apply"
+    );
+}
+
+/// Characters the PDF font lacks are named, not dropped without a word
+/// (the misreport "CJK and emoji vanish from PDFs"); `tests/it/print.rs`
+/// checks the note inside the PDF.
+#[test]
+fn hostile_characters_a_pdf_cannot_print_are_named() {
+    let dir = temp_dir("cjk");
+    let text = std::fs::read_to_string(LEGAL).unwrap();
+    let roster = dir.join("r.txt");
+    std::fs::write(
+        &roster,
+        text.replacen("Player: Test Player", "Player: 山田 \u{1F600}", 1),
+    )
+    .unwrap();
+    let out = dir.join("r.pdf");
+    let run = muster(
+        &["roster", roster.to_str().unwrap(), "--pdf", out.to_str().unwrap()],
+        None,
+    );
+    run.orderly();
+    assert_eq!(run.status, Some(0), "{}", head(&run.stderr));
+    assert!(
+        run.stderr.contains("no glyph for 2 characters") && run.stderr.contains("U+5C71, U+7530"),
+        "{}",
+        head(&run.stderr)
     );
 }
