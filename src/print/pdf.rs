@@ -997,7 +997,6 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
     Ok(Pdf { bytes, unprintable })
 }
 
-
 /// The characters the pages draw in each font: regular first, then bold.
 fn used_chars(pages: &[PdfPage], regular: &FontId) -> [BTreeSet<char>; 2] {
     let mut used: [BTreeSet<char>; 2] = Default::default();

@@ -121,10 +121,10 @@ fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
             "AP5+/AT6+",
             "TK(D3)",
             // The glossary expands what the cards abbreviate.
-            "Macro-weapon:",
-            "Titan Killer (x):",
-            "Fixed Forward Fire Arc:",
-            "Extra Attacks (+x):",
+            "(Macro-weapon):",
+            "(Titan Killer (x)):",
+            "(Fixed Forward Fire Arc):",
+            "(Extra Attacks (+x)):",
             "Reinforced Armour",
             "Abbreviations and rules used",
         ],
@@ -204,17 +204,18 @@ fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
 
 #[test]
 fn accents_curly_quotes_and_the_multiplication_sign_print() {
-    let (run, pdf) = pdf(&["roster", "tests/fixtures/typography.txt"], "typography.pdf");
+    let (run, pdf) = pdf(
+        &["roster", "tests/fixtures/typography.txt", "--with-sheet"],
+        "typography.pdf",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert_contains(
         &pdf.text(1),
-        &[
-            "Zoë O’Brien",
-            "“Grand Tournoi” de Montréal",
-            "2× Razorback",
-            "Ærø Walker",
-        ],
+        &["Zoë O’Brien", "“Grand Tournoi” de Montréal", "Ærø Walker"],
     );
+    // The roster counts units as `2 Razorback`; the crib sheet's
+    // firepower keeps the sign (the Warhound's `2× MW2+`).
+    assert_contains(&pdf.all_text(), &["2× MW2+"]);
 }
 
 /// Characters the embedded font lacks (CJK here: a CJK font would weigh
