@@ -266,11 +266,18 @@ fn main() {
     muster::batch::check_each(
         &inputs,
         |bytes, name| check::check_bytes(catalogue, name, bytes),
+        |c| {
+            (
+                Counts::of(&c),
+                muster::report::summary::Row::of(&c),
+                muster::batch::Keys::of(&c),
+            )
+        },
         &|| {},
-        |_, c| {
-            counts = counts.add(Counts::of(&c));
-            rows.push(muster::report::summary::Row::of(&c));
-            keys.push(muster::batch::Keys::of(&c));
+        |_, (c, row, key)| {
+            counts = counts.add(c);
+            rows.push(row);
+            keys.push(key);
         },
     );
     let duplicates = muster::batch::duplicates_of(&keys);

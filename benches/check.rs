@@ -1,6 +1,7 @@
 //! Latency of one check, the player's case: an Epic army and a fleet,
 //! each through the whole pipeline with the catalogue already loaded, and
-//! the catalogue load itself (what every process pays once).
+//! the catalogue load itself (what every process pays once), whole and as
+//! a check of one roster loads it.
 //!
 //! `cargo bench --bench check`
 
@@ -18,6 +19,11 @@ fn check(c: &mut Criterion) {
     let catalogue = &report.catalogue;
     c.bench_function("load the embedded catalogue", |b| {
         b.iter(catalogue::load_embedded)
+    });
+    // What `muster check ROSTER` loads: the one list, its datasheets,
+    // models and scenarios.
+    c.bench_function("load what one Codex Astartes roster needs", |b| {
+        b.iter(|| catalogue::load_for_check(None, black_box("Codex Astartes")))
     });
     c.bench_function("check an Epic army (codex-astartes-3000.txt)", |b| {
         b.iter(|| check::check_text(catalogue, "army.txt", black_box(ARMY)))

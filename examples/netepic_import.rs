@@ -66,7 +66,9 @@ struct Book {
     aliases: &'static [&'static str],
     personalities: &'static [&'static str],
     /// Categories of the catalogue that are sub-factions of which an army
-    /// takes at most one (chapters, craftworlds), if any.
+    /// takes at most one inside one codex variant (the Legions of the
+    /// Chaos Space Marines); the variants themselves, and one variant per
+    /// force, are game code (`games::netepic::VARIANTS`).
     exclusive: &'static [&'static str],
     /// Primary categories of the book that are Special cards under another
     /// name (Chaos Greater Daemons, Dark Eldar Archons).
@@ -136,23 +138,7 @@ const BOOKS: &[Book] = &[
             "Space Wolves - Njal Stormcaller",
             "Space Wolves - Ragnar Blackmane",
         ],
-        exclusive: &[
-            "Black Templars",
-            "Blood Angels",
-            "Crimson Suns",
-            "Dark Angels",
-            "Crimson Fists",
-            "Desert Lions",
-            "Flesh Eaters",
-            "Mentor Legion",
-            "Iron Hands",
-            "Salamanders",
-            "Space Wolves",
-            "White Scars",
-            "Silver Skulls",
-            "Raptor Legion",
-            "Raven Guard",
-        ],
+        exclusive: &[],
         special_aliases: &[],
         extra: None,
     },
@@ -188,10 +174,6 @@ const BOOKS: &[Book] = &[
             "Fulgrim, Primarch of the Emperor's Children",
         ],
         exclusive: &[
-            "World Eaters",
-            "Thousand Sons",
-            "Emperor's Children",
-            "Death Guard",
             "Alpha Legion",
             "Iron Warriors",
             "Night Lords",
@@ -221,7 +203,7 @@ const BOOKS: &[Book] = &[
             "Karandras, The Shadow Hunter",
             "Jain Zar, The Storm Of Silence",
         ],
-        exclusive: &["Biel-Tan", "Iyanden", "Ulthwe", "Saim-Hann", "Alaitoc"],
+        exclusive: &[],
         special_aliases: &[],
         extra: None,
     },
@@ -329,6 +311,10 @@ struct Card {
     units: Vec<(String, u32)>,
     /// What the card's entries say about it (forward observers, tunnelers).
     marks: Marks,
+    /// A titan card's weapon mounts.
+    mounts: Option<sheets::TitanMounts>,
+    /// The card offers titan weapons (mounted or not).
+    titan_weapons: bool,
 }
 
 /// An upgrade of the list: one priced option name, with the cost most
@@ -338,6 +324,8 @@ struct Upgrade {
     name: String,
     points: i64,
     otherwise: Vec<(String, i64)>,
+    /// Mount tags: which mounts of which titan card take it.
+    tags: Vec<String>,
 }
 
 /// Shared entries (of the catalogue and of the game system) by id, for
@@ -531,6 +519,7 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         .chain(gst.as_ref().map(|g| g.root_element()))
         .collect();
     let profiles = sheets::Profiles::new(&roots);
+    let weapon_profiles = sheets::WeaponProfiles::new(&roots);
     let book_key = book.id.strip_prefix("netepic-").unwrap_or(book.id);
     let mut units = sheets::read_units(&profiles, book_key);
     sheets::note_rules(&roots, &shared, &profiles, &mut units);
@@ -622,6 +611,19 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         let mut opts = Vec::new();
         options(entry, &shared, 0, &mut opts);
         let card_units = sheets::card_units(entry, &shared, &profiles, &mut units);
+        let mounts = sheets::titan_weapons(entry, &shared, &profiles, &weapon_profiles, &mut units);
+        // A titan's mounts may offer weapons at no cost (a Command Head):
+        // they are upgrades too, so that a roster can name them.
+        if let Some(m) = &mounts
+            && !opts.is_empty()
+            && cost(entry, BP) == Some(0.0)
+        {
+            for (name, _) in m.mounts.iter().flat_map(|m| &m.weapons) {
+                if !opts.iter().any(|(n, _)| n == name) {
+                    opts.push((name.clone(), 0));
+                }
+            }
+        }
         cards.push(Card {
             id,
             personality: book.personalities.contains(&name.as_str()),
@@ -639,10 +641,36 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
                 .collect(),
             tags,
             marks: marks(entry, &shared),
+            mounts,
+            titan_weapons: sheets::offers_titan_weapons(entry, &shared, &weapon_profiles, 0),
             options: opts,
             upgrades: Vec::new(),
             units: card_units,
         });
+    }
+    // Cards the game code counts by what they field, read from their
+    // names (the Tau book's Kroot units, whatever force the catalogue
+    // offers them in).
+    for (id, prefix, tag) in NAME_TAGS {
+        if *id == book.id {
+            for c in cards.iter_mut().filter(|c| c.name.starts_with(prefix)) {
+                c.tags.push(tag.to_string());
+            }
+        }
+    }
+    // Barrages of a book with no Forward Observer and no rule of its own
+    // for calling them need an observer of an allied force, unless the
+    // card's own rule places it without one.
+    let observers = cards.iter().any(|c| c.marks.observer);
+    if !observers && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id) {
+        for c in cards.iter_mut().filter(|c| c.marks.barrage_vp.is_some()) {
+            if !OBSERVER_FREE
+                .iter()
+                .any(|(id, name, _)| *id == book.id && *name == c.name)
+            {
+                c.tags.push("needs-observer".to_string());
+            }
+        }
     }
     for p in book.personalities {
         if !cards.iter().any(|c| c.name == *p) {
@@ -709,8 +737,10 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             name,
             points,
             otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
+            tags: Vec::new(),
         });
     }
+    mount_tags(&cards, &mut upgrades);
 
     if datasheets {
         return Ok(sheets::datasheets(
@@ -845,6 +875,9 @@ fn render(
         d.extend(extra.decisions.iter().map(|x| x.to_string()));
     }
     d.extend(construction_decisions(book, has_company));
+    if !mount_plans(cards).is_empty() {
+        d.push(MOUNT_DECISION.to_string());
+    }
     if !forces.is_empty() {
         d.push(format!(
             "The catalogue offers these forces, all converted into this one list: {}.",
@@ -854,15 +887,43 @@ fn render(
     if !skipped.is_empty() {
         d.push(format!("Entries left out: {}.", skipped.join("; ")));
     }
+    d.extend(variant_decisions(book));
     if !book.exclusive.is_empty() {
         d.push(format!(
-            "Sub-factions of which an army takes at most one (core rules 1.2.4: a chapter, craftworld or legion army is that codex plus the standard list): {}. Cards of none of them are standard and mix with any one.",
+            "Legions of which a Chaos Space Marine army takes at most one (core rules 1.2.4, Chaos Marines row: that Legion, with the standard lists): {}.",
             book.exclusive.join(", ")
+        ));
+    }
+    let by_game: Vec<&str> = force_rules
+        .iter()
+        .filter(|r| matches!(book_rule(r), Some(BookRule::Game)))
+        .map(String::as_str)
+        .collect();
+    if !by_game.is_empty() {
+        d.push(format!(
+            "Army-book rules applied by muster's game code (the ally tables and the codex variants, games::netepic), not by constraints of this file: {}.",
+            by_game.join("; ")
         ));
     }
     let _ = writeln!(w, "decisions:");
     for line in &d {
         let _ = writeln!(w, "  - {}", quote(line));
+    }
+    // Army-book rules of play, in our words.
+    let play: Vec<(&String, &str)> = force_rules
+        .iter()
+        .filter_map(|r| match book_rule(r) {
+            Some(BookRule::Play(summary)) => Some((r, *summary)),
+            _ => None,
+        })
+        .collect();
+    if !play.is_empty() {
+        let _ = writeln!(w, "special_rules:");
+        for (name, summary) in play {
+            let _ = writeln!(w, "  - id: book-{}", slug(name));
+            let _ = writeln!(w, "    name: {}", quote(name));
+            let _ = writeln!(w, "    summary: {}", quote(summary));
+        }
     }
 
     // Sections.
@@ -953,6 +1014,9 @@ fn render(
             } else if titan(c) {
                 note.push_str(" Bought with its weapons: the total is rounded up to 50 points, and worth one victory point per 100 points.");
             }
+            if let Some(mounts) = mount_summary(c) {
+                let _ = write!(note, " {mounts}");
+            }
             for (name, value) in &c.extra {
                 let _ = write!(note, " {name} {}.", number(*value));
             }
@@ -974,6 +1038,9 @@ fn render(
             let _ = writeln!(w, "  - id: {}", u.id);
             let _ = writeln!(w, "    name: {}", quote(&u.name));
             let _ = writeln!(w, "    points: {}", u.points);
+            if !u.tags.is_empty() {
+                let _ = writeln!(w, "    tags: [{}]", u.tags.join(", "));
+            }
             if !u.otherwise.is_empty() {
                 let _ = writeln!(w, "    points_when:");
                 for (card, p) in &u.otherwise {
@@ -1130,8 +1197,25 @@ fn render(
             rule(id, "army", None, r, message, provenance);
         }
     }
+    for (id, scope, applies, r, message, provenance) in mount_rules(cards, upgrades) {
+        rule(&id, scope, applies.as_deref(), &r, &message, &provenance);
+    }
     for (id, scope, applies, r, message, provenance) in construction_rules(book, cards, has_support) {
         rule(&id, scope, applies, &r, &message, &provenance);
+    }
+    for name in force_rules {
+        if let Some(BookRule::Rules(rules) | BookRule::Partly(rules, _)) = book_rule(name) {
+            for (id, scope, applies, r, message) in *rules {
+                rule(
+                    id,
+                    scope,
+                    *applies,
+                    r,
+                    message,
+                    &format!("{} catalogue, force entry rule '{name}'", book.catalogue),
+                );
+            }
+        }
     }
 
     // Not enforced.
@@ -1141,8 +1225,11 @@ fn render(
         let _ = writeln!(w, "    rule: {}", quote(rule));
         let _ = writeln!(w, "    why: {}", quote(why));
     };
-    for (id, rule, why) in construction_not_enforced(book, cards) {
+    for (id, rule, why) in construction_not_enforced() {
         skip(id, rule, why);
+    }
+    for (id, rule, why) in mount_not_enforced(cards) {
+        skip(id, &rule, &why);
     }
     skip(
         "no-substitutions",
@@ -1160,10 +1247,18 @@ fn render(
         .iter()
         .filter(|r| !book.extra.is_some_and(|e| e.enforced.contains(&r.as_str())))
     {
+        let why = match book_rule(r) {
+            Some(BookRule::Declared(why)) => *why,
+            Some(BookRule::Partly(_, why)) => *why,
+            Some(_) => continue,
+            None => {
+                "An army-book rule kept in the catalogue as text only; it is not converted into a constraint."
+            }
+        };
         skip(
             &format!("book-{}", slug(r)),
             &format!("Army-book rule `{r}` (catalogue force entry)."),
-            "An army-book rule kept in the catalogue as text only; it is not converted into a constraint.",
+            why,
         );
     }
     y
@@ -1333,6 +1428,16 @@ const OBSERVER_EXCEPTIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Tags given by the start of a card's name: book, prefix, tag.
+const NAME_TAGS: &[(&str, &str, &str)] = &[("netepic-tau", "Kroot", "kroot-unit")];
+
+/// Barrage cards whose own rule places them without a Forward Observer.
+const OBSERVER_FREE: &[(&str, &str, &str)] = &[(
+    "netepic-dark-eldar",
+    "Orbital Web Bomb",
+    "its own rule lets the player place the web anywhere on the table",
+)];
+
 type Rule = (String, &'static str, Option<&'static str>, String, String, String);
 
 /// Constraints for off-board barrages and tunneler companies.
@@ -1421,6 +1526,17 @@ fn construction_decisions(book: &Book, has_company: bool) -> Vec<String> {
         d.push("Off-board barrages (core rules 4.4.8, lines 790-794) are the catalogue's barrage Support cards, which state the victory points they offer (`VP Cost`): each takes one Support slot per victory point (tags `off-board` and `off-board-vp-N`, counted by the five-Support rules), and an army with one needs a card whose units are Forward Observers (tag `forward-observer`, read from the units' Forward Observer rule links).".to_string());
         d.push("Tunnelers (core rules 3.4.3, line 411): a Company card is a company of tunnelers when the catalogue gives it the book's Tunneler Company Support rule; its Support and Special cards must be cards with tunnelers or infantry (tag `tunneler-support`). That the infantry start the game inside the tunnelers is not checked.".to_string());
     }
+    if book.id == "netepic-dark-eldar" {
+        let free: Vec<String> = OBSERVER_FREE
+            .iter()
+            .filter(|(id, _, _)| *id == book.id)
+            .map(|(_, name, why)| format!("the {name} needs none: {why}"))
+            .collect();
+        d.push(format!(
+            "Forward Observers (core rules 4.4.8): no unit of this book is a Forward Observer, and no rule of the book says who calls its barrages; {}. Its other barrages (tag `needs-observer`) follow the core rule, which names no army: the army needs a card with a Forward Observer in one of its forces, an allied force's included (`forward-observer`, checked over the whole army by muster's game code).",
+            free.join("; ")
+        ));
+    }
     if let Some((_, why)) = OBSERVER_EXCEPTIONS.iter().find(|(id, _)| *id == book.id) {
         d.push(format!(
             "Off-board barrages need no Forward Observer in this book: {why}."
@@ -1436,52 +1552,997 @@ fn ally_decisions() -> Vec<&'static str> {
     vec![
         "Allies: a roster writes its allied force after an `Allies: <list>` line; the cards before it are the core army, named by `Army:`. Each force is resolved and checked against its own list (its own Company cards, five Support and one Special per Company), so no card of one list joins the other; the points limit and Unique cards count the whole army.",
         "Allies: Standard lists are Adeptus Mechanicus (the Imperial Knights row), Adeptus Astartes, Imperial Guard (the Adeptus Militaris row), Chaos, Eldar and Orks (1.2.3); Codex armies, at least 75% in the core army, are Titan Legions, Adepta Sororitas, Dark Eldar, Squats, Slann and Tau (1.2.4); Tyranids take no allies (100%). Only a Standard list is an ally. Forbidden pairs are read from each core army's row only: Space Marines and Eldar take no Chaos, Chaos no Eldar or Space Marines, Dark Eldar no Eldar, Squats no Orks; Sisters of Battle take one of Adeptus Astartes, Adeptus Mechanicus, Imperial Guard or Eldar; Slann any number of Standard lists; Titan Legions count a standard Adeptus Mechanicus force as part of the core army and take one other Standard list.",
-        "Allies: rows the text conversion broke. Nurgle, Slaanesh and Tzeentch (lines 221-223) are empty rows that share the Khorne row's cells; Craftworld Eldar and Knights (line 225) lost their allies column, which the Chaos Marines row (line 224) seems to hold. The catalogues merge each codex with its standard list (Chaos with its Powers and Legions, Adeptus Astartes with its Chapters, Eldar with its Craftworlds, Imperial Guard with the PDF), so these lists are read as their Standard rows and the codex variants' 75% rule is not checked. The Kroot Mercenaries row (line 211) has no list of its own. The Necrons are in no row: their allies and share are reported as unchecked.",
+        "Allies: rows the text conversion broke. Nurgle, Slaanesh and Tzeentch (lines 221-223) are empty rows that share the Khorne row's cells; Craftworld Eldar and Knights (line 225) lost their allies column, which the Chaos Marines row (line 224) seems to hold. The catalogues merge each codex with its standard list (Chaos with its Powers and Legions, Adeptus Astartes with its Chapters, Eldar with its Craftworlds, Imperial Guard with the PDF): a force is read as its list's Standard row unless it takes a variant's cards, which make it that Codex variant (see the variant decisions). The Kroot Mercenaries row (line 211) is the Tau book's force of Kroot cards alone. The Necrons are in no row: their allies and share are reported as unchecked.",
         "Allies: the core army is the force with the most points (an allied force with more is an error); its share is counted against the army's total points, not the limit.",
     ]
 }
 
 /// Construction rules not enforced, with the reason.
-fn construction_not_enforced(book: &Book, cards: &[Card]) -> Vec<(&'static str, &'static str, &'static str)> {
-    let mut out = vec![
-        (
-            "codex-variants",
-            "Codex variants inside a catalogue (a Chapter, a Chaos Power or Legion, a Craftworld, the PDF) need at least 75% of the points in that codex and its standard list (core rules 1.2.4).",
-            "The catalogue merges the codex with its standard list into one list, so a roster does not say which variant it fields; each list is checked as its Standard row.",
-        ),
+fn construction_not_enforced() -> Vec<(&'static str, &'static str, &'static str)> {
+    vec![
         (
             "titan-battle-group-rounding",
             "A titan battle group rounds each titan's cost up to 50 points before adding them (core rules 6.1, optional rule).",
             "The battle group is one card whose weapons are not assigned to titans: its cost is the catalogue's hulls plus the weapons, not rounded, and its victory points are one per 100 points of that total.",
         ),
         (
-            "titan-weapon-mounts",
-            "Which weapon fits which titan mount, and how many weapons a titan carries (core rules 6.1 and the army books).",
-            "The catalogue's mounts are not converted; weapons are upgrades at their prices.",
-        ),
-        (
             "stronghold-weapon",
             "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
             "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
         ),
-    ];
-    let barrages = cards.iter().any(|c| c.marks.barrage_vp.is_some());
-    if barrages
-        && !cards.iter().any(|c| c.marks.observer)
-        && !OBSERVER_EXCEPTIONS.iter().any(|(id, _)| *id == book.id)
-    {
-        out.push((
-            "forward-observer",
-            "An army with off-board barrages needs a Forward Observer to call them (core rules 4.4.8).",
-            "The catalogue marks no unit of this book as a Forward Observer, so who calls its barrages is the army book's matter and is not checked.",
+    ]
+}
+
+/// Decisions about the codex variants of a book (game code:
+/// `games::netepic::VARIANTS` and `SHARE_CAPS`).
+fn variant_decisions(book: &Book) -> Vec<String> {
+    use muster::games::netepic::{ArmyKind, variants_of};
+    let mut d = Vec::new();
+    let named: Vec<String> = variants_of(book.id)
+        .filter(|v| !v.tags.is_empty())
+        .map(|v| {
+            let tags: Vec<String> = v.tags.iter().map(|t| format!("`{t}`")).collect();
+            let kind = match v.kind {
+                ArmyKind::Codex => format!("Codex, {}%", v.core_percent),
+                _ => format!("Standard, {}%", v.core_percent),
+            };
+            format!("{} ({}; {kind})", v.name, tags.join(", "))
+        })
+        .collect();
+    if !named.is_empty() {
+        d.push(format!(
+            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. This book's variants, with the tags of their cards: {}.",
+            named.join("; ")
         ));
     }
-    if book.id == "netepic-tau" {
+    let extra: &[&str] = match book.id {
+        "netepic-chaos" => &[
+            "Chaos variants: the Legions of the four Powers count with their Power (World Eaters with Khorne, Death Guard with Nurgle, Emperor's Children with Slaanesh, Thousand Sons with Tzeentch), as the book's force compositions say. The Chaos Space Marine cards and the other five Legions make the Chaos Space Marines variant: the catalogue's force of that name reads the core rules' Chaos Marines row (line 224, 'the Standard Adeptus Astartes List') as the Chaos Space Marine cards of this book, and its reading is followed. Another Power may join as an allied force of this same book (an `Allies: NetEpic Chaos` line with that Power's cards): any or all of the other Powers for a Power or Chaos Space Marine army, one Power for the standard (Undivided) army, in place of a Standard list.",
+        ],
+        "netepic-adeptus-astartes" => &[
+            "Chapters: some Chapter cards also carry the catalogue's Space Marines category (Blood Angels, Black Templars); the Chapter's own tag decides, so they make the force that Chapter's army. The catalogue has a Raven Guard force but no Raven Guard card, so no force can be read as a Raven Guard army; that force's rules are listed as not enforced.",
+            "Iron Hands armies take allies from the Standard Imperial lists only, Adeptus Mechanicus or Imperial Guard (the book's Unwilling Allies; the Chapters it names are Codex armies and never allies anyway).",
+        ],
+        "netepic-eldar" => &[
+            "Eldar variants: the catalogue tags many cards of its standard Eldar force `eldar-knights` or `exodites` as well as `eldar`; only the cards without `eldar` (such as the Knight Warhost or the Exodite hosts) make a force an Eldar Knights or Exodite army. A Craftworld, Exodite or Eldar Knights army may take one other Craftworld, the Exodites, the Eldar Knights or the Harlequins as its allied force from this same book (an `Allies: NetEpic Eldar` line), in place of a Standard list. Eldar Knights joining so may hold up to half the army's points, whatever the core army's codex share. A force of Harlequin Masque cards is only ever an allied force (`never-core`), of an army that may take Eldar allies; its allies and share are those of its core army.",
+        ],
+        "netepic-tau" => &[
+            "Kroot Mercenaries (core rules 1.2.3, line 211; the Tau book): the Kroot units are the cards named Kroot or Krootox (tag `kroot-unit`, read from the names: the catalogue tags the Kroot companies and specials `kroot` but the Kroot support cards `tau`). A force whose cards are all Kroot units is the Kroot Mercenaries Standard army: at least 50% as the core army, and a Standard list any army may take as its ally. A force with other Tau cards is the Tau Codex army (75%), which may take a Kroot Mercenaries force of this same book as its ally; Kroot units inside it may support Tau companies, but all Kroot units of that force together hold at most 25% of the army's points (`kroot-share`).",
+        ],
+        "netepic-imperial-guard" => &[
+            "The Planetary Defence Force is the Imperial Guard book's codex variant. The catalogue tags the cards of its PDF force `planetary-defence-force`; those tagged `imperial-guard` as well are offered in its Imperial Guard force too, so they are standard cards, and only a card of the PDF force alone (tagged `planetary-defence-force` only, such as the Militia Company) makes a force a PDF army, which holds 75% of the army's points.",
+        ],
+        _ => &[],
+    };
+    d.extend(extra.iter().map(|s| s.to_string()));
+    d
+}
+
+/// What muster does with an army-book rule of a catalogue's force entries.
+enum BookRule {
+    /// Constraints on the roster: id, scope, applies_to, rule, message.
+    Rules(
+        &'static [(
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+        )],
+    ),
+    /// Constraints for part of the rule, and why the rest is not checked.
+    Partly(
+        &'static [(
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            &'static str,
+            &'static str,
+        )],
+        &'static str,
+    ),
+    /// Applied by muster's game code (the variants and ally tables).
+    Game,
+    /// A rule of play, not of building the list: a special rule of the
+    /// list, summarised in our words.
+    Play(&'static str),
+    /// A rule about the list that muster cannot check, and why.
+    Declared(&'static str),
+}
+
+/// The army books' force-entry rules, by name. A rule the table does not
+/// name is listed as not enforced, kept as text.
+const BOOK_RULES: &[(&str, BookRule)] = &[
+    // Adepta Sororitas
+    ("Sisters of Battle Force Composition", BookRule::Game),
+    ("Frateris Militia Force Composition", BookRule::Game),
+    (
+        "Frateris Militia - New List",
+        BookRule::Declared(
+            "The Frateris Militia cards need the opponent's consent before the game; a roster cannot show an agreement, so muster accepts them.",
+        ),
+    ),
+    // Adeptus Astartes
+    ("Standard Space Marines Force Composition", BookRule::Game),
+    ("Codex Chapter - Allies", BookRule::Game),
+    ("Iron Hands - Unwilling Allies", BookRule::Game),
+    (
+        "Black Templars - Emperor's Champion",
+        BookRule::Rules(&[(
+            "book-black-templars-emperor-s-champion",
+            "army",
+            None,
+            "count(tag:black-templars) == 0 or count(black-templars-emperor-s-champion) >= 1",
+            "A Black Templars army spends one of its Special cards on the Emperor's Champion.",
+        )]),
+    ),
+    (
+        "Black Templars - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-black-templars-prohibited-units",
+            "army",
+            None,
+            "count(tag:black-templars) == 0 or count(attack-bike-squad, battle-company, land-raider-company, librarian, marine-bike-company, marine-bike-squad, scout-company, scout-detachment, tactical-company, tactical-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "A Black Templars army takes none of these standard cards: Attack Bikes, Battle Company, Land Raider Company, Librarian, Marine Bike Company and Squad, Scout Company and Detachment, Tactical Company and Detachment, Veteran Company and Detachment.",
+        )]),
+    ),
+    (
+        "Black Templars - Vow (Optional)",
+        BookRule::Play(
+            "Optional: after building the army and before terrain is set up, the Black Templars player picks a Vow, which the opponent must accept.",
+        ),
+    ),
+    (
+        "Black Templars - Zeal",
+        BookRule::Play(
+            "A broken Black Templars infantry detachment that fails its morale check takes Charge orders beside its Fall Back orders and must try to assault the nearest enemy it sees.",
+        ),
+    ),
+    (
+        "Blood Angels - Death Company",
+        BookRule::Partly(
+            &[
+                (
+                    "book-blood-angels-death-company",
+                    "army",
+                    None,
+                    "count(tag:blood-angels) == 0 or count(blood-angels-death-company) >= 1",
+                    "A Blood Angels army takes the Death Company card.",
+                ),
+                (
+                    "book-blood-angels-death-company-alone",
+                    "group",
+                    Some("blood-angels-death-company"),
+                    "count(tag:support) + count(tag:special) == 0",
+                    "The Death Company stands alone: it takes no Support or Special cards.",
+                ),
+            ],
+            "Which stands the Death Company draws from the other infantry detachments is decided after the army is chosen, on the table.",
+        ),
+    ),
+    (
+        "Blood Angels - Black Rage",
+        BookRule::Play(
+            "Blood Angels infantry gain +1 CAF when they charge into close combat; each turn, after initiative, an infantry detachment rolling a 1 must take Charge orders and go for the nearest enemy it sees.",
+        ),
+    ),
+    (
+        "Psychic Power : Quickening",
+        BookRule::Play(
+            "Blood Angels Librarians use Quickening in place of Mind Blast: one friendly infantry, cavalry or walker model within 25 cm and in sight gains +3 CAF until the End Phase.",
+        ),
+    ),
+    (
+        "Blood Angels - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-blood-angels-prohibited-units",
+            "army",
+            None,
+            "count(tag:blood-angels) == 0 or count(assault-scatolo-squad, veteran-company, veteran-tactical-detachment) == 0",
+            "A Blood Angels army takes no Assault Scatolo Squad, Veteran Company or Veteran Detachment.",
+        )]),
+    ),
+    (
+        "Crimson Fists - First Company",
+        BookRule::Declared(
+            "The First Company is the catalogue's only Crimson Fists card, so a force is a Crimson Fists army exactly when it takes it: the requirement holds by itself. That the First Company takes no other infantry Support cards is not checked: the catalogue does not mark which Support cards are infantry.",
+        ),
+    ),
+    (
+        "Crimson Fists - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-crimson-fists-prohibited-units",
+            "army",
+            None,
+            "count(tag:crimson-fists) == 0 or count(terminator-company, veteran-company) == 0",
+            "A Crimson Fists army takes no Terminator Company or Veteran Company.",
+        )]),
+    ),
+    (
+        "Crimson Suns - Death Before Dishonour",
+        BookRule::Play(
+            "The Crimson Suns re-roll one morale check a turn; the enemy scores two victory points in every End Phase for each of their units on Fall Back orders.",
+        ),
+    ),
+    (
+        "Crimson Suns - Honour Quest",
+        BookRule::Play(
+            "After set-up the Crimson Suns name one objective outside their half: it is worth double to them, and they lose 5 victory points while the enemy holds or contests it.",
+        ),
+    ),
+    (
+        "Crimson Suns - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-crimson-suns-prohibited-units",
+            "army",
+            None,
+            "count(tag:crimson-suns) == 0 or count(battle-company, devastator-company, devastator-detachment, scout-company, scout-detachment, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "A Crimson Suns army takes no Battle, Devastator, Scout, Terminator or Veteran Company or Detachment.",
+        )]),
+    ),
+    (
+        "Dark Angels - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-dark-angels-prohibited-units",
+            "army",
+            None,
+            "count(tag:dark-angels) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
+            "A Dark Angels army takes no Veteran Company or Veteran Detachment.",
+        )]),
+    ),
+    (
+        "Iron Hands - Well-Rounded",
+        BookRule::Rules(&[
+            (
+                "book-iron-hands-clan-per-siege",
+                "army",
+                None,
+                "count(tag:iron-hands) == 0 or count(iron-hands-siege-company) <= count(iron-hands-clan-company)",
+                "An Iron Hands army takes a Clan Company for each Siege Company.",
+            ),
+            (
+                "book-iron-hands-two-support",
+                "group",
+                Some("tag:company"),
+                "army.count(tag:iron-hands) == 0 or count(tag:support) >= 2",
+                "In an Iron Hands army every Company card takes at least two Support cards.",
+            ),
+        ]),
+    ),
+    (
+        "Iron Hands - Pride",
+        BookRule::Play(
+            "An Iron Hands army fielded with any other force rolls initiative at -1, and Iron Hands gain nothing from the abilities of units outside the Chapter (Apothecaries, Chaplains, Techmarines).",
+        ),
+    ),
+    (
+        "Iron Hands - Siege Specialists",
+        BookRule::Play("Units fighting Iron Hands in close combat get no CAF bonus from fortifications."),
+    ),
+    (
+        "Iron Hands - Bionics",
+        BookRule::Play(
+            "Iron Hands elite infantry and characters regenerate on 5+; the better armour of their Veterans and Terminators is already in their statistics.",
+        ),
+    ),
+    (
+        "Iron Hands - Victory Point Bonus",
+        BookRule::Play(
+            "Iron Hands score +1 victory point for every enemy detachment wiped out; some of their own units give the enemy half as many victory points again.",
+        ),
+    ),
+    (
+        "Iron Hands - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-iron-hands-prohibited-units",
+            "army",
+            None,
+            "count(tag:iron-hands) == 0 or count(assault-company, chaplain, devastator-company, tactical-company, terminator-company, terminator-detachment, veteran-company, veteran-tactical-detachment) == 0",
+            "An Iron Hands army takes no Assault, Devastator, Tactical or Veteran Company, Terminator Company or Detachment, Veteran Detachment or Chaplain.",
+        )]),
+    ),
+    (
+        "Mentor Legion - Mutually Exclusive",
+        BookRule::Rules(&[(
+            "book-mentor-legion-mutually-exclusive",
+            "army",
+            None,
+            "(count(mentor-legion-tutor-detachment) == 0 or count(mentor-legion-mentor-elite-cadre-detachment) == 0) and count(mentor-legion-tutor-detachment, mentor-legion-mentor-elite-cadre-detachment) <= 3",
+            "An army takes Tutor Detachments or Mentor Elite Cadre Detachments, not both, and three of them at most.",
+        )]),
+    ),
+    (
+        "Mentor Legion - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-mentor-legion-prohibited-units",
+            "army",
+            None,
+            "count(tag:mentor-legion) == 0 or count(veteran-company, veteran-tactical-detachment) == 0",
+            "A Mentor Legion army takes no Veteran Marines (Veteran Company or Detachment).",
+        )]),
+    ),
+    (
+        "Raptor Legion - Hatred",
+        BookRule::Play(
+            "Raptor Legion Marines must get into close combat with Emperor's Children Marines they can see as soon as they can.",
+        ),
+    ),
+    (
+        "Raven Guard - Limited Heavy Support",
+        BookRule::Declared(
+            "The catalogue has a Raven Guard force but no Raven Guard card, so no roster can be read as a Raven Guard army (and the rule counts detachments inside cards).",
+        ),
+    ),
+    (
+        "Raven Guard - Pin-Point Accuracy",
+        BookRule::Play(
+            "Raven Guard may re-roll the scatter of a Drop Pod assault's first target point; each pod still scatters as usual.",
+        ),
+    ),
+    (
+        "Raven Guard - Careful Reconnaissance",
+        BookRule::Play(
+            "A Raven Guard army with Scout Marines adds +1 to its first initiative roll of the game.",
+        ),
+    ),
+    (
+        "Raven Guard - Commander Jump Packs",
+        BookRule::Play(
+            "A Raven Guard character may swap its Rhino for a jump pack at no cost, moving 15 cm; break and victory points stay as they are.",
+        ),
+    ),
+    (
+        "Salamanders - Weapon Preference",
+        BookRule::Declared(
+            "Devastators of the 9th Company may be Flaming Devastators: a swap inside a card, and cards have no options in this conversion.",
+        ),
+    ),
+    (
+        "Salamanders - Optional Weapons",
+        BookRule::Declared(
+            "A Tactical Detachment of a Tactical or Battle Company may be swapped for a Flamer Detachment: a swap inside a card, and cards have no options in this conversion.",
+        ),
+    ),
+    (
+        "Salamanders - Support Card Restriction",
+        BookRule::Rules(&[(
+            "book-salamanders-support-card-restriction",
+            "army",
+            None,
+            "count(tag:salamanders) == 0 or count(assault-detachment, salamanders-assault-flamer-detachment, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) <= count(tag:company)",
+            "A Salamanders army takes at most one Support card per Company card from Assault Marines, Assault Flamer Marines, Marine Bikes, Attack Bikes and Land Speeders together.",
+        )]),
+    ),
+    (
+        "Salamanders - Never Give Up",
+        BookRule::Play(
+            "Salamanders on Fall Back orders keep their full CAF, though a failed morale test on Fall Back orders still destroys them.",
+        ),
+    ),
+    (
+        "Salamanders - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-salamanders-prohibited-units",
+            "army",
+            None,
+            "count(tag:salamanders) == 0 or count(assault-company, marine-bike-company) == 0",
+            "A Salamanders army takes no Assault Company or Bike Company.",
+        )]),
+    ),
+    (
+        "Space Wolves - Organization",
+        BookRule::Rules(&[(
+            "book-space-wolves-organization",
+            "army",
+            None,
+            "count(space-wolves-great-company, space-wolves-great-company-with-terminators) <= 12",
+            "A Space Wolves army has at most twelve Great Companies, with or without Terminators.",
+        )]),
+    ),
+    (
+        "Space Wolves - Prohibited Units",
+        BookRule::Rules(&[(
+            "book-space-wolves-prohibited-units",
+            "army",
+            None,
+            "count(tag:space-wolves) == 0 or count(assault-company, assault-detachment, devastator-company, devastator-detachment, flamer-detachment, scout-company, scout-detachment, tactical-company, tactical-detachment, terminator-company, terminator-detachment, terminator-assault-detachment, veteran-company, veteran-tactical-detachment, apothecary, chaplain, librarian, marine-bike-company, marine-bike-squad, attack-bike-squad, land-speeder-squad, land-speeder-tornado-squad, land-speeder-typhoon-squad) == 0",
+            "A Space Wolves army takes none of the standard Assault, Devastator, Flamer, Scout, Tactical, Terminator or Veteran Marines, no Apothecary, Chaplain or Librarian, no bikes and no Land Speeders.",
+        )]),
+    ),
+    // Adeptus Mechanicus, Chaos, Dark Eldar, Tau, Titan Legions: force
+    // compositions, applied by the ally tables and the variants.
+    (
+        "Adeptus Mechanicus / Knight Households Force Composition",
+        BookRule::Game,
+    ),
+    ("Chaos Undivided Force Composition", BookRule::Game),
+    ("Khorne Force Composition", BookRule::Game),
+    ("Nurgle Force Composition", BookRule::Game),
+    ("Slaanesh Force Composition", BookRule::Game),
+    ("Tzeentch Force Composition", BookRule::Game),
+    ("Chaos Space Marines Force Composition", BookRule::Game),
+    ("Dark Eldar Force Composition", BookRule::Game),
+    ("Tau Army Composition", BookRule::Game),
+    ("Kroot Mercenaries Army Composition", BookRule::Game),
+    ("Titan Legions Force Composition", BookRule::Game),
+    // Eldar
+    ("Eldar Craftworld Force Composition (Standard)", BookRule::Game),
+    ("Alaitoc Craftworld Force Composition", BookRule::Game),
+    ("Biel-Tan Craftworld Force Composition", BookRule::Game),
+    ("Iyanden Craftworld Force Composition", BookRule::Game),
+    ("Saim-Hann Craftworld Force Composition", BookRule::Game),
+    ("Ulthwe Craftworld Force Composition", BookRule::Game),
+    ("Exodites Force Composition", BookRule::Game),
+    ("Eldar Knights - Ally only - Force Composition", BookRule::Game),
+    (
+        "Harlequin Masque Force Composition",
+        BookRule::Rules(&[(
+            "book-harlequin-one-masque",
+            "army",
+            None,
+            "count(harlequins-harlequin-masque) <= 1",
+            "Only one Harlequin Masque card, whatever the army's size (its Support and Special cards as for any Company card).",
+        )]),
+    ),
+    (
+        "Eldar Knights Force Composition",
+        BookRule::Declared(
+            "An Eldar Knights core army must take the Knight Warhost, the Defender Warhost and the Jetbike Host; a list constraint applies to every force of the list, and an Eldar Knights force that is another army's ally need not take them, so the three cards are not required. Its share and allies are game code.",
+        ),
+    ),
+    (
+        "Exodite Scouts",
+        BookRule::Play(
+            "Before the game an Exodite core army rolls a D6 for each detachment of Exodite scouts (Lethosaur and Raptor Knights) and picks one result of the book's table: extra woods, rearranged terrain and the like.",
+        ),
+    ),
+    (
+        "Iyanden Craftworld - No Guardian Hosts",
+        BookRule::Rules(&[(
+            "book-iyanden-no-guardian-hosts",
+            "army",
+            None,
+            "count(tag:iyanden) == 0 or count(guardian-host) == 0",
+            "An Iyanden army takes no Guardian Host.",
+        )]),
+    ),
+    (
+        "Saim-Hann Craftworld - No Tempest Hosts",
+        BookRule::Rules(&[(
+            "book-saim-hann-no-tempest-hosts",
+            "army",
+            None,
+            "count(tag:saim-hann) == 0 or count(tempest-host) == 0",
+            "A Saim-Hann army takes no Tempest Host.",
+        )]),
+    ),
+    (
+        "Saim-Hann Craftworld - No Phantom Titan Hosts",
+        BookRule::Rules(&[(
+            "book-saim-hann-no-phantom-titan-hosts",
+            "army",
+            None,
+            "count(tag:saim-hann) == 0 or count(phantom-titan-host) == 0",
+            "A Saim-Hann army takes no Phantom Titan Host.",
+        )]),
+    ),
+    // Imperial Guard
+    ("Imperial Guard Force Composition", BookRule::Game),
+    ("PDF Force Composition", BookRule::Game),
+    (
+        "The Chain Of Command",
+        BookRule::Play(
+            "Imperial Guard and PDF troops, titans and praetorians apart, take orders down a chain of command from their headquarters; a detachment out of the chain's reach is slowed while it waits for orders.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Free Fortifications",
+        BookRule::Declared(
+            "A PDF army gets one Barricades or Trenches card free per Company card; muster prices every fortification card at the table's cost and does not know which are the free ones, so a roster should leave the free ones out.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Terrain Setup",
+        BookRule::Play(
+            "The PDF player may rearrange the terrain a little to favour the defence, and then sets up all his units (infiltrators apart) first.",
+        ),
+    ),
+    (
+        "Planetary Defence Force - Initial Setup",
+        BookRule::Play(
+            "Before other units are placed, the PDF player may put one PDF detachment in each of his fortifications, even outside his deployment zone.",
+        ),
+    ),
+    // Necrons
+    (
+        "Necrons - Allies",
+        BookRule::Declared(
+            "The book names the Necrons' allies as peoples (humans, Eldar, Ork leaders; never Tyranids), not as lists, and the core rules' ally tables do not name the Necrons: their allies are reported as unchecked.",
+        ),
+    ),
+    (
+        "Necrons - Phase Out",
+        BookRule::Play(
+            "Most Necron Support cards add their break points and victory points to the Company they join, worked out before the game; a Company that breaks phases out.",
+        ),
+    ),
+    (
+        "Necrons - Scoring Points",
+        BookRule::Play(
+            "Necrons score nothing for objectives; they score a unit's victory points when it breaks and again when it is wiped out or leaves the table, double for units without a break point.",
+        ),
+    ),
+    (
+        "Necrons - Reserves",
+        BookRule::Play(
+            "Necron units other than flyers may start in reserve and reach the table through Portals or abilities such as Deep Strike or Teleport.",
+        ),
+    ),
+    (
+        "Necrons - Portals",
+        BookRule::Play(
+            "Crossing a Portal moves a unit into or out of reserve for 5 cm of its move; any number of units may cross one Portal each turn.",
+        ),
+    ),
+    (
+        "Necrons - Vs Tyranids",
+        BookRule::Play(
+            "Against Tyranids, a Necron Company that phases out gives the Tyranid player its cost and its Support cards' cost divided by 50 in victory points, in place of the cards' own values.",
+        ),
+    ),
+    // Orks
+    (
+        "Orks - Leadership",
+        BookRule::Declared(
+            "An Ork army of three or more clans needs a Warboss, Warlord or Gargant that takes no Special slot; a roster does not say which leader card is the free one, so the five-Support and one-Special counts cannot tell a required leader from a Special card.",
+        ),
+    ),
+    (
+        "Orks - Gargants",
+        BookRule::Declared(
+            "Gargant Big Mobs, Mega-Gargants and Mekboy Gargants need at least half the army to be Orks: an Ork core army always holds half by its Standard row; an Ork allied force with one of them (which would need exactly half) is not checked.",
+        ),
+    ),
+    (
+        "Orks - No Duplicate Clans",
+        BookRule::Rules(&[(
+            "book-orks-no-duplicate-clans",
+            "army",
+            None,
+            "count(deathskull-clan) <= min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(blood-axe-clan) <= min(count(deathskull-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(bad-moon-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(evil-sunz-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(evil-sunz-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(goff-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(goff-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(snakebite-clan), count(kult-of-speed)))))) + 1 and count(snakebite-clan) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(kult-of-speed)))))) + 1 and count(kult-of-speed) <= min(count(deathskull-clan), min(count(blood-axe-clan), min(count(bad-moon-clan), min(count(evil-sunz-clan), min(count(goff-clan), count(snakebite-clan)))))) + 1",
+            "An Ork army takes a second card of a clan only once it has one of every other clan (Wildboyz Hordes and Mega Gargants are not clans).",
+        )]),
+    ),
+    (
+        "Orks - Mekboy Support Cards",
+        BookRule::Rules(&[(
+            "book-orks-mekboy-support-cards",
+            "group",
+            Some("tag:company"),
+            "count(mekboy-lifta-droppa-speedsta, mekboy-kustom-kannon-speedsta, mekboy-destruktor-rokkits-speedsta, mekboy-dragsta, mekboy-bubble-chukka-speedsta) <= min(5, 1 + count(blood-axe-clan, evil-sunz-clan) + 4 * count(kult-of-speed, renegade-mekboyz))",
+            "A clan takes one Mekboy Support card; Blood Axes and Evil Sunz two; the Kult of Speed, or a clan with the Renegade Mekboyz, five.",
+        )]),
+    ),
+    (
+        "Orks - Mob Rule",
+        BookRule::Play(
+            "Ork Support cards join the mobs of the same troops in their clan, changing the mobs' break points and victory points, worked out before the game.",
+        ),
+    ),
+    (
+        "Orks - Clan Break Points",
+        BookRule::Play(
+            "A clan breaks only at its own break point plus those of its Support cards, and gives its victory points only then; each mob then tests morale on its own.",
+        ),
+    ),
+    ("Orks Force Composition", BookRule::Game),
+    (
+        "Orks - Hordes (Optional Rule)",
+        BookRule::Declared(
+            "Optional rule: a clan may take five more Support cards, all Extra Boyz; muster applies the core limit of five, since a roster does not say the players agreed to the option.",
+        ),
+    ),
+    // Slann
+    (
+        "True Slann Army Composition",
+        BookRule::Declared(
+            "The book makes the True Slann a Standard army (50%) and the Dracon and Exodus Slann Codex armies with allies of their own; muster follows the core rules' one Slann row (line 229: Codex, 75%, any Standard lists) for the whole book, and does not tell the three apart.",
+        ),
+    ),
+    (
+        "Dracon Army Composition",
+        BookRule::Declared(
+            "The book makes the Dracon a Codex army whose allies are the other Slann, Eldar or Orks; muster follows the core rules' one Slann row (line 229) for the whole book.",
+        ),
+    ),
+    (
+        "Exodus Slann Army Composition",
+        BookRule::Declared(
+            "The book makes the Exodus Slann a Codex army whose allies are the other Slann, Eldar or Orks, with Dracon cards outside the allies' share; muster follows the core rules' one Slann row (line 229) for the whole book.",
+        ),
+    ),
+    // Squats
+    ("Squat Brotherhood Force Composition", BookRule::Game),
+    (
+        "Squats - Eldar Antipathy (Optional Rule)",
+        BookRule::Play(
+            "Optional, suggestions to pick from: a Squat-Eldar army rolls initiative at -1, or may only face Chaos or Tyranids, or Squats near Eldar test morale at -1.",
+        ),
+    ),
+    (
+        "Squats On The Defensive (Optional Rule)",
+        BookRule::Play(
+            "Optional, scenario or campaign only: Squat infantry defending their home world re-roll close combat dice as they do against Orks.",
+        ),
+    ),
+    (
+        "Squats - Defensive Aerial Fire (Optional Rule)",
+        BookRule::Play(
+            "Squat flyers on Advance orders may snap fire at incoming enemy flyers, and on First Fire orders snap fire without the -1.",
+        ),
+    ),
+    ("Makurtu Gabe Force Composition", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Makurtu Gabe : Enhanced CC Mastery",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Makurtu Gabe : Accurate Tunnelling",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Makurtu Gabe : Targeting Priorities",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    ("Makurtu Gabe : Restrictions", BookRule::Declared(BROTHERHOOD)),
+    ("Makurtu Gabe : Prohibited Units", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik Force Composition", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik : Fast Cavalry", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik : Untouchable Cavalry", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik : Mechanized", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik : Prohibited Units", BookRule::Declared(BROTHERHOOD)),
+    ("Zutik : Restrictions", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Zutik : Extra Superheavy & Praetorian VP",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    ("Zutik : Poor Endurance", BookRule::Declared(BROTHERHOOD)),
+    (
+        "Commercial World Clan Force Composition",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : You Owe Us!",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Prohibited Units",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Restrictions",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Allied Imperial Guard Command",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    (
+        "Commercial World Clan : Decreased CC Mastery",
+        BookRule::Declared(BROTHERHOOD),
+    ),
+    // Tyranids
+    (
+        "Genestealer Cults",
+        BookRule::Declared(
+            "Optional rule, with the opponent's agreement: a Tyranid army may put up to a quarter of its points into the PDF list; muster keeps the Tyranids without allies, as the core rules' Tyranid row says.",
+        ),
+    ),
+    ("No Allies", BookRule::Game),
+    (
+        "Multi-wound creatures, Regeneration & Superheavies",
+        BookRule::Play(
+            "A wound a Tyranid creature fails to regenerate in the End Phase is lost for the rest of the game; only the wounds still standing may be regenerated later.",
+        ),
+    ),
+    (
+        "Tyranid Morale",
+        BookRule::Play(
+            "Tyranids take no morale checks and never fall back; a broken brood takes a Hive Mind test, and an Instinctive brood that fails it reverts to its instinctive orders.",
+        ),
+    ),
+    (
+        "Victory Points",
+        BookRule::Play(
+            "Tyranids score nothing for objectives but may deny them; they score a unit's victory points when it breaks and again when it is wiped out.",
+        ),
+    ),
+    (
+        "Hive Mind Cards",
+        BookRule::Play(
+            "Before the game and in each End Phase the Tyranid player draws one Hive Mind card per full 5 Hive Mind points of his unbroken Synapse broods.",
+        ),
+    ),
+    (
+        "Tyranid Movement",
+        BookRule::Play(
+            "Tyranid knights, walkers and cavalry cross terrain as infantry do, though they still cannot enter buildings.",
+        ),
+    ),
+    (
+        "Instinctive Behaviour",
+        BookRule::Play(
+            "Instinctive broods within Hive Mind range of an unbroken Synapse brood take orders as usual; outside it, or failing a Hive Mind test when broken, they follow their instinctive orders.",
+        ),
+    ),
+];
+
+/// Why a Squat brotherhood's rules are not checked.
+const BROTHERHOOD: &str = "The catalogue offers the Squat brotherhoods (Makurtu Gabe, Zutik, Commercial World Clan) as forces of their own, but their cards are the standard Squat cards, so no roster can be read as one brotherhood's army; its limits, allies and special rules are not applied.";
+
+/// What muster does with the army-book rule called `name`.
+fn book_rule(name: &str) -> Option<&'static BookRule> {
+    BOOK_RULES.iter().find(|(n, _)| *n == name).map(|(_, r)| r)
+}
+
+// ---------------------------------------------------------------------------
+// Titan weapon mounts (issue 15): which weapon goes on which mount, how
+// many each mount holds, and which mounts must be armed. A roster names a
+// titan's weapons, not their mounts, so the rules ask whether the weapons
+// can be mounted: Hall's condition for each set of mounts that weapons tie
+// together (no more weapons that only these mounts take than they hold),
+// and for each set of mounts that must be armed, enough weapons that fit
+// them.
+
+/// For each titan card, its mounts, and for each weapon it may take, the
+/// mounts (bits) that take it and the most of it each mount holds.
+struct MountPlan<'c> {
+    card: &'c Card,
+    times: u32,
+    mounts: &'c [sheets::Mount],
+    /// Weapon entry name, mount bits.
+    weapons: Vec<(String, u32)>,
+}
+
+fn mount_plans(cards: &[Card]) -> Vec<MountPlan<'_>> {
+    let mut out = Vec::new();
+    for c in cards.iter().filter(|c| titan(c)) {
+        let Some(m) = &c.mounts else { continue };
+        let mut weapons: Vec<(String, u32)> = Vec::new();
+        for (i, mount) in m.mounts.iter().enumerate() {
+            for (name, _) in &mount.weapons {
+                match weapons.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, bits)) => *bits |= 1 << i,
+                    None => weapons.push((name.clone(), 1 << i)),
+                }
+            }
+        }
+        out.push(MountPlan {
+            card: c,
+            times: m.times,
+            mounts: &m.mounts,
+            weapons,
+        });
+    }
+    out
+}
+
+/// The tag of the weapons that exactly the mounts `bits` of a card take.
+fn mount_tag(card: &Card, mounts: &[sheets::Mount], bits: u32) -> String {
+    let names: Vec<&str> = mounts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, m)| m.name.as_str())
+        .collect();
+    format!("mount-{}-{}", card.id, names.join("-"))
+}
+
+/// Tags each upgrade with the mounts that take it, per titan card.
+fn mount_tags(cards: &[Card], upgrades: &mut [Upgrade]) {
+    for plan in mount_plans(cards) {
+        for (name, bits) in &plan.weapons {
+            if let Some(u) = upgrades.iter_mut().find(|u| u.name == *name) {
+                let tag = mount_tag(plan.card, plan.mounts, *bits);
+                if !u.tags.contains(&tag) {
+                    u.tags.push(tag);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the mounts `set` are tied together by the weapon classes
+/// `edges` (each a set of mounts), so that none of its parts stands alone.
+fn tied(set: u32, edges: &[u32]) -> bool {
+    let mut reached = set & set.wrapping_neg();
+    loop {
+        let before = reached;
+        for e in edges.iter().map(|e| e & set) {
+            if e & reached != 0 {
+                reached |= e;
+            }
+        }
+        if reached == before {
+            return reached == set;
+        }
+    }
+}
+
+type MountRule = (String, &'static str, Option<String>, String, String, String);
+
+/// `titan-weapon-mounts` and `titan-required-weapons`, one rule each over
+/// every titan card of the book.
+fn mount_rules(cards: &[Card], upgrades: &[Upgrade]) -> Vec<MountRule> {
+    let plans = mount_plans(cards);
+    let mut upper: Vec<(String, String)> = Vec::new();
+    let mut lower: Vec<(String, String)> = Vec::new();
+    for plan in &plans {
+        let k = plan.mounts.len().min(16) as u32;
+        let classes: BTreeSet<u32> = plan.weapons.iter().map(|(_, b)| *b).collect();
+        let classes: Vec<u32> = classes.into_iter().collect();
+        let tags = |of: &dyn Fn(u32) -> bool| -> String {
+            classes
+                .iter()
+                .filter(|c| of(**c))
+                .map(|c| format!("tag:{}", mount_tag(plan.card, plan.mounts, *c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let held = |set: u32, f: fn(&sheets::Mount) -> u32| -> u32 {
+            plan.mounts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| set & (1 << i) != 0)
+                .map(|(_, m)| f(m))
+                .sum::<u32>()
+                * plan.times
+        };
+        let mut ups = Vec::new();
+        let mut lows = Vec::new();
+        for set in 1..(1u32 << k) {
+            let inside: Vec<u32> = classes.iter().copied().filter(|c| c & !set == 0).collect();
+            if !inside.is_empty() && tied(set, &inside) && inside.iter().fold(0, |a, c| a | c) == set {
+                ups.push(format!(
+                    "count({}) <= {}",
+                    tags(&|c| c & !set == 0),
+                    held(set, |m| m.max)
+                ));
+            }
+            let musts = plan
+                .mounts
+                .iter()
+                .enumerate()
+                .all(|(i, m)| set & (1 << i) == 0 || m.min > 0);
+            let touching: Vec<u32> = classes.iter().copied().filter(|c| c & set != 0).collect();
+            if musts && tied(set, &touching) {
+                lows.push(format!(
+                    "count({}) >= {}",
+                    tags(&|c| c & set != 0),
+                    held(set, |m| m.min)
+                ));
+            }
+        }
+        // A weapon the catalogue allows fewer of than its mounts hold.
+        for (name, bits) in &plan.weapons {
+            let mut most = 0u32;
+            let mut room = 0u32;
+            for (i, m) in plan.mounts.iter().enumerate() {
+                if bits & (1 << i) != 0 {
+                    let each = m.weapons.iter().find(|(n, _)| n == name).map_or(0, |(_, n)| *n);
+                    most = most.saturating_add(each.min(m.max));
+                    room += m.max;
+                }
+            }
+            if most < room
+                && let Some(u) = upgrades.iter().find(|u| u.name == *name)
+            {
+                ups.push(format!("count({}) <= {}", u.id, most * plan.times));
+            }
+        }
+        if !ups.is_empty() {
+            upper.push((plan.card.id.clone(), ups.join(" and ")));
+        }
+        if !lows.is_empty() {
+            lower.push((plan.card.id.clone(), lows.join(" and ")));
+        }
+    }
+    let provenance = format!(
+        "{CORE} 6.1 Titans (lines 915-925): titans are bought with their weapons; the mounts, how many weapons each holds and which weapons fit it are the catalogue's weapon groups of each titan"
+    );
+    let mut out = Vec::new();
+    for (id, parts, message) in [
+        (
+            "titan-weapon-mounts",
+            &upper,
+            "A titan carries only weapons its mounts take, and no more than its mounts hold; the card's note lists its mounts.",
+        ),
+        (
+            "titan-required-weapons",
+            &lower,
+            "A titan is bought with its weapons: every mount that must be armed has its weapon; the card's note lists its mounts.",
+        ),
+    ] {
+        if parts.is_empty() {
+            continue;
+        }
+        let rule = parts
+            .iter()
+            .map(|(card, r)| format!("(count({card}) == 0 or ({r}))"))
+            .collect::<Vec<_>>()
+            .join(" and ");
         out.push((
-            "kroot-mercenaries",
-            "Kroot Mercenaries: a Standard army of the Tau book's Kroot units (core rules 1.2.3, line 211).",
-            "The Kroot are cards of the Tau list, which is a Codex army; a Kroot-only Standard force is not a list of its own.",
+            id.to_string(),
+            "formation",
+            Some(
+                parts
+                    .iter()
+                    .map(|(c, _)| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            rule,
+            message.to_string(),
+            provenance.clone(),
         ));
     }
     out
 }
+
+/// The mounts of a titan card, for its note: `Mounts: 2 carapace, 2 arm
+/// (must be armed), 1 head.`
+fn mount_summary(c: &Card) -> Option<String> {
+    let m = c.mounts.as_ref().filter(|_| titan(c))?;
+    let each: Vec<String> = m
+        .mounts
+        .iter()
+        .map(|m| match (m.min, m.max) {
+            (0, max) => format!("{max} {}", m.name),
+            (min, max) if min == max => format!("{max} {} (must be armed)", m.name),
+            (min, max) => format!("{max} {} (at least {min} armed)", m.name),
+        })
+        .collect();
+    Some(match m.times {
+        1 => format!("Mounts: {}.", each.join(", ")),
+        n => format!("Mounts of each of its {n} titans: {}.", each.join(", ")),
+    })
+}
+
+/// What the mount rules leave unchecked, with the reason.
+fn mount_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    let titans: Vec<&Card> = cards.iter().filter(|c| titan(c)).collect();
+    let groups: Vec<&str> = titans
+        .iter()
+        .filter(|c| c.mounts.as_ref().is_some_and(|m| m.times > 1))
+        .map(|c| c.name.as_str())
+        .collect();
+    if !groups.is_empty() {
+        out.push((
+            "titan-weapon-mounts-per-titan",
+            format!(
+                "Each titan of a card of several titans ({}) has its own mounts (core rules 6.1).",
+                groups.join(", ")
+            ),
+            "A roster names the weapons on the card, not on each titan, as the catalogue prices them: the mounts are counted for the card's titans together (three Reavers hold six arm weapons), so one titan with three arm weapons beside one with one is not found.".to_string(),
+        ));
+    }
+    let unread: Vec<&str> = titans
+        .iter()
+        .filter(|c| c.mounts.is_none() && c.titan_weapons)
+        .map(|c| c.name.as_str())
+        .collect();
+    if !unread.is_empty() {
+        out.push((
+            "titan-weapon-mounts-unread",
+            format!(
+                "Which weapon fits which mount, and how many weapons each titan carries, for {} (core rules 6.1).",
+                unread.join(", ")
+            ),
+            "The catalogue gives these cards no weapon groups with a number of mounts (or a choice between titans of different kinds), so their weapons are upgrades at their prices and nothing else.".to_string(),
+        ));
+    }
+    out
+}
+
+const MOUNT_DECISION: &str = "Titan weapon mounts: the catalogue's weapon groups of a titan are its mounts (arm, carapace, head, ...), with the most weapons each holds and the least it must hold; a group without a most is the weapons the titan always carries. A roster names a titan's weapons, not their mounts, so `titan-weapon-mounts` asks whether they can be mounted (for every set of mounts that weapons tie together, no more weapons that only these mounts take than the mounts hold; a weapon the catalogue allows fewer of than its mounts hold, no more than that) and `titan-required-weapons` whether every mount that must be armed can be (enough weapons that fit each set of such mounts). Weapons carry the tags `mount-<card>-<mounts>` naming the mounts of that card that take them. A mount's options that cost nothing (a Command Head) are upgrades at 0 points. A card of several titans counts the mounts of all its titans together; a card offering a choice of titans of different kinds is not checked.";

@@ -4,9 +4,13 @@
 #   fuzz/run.sh [SECONDS] [TARGET...]
 # Needs nightly and cargo-fuzz. Seeds come from the tests (see README.md);
 # findings land in fuzz/artifacts/TARGET/, logs in fuzz/logs/.
+# FUZZ_FLAGS are given to `cargo fuzz run`; the default builds without a
+# sanitizer (a build with AddressSanitizer took hours on a shared two-core
+# machine), optimised, with debug assertions and overflow checks on.
 set -eu
 cd "$(dirname "$0")"
 secs=${1:-300}
+flags=${FUZZ_FLAGS:---sanitizer none -O --debug-assertions}
 [ $# -gt 0 ] && shift
 targets=${*:-$(ls fuzz_targets | sed 's/\.rs$//')}
 if [ ! -d corpus ]; then
@@ -17,7 +21,8 @@ for t in $targets; do
     mkdir -p "corpus/$t"
     # -timeout: an input taking 10 s is a finding (bounded time);
     # -rss_limit_mb: so is one using 2 GB (bounded memory).
-    if nice -n 19 cargo +nightly fuzz run "$t" "corpus/$t" -- \
+    # shellcheck disable=SC2086 # $flags is a list of words
+    if nice -n 19 cargo +nightly fuzz run $flags "$t" "corpus/$t" -- \
         -jobs=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
         -max_len=16384 -print_final_stats=1 >"logs/$t.txt" 2>&1; then
         echo "$t: nothing found"

@@ -6,6 +6,7 @@ use crate::catalogue::{ArmyList, CardVp, Catalogue, GameId, ListLookup, names};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::facts::{self, FormationFacts};
+use crate::games::netepic::Variant;
 use crate::import::{battlescribe, snapfire};
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
@@ -198,7 +199,8 @@ pub fn check_bytes_for<'c>(
         return check_battlescribe(catalogue, event, name, bytes);
     }
     match roster::decode(bytes) {
-        Ok(text) => check_text_for(catalogue, event, name, &text),
+        // The decoded text becomes the file as it is, without a copy.
+        Ok(text) => check_file(catalogue, event, name, SourceFile::new(name, text)),
         Err(d) => Checked::unusable_input(name, d.diagnostic()),
     }
 }
@@ -210,7 +212,17 @@ pub fn check_text_for<'c>(
     name: &str,
     text: &str,
 ) -> Checked<'c> {
-    let file = SourceFile::new(name, text);
+    check_file(catalogue, event, name, SourceFile::new(name, text))
+}
+
+/// [`check_text_for`] of a roster already made a [`SourceFile`].
+fn check_file<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    file: SourceFile,
+) -> Checked<'c> {
+    let text = file.text();
     let mut checked = Checked {
         name: name.to_string(),
         file: Some(file.clone()),
@@ -378,7 +390,9 @@ pub fn check_text_for<'c>(
             limit.map(|l| l.points),
         ));
         let mut summary = summary(&file, &army, catalogue, limit, parsed.header.army_line);
-        if !parsed.header.allies.is_empty() {
+        let lists = if parsed.header.allies.is_empty() {
+            Vec::new()
+        } else {
             allied_forces(
                 &file,
                 &parsed,
@@ -388,7 +402,10 @@ pub fn check_text_for<'c>(
                 limit,
                 &mut summary,
                 &mut diagnostics,
-            );
+            )
+        };
+        if !list.game.game().allies.is_empty() {
+            army_rules(&file, &parsed, list, &lists, &summary, &mut diagnostics);
         }
         summary.victory = victory(&summary, list.game);
         summary.scenario = scenario.as_ref().map(|s| ScenarioSummary {
@@ -786,16 +803,16 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
 /// the ally rules over the forces: lists that may ally, the core army's
 /// share of the points, and the points limit over all forces together.
 #[allow(clippy::too_many_arguments)] // one call, from the pipeline
-fn allied_forces(
+fn allied_forces<'c>(
     file: &SourceFile,
     parsed: &roster::Roster,
-    catalogue: &Catalogue,
+    catalogue: &'c Catalogue,
     event: Option<&Event>,
     core: &ArmyList,
     limit: Option<Limit>,
     summary: &mut ArmySummary,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Vec<Option<&'c ArmyList>> {
     let game = core.game.game();
     let army_span = parsed.header.army_line.unwrap_or_default();
     if game.allies.is_empty() {
@@ -807,7 +824,7 @@ fn allied_forces(
                     .hint("write every entry under the one `Army:` list; the entries after this line are not checked"),
             );
         }
-        return;
+        return Vec::new();
     }
     // The most lists a core army may ally with is the Standard lists of
     // the game (the Slann take any of them); more `Allies:` lines are
@@ -831,7 +848,7 @@ fn allied_forces(
             .rule("allies", "NetEpic Gold core rules 1.2.2 (lines 192-200)"),
         );
     }
-    let mut lists: Vec<Option<&ArmyList>> = Vec::new();
+    let mut lists: Vec<Option<&'c ArmyList>> = Vec::new();
     for (i, allied) in parsed.header.allies.iter().enumerate().take(MAX_ALLIED_FORCES) {
         let list = match catalogue.find_list(&allied.army.value) {
             ListLookup::Found(list) => Some(list),
@@ -965,8 +982,8 @@ fn allied_forces(
             .hint("remove or shrink a card, or raise the limit if the event allows it"),
         );
     }
-    ally_rules(file, parsed, core, &lists, summary, diagnostics);
     mixed_cards(file, parsed, core, &lists, diagnostics);
+    lists
 }
 
 /// A card a force's list does not have, but another force's list does: a
@@ -1033,10 +1050,12 @@ fn summary_of_force(
     summary(file, army, catalogue, limit, Some(line))
 }
 
-/// The game's ally rules over the forces (NetEpic Gold 1.2.2-1.2.4): which
-/// lists may ally with the core army's, how many allies it takes, that the
-/// core army has the most points and at least its share of them.
-fn ally_rules(
+/// The army rules of a game with allies (NetEpic Gold 1.2.2-1.2.4) over
+/// the forces of a roster: the variant each force fields (a Chapter, a
+/// Power, a Craftworld: `games::netepic::VARIANTS`), at most one per
+/// force, the share caps of the army books, and, with allied forces, the
+/// ally rules.
+fn army_rules(
     file: &SourceFile,
     parsed: &roster::Roster,
     core: &ArmyList,
@@ -1044,12 +1063,203 @@ fn ally_rules(
     summary: &ArmySummary,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    use crate::games::netepic::SHARE_CAPS;
+    let forces: Vec<&ArmyList> = std::iter::once(core)
+        .chain(lists.iter().flatten().copied())
+        .collect();
+    let variants: Vec<Option<&'static Variant>> = forces
+        .iter()
+        .enumerate()
+        .map(|(i, list)| force_variant(file, list, summary, i, diagnostics))
+        .collect();
+    let line_of = |i: usize| -> crate::source::Span {
+        match i {
+            0 => parsed.header.army_line.unwrap_or_default(),
+            _ => parsed
+                .header
+                .allies
+                .iter()
+                .zip(lists)
+                .filter(|(_, l)| l.is_some())
+                .nth(i - 1)
+                .map(|(a, _)| a.line)
+                .unwrap_or_default(),
+        }
+    };
+    if let Some(v) = variants.first().copied().flatten().filter(|v| v.never_core) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AllyRule,
+                format!(
+                    "a {} force is only ever an allied force, never the core army",
+                    v.name
+                ),
+            )
+            .at(file, line_of(0))
+            .rule("never-core", v.provenance)
+            .hint("write it after an `Allies:` line, beside a core army that may take it"),
+        );
+    }
+    let total = summary.total.max(0);
+    for (i, list) in forces.iter().enumerate() {
+        for cap in SHARE_CAPS.iter().filter(|c| c.list == list.id) {
+            // A force that is the variant made of these cards alone (Kroot
+            // Mercenaries) is not capped by its own cards.
+            if variants[i].is_some_and(|v| v.only && v.tags.contains(&cap.tag)) {
+                continue;
+            }
+            let tags = tags_by_id(list);
+            let points: i64 = summary
+                .formations
+                .iter()
+                .filter(|f| f.force == i && tags.get(f.id.as_str()).is_some_and(|t| t.contains(cap.tag)))
+                .map(|f| f.points)
+                .sum();
+            if total > 0 && points.saturating_mul(100) > i64::from(cap.percent).saturating_mul(total) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::AllyRule,
+                        format!(
+                            "{} cost {points} of the army's {total} points; they may hold at most {}%",
+                            cap.what, cap.percent
+                        ),
+                    )
+                    .at(file, line_of(i))
+                    .rule(cap.id, cap.provenance),
+                );
+            }
+        }
+    }
+    // Barrages whose book has no Forward Observer (the Dark Eldar) need
+    // one in some force of the army (core rules 4.4.8).
+    let tag_sets: Vec<_> = forces.iter().map(|l| tags_by_id(l)).collect();
+    let tagged = |f: &&FormationSummary, tag: &str| {
+        tag_sets
+            .get(f.force)
+            .and_then(|tags| tags.get(f.id.as_str()))
+            .is_some_and(|t| t.contains(tag))
+    };
+    if !summary.formations.iter().any(|f| tagged(&f, "forward-observer")) {
+        for card in summary.formations.iter().filter(|f| tagged(f, "needs-observer")) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::ListRule,
+                    format!(
+                        "`{}` is an off-board barrage, and only a Forward Observer calls one in: its book has none, and no force of the army has one",
+                        card.name
+                    ),
+                )
+                .at(file, file.line_span(card.line))
+                .rule("forward-observer", "NetEpic Gold core rules 4.4.8 Off-Board Artillery (lines 790-794)")
+                .hint("add an allied force with a Forward Observer card, or leave the barrage out"),
+            );
+        }
+    }
+    if !parsed.header.allies.is_empty() {
+        ally_rules(file, parsed, core, lists, summary, &variants, diagnostics);
+    }
+}
+
+/// Each formation id of `list` with its tags.
+fn tags_by_id(list: &ArmyList) -> std::collections::BTreeMap<&str, &std::collections::BTreeSet<String>> {
+    list.formations.iter().map(|f| (f.id.as_str(), &f.tags)).collect()
+}
+
+/// The variant force `force` of the summary fields, from its cards; a
+/// force with cards of two variants is an error at the first card of the
+/// second, and counts as the first.
+fn force_variant(
+    file: &SourceFile,
+    list: &ArmyList,
+    summary: &ArmySummary,
+    force: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<&'static Variant> {
+    use crate::games::netepic::variants_of;
+    let variants: Vec<&'static Variant> = variants_of(&list.id).collect();
+    if variants.is_empty() {
+        return None;
+    }
+    let tags = tags_by_id(list);
+    let cards: Vec<(&FormationSummary, &std::collections::BTreeSet<String>)> = summary
+        .formations
+        .iter()
+        .filter(|f| f.force == force)
+        .filter_map(|f| Some((f, *tags.get(f.id.as_str())?)))
+        .filter(|(_, t)| !t.contains("fortification"))
+        .collect();
+    let has = |v: &Variant, t: &std::collections::BTreeSet<String>| {
+        v.tags.iter().any(|x| t.contains(*x)) && !v.unless.iter().any(|x| t.contains(*x))
+    };
+    // A variant made of its cards alone (Kroot Mercenaries).
+    if let Some(v) = variants
+        .iter()
+        .find(|v| v.only && !cards.is_empty() && cards.iter().all(|(_, t)| has(v, t)))
+    {
+        return Some(v);
+    }
+    let mut found: Option<&'static Variant> = None;
+    for (card, t) in &cards {
+        let Some(v) = variants.iter().find(|v| !v.only && has(v, t)) else {
+            continue;
+        };
+        match found {
+            None => found = Some(v),
+            Some(first) if first.name == v.name => {}
+            Some(first) => {
+                let span = file.line_span(card.line);
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::AllyRule,
+                        format!(
+                            "`{}` is a card of {}, and this force already fields {}: a force fields one variant of its book",
+                            card.name, v.name, first.name
+                        ),
+                    )
+                    .at(file, span)
+                    .rule(
+                        "one-variant",
+                        "NetEpic Gold core rules 1.2.4 (lines 213-231): a Codex army is one codex and its standard list",
+                    )
+                    .hint(format!(
+                        "take the standard cards and those of one variant; {} may join as an allied force where the core army allows it",
+                        v.name
+                    )),
+                );
+            }
+        }
+    }
+    // No variant's cards: the list's standard army, where the book
+    // describes it as a variant of its own.
+    found.or_else(|| variants.iter().find(|v| v.tags.is_empty()).copied())
+}
+
+/// The game's ally rules over the forces (NetEpic Gold 1.2.2-1.2.4): which
+/// lists may ally with the core army's, how many allies it takes, that the
+/// core army has the most points and at least its share of them. A force's
+/// variant (`variants`, by force) stands for its list's row where it has
+/// one: a Chapter army is a Codex army, and may take a sibling variant of
+/// its own book (another Craftworld, another Power) as its ally.
+fn ally_rules(
+    file: &SourceFile,
+    parsed: &roster::Roster,
+    core: &ArmyList,
+    lists: &[Option<&ArmyList>],
+    summary: &ArmySummary,
+    variants: &[Option<&'static Variant>],
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     use crate::games::netepic::ArmyKind;
     let game = core.game.game();
     let allies = &parsed.header.allies;
     let army_span = parsed.header.army_line.unwrap_or_default();
     const WHY: &str = "NetEpic Gold core rules 1.2.2 (lines 192-200)";
-    let Some(row) = game.allies.iter().find(|r| r.list == core.id) else {
+    let core_variant = variants.first().copied().flatten();
+    let variant_row = core_variant.map(|v| v.row());
+    let Some(row) = variant_row
+        .as_ref()
+        .or_else(|| game.allies.iter().find(|r| r.list == core.id))
+    else {
         diagnostics.push(
             Diagnostic::warning(
                 Code::Unchecked,
@@ -1076,29 +1286,77 @@ fn ally_rules(
             .rule("allies", row.provenance),
         );
     }
+    // The army named in messages: the variant where the force fields one.
+    let core_name = match core_variant.filter(|v| !v.tags.is_empty()) {
+        Some(v) => format!("the {} army", v.name),
+        None => core.name.clone(),
+    };
     // Points of the core army (with the forces that count as core) and of
     // each force, by position in `summary.forces` (0 is the core).
     let mut core_points = summary.forces.first().map_or(0, |f| f.points);
+    let mut core_percent = row.core_percent;
     let mut real_allies = 0usize;
+    let mut sibling_allies = 0usize;
     let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     // Forces of lists that resolved, in order: summary.forces[1..].
-    let resolved: Vec<(&roster::Allied, &ArmyList, &ForceSummary)> = allies
+    let resolved: Vec<(
+        &roster::Allied,
+        &ArmyList,
+        &ForceSummary,
+        Option<&'static Variant>,
+    )> = allies
         .iter()
         .zip(lists)
         .filter_map(|(a, l)| l.map(|l| (a, l)))
         .zip(summary.forces.iter().skip(1))
-        .map(|((a, l), f)| (a, l, f))
+        .zip(variants.iter().skip(1))
+        .map(|(((a, l), f), v)| (a, l, f, *v))
         .collect();
-    for &(allied, list, force) in &resolved {
+    for &(allied, list, force, variant) in &resolved {
         let points = force.points;
         if list.id == core.id {
+            // Another variant of the same book, where the core army's
+            // variant takes it (another Craftworld, another Power).
+            let sibling = variant
+                .filter(|v| core_variant.is_some_and(|c| c.name != v.name && c.siblings.contains(&v.name)));
+            if let Some(v) = sibling {
+                real_allies += 1;
+                sibling_allies += 1;
+                if let Some(p) = v.as_ally_core_percent {
+                    core_percent = core_percent.min(p);
+                }
+                let several = core_variant.is_some_and(|c| c.several_siblings);
+                let most = if several && sibling_allies == real_allies {
+                    usize::MAX
+                } else {
+                    row.most_allies()
+                };
+                if real_allies > most {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::AllyRule,
+                            format!("{core_name} takes one allied force; this is a second"),
+                        )
+                        .at(file, allied.army.span)
+                        .rule("one-ally", row.provenance)
+                        .hint("field the cards of one allied force only"),
+                    );
+                }
+                continue;
+            }
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!(
-                        "{} is the core army's own list; its cards belong in the core army",
-                        list.name
-                    ),
+                    match variant.filter(|v| !v.tags.is_empty()) {
+                        Some(v) => format!(
+                            "{core_name} may not take a force of {} from its own book as its ally",
+                            v.name
+                        ),
+                        None => format!(
+                            "{} is the core army's own list; its cards belong in the core army",
+                            list.name
+                        ),
+                    },
                 )
                 .at(file, allied.army.span)
                 .rule("ally-other-list", WHY)
@@ -1137,7 +1395,12 @@ fn ally_rules(
             );
             continue;
         }
-        match game.allies.iter().find(|r| r.list == list.id).map(|r| r.kind) {
+        let ally_variant = variant.filter(|v| !v.tags.is_empty());
+        let kind = match ally_variant {
+            Some(v) => Some(v.kind),
+            None => game.allies.iter().find(|r| r.list == list.id).map(|r| r.kind),
+        };
+        match kind {
             Some(ArmyKind::Standard) => {}
             Some(ArmyKind::Unlisted) | None => diagnostics.push(
                 Diagnostic::warning(
@@ -1153,7 +1416,16 @@ fn ally_rules(
             Some(_) => diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!("{} is not a Standard list, and only a Standard list can be an ally", list.name),
+                    match ally_variant {
+                        Some(v) => format!(
+                            "a force with {} cards is a Codex army, and only a Standard list can be an ally",
+                            v.name
+                        ),
+                        None => format!(
+                            "{} is not a Standard list, and only a Standard list can be an ally",
+                            list.name
+                        ),
+                    },
                 )
                 .at(file, allied.army.span)
                 .rule("ally-standard", "NetEpic Gold core rules 1.2.2-1.2.3 (lines 192-211): allies come from Standard lists"),
@@ -1163,7 +1435,7 @@ fn ally_rules(
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!("{} may not take {} as allies", core.name, list.name),
+                    format!("{core_name} may not take {} as allies", list.name),
                 )
                 .at(file, allied.army.span)
                 .rule("ally-forbidden", row.provenance),
@@ -1173,7 +1445,7 @@ fn ally_rules(
             diagnostics.push(
                 Diagnostic::error(
                     Code::AllyRule,
-                    format!("{} takes one allied list; this is a second", core.name),
+                    format!("{core_name} takes one allied list; this is a second"),
                 )
                 .at(file, allied.army.span)
                 .rule("one-ally", row.provenance)
@@ -1185,7 +1457,7 @@ fn ally_rules(
         return;
     }
     // The core army is the force with the most points.
-    for &(allied, list, force) in &resolved {
+    for &(allied, list, force, _) in &resolved {
         if list.id != core.id && !row.core_with.contains(&list.id.as_str()) && force.points > core_points {
             diagnostics.push(
                 Diagnostic::error(
@@ -1202,17 +1474,17 @@ fn ally_rules(
         }
     }
     let total = summary.total.max(0);
-    if total > 0 && core_points.saturating_mul(100) < i64::from(row.core_percent).saturating_mul(total) {
+    if total > 0 && core_points.saturating_mul(100) < i64::from(core_percent).saturating_mul(total) {
+        let is_variant = core_variant.is_some_and(|v| !v.tags.is_empty() && v.kind == ArmyKind::Codex);
         diagnostics.push(
             Diagnostic::error(
                 Code::AllyRule,
                 format!(
-                    "the core army holds {core_points} of the army's {total} points; {} must hold at least {}%",
-                    core.name, row.core_percent
+                    "the core army holds {core_points} of the army's {total} points; {core_name} must hold at least {core_percent}%",
                 ),
             )
             .at(file, army_span)
-            .rule("core-share", row.provenance)
+            .rule(if is_variant { "codex-share" } else { "core-share" }, row.provenance)
             .hint("move points from the allies to the core army"),
         );
     }

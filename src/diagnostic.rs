@@ -402,6 +402,23 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// closer; `None` when it is too far to suggest. [`nearest`]'s measure.
 pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
     let length = name.chars().count();
+    // Most candidates are ruled out by length alone: for an ASCII one
+    // (nearly all), that is decided before a lower-case copy is made.
+    if candidate.is_ascii() {
+        let (n, c) = (name.as_bytes(), candidate.as_bytes());
+        let other = c.len();
+        let allowed = (length.max(other) / 4).clamp(1, 4);
+        let prefix = (other >= n.len() && c[..n.len()].eq_ignore_ascii_case(n))
+            || (n.len() >= other && n[..other].eq_ignore_ascii_case(c));
+        if !prefix && length.abs_diff(other) > allowed {
+            return None;
+        }
+        // Nor can it be within reach when the letters differ too much:
+        // see [`letters_apart`].
+        if !prefix && name.is_ascii() && letters_apart(n, c) > 2 * allowed {
+            return None;
+        }
+    }
     let lower = candidate.to_lowercase();
     let other = lower.chars().count();
     // Short names tolerate fewer edits; long names a few more.
@@ -421,6 +438,22 @@ pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
     } else {
         2.0 + strsim::normalized_levenshtein(name, &lower)
     })
+}
+
+/// How many letters two ASCII names do not share (each letter counted as
+/// often as it occurs; case aside): a cheap bound on the edit distance,
+/// which is at least half of it, since an insertion or a deletion changes
+/// the count by one, a substitution by at most two and a transposition not
+/// at all. Lets [`closeness`] skip the distance for most candidates.
+fn letters_apart(a: &[u8], b: &[u8]) -> usize {
+    let mut count = [0i32; 128];
+    for &x in a {
+        count[usize::from(x.to_ascii_lowercase() & 0x7f)] += 1;
+    }
+    for &x in b {
+        count[usize::from(x.to_ascii_lowercase() & 0x7f)] -= 1;
+    }
+    count.iter().map(|&n| n.unsigned_abs() as usize).sum()
 }
 
 /// Messages quote names in backticks, as a terminal shows them; a page

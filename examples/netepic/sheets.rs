@@ -35,6 +35,9 @@ pub struct Unit {
     pub local: bool,
     /// Some card of the book holds it.
     pub used: bool,
+    /// The titan weapons of the cards that hold it: name, the mounts that
+    /// take it (none for a fixed weapon), `Name: profile`.
+    pub titan_weapons: Vec<(String, Vec<String>, String)>,
 }
 
 /// The profiles of a catalogue (and of the game system it links to) that
@@ -485,6 +488,7 @@ pub fn read_units(profiles: &Profiles, prefix: &str) -> BTreeMap<String, Unit> {
             faults: Vec::new(),
             local: profiles.local.contains(pid),
             used: false,
+            titan_weapons: Vec::new(),
         };
         let field = |u: &mut Unit, label: &str, raw: Option<String>, read: fn(&str) -> Option<String>| {
             let raw = raw.unwrap_or_default();
@@ -774,6 +778,7 @@ pub fn datasheets(
         "A value that is not a plain figure (a save on a hit-location template, a move that depends on orders, a weapon that refers to the card's rules) is `missing`, and the unit's faults say so; muster does not guess it. The catalogue's free-text special rules are not copied.",
         "Abilities are the rules the catalogue links to the entries that use a profile, across every card, where the rule is one of the core rules' special abilities (Appendix A and B) or Transport, Point Defence and Void Shields with their figure; other linked rules are the army book's own and are named under `rules`.",
         "Point Defence given as a weapon line (`Point Defence (2)`) is the ability, not a weapon. Lines saying the unit fights only in close combat give no weapon.",
+        "Titans, praetorians and gargants: the weapons of a card's weapon groups, and the weapons the unit always carries, are on the unit's datasheet, each once, the mounts that take it in brackets (`Gatling Blaster (carapace or arm)`). A weapon with no shooting profile (close-combat weapons, heads, devices) or a profile that is not in the usual form is `missing`, and a special rule the catalogue writes in prose is a fault naming the weapon, not copied. Weapon abilities are the rules the catalogue links to the weapon, and a special rule that only lists abilities; a weapon that fires all around (360 degrees) is `Turret`.",
         "The pinning class is not in the catalogue: muster derives it from the unit class with the table of Appendix A (1 infantry and light artillery, 2 cavalry and walkers, 3 vehicles and heavy artillery, 4 superheavies and knights, 5 titans and praetorians); a class the table does not name (Flyer) has none.",
     ] {
         let _ = writeln!(w, "  - {}", quote(d));
@@ -792,9 +797,24 @@ pub fn datasheets(
         if let Some(m) = &u.morale {
             let _ = writeln!(w, "    morale: {}", known(m));
         }
-        if !u.weapons.is_empty() {
+        let mut lines = u.weapons.clone();
+        for (name, mounts, value) in &u.titan_weapons {
+            let profile = value.strip_prefix(&format!("{name}: ")).unwrap_or(value);
+            // A titan with one mount of no name (`weapon`) names none.
+            let named: Vec<&str> = mounts
+                .iter()
+                .map(String::as_str)
+                .filter(|m| *m != "weapon")
+                .collect();
+            lines.push(if named.is_empty() {
+                format!("{name}: {profile}")
+            } else {
+                format!("{name} ({}): {profile}", named.join(" or "))
+            });
+        }
+        if !lines.is_empty() {
             let _ = writeln!(w, "    weapons:");
-            for weapon in &u.weapons {
+            for weapon in &lines {
                 let _ = writeln!(w, "      - {}", quote(weapon));
             }
         }
@@ -822,4 +842,460 @@ pub fn datasheets(
         }
     }
     y
+}
+
+// ---------------------------------------------------------------------------
+// Titan, praetorian and gargant weapons (issue 15): their profiles, and the
+// mounts of the cards that buy them.
+
+/// A weapon profile of the catalogue's titan weapon profile types
+/// (`Imperial Titan Weapons`, `Ork Gargant Weapons`, ...).
+fn is_weapon_profile(p: roxmltree::Node) -> bool {
+    p.has_tag_name("profile")
+        && p.attribute("typeName").is_some_and(|t| t.contains("Weapons"))
+        && p.attribute("hidden") != Some("true")
+}
+
+/// The weapon profiles of a catalogue and of the game system, by id.
+pub struct WeaponProfiles<'a, 'i> {
+    by_id: BTreeMap<&'a str, roxmltree::Node<'a, 'i>>,
+}
+
+impl<'a, 'i> WeaponProfiles<'a, 'i> {
+    pub fn new(roots: &[roxmltree::Node<'a, 'i>]) -> Self {
+        let mut by_id = BTreeMap::new();
+        for root in roots {
+            for p in root.descendants().filter(|p| is_weapon_profile(*p)) {
+                if let Some(id) = p.attribute("id") {
+                    by_id.entry(id).or_insert(p);
+                }
+            }
+        }
+        WeaponProfiles { by_id }
+    }
+
+    /// The weapon profile an entry shows, linked or inline.
+    fn of(&self, entry: roxmltree::Node<'a, 'i>) -> Option<roxmltree::Node<'a, 'i>> {
+        for child in entry.children().filter(|c| c.is_element()) {
+            match child.tag_name().name() {
+                "infoLinks" => {
+                    for l in child.children().filter(|l| l.has_tag_name("infoLink")) {
+                        if let Some(p) = l.attribute("targetId").and_then(|t| self.by_id.get(t)) {
+                            return Some(*p);
+                        }
+                    }
+                }
+                "profiles" => {
+                    if let Some(p) = child.children().find(|p| is_weapon_profile(*p)) {
+                        return Some(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// A weapon ability the catalogue links to a weapon as a rule, as the
+/// notation writes it: `Ignores Cover`, `Penetrating (+1)` as `Penetrating +1`.
+fn weapon_ability(rule: &str) -> Option<String> {
+    let lower = tidy(rule).to_ascii_lowercase();
+    if let Some(n) = lower
+        .strip_prefix("penetrating")
+        .map(|r| r.trim().trim_start_matches('(').trim_end_matches(')').trim())
+        .and_then(|r| r.strip_prefix('+'))
+    {
+        return n.parse::<u32>().ok().map(|n| format!("Penetrating +{n}"));
+    }
+    WEAPON_ABILITIES
+        .iter()
+        .find(|(k, _)| *k == lower)
+        .map(|(_, a)| a.to_string())
+}
+
+/// The special rules of a weapon profile, where they are only weapon
+/// abilities the notation knows (`Penetrating +3`, `Ignores Cover, Damages
+/// Buildings`), or a fire arc all around (the notation's `Turret`).
+fn rules_as_abilities(text: &str) -> Option<Vec<String>> {
+    let text = tidy(text);
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    let lower = text.to_ascii_lowercase();
+    if lower == "this weapon fires in a 360° arc." {
+        return Some(vec!["Turret".to_string()]);
+    }
+    text.trim_end_matches('.')
+        .split(',')
+        .map(|part| weapon_ability(part.trim()))
+        .collect()
+}
+
+/// One weapon a titan carries or may take.
+pub struct TitanWeapon {
+    /// The catalogue's entry name (as the card's upgrade is named).
+    pub name: String,
+    /// `Name: profile` in the notation, without the mount.
+    pub value: String,
+    pub faults: Vec<String>,
+}
+
+/// A weapon entry's profile in the notation, from its weapon profile (range
+/// and shooting profile, or range, attack dice, to-hit and TSM) and the
+/// weapon abilities its rule links name.
+fn titan_weapon(
+    entry: roxmltree::Node,
+    target: roxmltree::Node,
+    weapons: &WeaponProfiles,
+) -> Option<TitanWeapon> {
+    let p = weapons.of(target).or_else(|| weapons.of(entry))?;
+    let name = weapon_name(&tidy(
+        entry
+            .attribute("name")
+            .or(target.attribute("name"))
+            .unwrap_or_default(),
+    ));
+    let get = |label: &str| characteristic(p, label).unwrap_or_default();
+    let range = tidy(&get("Range"));
+    let body = match characteristic(p, "Shooting Profile") {
+        Some(shooting) => tidy(&shooting),
+        None => {
+            let dice = tidy(&get("Attack Dice"));
+            let dice = if dice.parse::<u32>().is_ok() {
+                format!("{dice}d")
+            } else {
+                dice
+            };
+            let tsm = tidy(&get("TSM"));
+            format!("{dice} {} ({tsm})", tidy(&get("To Hit")))
+        }
+    };
+    let mut faults = Vec::new();
+    let mut abilities: Vec<String> = Vec::new();
+    for rule in entry_rules(target).chain(entry_rules(entry)) {
+        if let Some(a) = weapon_ability(rule)
+            && !abilities.contains(&a)
+        {
+            abilities.push(a);
+        }
+    }
+    let prose = match rules_as_abilities(&get("Special Rules")) {
+        Some(more) => {
+            for a in more {
+                if !abilities.contains(&a) {
+                    abilities.push(a);
+                }
+            }
+            false
+        }
+        None => true,
+    };
+    let shoots = !(none(&range) || range.eq_ignore_ascii_case("close combat only"));
+    let profile = if shoots {
+        weapon_profile(&format!("{range}, {body}"))
+    } else {
+        None
+    };
+    let value = match profile {
+        Some(mut p) => {
+            // Abilities the profile does not already carry.
+            let extra: Vec<&String> = abilities.iter().filter(|a| !p.contains(a.as_str())).collect();
+            if !extra.is_empty() {
+                let joined = extra.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(", ");
+                if p.ends_with(')') {
+                    p.push(' ');
+                } else {
+                    p.push_str(", ");
+                }
+                p.push_str(&joined);
+            }
+            if prose {
+                faults.push(format!(
+                    "weapon `{name}`: has a special rule the catalogue gives in prose, not converted; see the army book"
+                ));
+            }
+            format!("{name}: {p}")
+        }
+        None => {
+            faults.push(if shoots {
+                format!("weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM), or depends on a special rule; see the army book")
+            } else {
+                format!("weapon `{name}`: no shooting profile (a close-combat weapon or a device); what it does is a special rule, see the army book")
+            });
+            format!("{name}: missing")
+        }
+    };
+    Some(TitanWeapon { name, value, faults })
+}
+
+/// One mount of a titan: the weapons it takes and how many.
+pub struct Mount {
+    /// `arm`, `carapace`, `head`.
+    pub name: String,
+    pub min: u32,
+    pub max: u32,
+    /// Entry names of the weapons that fit, with the most of each.
+    pub weapons: Vec<(String, u32)>,
+}
+
+/// A titan card's mounts, for each of its titans.
+pub struct TitanMounts {
+    /// How many titans of the kind the card holds.
+    pub times: u32,
+    pub mounts: Vec<Mount>,
+}
+
+fn parent_bounds(entry: roxmltree::Node) -> (Option<u32>, Option<u32>) {
+    let mut min = None;
+    let mut max = None;
+    for k in entry
+        .children()
+        .filter(|c| c.has_tag_name("constraints"))
+        .flat_map(|c| c.children().filter(|k| k.has_tag_name("constraint")))
+        .filter(|k| k.attribute("field") == Some("selections") && k.attribute("scope") == Some("parent"))
+    {
+        let v = k
+            .attribute("value")
+            .and_then(|v| v.parse::<f64>().ok())
+            .map(|v| v.max(0.0) as u32);
+        match k.attribute("type") {
+            Some("min") => min = v,
+            Some("max") => max = v,
+            _ => {}
+        }
+    }
+    (min, max)
+}
+
+/// The mount a group of weapons names: `Warlord Titan Carapace Weapons`
+/// is `carapace`; a group naming none is the titan's `weapon` mount.
+fn mount_name(group: &str) -> String {
+    const WORDS: &[&str] = &[
+        "carapace",
+        "arm",
+        "head",
+        "tail",
+        "wing",
+        "centerline",
+        "turret",
+        "miscellaneous",
+        "primary",
+    ];
+    let lower = tidy(group).to_ascii_lowercase();
+    for word in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let single = word.strip_suffix('s').unwrap_or(word);
+        if let Some(w) = WORDS.iter().find(|w| **w == word || **w == single) {
+            return w.to_string();
+        }
+    }
+    "weapon".to_string()
+}
+
+/// Each child entry of a group (selection entries and entry links), with
+/// its target.
+fn group_entries<'a, 'i>(
+    group: roxmltree::Node<'a, 'i>,
+    shared: &SharedEntries<'a, 'i>,
+) -> Vec<(roxmltree::Node<'a, 'i>, roxmltree::Node<'a, 'i>)> {
+    group
+        .children()
+        .filter(|c| c.has_tag_name("selectionEntries") || c.has_tag_name("entryLinks"))
+        .flat_map(|l| l.children().filter(|c| c.is_element()))
+        .filter(|c| c.attribute("hidden") != Some("true"))
+        .filter_map(|c| match c.tag_name().name() {
+            "selectionEntry" => Some((c, c)),
+            "entryLink" => c
+                .attribute("targetId")
+                .and_then(|t| shared.get(t))
+                .map(|t| (c, *t)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The selection entry groups directly under `node`, linked ones followed.
+fn entry_groups<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    shared: &SharedEntries<'a, 'i>,
+) -> Vec<(roxmltree::Node<'a, 'i>, roxmltree::Node<'a, 'i>)> {
+    node.children()
+        .filter(|c| c.has_tag_name("selectionEntryGroups") || c.has_tag_name("entryLinks"))
+        .flat_map(|l| l.children().filter(|c| c.is_element()))
+        .filter(|c| c.attribute("hidden") != Some("true"))
+        .filter_map(|c| match c.tag_name().name() {
+            "selectionEntryGroup" => Some((c, c)),
+            "entryLink" => c
+                .attribute("targetId")
+                .and_then(|t| shared.get(t))
+                .filter(|t| t.has_tag_name("selectionEntryGroup"))
+                .map(|t| (c, *t)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The titan weapons of a card: each titan unit's weapons (fixed ones and
+/// every weapon its mounts offer, the mounts named after the weapon) are
+/// added to its datasheet, and the card's mounts are returned, if the card
+/// holds titans of one kind whose groups of weapons have a maximum.
+pub fn titan_weapons(
+    card: roxmltree::Node,
+    shared: &SharedEntries,
+    profiles: &Profiles,
+    weapons: &WeaponProfiles,
+    units: &mut BTreeMap<String, Unit>,
+) -> Option<TitanMounts> {
+    let (unit_node, times) = titan_node(card, shared, profiles, 1, 0)?;
+    let mut mounts: Vec<Mount> = Vec::new();
+    // Weapon name, its value, the mounts it fits.
+    let mut found: Vec<(TitanWeapon, Vec<String>)> = Vec::new();
+    let note = |w: TitanWeapon, mount: Option<&str>, found: &mut Vec<(TitanWeapon, Vec<String>)>| match found
+        .iter_mut()
+        .find(|(f, _)| f.name == w.name)
+    {
+        Some((_, ms)) => {
+            if let Some(m) = mount
+                && !ms.iter().any(|x| x == m)
+            {
+                ms.push(m.to_string());
+            }
+        }
+        None => found.push((w, mount.map(|m| vec![m.to_string()]).unwrap_or_default())),
+    };
+    // Fixed weapons: entries of the unit itself with a weapon profile.
+    for (entry, target) in group_entries(unit_node, shared) {
+        if let Some(w) = titan_weapon(entry, target, weapons) {
+            note(w, None, &mut found);
+        }
+    }
+    for (group, target) in entry_groups(unit_node, shared) {
+        let (min, max) = parent_bounds(group);
+        let (tmin, tmax) = parent_bounds(target);
+        let (min, max) = (min.or(tmin), max.or(tmax));
+        let entries = group_entries(target, shared);
+        let mut in_group: Vec<(String, u32)> = Vec::new();
+        let name = mount_name(group.attribute("name").unwrap_or_default());
+        for (entry, t) in entries {
+            let Some(w) = titan_weapon(entry, t, weapons) else {
+                continue;
+            };
+            let most = parent_bounds(entry).1.or(parent_bounds(t).1).unwrap_or(u32::MAX);
+            let entry_name = tidy(
+                entry
+                    .attribute("name")
+                    .or(t.attribute("name"))
+                    .unwrap_or_default(),
+            );
+            in_group.push((entry_name, most));
+            note(w, max.map(|_| name.as_str()), &mut found);
+        }
+        if let Some(max) = max
+            && !in_group.is_empty()
+        {
+            match mounts.iter_mut().find(|m| m.name == name) {
+                // Two groups naming one mount: one mount, summed.
+                Some(m) => {
+                    m.min += min.unwrap_or(0);
+                    m.max += max;
+                    m.weapons.extend(in_group);
+                }
+                None => mounts.push(Mount {
+                    name,
+                    min: min.unwrap_or(0),
+                    max,
+                    weapons: in_group,
+                }),
+            }
+        }
+    }
+    // The weapons go on the unit's datasheet, each once, its mounts named.
+    let pid = entry_profile(unit_node, profiles)?;
+    if let Some(unit) = units.get_mut(pid)
+        && !found.is_empty()
+        // A profile that lists its weapons itself keeps them.
+        && unit.weapons.is_empty()
+    {
+        for (w, ms) in &found {
+            match unit.titan_weapons.iter_mut().find(|(n, ..)| *n == w.name) {
+                // Another card of the same titan: the mounts of both.
+                Some((_, mounts, _)) => {
+                    for m in ms {
+                        if !mounts.contains(m) {
+                            mounts.push(m.clone());
+                        }
+                    }
+                }
+                None => {
+                    unit.titan_weapons
+                        .push((w.name.clone(), ms.clone(), w.value.clone()));
+                    unit.faults.extend(w.faults.iter().cloned());
+                }
+            }
+        }
+        unit.faults.retain(|f| {
+            !f.starts_with("weapons: chosen on the card") && !f.starts_with("weapons: in weapon profiles")
+        });
+    }
+    if mounts.is_empty() {
+        return None;
+    }
+    Some(TitanMounts { times, mounts })
+}
+
+/// The entry of a card that holds a titan's weapons: the card itself, or
+/// the unit inside it, with how many such titans the card holds. A card
+/// offering a choice of titans (a mob of several kinds) has none.
+fn titan_node<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    shared: &SharedEntries<'a, 'i>,
+    profiles: &Profiles,
+    times: u32,
+    depth: u32,
+) -> Option<(roxmltree::Node<'a, 'i>, u32)> {
+    if depth > 4 {
+        return None;
+    }
+    let has_weapons = entry_groups(node, shared)
+        .iter()
+        .any(|(_, g)| !group_entries(*g, shared).is_empty())
+        || group_entries(node, shared)
+            .iter()
+            .any(|(_, t)| t.attribute("type") == Some("upgrade"));
+    if entry_profile(node, profiles).is_some() && has_weapons {
+        return Some((node, times));
+    }
+    for (entry, target) in group_entries(node, shared) {
+        let (min, max) = parent_bounds(entry);
+        let n = match (min, max) {
+            (Some(a), Some(b)) if a == b && a > 0 => a,
+            (None, None) => 1,
+            _ => continue,
+        };
+        if let Some(found) = titan_node(target, shared, profiles, times.checked_mul(n)?, depth + 1) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Whether anything a card offers, however deep, is a titan weapon.
+pub fn offers_titan_weapons(
+    node: roxmltree::Node,
+    shared: &SharedEntries,
+    weapons: &WeaponProfiles,
+    depth: u32,
+) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    node.descendants()
+        .filter(|e| e.has_tag_name("selectionEntry") || e.has_tag_name("entryLink"))
+        .any(|e| {
+            weapons.of(e).is_some()
+                || (e.has_tag_name("entryLink")
+                    && e.attribute("targetId")
+                        .and_then(|t| shared.get(t))
+                        .is_some_and(|t| offers_titan_weapons(*t, shared, weapons, depth + 1)))
+        })
 }

@@ -45,13 +45,13 @@ pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
     duplicates_of(&keys)
 }
 
-/// What [`duplicates`] compares of one roster: its player, normalized,
-/// and the [`fingerprint`] of its list. A few dozen bytes, so a batch can
-/// keep these and let the results go.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What [`duplicates`] compares of one roster: a digest of its player,
+/// normalized, and the [`fingerprint`] of its list. Fixed size with nothing
+/// on the heap, so a batch can keep these and let the results go.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Keys {
-    pub player: Option<String>,
-    pub list: Option<u128>,
+    pub player: Option<[u64; 2]>,
+    pub list: Option<[u64; 2]>,
 }
 
 impl Keys {
@@ -62,19 +62,34 @@ impl Keys {
                 .player
                 .as_ref()
                 .map(|p| names::normalize(&p.value))
-                .filter(|k| !k.is_empty()),
-            list: fingerprint(c),
+                .filter(|k| !k.is_empty())
+                .map(|k| digest(|h| h.write(k.as_bytes()))),
+            list: fingerprint(c).map(|f| [(f >> 64) as u64, f as u64]),
         }
     }
+}
+
+/// Two independent 64-bit hashes of what `feed` writes: a collision in
+/// both is not a concern at any number of rosters an event receives.
+fn digest(mut feed: impl FnMut(&mut dyn std::hash::Hasher)) -> [u64; 2] {
+    use std::hash::Hasher;
+    let mut out = [0; 2];
+    for (seed, slot) in [1u64, 2].into_iter().zip(&mut out) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write_u64(seed);
+        feed(&mut h);
+        *slot = h.finish();
+    }
+    out
 }
 
 /// [`duplicates`] from each roster's [`Keys`].
 pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
     let mut found = vec![Vec::new(); keys.len()];
-    let mut by_player: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut by_list: HashMap<u128, Vec<usize>> = HashMap::new();
+    let mut by_player: HashMap<[u64; 2], Vec<usize>> = HashMap::new();
+    let mut by_list: HashMap<[u64; 2], Vec<usize>> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
-        if let Some(player) = &k.player {
+        if let Some(player) = k.player {
             by_player.entry(player).or_default().push(i);
         }
         if let Some(key) = k.list {
@@ -126,31 +141,42 @@ pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
 
 /// A digest of the roster's text with everything that does not change the
 /// army left out; `None` for a roster that could not be read or holds
-/// nothing. A digest, not the text, so memory does not grow with rosters.
+/// nothing. A digest, not the text, so memory does not grow with rosters;
+/// the text is hashed as it is normalized, line by line, never copied whole.
 pub fn fingerprint(c: &Checked<'_>) -> Option<u128> {
-    use std::hash::{Hash, Hasher};
-    let text = normalized(c)?;
+    use std::hash::Hasher;
     // Two independent 64-bit hashes: a collision in both is not a concern
     // at any number of rosters an event receives.
-    let half = |seed: u64| {
+    let seeded = |seed: u64| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        seed.hash(&mut h);
-        text.hash(&mut h);
-        h.finish()
+        h.write_u64(seed);
+        h
     };
-    Some((u128::from(half(1)) << 64) | u128::from(half(2)))
+    let (mut a, mut b) = (seeded(1), seeded(2));
+    let mut any = false;
+    normalized_lines(c, |line| {
+        any = true;
+        a.write(line);
+        b.write(line);
+    })?;
+    any.then(|| (u128::from(a.finish()) << 64) | u128::from(b.finish()))
 }
 
-/// The roster's text as [`fingerprint`] compares it.
-fn normalized(c: &Checked<'_>) -> Option<String> {
+/// The roster's text as [`fingerprint`] compares it, a line at a time
+/// (each with its line break); `None` when there is no text.
+fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> {
     let file = c.file.as_ref()?;
     // Lines naming the player, the event or Snapfire's force name do not
     // make a list different.
-    let skip: Vec<usize> = [&c.header.player, &c.header.event, &c.header.title]
-        .into_iter()
-        .flatten()
-        .map(|s| file.line_col(s.span.start).0)
-        .collect();
+    let mut skip = [0usize; 3];
+    for (slot, s) in skip
+        .iter_mut()
+        .zip([&c.header.player, &c.header.event, &c.header.title])
+    {
+        if let Some(s) = s {
+            *slot = file.line_col(s.span.start).0;
+        }
+    }
     let mut out = String::new();
     for (n, line) in file.text().lines().enumerate() {
         if skip.contains(&(n + 1)) {
@@ -160,17 +186,19 @@ fn normalized(c: &Checked<'_>) -> Option<String> {
         // Case and quotes as names are matched (`names::normalize`, written
         // straight into the text); spacing dropped altogether, so
         // `Tactical:Captain` and `Tactical : Captain` meet.
-        let start = out.len();
+        out.clear();
         for c in line.chars().filter(|c| !c.is_whitespace()) {
             match c {
                 '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
                 '\u{00d7}' => out.push('x'),
+                c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
                 c => out.extend(c.to_lowercase()),
             }
         }
-        if out.len() > start {
+        if !out.is_empty() {
             out.push('\n');
+            each(out.as_bytes());
         }
     }
-    (!out.is_empty()).then_some(out)
+    Some(())
 }

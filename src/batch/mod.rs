@@ -33,17 +33,31 @@ pub fn check_all<'c, F>(inputs: &[Input], check: F, progress: &(dyn Fn() + Sync)
 where
     F: Fn(&[u8], &str) -> Checked<'c> + Sync,
 {
+    map_all(inputs, &|input| checked(input, &check), progress)
+}
+
+/// Each input's [`Checked`]: its bytes checked, or why they cannot be read.
+fn checked<'c>(input: &Input, check: &(impl Fn(&[u8], &str) -> Checked<'c> + ?Sized)) -> Checked<'c> {
+    match read(input) {
+        Ok(bytes) => check(&bytes, &input.name),
+        Err(diagnostic) => unusable(&input.name, *diagnostic),
+    }
+}
+
+/// `each` over every input in parallel, results in the inputs' order.
+fn map_all<T: Send>(
+    inputs: &[Input],
+    each: &(dyn Fn(&Input) -> T + Sync),
+    progress: &(dyn Fn() + Sync),
+) -> Vec<T> {
     // `collect` on an indexed parallel iterator keeps the input order, so
     // the output is the same however the work was spread over threads.
     inputs
         .par_iter()
         .map(|input| {
-            let checked = match read(input) {
-                Ok(bytes) => check(&bytes, &input.name),
-                Err(diagnostic) => unusable(&input.name, *diagnostic),
-            };
+            let done = each(input);
             progress();
-            checked
+            done
         })
         .collect()
 }
@@ -56,17 +70,23 @@ pub const CHUNK: usize = 256;
 /// to `each` in the inputs' order as soon as its chunk is done, so a caller
 /// that keeps only what it needs of each result (a row, a line written
 /// out) runs in memory that does not grow with the number of inputs.
-pub fn check_each<'c, F>(
+///
+/// `keep` cuts a result down to what the caller keeps, on the thread that
+/// checked it: everything per roster (rows, fingerprints, report parts)
+/// runs in parallel, and only `each`, in order, is serial.
+pub fn check_each<'c, F, T: Send>(
     inputs: &[Input],
     check: F,
+    keep: impl Fn(Checked<'c>) -> T + Sync,
     progress: &(dyn Fn() + Sync),
-    mut each: impl FnMut(usize, Checked<'c>),
+    mut each: impl FnMut(usize, T),
 ) where
     F: Fn(&[u8], &str) -> Checked<'c> + Sync,
 {
+    let one = |input: &Input| keep(checked(input, &check));
     for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
-        for (i, checked) in check_all(chunk, &check, progress).into_iter().enumerate() {
-            each(n * CHUNK + i, checked);
+        for (i, kept) in map_all(chunk, &one, progress).into_iter().enumerate() {
+            each(n * CHUNK + i, kept);
         }
     }
 }

@@ -282,7 +282,7 @@ pub fn link(
     catalogue
 }
 
-fn datasheet(
+pub(super) fn datasheet(
     game: raw::GameId,
     faction: &str,
     unit: raw::Datasheet,
@@ -459,6 +459,8 @@ fn link_list(
             note: upgrade.note.clone(),
             fills,
             cost_when: Vec::new(),
+            fielded: upgrade.fielded.clone(),
+            not_shown: upgrade.not_shown.clone(),
         });
     }
 
@@ -562,6 +564,17 @@ fn link_list(
     }
 
     let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
+
+    // What upgrades do to their units' profiles names real weapons.
+    for (u, upgrade) in upgrades.iter().enumerate() {
+        if upgrade.fielded.is_empty() {
+            continue;
+        }
+        let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
+        for (pointer, message) in found {
+            errors.error(&pointer, message);
+        }
+    }
 
     for (key, clash) in formation_names.clashes() {
         let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
@@ -1077,8 +1090,20 @@ fn compile_condition(text: &str, scope: &Resolver<'_>) -> Result<rules::Cond<Sel
 /// itself is reported where it is read. Iterative depth-first search:
 /// linear in the groups and their member masks, whatever the file holds.
 fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
-    let group_at: std::collections::HashMap<usize, usize> =
-        groups.iter().enumerate().map(|(g, (f, _))| (*f, g)).collect();
+    // The group of each formation index (the last one, as a map built in
+    // order would keep), by index: this runs on every load of a list.
+    // Only a formation some group's members mask covers can be admitted.
+    let size = groups
+        .iter()
+        .map(|(_, spec)| spec.members.len())
+        .max()
+        .unwrap_or(0);
+    let mut group_at: Vec<Option<usize>> = vec![None; size];
+    for (g, (f, _)) in groups.iter().enumerate() {
+        if let Some(slot) = group_at.get_mut(*f) {
+            *slot = Some(g);
+        }
+    }
     let admits = |g: usize| -> Vec<usize> {
         groups[g]
             .1
@@ -1086,7 +1111,7 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
             .iter()
             .enumerate()
             .filter(|&(f, &m)| m && f != groups[g].0)
-            .filter_map(|(f, _)| group_at.get(&f).copied())
+            .filter_map(|(f, _)| group_at.get(f).copied().flatten())
             .collect()
     };
     // 0: not seen, 1: on the current path, 2: done.

@@ -99,12 +99,28 @@ pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
 /// (the full catalogue then says which names come close), or when `extra`
 /// adds files, which may override anything.
 pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
-    let selection = if extra.is_none() { select_for(army) } else { None };
+    let selection = if extra.is_none() {
+        select_for(army, true)
+    } else {
+        None
+    };
     load_selected(extra, Checks::Added, selection)
 }
 
-/// Which built-in files a roster naming `army` needs, or `None` for all.
-fn select_for(army: &str) -> Option<Vec<bool>> {
+/// [`load_for_army`] for checking a roster, which prints no datasheet and
+/// so needs no glossary: the game's glossary is not loaded either.
+pub fn load_for_check(extra: Option<&Path>, army: &str) -> LoadReport {
+    let selection = if extra.is_none() {
+        select_for(army, false)
+    } else {
+        None
+    };
+    load_selected(extra, Checks::Added, selection)
+}
+
+/// Which built-in files a roster naming `army` needs, or `None` for all;
+/// the game's glossary only when `glossary`.
+fn select_for(army: &str, glossary: bool) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let manifest = embedded::MANIFEST;
     let mut found = manifest.iter().enumerate().filter(|(_, f)| {
@@ -128,7 +144,8 @@ fn select_for(army: &str) -> Option<Vec<bool>> {
                         && match f.kind {
                             FileKind::List => false,
                             FileKind::Datasheets => f.units.iter().any(|u| list.units.contains(u)),
-                            FileKind::Models | FileKind::Glossary | FileKind::Scenarios => true,
+                            FileKind::Glossary => glossary,
+                            FileKind::Models | FileKind::Scenarios => true,
                         })
             })
             .collect(),
@@ -414,7 +431,7 @@ mod selection {
 
     #[test]
     fn a_list_name_selects_that_list_and_the_files_it_uses() {
-        let chosen = select_for("space marines").expect("an alias of Codex Astartes");
+        let chosen = select_for("space marines", true).expect("an alias of Codex Astartes");
         let names: Vec<&str> = embedded::EMBEDDED
             .iter()
             .zip(&chosen)
@@ -429,10 +446,16 @@ mod selection {
         assert!(names.contains(&"netea/glossary.yaml"), "{names:?}");
         assert!(!names.contains(&"netea/steel-legion.yaml"), "{names:?}");
         assert!(!names.iter().any(|n| n.starts_with("bfg/")), "{names:?}");
+        let for_check = select_for("space marines", false).expect("an alias of Codex Astartes");
+        let glossary = embedded::EMBEDDED
+            .iter()
+            .position(|(name, _, _)| *name == "netea/glossary.yaml")
+            .expect("the NetEA glossary is built in");
+        assert!(chosen[glossary] && !for_check[glossary]);
     }
 
     #[test]
     fn an_unknown_name_loads_everything() {
-        assert!(select_for("no such army").is_none());
+        assert!(select_for("no such army", true).is_none());
     }
 }

@@ -7,6 +7,7 @@
 //! resolved to an index and every rule is parsed: the validator never looks a
 //! name up by string or meets a malformed rule.
 
+pub mod fielded;
 pub mod glossary;
 mod link;
 mod load;
@@ -19,7 +20,7 @@ pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_with};
+pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_with};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
@@ -93,6 +94,17 @@ pub struct Ship {
 }
 
 impl Ship {
+    /// This ship with other values as written (a ship as fielded); they
+    /// are parsed on first use.
+    pub fn with_data(&self, data: raw::ShipDatasheet) -> Ship {
+        Ship {
+            game: self.game,
+            faction: self.faction.clone(),
+            data,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The values, parsed; `None` when one does not parse (`lists --check`
     /// reports it).
     pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
@@ -232,11 +244,13 @@ impl Catalogue {
                 .lists
                 .iter()
                 .filter_map(|list| {
+                    // `name_keys` holds every name normalized already.
                     let shared = list
-                        .all_names()
+                        .name_keys
+                        .iter()
                         .map(|n| {
-                            let n = names::normalize(n);
-                            n.split_whitespace()
+                            n.normalized
+                                .split_whitespace()
                                 .filter(|w| words.iter().any(|x| x == w))
                                 .count()
                         })
@@ -450,6 +464,11 @@ pub struct Upgrade {
     /// Costs that depend on the formation taking the upgrade: the first
     /// whose condition holds over that formation applies (`None`: missing).
     pub cost_when: Vec<(Cond<Selector>, Option<Cost>)>,
+    /// What it does to the profile of the units it is bought for (see
+    /// `fielded`); proven against those datasheets while linking.
+    pub fielded: Vec<raw::ProfileChange>,
+    /// Why its change to the unit cannot be shown as fielded.
+    pub not_shown: Option<String>,
 }
 
 /// Exactly enough transports: see `raw::Fills`.
@@ -606,6 +625,17 @@ pub struct Datasheet {
 }
 
 impl Datasheet {
+    /// This datasheet with other values as written (a unit as fielded);
+    /// they are parsed on first use.
+    pub fn with_written(&self, written: raw::Datasheet) -> Datasheet {
+        link::datasheet(self.game, &self.faction, written, std::sync::OnceLock::new())
+    }
+
+    /// The datasheet as written.
+    pub fn written(&self) -> &raw::Datasheet {
+        &self.written
+    }
+
     /// The values parsed; `None` for games whose datasheets are not written
     /// in the notation, or when a value does not parse (`lists --check`
     /// reports it).

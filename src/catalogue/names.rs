@@ -69,15 +69,26 @@ impl NameIndex {
     }
 
     pub fn lookup(&self, name: &str) -> Lookup {
+        // The name as written, then the singulars it might stand for, each
+        // tried exactly and then compacted; on the path every roster takes
+        // (the name is in the index as written) only the normalized name is
+        // built. `singulars` in the same order, without allocating.
         let n = normalize(name);
-        let candidates = std::iter::once(n.clone()).chain(singulars(&n));
-        for key in candidates.clone() {
-            if let Some(found) = self.exact.get(&key) {
+        if let Some(found) = self.exact.get(n.as_str()) {
+            return verdict(found);
+        }
+        let ies = n.strip_suffix("ies").map(|stem| format!("{stem}y"));
+        let singular = [ies.as_deref(), n.strip_suffix("es"), n.strip_suffix('s')];
+        for key in singular.into_iter().flatten() {
+            if let Some(found) = self.exact.get(key) {
                 return verdict(found);
             }
         }
-        for key in candidates {
-            if let Some(found) = self.compact.get(&compact(&key)) {
+        let mut compacted = String::with_capacity(n.len());
+        for key in std::iter::once(n.as_str()).chain(singular.into_iter().flatten()) {
+            compacted.clear();
+            compacted.extend(key.chars().filter(|c| c.is_alphanumeric()));
+            if let Some(found) = self.compact.get(compacted.as_str()) {
                 return verdict(found);
             }
         }

@@ -13,6 +13,7 @@ pub fn normalize(name: &str) -> String {
             match c {
                 '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
                 '\u{00d7}' => out.push('x'),
+                c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
                 c => out.extend(c.to_lowercase()),
             }
         }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// A value the sources may not give. `missing` says so explicitly, so that
 /// muster can tell the user the value was not checked instead of guessing.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Known<T> {
     /// The literal string `missing`: the sources do not give this value.
@@ -32,6 +32,86 @@ impl<T> Known<T> {
             Known::Value(v) => Some(v),
             Known::Missing(_) => None,
         }
+    }
+}
+
+/// By hand rather than `#[serde(untagged)]`: the derived form buffers
+/// every value, tries it as `missing`, formats that failure and drops it,
+/// which was a third of loading a list. Here the value is looked at once:
+/// the string `missing`, or handed to `T` as it stands. A value that is
+/// neither fails with the words the derived form used.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Known<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KnownVisitor(std::marker::PhantomData))
+    }
+}
+
+struct KnownVisitor<T>(std::marker::PhantomData<T>);
+
+const NO_VARIANT: &str = "data did not match any variant of untagged enum Known";
+
+impl<'de, T: Deserialize<'de>> KnownVisitor<T> {
+    fn value<E: serde::de::Error, D: serde::Deserializer<'de>>(d: D) -> Result<Known<T>, E> {
+        T::deserialize(d)
+            .map(Known::Value)
+            .map_err(|_| E::custom(NO_VARIANT))
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for KnownVisitor<T> {
+    type Value = Known<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("`missing` or a value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::BoolDeserializer::<E>::new(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::I64Deserializer::<E>::new(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::U64Deserializer::<E>::new(v))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::F64Deserializer::<E>::new(v))
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::BorrowedStrDeserializer::<E>::new(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::StrDeserializer::<E>::new(v))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+        if v == "missing" {
+            return Ok(Known::Missing(MissingMarker::Missing));
+        }
+        Self::value(serde::de::value::StringDeserializer::<E>::new(v))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        Self::value(serde::de::value::UnitDeserializer::<E>::new())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Self::value(serde::de::value::SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Self::value(serde::de::value::MapAccessDeserializer::new(map))
     }
 }
 
@@ -392,6 +472,154 @@ pub struct Upgrade {
     /// every id; reading a link accepts every id anywhere.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
+    /// What the upgrade does to the profile of the units it is bought
+    /// for, so that a roster's crib sheet prints them as fielded (weapons
+    /// gone, added or changed, values changed). `muster lists --check`
+    /// proves every weapon named here is on the datasheets it applies to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fielded: Vec<ProfileChange>,
+    /// The upgrade changes its unit in a way `fielded` cannot show: why,
+    /// in our words. A roster's crib sheet then says the option is not
+    /// shown as fielded, rather than printing the stock profile silently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_shown: Option<String>,
+}
+
+/// One change an upgrade makes to a unit's profile. Weapons are named as
+/// the datasheet's rows name them; every row of a name is meant (a weapon
+/// with two profiles has two rows). Applied in this order: `remove`,
+/// `change`, `add` (in place of the first removed row), `choose`,
+/// `stats`, `notes`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileChange {
+    /// The datasheet ids this change is for. Empty: every datasheet of
+    /// every formation offered the upgrade, each of which must have the
+    /// weapons named here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
+    /// Weapon rows taken off, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+    /// Weapon rows whose values change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change: Vec<WeaponChange>,
+    /// Weapon rows put on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add: Vec<AddedWeapon>,
+    /// A weapon choice: the datasheet lists every weapon the unit may
+    /// carry, and a unit that takes choices carries, of the weapons any
+    /// choice offered for it names, only those it chose.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choose: Vec<String>,
+    /// Unit values that change.
+    #[serde(default, skip_serializing_if = "StatChanges::is_empty")]
+    pub stats: StatChanges,
+    /// Notes the unit gains: our words on a ship, the notation on an Epic
+    /// unit (`Leader`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// New values for one weapon's rows; what is not given stays.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponChange {
+    /// The row's name on the datasheet.
+    pub weapon: String,
+    /// Only the rows of that name with this range (a Tyrant has 45cm and
+    /// 30cm rows both named `Port wpns battery`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_range: Option<String>,
+    /// A new name for the row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// Firepower or strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firepower: Option<String>,
+    /// Ships only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc: Option<String>,
+    /// Epic only: the weapon's notes, all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<String>>,
+    /// Ships only: the craft a launch bay launches, all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub craft: Option<Vec<String>>,
+}
+
+/// A weapon an upgrade puts on: a full profile in the game's notation, or
+/// `from` a datasheet that already has a row of that name. On a ship, a
+/// value the sources do not give is written `missing`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddedWeapon {
+    pub name: String,
+    /// A datasheet id of the same game: its rows named `name` are copied,
+    /// and nothing else may be given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firepower: Option<String>,
+    /// Ships only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc: Option<String>,
+    /// Ships only: launch bays' craft.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub craft: Vec<String>,
+    /// Epic only: weapon notes in the notation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// New unit values, in the game's notation. Ships have `hull`, `speed`,
+/// `turns`, `shields`, `armour`, `turrets`; Epic units `speed`, `armour`,
+/// `cc`, `ff`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatChanges {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hull: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shields: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armour: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turrets: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ff: Option<String>,
+}
+
+impl StatChanges {
+    pub fn is_empty(&self) -> bool {
+        self.entries().next().is_none()
+    }
+
+    /// `(name, value)` for each value given.
+    pub fn entries(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("hull", &self.hull),
+            ("speed", &self.speed),
+            ("turns", &self.turns),
+            ("shields", &self.shields),
+            ("armour", &self.armour),
+            ("turrets", &self.turrets),
+            ("cc", &self.cc),
+            ("ff", &self.ff),
+        ]
+        .into_iter()
+        .filter_map(|(n, v)| v.as_deref().map(|v| (n, v)))
+    }
 }
 
 /// The units a list lets garrison, and where that comes from.

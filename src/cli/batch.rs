@@ -93,32 +93,41 @@ pub fn check(
     let mut keys = Vec::with_capacity(inputs.len());
     let mut kept: Vec<Checked<'_>> = Vec::new();
     let (mut named_unusable, mut all_legal) = (false, true);
+    let (want_json, want_html) = (spool.is_some(), html.is_some());
+    let keep_whole = single && format == Format::Text;
     batch::check_each(
         &inputs,
         // The seam for whatever applies to every roster (here, the event).
         |bytes, name| check::check_bytes_for(catalogue, event, name, bytes),
+        // On the checking thread: what is kept of each result.
+        |checked| Cut {
+            unusable: checked.unusable(),
+            legal: checked.legal(),
+            row: Row::of(&checked),
+            keys: Keys::of(&checked),
+            json: want_json.then(|| stream::fragment(&checked)),
+            html: want_html.then(|| crate::report::html::findings(&checked).map_err(|e| e.to_string())),
+            whole: keep_whole.then_some(checked),
+        },
         &|| {
             if let Some(bar) = &bar {
                 bar.inc(1);
             }
         },
-        |i, checked| {
-            named_unusable |= inputs[i].origin != Origin::Walked && checked.unusable();
-            all_legal &= checked.legal();
-            rows.push(Row::of(&checked));
-            keys.push(Keys::of(&checked));
-            if let Some(spool) = &mut spool {
-                spool.push(&stream::fragment(&checked));
+        |i, cut| {
+            named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
+            all_legal &= cut.legal;
+            rows.push(cut.row);
+            keys.push(cut.keys);
+            if let (Some(spool), Some(part)) = (&mut spool, &cut.json) {
+                spool.push(part);
             }
-            if let Some(html) = &mut html {
-                match crate::report::html::findings(&checked) {
-                    Ok(part) => html.push(&part),
-                    Err(e) => html.fail(std::io::Error::other(e)),
-                }
+            match (&mut html, cut.html) {
+                (Some(html), Some(Ok(part))) => html.push(&part),
+                (Some(html), Some(Err(e))) => html.fail(std::io::Error::other(e)),
+                _ => {}
             }
-            if single && format == Format::Text {
-                kept.push(checked);
-            }
+            kept.extend(cut.whole);
         },
     );
     if let Some(bar) = bar {
@@ -198,6 +207,20 @@ pub fn check(
         }
     }
     out
+}
+
+/// What the batch keeps of one checked roster: a row, its duplicate keys,
+/// and its parts of the documents asked for, made on the thread that
+/// checked it.
+struct Cut<'c> {
+    unusable: bool,
+    legal: bool,
+    row: Row,
+    keys: Keys,
+    json: Option<String>,
+    html: Option<Result<String, String>>,
+    /// The whole result, for the detailed text of a single roster.
+    whole: Option<Checked<'c>>,
 }
 
 /// A part of each roster (JSON, or the HTML of its findings), in order, in

@@ -52,6 +52,10 @@ pub fn run(args: &Args, color: bool) -> Output {
         _ => catalogue::Checks::Added,
     };
     let report = match army_named(&args.command) {
+        // A check prints no datasheet, so it needs no glossary.
+        Some(army) if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) => {
+            catalogue::load_for_check(args.lists.as_deref(), &army)
+        }
         Some(army) if checks == catalogue::Checks::Added => {
             catalogue::load_for_army(args.lists.as_deref(), &army)
         }

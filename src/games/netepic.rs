@@ -248,6 +248,311 @@ pub const ALLIES: &[ListAllies] = &[
     },
 ];
 
+/// A variant inside one army book (core rules 1.2.3-1.2.4, lines
+/// 202-231): a Space Marine Chapter, a Chaos Power or Legion, a
+/// Craftworld, the Planetary Defence Force, Kroot Mercenaries. The
+/// catalogues merge each codex with its standard list, so a force fields a
+/// variant by taking its cards (cards carrying one of `tags`); a force with
+/// none of them is the list's standard army, described by the list's
+/// variant without tags where it has one (Chaos Undivided), else by its
+/// row of [`ALLIES`].
+#[derive(Debug, Clone, Copy)]
+pub struct Variant {
+    pub list: &'static str,
+    pub name: &'static str,
+    /// Tags of the cards that make a force this variant.
+    pub tags: &'static [&'static str],
+    /// A card that also carries one of these tags is shared with the
+    /// standard list and does not make the variant (the Imperial Guard
+    /// cards the catalogue offers in its PDF force as well).
+    pub unless: &'static [&'static str],
+    /// The force is this variant only when every one of its cards carries
+    /// one of `tags` (Kroot Mercenaries: Kroot units alone); otherwise one
+    /// such card is enough.
+    pub only: bool,
+    /// Standard or Codex, the least share of the army's points the core
+    /// army holds, and the other lists it may take as allies.
+    pub kind: ArmyKind,
+    pub core_percent: u32,
+    pub allies: Allowed,
+    /// Variants of the same book (by name) that may be this army's allied
+    /// force, beside or in place of a Standard list.
+    pub siblings: &'static [&'static str],
+    /// Whether several of `siblings` may join at once (a Chaos Power takes
+    /// any or all of the other Powers).
+    pub several_siblings: bool,
+    /// When this variant is an ally, the least share its core army then
+    /// needs (Eldar Knights: up to half the points, whatever the codex).
+    pub as_ally_core_percent: Option<u32>,
+    /// The variant is only ever an allied force (Harlequins).
+    pub never_core: bool,
+    pub provenance: &'static str,
+}
+
+impl Variant {
+    /// The variant as a row of the ally tables, for the rules the rows
+    /// share.
+    pub fn row(&self) -> ListAllies {
+        ListAllies {
+            list: self.list,
+            kind: self.kind,
+            core_percent: self.core_percent,
+            core_with: &[],
+            allies: self.allies,
+            provenance: self.provenance,
+        }
+    }
+}
+
+/// The variants of `list`.
+pub fn variants_of(list: &str) -> impl Iterator<Item = &'static Variant> + '_ {
+    VARIANTS.iter().filter(move |v| v.list == list)
+}
+
+/// A cap on the points of some cards of a list, as a share of the army's
+/// total (the Tau book: Kroot units at most a quarter of the army).
+#[derive(Debug, Clone, Copy)]
+pub struct ShareCap {
+    /// The rule's id in diagnostics.
+    pub id: &'static str,
+    pub list: &'static str,
+    pub tag: &'static str,
+    pub what: &'static str,
+    pub percent: u32,
+    pub provenance: &'static str,
+}
+
+/// The share caps of the army books.
+pub const SHARE_CAPS: &[ShareCap] = &[ShareCap {
+    id: "kroot-share",
+    list: TAU,
+    tag: "kroot-unit",
+    what: "Kroot units",
+    percent: 25,
+    provenance: "Tau book, Tau Army Composition: Kroot cards may support Tau companies, but all Kroot together are at most 25% of the army",
+}];
+
+const TAU: &str = "netepic-tau";
+const CRAFTWORLDS: &[&str] = &["Alaitoc", "Biel-Tan", "Iyanden", "Saim-Hann", "Ulthwe"];
+const ELDAR_SIBLINGS: &[&str] = &[
+    "Alaitoc",
+    "Biel-Tan",
+    "Iyanden",
+    "Saim-Hann",
+    "Ulthwe",
+    "Eldar Knights",
+    "Exodites",
+    "Harlequin Masque",
+];
+const POWERS: &[&str] = &["Khorne", "Nurgle", "Slaanesh", "Tzeentch"];
+
+/// A Space Marine Chapter (1.2.4, Marine Chapter row, line 217).
+const fn chapter(name: &'static str, tags: &'static [&'static str]) -> Variant {
+    Variant {
+        list: MARINES,
+        name,
+        tags,
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[CHAOS]),
+        siblings: &[],
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4, Marine Chapter row (line 217): 75% in the Chapter and the standard Adeptus Astartes list, up to 25% in one Standard list but Chaos",
+    }
+}
+
+/// A Craftworld, the Exodites or the Eldar Knights (1.2.4, lines 225-226,
+/// and the Eldar book's force compositions).
+const fn eldar_codex(name: &'static str, tags: &'static [&'static str]) -> Variant {
+    Variant {
+        list: ELDAR,
+        name,
+        tags,
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[CHAOS]),
+        siblings: ELDAR_SIBLINGS,
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4 (lines 225-226) and the Eldar book's force compositions: 75% in that codex and the standard Eldar list, up to 25% in one other Craftworld, the Eldar Knights, the Exodites or one Standard list but Chaos",
+    }
+}
+
+/// A Chaos Power with its Legion (1.2.4, lines 220-223, and the Chaos
+/// book's force compositions).
+const fn power(name: &'static str, tags: &'static [&'static str]) -> Variant {
+    Variant {
+        list: CHAOS,
+        name,
+        tags,
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[ELDAR, MARINES]),
+        siblings: POWERS,
+        several_siblings: true,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4, Khorne to Tzeentch rows (lines 220-223), and the Chaos book: 75% in that Power (with its Legion) and the standard Chaos list, up to 25% in any or all of the other Powers, or in one Standard list but Eldar or Space Marines",
+    }
+}
+
+/// The codex variants of the army books, and the standard armies a book
+/// holds beside its codex (Kroot Mercenaries). The decisions behind them
+/// are written in each book's `decisions` (by `examples/netepic_import.rs`).
+pub const VARIANTS: &[Variant] = &[
+    chapter("Black Templars", &["black-templars"]),
+    chapter("Blood Angels", &["blood-angels"]),
+    chapter("Crimson Fists", &["crimson-fists"]),
+    chapter("Crimson Suns", &["crimson-suns"]),
+    chapter("Dark Angels", &["dark-angels"]),
+    chapter("Desert Lions", &["desert-lions"]),
+    chapter("Flesh Eaters", &["flesh-eaters"]),
+    // Iron Hands never ally with a force that is not Imperial (the book's
+    // Unwilling Allies); the other Chapters they refuse are Codex armies,
+    // never allies anyway.
+    Variant {
+        allies: Allowed::OneOf(&[MECHANICUS, GUARD]),
+        provenance: "NetEpic Gold core rules 1.2.4, Marine Chapter row (line 217), and the Adeptus Astartes book's Iron Hands Unwilling Allies: 75% in the Chapter and the standard list, up to 25% in one Standard Imperial list",
+        ..chapter("Iron Hands", &["iron-hands"])
+    },
+    chapter("Mentor Legion", &["mentor-legion"]),
+    chapter("Raptor Legion", &["raptor-legion"]),
+    chapter("Salamanders", &["salamanders"]),
+    chapter("Silver Skulls", &["silver-skulls"]),
+    chapter("Space Wolves", &["space-wolves"]),
+    chapter("White Scars", &["white-scars"]),
+    power("Khorne", &["khorne", "world-eaters"]),
+    power("Nurgle", &["nurgle", "death-guard"]),
+    power("Slaanesh", &["slaanesh", "emperor-s-children"]),
+    power("Tzeentch", &["tzeentch", "thousand-sons"]),
+    Variant {
+        list: CHAOS,
+        name: "Chaos Space Marines",
+        tags: &[
+            "chaos-space-marines",
+            "alpha-legion",
+            "black-legion",
+            "iron-warriors",
+            "night-lords",
+            "word-bearers",
+        ],
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[ELDAR, MARINES]),
+        siblings: POWERS,
+        several_siblings: true,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4, Chaos Marines row (line 224), and the Chaos book's Chaos Space Marines force composition: 75% in the Legion, the standard Chaos list and the Chaos Space Marine cards, up to 25% in any of the Powers, or in one Standard list but Eldar or Space Marines",
+    },
+    // A force with no variant's cards: the standard Chaos army, whose
+    // other half may be one Power instead of a Standard list.
+    Variant {
+        list: CHAOS,
+        name: "Chaos Undivided",
+        tags: &[],
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Standard,
+        core_percent: 50,
+        allies: Allowed::OneExcept(&[ELDAR, MARINES]),
+        siblings: POWERS,
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.3, Chaos row (line 208), and the Chaos book's Chaos Undivided force composition: 50% in the standard Chaos list, the rest in one Power or one Standard list but Eldar or Space Marines",
+    },
+    eldar_codex(CRAFTWORLDS[0], &["alaitoc"]),
+    eldar_codex(CRAFTWORLDS[1], &["biel-tan"]),
+    eldar_codex(CRAFTWORLDS[2], &["iyanden"]),
+    eldar_codex(CRAFTWORLDS[3], &["saim-hann"]),
+    eldar_codex(CRAFTWORLDS[4], &["ulthwe"]),
+    // Cards the catalogue tags `eldar` as well are offered in its standard
+    // Eldar force too: they are standard cards.
+    Variant {
+        unless: &["eldar"],
+        ..eldar_codex("Exodites", &["exodites"])
+    },
+    Variant {
+        unless: &["eldar"],
+        as_ally_core_percent: Some(50),
+        ..eldar_codex("Eldar Knights", &["eldar-knights"])
+    },
+    Variant {
+        list: ELDAR,
+        name: "Harlequin Masque",
+        tags: &["harlequin-masque"],
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Standard,
+        core_percent: 50,
+        allies: Allowed::Nothing,
+        siblings: &[],
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: true,
+        provenance: "Eldar book, Harlequin Masque force composition: the Masque is only ever an allied force, of an army that may take Eldar allies",
+    },
+    Variant {
+        list: GUARD,
+        name: "Planetary Defence Force",
+        tags: &["planetary-defence-force"],
+        unless: &["imperial-guard"],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[]),
+        siblings: &[],
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4, PDF row (line 218): 75% in the Planetary Defence Force list, up to 25% in one Standard list",
+    },
+    // A Tau force with cards other than Kroot: the Tau codex, whose
+    // quarter may be a force of Kroot Mercenaries.
+    Variant {
+        list: TAU,
+        name: "Tau",
+        tags: &[],
+        unless: &[],
+        only: false,
+        kind: ArmyKind::Codex,
+        core_percent: 75,
+        allies: Allowed::OneExcept(&[]),
+        siblings: &["Kroot Mercenaries"],
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.4, Tau row (line 230), and the Tau book's Tau Army Composition: 75% in Tau units, up to 25% in one Standard list or in Kroot units",
+    },
+    Variant {
+        list: TAU,
+        name: "Kroot Mercenaries",
+        tags: &["kroot-unit"],
+        unless: &[],
+        only: true,
+        kind: ArmyKind::Standard,
+        core_percent: 50,
+        allies: Allowed::OneExcept(&[]),
+        siblings: &[],
+        several_siblings: false,
+        as_ally_core_percent: None,
+        never_core: false,
+        provenance: "NetEpic Gold core rules 1.2.3, Kroot Mercenaries row (line 211), and the Tau book: a Standard army of the book's Kroot units, 50% in them, up to 50% in one Standard list",
+    },
+];
+
 /// One row of the fortification purchase table (lines 677-685).
 #[derive(Debug, Clone, Copy)]
 pub struct Fortification {

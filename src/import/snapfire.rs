@@ -321,12 +321,17 @@ impl Link {
         out
     }
 
-    /// The whole link, against `base` (Snapfire's chooser page).
+    /// The whole link, against `base` (Snapfire's chooser page). A `~` in
+    /// the force's name is written `%7E`: left bare (`encodeURIComponent`
+    /// keeps it), it would split the name into entries when read back.
     pub fn url(&self, base: &str) -> String {
+        let force = self.force();
+        let entries = force.get(self.name.len()..).unwrap_or_default();
         format!(
-            "{base}?list={}&force={}",
+            "{base}?list={}&force={}{}",
             encode(&self.list),
-            encode(&self.force())
+            encode(&self.name).replace('~', "%7E"),
+            encode(entries)
         )
     }
 }
@@ -814,6 +819,19 @@ mod tests {
             Link::parse("?list=L&force=A~5x3y").unwrap_err().kind,
             LinkErrorKind::BadEntry { .. }
         ));
+    }
+
+    /// Found by cargo-fuzz (`fuzz/regressions/snapfire_link`): a name
+    /// holding `~` (read from `%7E`, or a roster's title) printed it bare,
+    /// so the printed link read back as a different name and a bad entry.
+    #[test]
+    fn a_tilde_in_the_name_survives_the_link() {
+        let link = Link::parse("?list=L&force=Waaagh%7E%20Ghazghkull~502~58x3").unwrap();
+        assert_eq!(link.name, "Waaagh~ Ghazghkull");
+        let url = link.url(DEFAULT_BASE);
+        assert_eq!(url, "chooser.html?list=L&force=Waaagh%7E%20Ghazghkull~502~58x3");
+        let again = Link::parse(&url).unwrap();
+        assert_eq!((again.force(), again.name), (link.force(), link.name));
     }
 
     #[test]

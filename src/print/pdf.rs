@@ -1182,7 +1182,7 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
 fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
     let weapon_cells = |w: &WeaponRow, col: usize| {
         vec![
-            cell(col, 1, vec![plain(w.name.clone())]),
+            cell(col, 1, refit_name(&w.name, w.refit)),
             cell(col + 1, 1, vec![plain(w.range.clone())]),
             cell(col + 2, 1, vec![plain(w.firepower.clone())]),
             cell(col + 3, 1, vec![plain(w.notes.clone())]),
@@ -1311,6 +1311,16 @@ fn army_rule_blocks(rules: &[ArmyRule], blocks: &mut Vec<Block>) {
     blocks.push(Block::Gap(6.0));
 }
 
+/// A weapon's name cell, tagged when a refit the roster bought put or
+/// changed the row.
+fn refit_name(name: &str, refit: bool) -> Vec<Run> {
+    let mut cell = vec![plain(name.to_string())];
+    if refit {
+        cell.push(bold(" [refit]"));
+    }
+    cell
+}
+
 /// A ship datasheet: a bar with the characteristics, the weapon table,
 /// notes and the source's faults, kept on one page.
 fn ship_card(ship: &ShipCard) -> Vec<Block> {
@@ -1332,7 +1342,7 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
                 .iter()
                 .map(|w| Row {
                     cells: vec![
-                        vec![plain(w.name.clone())],
+                        refit_name(&w.name, w.refit),
                         vec![plain(w.reach().to_string())],
                         vec![plain(w.firepower.clone())],
                         vec![plain(w.arc.clone())],

@@ -46,6 +46,9 @@ pub struct ShipWeaponRow {
     pub arc: String,
     /// `Furies (30cm), Starhawks (20cm)`; empty for guns.
     pub craft: String,
+    /// On a roster's crib sheet: a refit the roster bought put or changed
+    /// this row.
+    pub refit: bool,
 }
 
 impl ShipWeaponRow {
@@ -98,6 +101,7 @@ impl ShipCard {
                             .map(ToString::to_string)
                             .collect::<Vec<_>>()
                             .join(", "),
+                        refit: false,
                     })
                     .collect(),
             ),
@@ -117,6 +121,7 @@ impl ShipCard {
                         firepower: raw(&w.firepower),
                         arc: w.arc.as_ref().map(raw).unwrap_or_default(),
                         craft: w.craft.join(", "),
+                        refit: false,
                     })
                     .collect(),
             ),

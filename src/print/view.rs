@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 /// A crib sheet: one card per datasheet, then the glossary of the terms
 /// the cards use.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CribSheet {
     pub title: String,
     pub subtitle: String,
@@ -87,6 +87,9 @@ pub struct WeaponRow {
     pub notes: String,
     /// Each note with its full name, for HTML's `<abbr title>`.
     pub expanded: Vec<Abbr>,
+    /// On a roster's crib sheet: a refit the roster bought put or changed
+    /// this row.
+    pub refit: bool,
 }
 
 /// An abbreviation and what it stands for (empty when unknown).
@@ -139,6 +142,7 @@ impl UnitCard {
                             Abbr { text, title }
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
             None => sheet
@@ -157,6 +161,7 @@ impl UnitCard {
                             title: String::new(),
                         })
                         .collect(),
+                    refit: false,
                 })
                 .collect(),
         };
@@ -450,39 +455,42 @@ fn weapon_groups(card: &UnitCard) -> Vec<(&str, Vec<&WeaponRow>)> {
     groups
 }
 
-type Profile<'a> = Vec<(&'a str, &'a str, &'a str)>;
+/// A weapon's rows as compared for sharing: range, firepower, notes and
+/// whether a refit put or changed the row (a refitted row of one unit is
+/// not the weapon another unit carries as written).
+type Profile<'a> = Vec<(&'a str, &'a str, &'a str, bool)>;
 
 fn profile<'a>(rows: &[&'a WeaponRow]) -> Profile<'a> {
     rows.iter()
-        .map(|w| (w.range.as_str(), w.firepower.as_str(), w.notes.as_str()))
+        .map(|w| (w.range.as_str(), w.firepower.as_str(), w.notes.as_str(), w.refit))
         .collect()
 }
 
 impl CribSheet {
     /// The Epic units as one grid. A weapon profile is shared when at
-    /// least two units carry it under one name; when a name has two such
+    /// least two datasheets carry it under one name (two cards of one
+    /// datasheet, fielded with different refits, do not make a weapon
+    /// shared: each prints its rows in full); when a name has two such
     /// profiles (one with an anti-aircraft value), only the one more units
     /// carry is shared, so `Shared: Twin Lascannon` always means one line
     /// of the shared table; the other profile prints in full under each
     /// unit.
     pub fn grid(&self) -> CribGrid<'_> {
-        // (base name, profile) -> units carrying it and its first rows, in
-        // the order first seen.
-        let mut seen: Vec<(&str, Profile<'_>, usize, Vec<&WeaponRow>)> = Vec::new();
+        // (base name, profile) -> the datasheets carrying it and its first
+        // rows, in the order first seen.
+        let mut seen: Vec<(&str, Profile<'_>, Vec<&str>, Vec<&WeaponRow>)> = Vec::new();
         for card in &self.units {
-            let mut carried: Vec<usize> = Vec::new();
             for (name, rows) in weapon_groups(card) {
                 let (base, p) = (weapon_base_name(name), profile(&rows));
                 let at = match seen.iter().position(|(n, q, _, _)| *n == base && *q == p) {
                     Some(at) => at,
                     None => {
-                        seen.push((base, p, 0, rows.clone()));
+                        seen.push((base, p, Vec::new(), rows.clone()));
                         seen.len() - 1
                     }
                 };
-                if !carried.contains(&at) {
-                    carried.push(at);
-                    seen[at].2 += 1;
+                if !seen[at].2.contains(&card.id.as_str()) {
+                    seen[at].2.push(card.id.as_str());
                 }
             }
         }
@@ -494,9 +502,9 @@ impl CribSheet {
                 .iter()
                 .enumerate()
                 .filter(|(_, (n, _, _, _))| n == name)
-                .max_by_key(|(i, (_, _, u, _))| (*u, std::cmp::Reverse(*i)))
+                .max_by_key(|(i, (_, _, u, _))| (u.len(), std::cmp::Reverse(*i)))
                 .map(|(i, _)| i);
-            if *units >= 2 && best == Some(at) {
+            if units.len() >= 2 && best == Some(at) {
                 shared_at.push(at);
             }
         }
@@ -745,11 +753,25 @@ impl RosterSheet {
                 );
                 // The roster pages print the army's rules already.
                 sheet.army_rules.clear();
-                for card in &mut sheet.units {
-                    card.fielded = fielded(list, resolved, &card.id);
-                }
-                for card in &mut sheet.ships {
-                    card.fielded = fielded(list, resolved, &card.id);
+                let glossary = catalogue.glossary(list.game);
+                // The glossary follows the cards as fielded: a refit may
+                // bring a term the stock datasheets do not use.
+                let mut terms: BTreeSet<&'static str> = BTreeSet::new();
+                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty();
+                sheet.units = std::mem::take(&mut sheet.units)
+                    .into_iter()
+                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
+                    .collect();
+                sheet.ships = std::mem::take(&mut sheet.ships)
+                    .into_iter()
+                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+                    .collect();
+                if let (true, Some(glossary)) = (fielding, glossary) {
+                    sheet.glossary = glossary
+                        .entries_for(&terms)
+                        .into_iter()
+                        .map(GlossaryLine::from_entry)
+                        .collect();
                 }
                 for card in &mut sheet.heresy_units {
                     card.fielded = fielded(list, resolved, &card.id);
@@ -945,6 +967,225 @@ fn fielded(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// One way a roster fields a datasheet: the refits (upgrade indices, in
+/// list order) and how many of the formations fielding it took exactly
+/// those.
+struct Variant {
+    refits: Vec<usize>,
+    by: usize,
+}
+
+/// The distinct refit sets the roster's formations field datasheet `id`
+/// with, in the roster's order, and how many formations field it.
+fn variants(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> (Vec<Variant>, usize) {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return (Vec::new(), 0);
+    };
+    let mut out: Vec<Variant> = Vec::new();
+    let mut total = 0;
+    for (units, refits) in &resolved.refits {
+        if !units.contains(&slot) {
+            continue;
+        }
+        total += 1;
+        let mut set = refits.clone();
+        set.sort_unstable();
+        set.dedup();
+        match out.iter_mut().find(|v| v.refits == set) {
+            Some(v) => v.by += 1,
+            None => out.push(Variant { refits: set, by: 1 }),
+        }
+    }
+    (out, total)
+}
+
+/// The profile changes of `refits` that apply to datasheet `id`.
+fn changes_for<'l>(
+    list: &'l ArmyList,
+    refits: &[usize],
+    id: &str,
+) -> Vec<&'l crate::catalogue::raw::ProfileChange> {
+    refits
+        .iter()
+        .filter_map(|&u| list.upgrades.get(u).map(|up| (u, up)))
+        .flat_map(|(u, up)| {
+            up.fielded
+                .iter()
+                .filter(move |c| crate::catalogue::fielded::applies(&list.formations, &list.units, u, c, id))
+        })
+        .collect()
+}
+
+/// The crib-sheet lines for a variant: each refit with the list's note,
+/// and, where the card could not show it, that it is not shown as fielded.
+fn refit_lines(
+    list: &ArmyList,
+    variant: &Variant,
+    total: usize,
+    id: &str,
+    failed: Option<&str>,
+) -> Vec<String> {
+    let share = if variant.by == total {
+        String::new()
+    } else {
+        format!(" ({} of {total})", variant.by)
+    };
+    if variant.refits.is_empty() {
+        return if share.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!("no refits{share}")]
+        };
+    }
+    variant
+        .refits
+        .iter()
+        .filter_map(|&u| {
+            let upgrade = list.upgrades.get(u)?;
+            let shown = !changes_for(list, &[u], id).is_empty();
+            let why = match (failed, &upgrade.not_shown) {
+                (Some(error), _) if shown => Some(error.to_string()),
+                (_, Some(reason)) if !shown => Some(reason.clone()),
+                _ => None,
+            };
+            Some(match (why, &upgrade.note) {
+                (Some(why), _) => format!("{}{share}: not shown as fielded ({why})", upgrade.name),
+                (None, Some(note)) => format!("{}{share}: {note}", upgrade.name),
+                (None, None) => format!("{}{share}", upgrade.name),
+            })
+        })
+        .collect()
+}
+
+/// A value a refit changed, marked so.
+fn refit_value(value: &mut String) {
+    value.push_str(" (refit)");
+}
+
+/// The cards of ship `card` as the roster fields it: one per distinct set
+/// of refits, each with its weapons and values as fielded.
+fn fielded_ships(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: ShipCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<ShipCard> {
+    let stock = catalogue.ship(list.game, &card.id);
+    terms.extend(
+        stock
+            .and_then(|s| s.sheet())
+            .map(|s| s.glossary_ids())
+            .unwrap_or_default(),
+    );
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.ship(list.game, &card.id) {
+                Some(ship) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::ship(
+                        catalogue, list.game, &ship.data, &changes, &optional,
+                    ) {
+                        Ok(applied) => {
+                            let fielded = ship.with_data(applied.sheet);
+                            terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
+                            let mut out = ShipCard::new(&fielded);
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "hull" => refit_value(&mut out.hull),
+                                    "speed" => refit_value(&mut out.speed),
+                                    "turns" => refit_value(&mut out.turns),
+                                    "shields" => refit_value(&mut out.shields),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "turrets" => refit_value(&mut out.turrets),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
+        })
+        .collect()
+}
+
+/// The cards of Epic unit `card` as the roster fields it (see
+/// `fielded_ships`).
+fn fielded_units(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    glossary: Option<&Glossary>,
+    card: UnitCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<UnitCard> {
+    terms.extend(
+        catalogue
+            .datasheet(list.game, &card.id)
+            .map(|d| d.glossary_ids())
+            .unwrap_or_default(),
+    );
+    let (variants, total) = variants(list, resolved, &card.id);
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let (mut out, failed) = match catalogue.datasheet(list.game, &card.id) {
+                Some(sheet) if !changes.is_empty() => {
+                    match crate::catalogue::fielded::epic(
+                        catalogue,
+                        list.game,
+                        sheet.written(),
+                        &changes,
+                        &optional,
+                    ) {
+                        Ok(applied) => {
+                            let fielded = sheet.with_written(applied.sheet);
+                            terms.extend(fielded.glossary_ids());
+                            let mut out = UnitCard::new(&fielded, glossary);
+                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
+                                row.refit = changed;
+                            }
+                            for stat in applied.changed_stats {
+                                match stat {
+                                    "speed" => refit_value(&mut out.speed),
+                                    "armour" => refit_value(&mut out.armour),
+                                    "cc" => refit_value(&mut out.cc),
+                                    "ff" => refit_value(&mut out.ff),
+                                    _ => {}
+                                }
+                            }
+                            (out, None)
+                        }
+                        Err(e) => (card.clone(), Some(e)),
+                    }
+                }
+                _ => (card.clone(), None),
+            };
+            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out
+        })
+        .collect()
+}
+
 /// The roster parsed and resolved again, for the unit counts `Checked`
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
@@ -1028,6 +1269,87 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
 
 #[cfg(test)]
 mod tests {
+    use super::{CribSheet, UnitCard, WeaponRow};
+
+    fn card(id: &str, weapons: &[(&str, bool)]) -> UnitCard {
+        UnitCard {
+            id: id.into(),
+            name: id.into(),
+            unit_type: "AV".into(),
+            type_name: "Armoured Vehicle".into(),
+            speed: "20cm".into(),
+            armour: "4+".into(),
+            cc: "6+".into(),
+            ff: "5+".into(),
+            weapons: weapons
+                .iter()
+                .map(|&(name, refit)| WeaponRow {
+                    name: name.into(),
+                    range: "45cm".into(),
+                    firepower: "AT5+".into(),
+                    notes: String::new(),
+                    expanded: Vec::new(),
+                    refit,
+                })
+                .collect(),
+            notes: Vec::new(),
+            critical_hit: None,
+            remarks: Vec::new(),
+            fielded: Vec::new(),
+        }
+    }
+
+    fn sheet(units: Vec<UnitCard>) -> CribSheet {
+        CribSheet {
+            units,
+            ..CribSheet::default()
+        }
+    }
+
+    #[test]
+    fn a_refit_row_is_not_the_plain_row_of_another_unit() {
+        // Same name and profile, but one unit's row is a refit: both print
+        // in full under their units, nothing is shared.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", true)]),
+            card("b", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert!(grid.shared.is_empty());
+        assert!(grid.units.iter().all(|u| u.own.len() == 1 && u.shared.is_empty()));
+        // Two plain rows of two datasheets are one shared weapon.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", false)]),
+            card("b", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert_eq!(grid.shared.len(), 1);
+        assert!(
+            grid.units
+                .iter()
+                .all(|u| u.own.is_empty() && u.shared == "Lascannon")
+        );
+        // Two refit rows of two datasheets are one shared weapon, tagged.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", true)]),
+            card("b", &[("Lascannon", true)]),
+        ]);
+        let grid = s.grid();
+        assert_eq!(grid.shared.len(), 1);
+        assert!(grid.shared[0].refit);
+    }
+
+    #[test]
+    fn two_cards_of_one_datasheet_share_nothing() {
+        let s = sheet(vec![
+            card("a", &[("Lascannon", false)]),
+            card("a", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert!(grid.shared.is_empty());
+        assert!(grid.units.iter().all(|u| u.own.len() == 1));
+    }
+
     #[test]
     fn glossary_names_take_the_written_parameter() {
         assert_eq!(

@@ -6,9 +6,10 @@
 //! catalogue resolves the names in selectors (see [`Expr::map_selectors`]) and
 //! the validator supplies the numbers through [`Facts`].
 
+mod fast;
 mod parse;
 
-pub use parse::{RuleError, parse, parse_item};
+pub use parse::{RuleError, parse, parse_item, parse_item_reference, parse_reference};
 
 use crate::source::Span;
 

@@ -126,9 +126,24 @@ fn bounds(text: &str) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Parses one constraint expression.
+/// Parses one constraint expression: by the hand-written reader
+/// (`fast.rs`), and by pest when that refuses, so errors are the grammar's.
 pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
     bounds(text)?;
+    match super::fast::constraint(text) {
+        Some(cond) => Ok(cond),
+        None => parse_with_pest(text),
+    }
+}
+
+/// [`parse`] by the grammar alone: the reference the fast reader is
+/// tested against.
+pub fn parse_reference(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
+    bounds(text)?;
+    parse_with_pest(text)
+}
+
+fn parse_with_pest(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
     let mut pairs = RulesParser::parse(Rule::constraint, text).map_err(|e| {
         let (start, end) = match e.location {
             pest::error::InputLocation::Pos(p) => (p, p),
@@ -160,6 +175,15 @@ pub fn parse(text: &str) -> Result<Cond<SelectorSyntax>, RuleError> {
 
 /// Parses one selector item (`id`, `tag:x` or `*`), as `applies_to` lists them.
 pub fn parse_item(text: &str) -> Option<Item> {
+    let text = text.trim();
+    if let Some(item) = super::fast::item(text) {
+        return Some(item);
+    }
+    parse_item_reference(text)
+}
+
+/// [`parse_item`] by the grammar alone.
+pub fn parse_item_reference(text: &str) -> Option<Item> {
     let text = text.trim();
     let pair = RulesParser::parse(Rule::item, text).ok()?.next()?;
     (pair.as_str().len() == text.len()).then(|| parse_item_pair(pair).0)

@@ -801,7 +801,11 @@ ships:
     shields: '2'
     armour: F6+/5+
     turrets: '2'
+    weapons:
+      - { name: Prow torpedoes, range: (30cm), firepower: '6', arc: Front }
 ";
+    // The torpedoes stay: the lists' Nova Cannon replaces them, and a
+    // Lunar without them would not fit it (issue 19).
     std::fs::write(dir.join("imperial-navy.yaml"), sheet).unwrap();
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
     assert_eq!(run.status, 0, "{}", run.stdout);

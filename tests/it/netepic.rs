@@ -54,12 +54,103 @@ fn a_titan_is_rounded_up_to_50_points_and_worth_one_vp_per_100() {
 fn a_titan_without_weapons_still_rounds_and_a_stated_hull_price_is_refused() {
     let c = check("Army: NetEpic Chaos\nPoints: 3000\n\nChaos Renegades\n  Warhound Titan [125]\n");
     let errs = errors(&c);
-    assert_eq!(errs.len(), 1, "{errs:?}");
-    assert!(errs[0].starts_with("cost-mismatch"), "{errs:?}");
+    assert_eq!(errs.len(), 2, "{errs:?}");
+    assert!(errs.iter().any(|e| e.starts_with("cost-mismatch")), "{errs:?}");
+    // A Warhound's two weapon mounts must be armed.
+    assert!(
+        errs.iter()
+            .any(|e| e.starts_with("list-rule A titan is bought with its weapons")),
+        "{errs:?}"
+    );
     let warhound = &c.army.as_ref().unwrap().formations[1];
     assert_eq!(
         (warhound.points, warhound.card.unwrap().victory_points),
         (150, Some(2))
+    );
+}
+
+#[test]
+fn titan_weapons_go_where_their_mounts_take_them() {
+    let rule = |c: &Checked<'_>| -> Vec<(usize, String)> {
+        c.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| {
+                let line = d.primary.as_ref().map_or(0, |l| l.file.line_col(l.span.start).0);
+                (line, d.rule.as_ref().map(|r| r.id.clone()).unwrap_or_default())
+            })
+            .collect()
+    };
+    let army = "Army: NetEpic Titan Legions\nPoints: 5000\n\nImperator Titan\n";
+    // A Warlord's arms take a Chain Fist and a Gatling Blaster (which fits
+    // an arm or the carapace); the two missiles fit only the carapace.
+    let ok = check(&format!(
+        "{army}  Warlord Titan: Chain Fist, Gatling Blaster, Warp Missile, Vortex Missile\n"
+    ));
+    assert!(rule(&ok).is_empty(), "{:?}", rule(&ok));
+    // Two Chain Fists take both arms: the Gatling Blaster and the two
+    // missiles are three weapons for two carapace mounts.
+    let broken = check(&format!(
+        "{army}  Warlord Titan: 2x Chain Fist, Gatling Blaster, Warp Missile, Vortex Missile\n"
+    ));
+    assert_eq!(rule(&broken), vec![(5, "titan-weapon-mounts".to_string())]);
+    // Only carapace weapons: the arms, which must be armed, have none.
+    let bare = check(&format!("{army}  Warlord Titan: Warp Missile, Vortex Missile\n"));
+    assert_eq!(rule(&bare), vec![(5, "titan-required-weapons".to_string())]);
+    // One Carapace Landing Pad per Warlord, though the carapace holds two.
+    let twice = check(&format!(
+        "{army}  Warlord Titan: 2x Chain Fist, 2x Carapace Landing Pad\n"
+    ));
+    assert_eq!(rule(&twice), vec![(5, "titan-weapon-mounts".to_string())]);
+}
+
+#[test]
+fn a_titan_datasheet_shows_its_weapons_and_their_mounts() {
+    let warlord = catalogue()
+        .ne_units
+        .iter()
+        .find(|u| u.data.id == "titan-legions-warlord-titan")
+        .unwrap();
+    let weapons = &warlord.data.weapons;
+    for w in [
+        "Volcano Cannon (carapace or arm): 100cm 1d 3+ (-4) Penetrating +3",
+        "Doomburner (carapace or arm): 75cm 1d 3+ (-3) Ignores Cover, Damages Buildings, Penetrating +1",
+        "Inferno Gun (carapace or arm): LT 4+ (0) Ignores Cover",
+        "Warp Missile (carapace): missing",
+        "Chain Fist (arm): missing",
+        "Weapon Head (head): 25cm 1d 5+ (-1)",
+    ] {
+        assert!(weapons.iter().any(|x| x == w), "{w} not in {weapons:#?}");
+    }
+    // What is not a figure is said, in our words, not copied.
+    assert!(
+        warlord
+            .data
+            .faults
+            .iter()
+            .any(|f| f.starts_with("weapon `Chain Fist`: no shooting profile"))
+    );
+    assert!(
+        !warlord
+            .data
+            .faults
+            .iter()
+            .any(|f| f.contains("chosen on the card"))
+    );
+    // The Imperator carries its weapons: no mounts named.
+    let imperator = catalogue()
+        .ne_units
+        .iter()
+        .find(|u| u.data.id == "titan-legions-imperator-titan")
+        .unwrap();
+    assert!(
+        imperator
+            .data
+            .weapons
+            .iter()
+            .any(|w| w == "Imperator Gun Towers: 75cm 4d 4+ (-2)"),
+        "{:#?}",
+        imperator.data.weapons
     );
 }
 
@@ -108,6 +199,16 @@ fn a_stronghold_has_no_price_in_the_rules_and_says_so() {
     assert!(army.total_incomplete);
     let v = army.victory.unwrap();
     assert!(v.incomplete);
+    // The roster is told, at the Stronghold's line, that its points are
+    // not checked (stronghold-weapon).
+    let told = c.diagnostics.iter().any(|d| {
+        d.code == muster::diagnostic::Code::Unchecked
+            && d.message.contains("Stronghold")
+            && d.primary
+                .as_ref()
+                .is_some_and(|l| l.file.line_col(l.span.start).0 == 5)
+    });
+    assert!(told, "{:#?}", c.diagnostics);
 }
 
 #[test]

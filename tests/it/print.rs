@@ -83,6 +83,64 @@ impl Pdf {
     }
 }
 
+impl Pdf {
+    /// Each embedded font program (`FontFile2`): its `FontName` and its
+    /// length once decompressed.
+    fn font_programs(&self) -> Vec<(String, usize)> {
+        let mut programs = Vec::new();
+        for object in self.doc.objects.values() {
+            let Ok(dict) = object.as_dict() else { continue };
+            let Ok(file) = dict.get(b"FontFile2").and_then(|f| f.as_reference()) else {
+                continue;
+            };
+            let name = dict
+                .get(b"FontName")
+                .and_then(|n| n.as_name())
+                .unwrap_or_default();
+            let stream = self
+                .doc
+                .get_object(file)
+                .and_then(|o| o.as_stream())
+                .expect("a font stream");
+            let program = stream
+                .decompressed_content()
+                .expect("a font program flate decodes");
+            programs.push((String::from_utf8_lossy(name).into_owned(), program.len()));
+        }
+        programs.sort();
+        programs
+    }
+}
+
+/// The fonts are embedded as subsets of the characters printed (muster
+/// subsets them itself, see print/pdf.rs), each named with a subset tag of
+/// six capitals; whole fonts would put 1.3 MB in every PDF.
+#[test]
+fn a_pdf_embeds_subsets_of_its_fonts_not_the_whole_fonts() {
+    let whole_regular = std::fs::metadata("assets/fonts/DejaVuSansCondensed.ttf")
+        .unwrap()
+        .len() as usize;
+    let (run, first) = pdf(&["roster", "tests/fixtures/legal.txt"], "subset.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let programs = first.font_programs();
+    assert_eq!(programs.len(), 2, "{programs:?}");
+    for (name, length) in &programs {
+        let (tag, base) = name.split_once('+').expect("a subset tag");
+        assert!(
+            tag.len() == 6 && tag.chars().all(|c| c.is_ascii_uppercase()),
+            "{name}"
+        );
+        assert!(base.starts_with("DejaVuSansCondensed"), "{name}");
+        assert!(*length < whole_regular / 10, "{name}: {length} bytes");
+    }
+    let size = std::fs::metadata(out_dir().join("subset.pdf")).unwrap().len();
+    assert!(size < 100_000, "{size} bytes");
+    // The same roster prints the same subsets, under the same tags.
+    let (_, again) = pdf(&["roster", "tests/fixtures/legal.txt"], "subset-2.pdf");
+    assert_eq!(again.font_programs(), programs);
+    assert_contains(&first.all_text(), &["Tactical"]);
+}
+
 /// Text extraction may break lines anywhere; compare without white space.
 fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
