@@ -44,8 +44,70 @@ const PAD_Y: f32 = 1.6;
 const SHADE: f32 = 0.86;
 
 struct Fonts {
-    regular: ParsedFont,
-    bold: ParsedFont,
+    regular: Face,
+    bold: Face,
+}
+
+/// One weight: the parsed font, and the advance widths of the characters
+/// below `TABLE` looked up once, as layout measures every character of
+/// every word several times.
+struct Face {
+    font: ParsedFont,
+    /// Font units per em.
+    units: f32,
+    /// Advance of each character below `TABLE`, `NO_GLYPH` when the font
+    /// has none.
+    advances: Vec<u16>,
+    /// What a character without a glyph measures (it prints as U+FFFD).
+    fallback: f32,
+}
+
+/// Characters below this have their advance in `Face::advances`: Latin
+/// and Latin-1, every letter the shipped lists use.
+const TABLE: u32 = 0x250;
+const NO_GLYPH: u16 = u16::MAX;
+
+impl Face {
+    fn new(font: ParsedFont) -> Face {
+        let units = f32::from(font.units_per_em.max(1));
+        let advance = |c: u32| {
+            font.lookup_glyph_index(c)
+                .filter(|g| *g != 0)
+                .map(|g| font.get_glyph_width(g).unwrap_or(0))
+        };
+        let advances = (0..TABLE)
+            .map(|c| advance(c).map_or(NO_GLYPH, |w| w.min(NO_GLYPH - 1)))
+            .collect();
+        let fallback = advance(u32::from(REPLACEMENT)).map_or(units / 2.0, f32::from);
+        Face {
+            font,
+            units,
+            advances,
+            fallback,
+        }
+    }
+
+    /// The advance of `c` in font units.
+    fn advance(&self, c: char) -> f32 {
+        match self.advances.get(c as usize) {
+            Some(&NO_GLYPH) => self.fallback,
+            Some(&w) => f32::from(w),
+            None => self
+                .font
+                .lookup_glyph_index(u32::from(c))
+                .filter(|g| *g != 0)
+                .map_or(self.fallback, |g| {
+                    f32::from(self.font.get_glyph_width(g).unwrap_or(0))
+                }),
+        }
+    }
+
+    fn has(&self, c: char) -> bool {
+        match self.advances.get(c as usize) {
+            Some(&w) => w != NO_GLYPH,
+            None => self.font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0),
+        }
+    }
 }
 
 /// The fonts, parsed once per process.
@@ -55,7 +117,10 @@ fn fonts() -> Result<&'static Fonts, PrintError> {
         .get_or_init(|| {
             let regular = ParsedFont::from_bytes(REGULAR_TTF, 0, &mut Vec::new())?;
             let bold = ParsedFont::from_bytes(BOLD_TTF, 0, &mut Vec::new())?;
-            Some(Fonts { regular, bold })
+            Some(Fonts {
+                regular: Face::new(regular),
+                bold: Face::new(bold),
+            })
         })
         .as_ref()
         .ok_or(PrintError::Font)
@@ -65,25 +130,19 @@ fn fonts() -> Result<&'static Fonts, PrintError> {
 const REPLACEMENT: char = '\u{fffd}';
 
 impl Fonts {
+    fn face(&self, bold: bool) -> &Face {
+        if bold { &self.bold } else { &self.regular }
+    }
+
     fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
-        let font = if bold { &self.bold } else { &self.regular };
-        let units = f32::from(font.units_per_em.max(1));
-        let glyph = |c: char| font.lookup_glyph_index(u32::from(c)).filter(|g| *g != 0);
-        let advance: f32 = text
-            .chars()
-            .map(|c| {
-                glyph(c)
-                    .or_else(|| glyph(REPLACEMENT))
-                    .map_or(units / 2.0, |g| f32::from(font.get_glyph_width(g).unwrap_or(0)))
-            })
-            .sum();
-        advance / units * size
+        let face = self.face(bold);
+        let advance: f32 = text.chars().map(|c| face.advance(c)).sum();
+        advance / face.units * size
     }
 
     /// Whether the font (either weight) can show `c`.
     fn has(&self, c: char, bold: bool) -> bool {
-        let font = if bold { &self.bold } else { &self.regular };
-        font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0)
+        self.face(bold).has(c)
     }
 }
 
@@ -962,20 +1021,32 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
         ));
     }
     let used = used_chars(&pages, &writer.regular_id);
-    for (id, ttf, full, name, chars) in [
-        (
-            writer.regular_id,
-            REGULAR_TTF,
-            &fonts.regular,
-            REGULAR_NAME,
-            &used[0],
-        ),
-        (writer.bold_id, BOLD_TTF, &fonts.bold, BOLD_NAME, &used[1]),
+    // The common subset of a weight when it has every character the pages
+    // draw in it (its font program deflated already), else a subset of
+    // exactly those characters.
+    let mut common: Vec<&CommonSubset> = Vec::new();
+    for (id, bold, chars) in [
+        (writer.regular_id, false, &used[0]),
+        (writer.bold_id, true, &used[1]),
     ] {
-        if !chars.is_empty() {
-            let font = subset(ttf, full, name, chars)?;
-            doc.resources.fonts.map.insert(id, PdfFont::new(font));
+        if chars.is_empty() {
+            continue;
         }
+        let font = match common_subset(bold) {
+            Some(c) if chars.is_subset(&c.chars) => {
+                common.push(c);
+                c.font.clone()
+            }
+            _ => {
+                let (ttf, name) = if bold {
+                    (BOLD_TTF, BOLD_NAME)
+                } else {
+                    (REGULAR_TTF, REGULAR_NAME)
+                };
+                subset(ttf, &fonts.face(bold).font, name, chars)?
+            }
+        };
+        doc.resources.fonts.map.insert(id, PdfFont::new(font));
     }
     // Stream compression left to us: printpdf compresses at the best
     // level, which costs a third of a one-page roster; the fast level
@@ -987,7 +1058,16 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
     let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
     for object in document.objects.values_mut() {
         if let lopdf::Object::Stream(stream) = object {
-            compress_fast(stream);
+            // printpdf embeds the font program as the subset's bytes.
+            match common.iter().find(|c| stream.content == c.font.original_bytes) {
+                Some(c) => {
+                    if let Some(deflated) = &c.deflated {
+                        stream.dict.set("Filter", "FlateDecode");
+                        stream.set_content(deflated.clone());
+                    }
+                }
+                None => compress_fast(stream),
+            }
         }
     }
     let mut bytes = Vec::new();
@@ -1072,20 +1152,67 @@ fn subset_tag(name: &str, glyphs: &[u16]) -> String {
 /// Deflates a stream not compressed yet, at the fast level, when that
 /// makes it smaller (as lopdf's own `compress` does at the best level).
 fn compress_fast(stream: &mut lopdf::Stream) {
-    use flate2::Compression;
-    use flate2::write::ZlibEncoder;
-    use std::io::Write;
     if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
         return;
     }
-    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
-    let Ok(compressed) = encoder.write_all(&stream.content).and_then(|()| encoder.finish()) else {
-        return;
-    };
-    if compressed.len() + 19 < stream.content.len() {
+    if let Some(compressed) = deflate_fast(&stream.content) {
         stream.dict.set("Filter", "FlateDecode");
         stream.set_content(compressed);
     }
+}
+
+/// `data` deflated (zlib) at the fast level, when that makes it smaller
+/// by more than the `/Filter /FlateDecode` entry costs.
+fn deflate_fast(data: &[u8]) -> Option<Vec<u8>> {
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use std::io::Write;
+    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
+    let compressed = encoder.write_all(data).and_then(|()| encoder.finish()).ok()?;
+    (compressed.len() + 19 < data.len()).then_some(compressed)
+}
+
+/// A subset of one weight for the characters most documents draw, made
+/// once per process (subsetting a font is most of a one-page roster's
+/// time): printable ASCII, Latin-1 and the signs muster prints itself.
+/// A document that draws a character outside it gets a subset of exactly
+/// its characters instead.
+struct CommonSubset {
+    chars: BTreeSet<char>,
+    font: ParsedFont,
+    /// The font program deflated, as `compress_fast` would.
+    deflated: Option<Vec<u8>>,
+}
+
+/// The signs muster's own text and the shipped lists print beyond
+/// Latin-1: the damage boxes, the continuation arrow, ellipsis, dashes and
+/// curly quotes.
+const COMMON_SIGNS: &str = "☐↳…▶‘’“”–—•";
+
+fn common_subset(bold: bool) -> Option<&'static CommonSubset> {
+    static REGULAR: OnceLock<Option<CommonSubset>> = OnceLock::new();
+    static BOLD: OnceLock<Option<CommonSubset>> = OnceLock::new();
+    let make = || {
+        let face = &fonts().ok()?.face(bold);
+        let (ttf, name) = if bold {
+            (BOLD_TTF, BOLD_NAME)
+        } else {
+            (REGULAR_TTF, REGULAR_NAME)
+        };
+        let chars: BTreeSet<char> = (' '..='~')
+            .chain('\u{a0}'..='\u{ff}')
+            .chain(COMMON_SIGNS.chars())
+            .filter(|&c| face.has(c))
+            .collect();
+        let font = subset(ttf, &face.font, name, &chars).ok()?;
+        let deflated = deflate_fast(&font.original_bytes);
+        Some(CommonSubset {
+            chars,
+            font,
+            deflated,
+        })
+    };
+    if bold { &BOLD } else { &REGULAR }.get_or_init(make).as_ref()
 }
 
 /// The note a PDF ends with when its font lacked some characters: their
