@@ -141,6 +141,45 @@ fn a_pdf_embeds_subsets_of_its_fonts_not_the_whole_fonts() {
     assert_contains(&first.all_text(), &["Tactical"]);
 }
 
+/// Most documents draw only ASCII, Latin-1 and muster's own signs: they
+/// embed one common subset of each weight (made once per process, issue
+/// 20's render goal), the same for every such document. A document that
+/// draws anything else embeds a subset of exactly its characters.
+#[test]
+fn a_pdf_outside_the_common_characters_gets_its_own_subset() {
+    let (run, legal) = pdf(&["roster", "tests/fixtures/legal.txt"], "common-1.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (run, other) = pdf(&["roster", "examples/codex-astartes-3000.txt"], "common-2.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // Two rosters with different text, one common subset per weight.
+    assert_eq!(legal.font_programs(), other.font_programs());
+
+    let roster = std::fs::read_to_string("tests/fixtures/legal.txt")
+        .unwrap()
+        .replace("Player: Jane Doe", "Player: Łukasz Żółć");
+    let path = out_dir().join("polish.txt");
+    std::fs::write(&path, roster).unwrap();
+    let (run, polish) = pdf(&["roster", path.to_str().unwrap()], "polish.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let programs = polish.font_programs();
+    assert_eq!(programs.len(), 2, "{programs:?}");
+    let regular = |p: &[(String, usize)]| {
+        p.iter()
+            .find(|(name, _)| name.ends_with("+DejaVuSansCondensed"))
+            .cloned()
+            .expect("the regular weight")
+    };
+    // Its own regular subset (another tag), still a subset; the bold
+    // weight draws nothing outside the common characters.
+    assert_ne!(regular(&programs), regular(&legal.font_programs()));
+    let whole = std::fs::metadata("assets/fonts/DejaVuSansCondensed.ttf")
+        .unwrap()
+        .len() as usize;
+    assert!(regular(&programs).1 < whole / 10, "{programs:?}");
+    assert_contains(&polish.all_text(), &["Łukasz Żółć", "Tactical"]);
+    assert_contains(&legal.all_text(), &["Jane Doe", "Tactical"]);
+}
+
 /// Text extraction may break lines anywhere; compare without white space.
 fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
