@@ -153,16 +153,16 @@ fn every_notation_form_reads_and_a_bad_one_says_where() {
             kind: ne::AttackKind::BarragePoints
         })
     );
-    assert_eq!((p.to_hit, p.tsm), (Some(4), ne::Tsm::Minus(3)));
+    assert_eq!((p.to_hit, p.tsm), (Some(ne::ToHit::Roll(4)), Some(ne::Tsm::Minus(3))));
     let w = ne::parse_weapon("Flamer: LT 4+ (0)").unwrap();
     let p = w.profile.as_ref().unwrap();
     assert_eq!(
         (p.range, p.attacks, p.tsm),
-        (Some(ne::Range::LargeTeardrop), None, ne::Tsm::Zero)
+        (Some(ne::Range::LargeTeardrop), None, Some(ne::Tsm::Zero))
     );
     let w = ne::parse_weapon("Conversion Beam Cannon: 100cm 2d 4+ (-D6) Penetrating +1, Turret").unwrap();
     let p = w.profile.as_ref().unwrap();
-    assert_eq!(p.tsm, ne::Tsm::MinusDie(6));
+    assert_eq!(p.tsm, Some(ne::Tsm::MinusDie(6)));
     assert_eq!(
         p.abilities,
         [ne::WeaponAbility::Penetrating(1), ne::WeaponAbility::Turret]
