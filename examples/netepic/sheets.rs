@@ -38,6 +38,9 @@ pub struct Unit {
     /// The titan weapons of the cards that hold it: name, the mounts that
     /// take it (none for a fixed weapon), `Name: profile`.
     pub titan_weapons: Vec<(String, Vec<String>, String)>,
+    /// Readings of scrambled weapon texts (`profiles::read`), for the
+    /// file's decisions.
+    pub readings: Vec<String>,
 }
 
 /// The profiles of a catalogue (and of the game system it links to) that
@@ -314,6 +317,42 @@ fn weapon_profile(profile: &str) -> Option<String> {
     Some(out)
 }
 
+/// A weapon line not in the usual form, read by `profiles::read`.
+fn unusual_weapon(name: &str, profile: &str, unit: &mut Unit) {
+    let reading = super::profiles::read(name, profile);
+    unit.weapons.extend(reading.lines);
+    unit.faults.extend(reading.faults);
+    unit.readings.extend(reading.decisions);
+}
+
+/// A titan weapon's text not in the usual form, read by `profiles::read`
+/// when it is one profile and no slip had to be read: its value, or the
+/// fault saying why not.
+fn unusual_titan_weapon(name: &str, range: &str, body: &str, prose: bool) -> Result<String, String> {
+    let text = if body.is_empty() {
+        String::new()
+    } else if prose {
+        format!("{range}, {body} - See Special Rules")
+    } else {
+        format!("{range}, {body}")
+    };
+    let reading = super::profiles::read(name, &text);
+    match reading.lines.as_slice() {
+        [line] if reading.decisions.is_empty() => match line.strip_prefix(&format!("{name}: ")) {
+            Some("missing") | None => Err(reading.faults.into_iter().next().unwrap_or_else(|| {
+                format!("weapon `{name}`: the catalogue's profile is not in the usual form; see the army book")
+            })),
+            Some(value) => Ok(value.to_string()),
+        },
+        [_, _, ..] => Err(format!(
+            "weapon `{name}`: the catalogue gives several profiles (modes) in one, which a titan's weapon line does not hold; see the army book"
+        )),
+        _ => Err(format!(
+            "weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book"
+        )),
+    }
+}
+
 /// Lines that say the unit has no ranged weapon.
 fn no_weapon(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
@@ -348,12 +387,7 @@ fn weapons(raw: &str, unit: &mut Unit) {
                 let name = weapon_name(name);
                 match weapon_profile(profile) {
                     Some(p) if !name.is_empty() => unit.weapons.push(format!("{name}: {p}")),
-                    _ if !name.is_empty() => {
-                        unit.weapons.push(format!("{name}: missing"));
-                        unit.faults.push(format!(
-                            "weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book"
-                        ));
-                    }
+                    _ if !name.is_empty() => unusual_weapon(&name, profile, unit),
                     _ => unit
                         .faults
                         .push("a weapon line of the catalogue has no name".into()),
@@ -489,6 +523,7 @@ pub fn read_units(profiles: &Profiles, prefix: &str) -> BTreeMap<String, Unit> {
             local: profiles.local.contains(pid),
             used: false,
             titan_weapons: Vec::new(),
+            readings: Vec::new(),
         };
         let field = |u: &mut Unit, label: &str, raw: Option<String>, read: fn(&str) -> Option<String>| {
             let raw = raw.unwrap_or_default();
@@ -725,6 +760,27 @@ fn generic_covered(rule: &str, abilities: &BTreeSet<String>) -> bool {
         .any(|a| a.to_ascii_lowercase().starts_with(&format!("{head} (")))
 }
 
+/// The decisions about weapon profiles not in the usual form: how their
+/// shapes are read, then each reading of a scrambled text, by unit.
+fn profile_decisions(units: &BTreeMap<String, Unit>) -> Vec<String> {
+    let mut out = vec![
+        "Weapon profiles not in the usual form are read by their shape where the core rules define it (examples/netepic/profiles.rs): a large or small teardrop named in words is LT or ST, `Unlimited in LoS` is the range LoS, `Auto Hit` the to-hit `auto`, rolled barrage points (`D6+3=BP`) are `D6+3BP`, a minimum range in words is `50-150cm`, `2x` or `fires twice` is the multiplier `2x`, and `Varies` beside barrage points is no fixed to-hit (the barrage table of the core rules gives it).".to_string(),
+        "A weapon whose effect, or a part of its profile, is a rule of its army book (`See Special Rules`, `Special`, a TSM given as special, a restriction written beside the profile such as a fire arc or air-to-air only) carries `Special` in place of what the rule sets; the rule itself is not copied. Weapon abilities of the core rules written beside a profile (Penetrating +X, Ignores Cover, Destroys Buildings, a 360-degree arc as Turret), `D3 hits` and a number of shots per game are kept as abilities.".to_string(),
+        "A weapon with several profiles (`A OR B`, named modes, range bands) is one line per profile, the mode or band in brackets after the name (`profile 1`, `profile 2` where the catalogue names none); a titan's weapon with several modes stays missing, as a titan's weapon is one line on its mounts. A text that reads two ways (a template the core rules do not name, dice written `d18`, `LBP`, a rolled range, a to-hit per die) stays missing with a fault saying why.".to_string(),
+    ];
+    let mut sorted: Vec<&Unit> = units.values().filter(|u| u.local || u.used).collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    for u in sorted {
+        let mut seen = BTreeSet::new();
+        for d in &u.readings {
+            if seen.insert(d) {
+                out.push(format!("Unit {} (`{}`), weapon {d}", u.name, u.id));
+            }
+        }
+    }
+    out
+}
+
 fn quote(text: &str) -> String {
     serde_json::to_string(text).expect("a string serialises")
 }
@@ -782,6 +838,9 @@ pub fn datasheets(
         "The pinning class is not in the catalogue: muster derives it from the unit class with the table of Appendix A (1 infantry and light artillery, 2 cavalry and walkers, 3 vehicles and heavy artillery, 4 superheavies and knights, 5 titans and praetorians); a class the table does not name (Flyer) has none.",
     ] {
         let _ = writeln!(w, "  - {}", quote(d));
+    }
+    for d in profile_decisions(units) {
+        let _ = writeln!(w, "  - {}", quote(&d));
     }
     let _ = writeln!(w, "ne_units:");
     let mut sorted: Vec<&Unit> = units.values().filter(|u| u.local || u.used).collect();
@@ -1017,6 +1076,13 @@ fn titan_weapon(
             }
             format!("{name}: {p}")
         }
+        None if shoots => match unusual_titan_weapon(&name, &range, &body, prose) {
+            Ok(value) => format!("{name}: {value}"),
+            Err(fault) => {
+                faults.push(fault);
+                format!("{name}: missing")
+            }
+        },
         None => {
             faults.push(if shoots {
                 format!("weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM), or depends on a special rule; see the army book")
