@@ -210,6 +210,9 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
     if lower.starts_with("see ") || lower == "special" || lower.starts_with("special rules") {
         return Ok("Special".into());
     }
+    if lower.contains("special rules for") {
+        return Err("a rule of the army book sets part of its profile (its barrage points or to-hit roll), which the notation does not hold beside the rest".into());
+    }
     if lower.contains("counter") {
         return Err("its profile depends on the plasma counters given to it each turn".into());
     }

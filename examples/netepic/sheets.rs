@@ -329,6 +329,12 @@ fn unusual_weapon(name: &str, profile: &str, unit: &mut Unit) {
 /// when it is one profile and no slip had to be read: its value, or the
 /// fault saying why not.
 fn unusual_titan_weapon(name: &str, range: &str, body: &str, prose: bool) -> Result<String, String> {
+    let lower = format!("{range} {body}").to_ascii_lowercase();
+    if lower.contains(" mode") || lower.contains("round :") || lower.contains(" fire - ") || lower.contains("range profile") {
+        return Err(format!(
+            "weapon `{name}`: the catalogue gives several profiles (modes) in one, which a titan's weapon line does not hold; see the army book"
+        ));
+    }
     let text = if body.is_empty() {
         String::new()
     } else if prose {
