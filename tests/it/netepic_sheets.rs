@@ -354,6 +354,23 @@ fn explain_shows_a_netepic_unit_and_takes_notation_apart() {
 }
 
 #[test]
+fn weapons_read_by_shape_explain_and_print() {
+    // Several profiles in one, a multiplier in the name, D3 hits.
+    let run = muster(&["explain", "Scorpion", "--army", "netepic-eldar"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("explain_weapon_shapes_unit", run.stdout);
+    // Every new form of the notation, taken apart.
+    let run = muster(&[
+        "explain",
+        "Harpoon Missile: LoS auto (-2) Special, Doom Mortars: 2x 75cm 4SB 5+ (-1), Goliath Mega-Cannon: 50-250cm D6+4BP (-3), Lightning Claw: CC Special, Havoc Missiles: 75cm 8BP 3+ (-1) 6 Shots per Game",
+        "--army",
+        "netepic-chaos",
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("explain_weapon_shapes_notation", run.stdout);
+}
+
+#[test]
 fn a_netepic_crib_sheet_of_a_roster_as_html() {
     let run = muster(&["sheet", "--roster", ROSTER]);
     assert_eq!(run.status, 0, "{}", run.stderr);
