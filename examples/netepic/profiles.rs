@@ -25,7 +25,7 @@
 //! - typing slips the text leaves no doubt about (`50cn`, `(-2_`, `(2)` for
 //!   a TSM), each written down as a decision.
 
-use muster::notation::netepic::parse_weapon;
+use muster::notation::netepic::{WeaponAbility, parse_weapon};
 
 /// What the converter makes of one weapon.
 #[derive(Debug, Default, PartialEq)]
@@ -86,6 +86,7 @@ pub fn read(name: &str, profile: &str) -> Reading {
         && !second.contains(|c: char| c.is_ascii_digit())
         && !lower.contains(" mode")
         && !lower.contains("round")
+        && !lower.contains("fire :")
     {
         out.lines.push(format!("{name}: missing"));
         out.faults.push(format!(
@@ -129,6 +130,95 @@ pub fn read(name: &str, profile: &str) -> Reading {
     out
 }
 
+/// Reads a titan weapon's profile, given as a range and a shooting profile
+/// (`Penetration Mode : 6BP 4+ (-1) Shotgun Mode : ...` with one range, or
+/// a range and a profile per mode, or range bands in the range), with
+/// `Special` on every profile read where the weapon has a rule in prose.
+pub fn titan(name: &str, range: &str, body: &str, prose: bool) -> Reading {
+    let range = tidy(range);
+    let body = tidy(body);
+    let text = if body.is_empty() && !range.contains(" : ") {
+        String::new()
+    } else if body.eq_ignore_ascii_case("see range profile") {
+        range.clone()
+    } else if range.contains(" : ") {
+        // A range per mode and a profile per mode, paired by the mode's
+        // first word (`Klanger Round : 100cm` and `Klanger : 1d 3+ (-3)`).
+        match (labelled(&range), labelled(&body)) {
+            (Some(ranges), Some(bodies)) if ranges.len() == bodies.len() => {
+                let first = |l: &str| l.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+                let mut parts = Vec::new();
+                for (label, r) in &ranges {
+                    match bodies.iter().find(|(b, _)| first(b) == first(label)) {
+                        Some((_, b)) => parts.push(format!("{label} : {r}, {b}")),
+                        None => return unread(name),
+                    }
+                }
+                parts.join(" ")
+            }
+            _ => return unread(name),
+        }
+    } else {
+        // `Concentrated Fire - A Spread Fire - B`: modes named with ` - `.
+        if body.matches(" Fire - ").count() > 1 {
+            format!("{range}, {}", body.replace(" Fire - ", " Fire : "))
+        } else if prose {
+            // One profile: `Special` may stand for what the rule sets.
+            format!("{range}, {body} - See Special Rules")
+        } else {
+            format!("{range}, {body}")
+        }
+    };
+    let mut out = read(name, &text);
+    if prose {
+        for line in &mut out.lines {
+            if let Ok(mut w) = parse_weapon(line)
+                && let Some(p) = &mut w.profile
+                && !p.abilities.contains(&WeaponAbility::Special)
+            {
+                p.abilities.push(WeaponAbility::Special);
+                *line = w.to_string();
+            }
+        }
+    }
+    out
+}
+
+fn unread(name: &str) -> Reading {
+    Reading {
+        lines: vec![format!("{name}: missing")],
+        faults: vec![format!(
+            "weapon `{name}`: the catalogue's ranges and profiles of its modes do not pair up; see the army book"
+        )],
+        decisions: Vec::new(),
+    }
+}
+
+/// `Energized Mode : 100cm Overcharged Mode : 150cm` as its labels and
+/// values.
+fn labelled(text: &str) -> Option<Vec<(String, String)>> {
+    let pieces: Vec<&str> = text.split(" : ").collect();
+    if pieces.len() < 2 {
+        return None;
+    }
+    let mut labels = vec![pieces[0].trim().to_string()];
+    let mut values = Vec::new();
+    for piece in &pieces[1..pieces.len() - 1] {
+        let words: Vec<&str> = piece.split_whitespace().collect();
+        let at = words
+            .iter()
+            .rposition(|w| w.ends_with(')') || w.ends_with('+') || w.ends_with("cm") || w.parse::<u32>().is_ok())?;
+        let (value, label) = words.split_at(at + 1);
+        if label.is_empty() {
+            return None;
+        }
+        values.push(value.join(" "));
+        labels.push(label.join(" "));
+    }
+    values.push(pieces[pieces.len() - 1].trim().to_string());
+    Some(labels.into_iter().zip(values).collect())
+}
+
 /// The profiles of a text holding several: `A OR B` (`profile 1`,
 /// `profile 2`), `Penetration Mode : A Blast Mode : B` (the modes named),
 /// range bands (`0-25cm : A 26-50cm : B`).
@@ -170,7 +260,9 @@ fn modes(text: &str) -> Option<Vec<(String, String)>> {
     }
     bodies.push(pieces[pieces.len() - 1].trim().to_string());
     let bands = labels.iter().all(|l| band(l).is_some());
-    let named = labels.iter().all(|l| l.ends_with("Mode"));
+    let named = labels
+        .iter()
+        .all(|l| l.ends_with("Mode") || l.ends_with("Round") || l.ends_with("Fire"));
     if !bands && !named {
         return None;
     }
@@ -233,6 +325,15 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
     }
     if text.starts_with('(') && text.ends_with(')') {
         return Err("the catalogue gives no attack dice (the profile is bracketed, its TSM without brackets)".into());
+    }
+    // A template of the army book's own (not one of the core rules'
+    // four): where it falls and what it does are its rule.
+    for own in ["Warp Template", "Triangle Template"] {
+        if let Some(at) = text.find(own) {
+            let before = &text[..at];
+            let after = text[at + own.len()..].split(" - ").next().unwrap_or_default();
+            return one(name, &format!("{before}Special{after}"), decisions);
+        }
     }
     if let Some(which) = unnamed_template(&lower) {
         return Err(format!(
@@ -722,6 +823,12 @@ mod tests {
             ["Harpoon Missile: LoS auto (-2)"]
         );
         assert_eq!(lines("Heavy Flamer", "5cm, 1d Auto Hit (0)"), ["Heavy Flamer: 5cm 1d auto (0)"]);
+        // A template of the army book's own.
+        assert_eq!(lines("Snapper", "Triangle Template, 2+ (0)"), ["Snapper: 2+ (0) Special"]);
+        assert_eq!(
+            lines("Warp Missile", "Unlimited in LOS, Warp Template - hits all on a 3+ except buildings"),
+            ["Warp Missile: LoS Special"]
+        );
     }
 
     #[test]
@@ -784,6 +891,64 @@ mod tests {
     }
 
     #[test]
+    fn titan_weapons_of_several_modes() {
+        let r = titan(
+            "Plasma Annihilator",
+            "Energized Mode : 100cm Overcharged Mode : 150cm",
+            "Energized Mode : 2d 4+ (-4) Overcharged Mode : 3d 3+ (-6)",
+            true,
+        );
+        assert_eq!(
+            r.lines,
+            [
+                "Plasma Annihilator (energized mode): 100cm 2d 4+ (-4) Special",
+                "Plasma Annihilator (overcharged mode): 150cm 3d 3+ (-6) Special",
+            ]
+        );
+        let r = titan(
+            "Magnum Mega-Kannon",
+            "Klanger Round : 100cm Banger Round : 75cm",
+            "Klanger : 1d 3+ (-3) Banger : 8BP, 3+ (0)",
+            false,
+        );
+        assert_eq!(
+            r.lines,
+            [
+                "Magnum Mega-Kannon (klanger round): 100cm 1d 3+ (-3)",
+                "Magnum Mega-Kannon (banger round): 75cm 8BP 3+ (0)",
+            ]
+        );
+        let r = titan(
+            "Pulsar",
+            "100cm",
+            "Concentrated Fire - 1d 2+ (-2, D3 Hits, Damages Buildings) Spread Fire - 10BP 2+ (0)",
+            false,
+        );
+        assert_eq!(
+            r.lines,
+            [
+                "Pulsar (concentrated fire): 100cm 1d 2+ (-2) D3 Hits, Damages Buildings",
+                "Pulsar (spread fire): 100cm 10BP 2+ (0)",
+            ]
+        );
+        let r = titan(
+            "Heat Lance",
+            "0-25cm : 1d 2+ (-5) - Penetrating +5 26-50cm : 1d 3+ (-4) - Penetrating +4",
+            "See range profile",
+            false,
+        );
+        assert_eq!(
+            r.lines,
+            [
+                "Heat Lance (0-25cm): 25cm 1d 2+ (-5) Penetrating +5",
+                "Heat Lance (26-50cm): 26-50cm 1d 3+ (-4) Penetrating +4",
+            ]
+        );
+        // A blank profile stays missing.
+        assert_eq!(titan("Leviathan Lascannon Array", "75cm", "", true).lines, ["Leviathan Lascannon Array: missing"]);
+    }
+
+    #[test]
     fn slips_are_read_once_and_written_down() {
         for (text, want) in [
             ("50cn, 1d 5+ (0)", "50cm 1d 5+ (0)"),
@@ -817,7 +982,6 @@ mod tests {
             ("50cm, 3d (4+,5+,6+) (0)", "for each attack die"),
             ("2d6x10cm, Special 4+ (0)", "rolled"),
             ("LoS, 12cm Template, 1d 3+ (-1)", "by its size"),
-            ("Triangle Template, 2+ (0)", "triangle"),
         ] {
             let r = read("Gun", text);
             assert_eq!(r.lines, ["Gun: missing"], "{text}");

@@ -325,38 +325,21 @@ fn unusual_weapon(name: &str, profile: &str, unit: &mut Unit) {
     unit.readings.extend(reading.decisions);
 }
 
-/// A titan weapon's text not in the usual form, read by `profiles::read`
-/// when it is one profile and no slip had to be read: its value, or the
-/// fault saying why not.
-fn unusual_titan_weapon(name: &str, range: &str, body: &str, prose: bool) -> Result<String, String> {
-    let lower = format!("{range} {body}").to_ascii_lowercase();
-    if lower.contains(" mode") || lower.contains("round :") || lower.contains(" fire - ") || lower.contains("range profile") {
-        return Err(format!(
-            "weapon `{name}`: the catalogue gives several profiles (modes) in one, which a titan's weapon line does not hold; see the army book"
-        ));
+/// A titan weapon's text not in the usual form, read by
+/// `profiles::titan`: its lines (`Name: value`, one per mode), and the
+/// faults of what stays missing.
+fn unusual_titan_weapon(name: &str, range: &str, body: &str, prose: bool) -> (String, Vec<String>) {
+    let reading = super::profiles::titan(name, range, body, prose);
+    let converted = reading.lines.iter().any(|l| !l.ends_with(": missing"));
+    // A slip read in a titan's weapon would need a decision of its own:
+    // none is read there, so the weapon stays missing.
+    if !converted || !reading.decisions.is_empty() {
+        let fault = reading.faults.into_iter().next().unwrap_or_else(|| {
+            format!("weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book")
+        });
+        return (format!("{name}: missing"), vec![fault]);
     }
-    let text = if body.is_empty() {
-        String::new()
-    } else if prose {
-        format!("{range}, {body} - See Special Rules")
-    } else {
-        format!("{range}, {body}")
-    };
-    let reading = super::profiles::read(name, &text);
-    match reading.lines.as_slice() {
-        [line] if reading.decisions.is_empty() => match line.strip_prefix(&format!("{name}: ")) {
-            Some("missing") | None => Err(reading.faults.into_iter().next().unwrap_or_else(|| {
-                format!("weapon `{name}`: the catalogue's profile is not in the usual form; see the army book")
-            })),
-            Some(value) => Ok(value.to_string()),
-        },
-        [_, _, ..] => Err(format!(
-            "weapon `{name}`: the catalogue gives several profiles (modes) in one, which a titan's weapon line does not hold; see the army book"
-        )),
-        _ => Err(format!(
-            "weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book"
-        )),
-    }
+    (reading.lines.join("\n"), reading.faults)
 }
 
 /// Lines that say the unit has no ranged weapon.
@@ -771,7 +754,7 @@ fn generic_covered(rule: &str, abilities: &BTreeSet<String>) -> bool {
 fn profile_decisions(units: &BTreeMap<String, Unit>) -> Vec<String> {
     let mut out = vec![
         "Weapon profiles not in the usual form are read by their shape where the core rules define it (examples/netepic/profiles.rs): a large or small teardrop named in words is LT or ST, `Unlimited in LoS` is the range LoS, `Auto Hit` the to-hit `auto`, rolled barrage points (`D6+3=BP`) are `D6+3BP`, a minimum range in words is `50-150cm`, `2x` or `fires twice` is the multiplier `2x`, and `Varies` beside barrage points is no fixed to-hit (the barrage table of the core rules gives it).".to_string(),
-        "A weapon whose effect, or a part of its profile, is a rule of its army book (`See Special Rules`, `Special`, a TSM given as special, a restriction written beside the profile such as a fire arc or air-to-air only) carries `Special` in place of what the rule sets; the rule itself is not copied. Weapon abilities of the core rules written beside a profile (Penetrating +X, Ignores Cover, Destroys Buildings, a 360-degree arc as Turret), `D3 hits` and a number of shots per game are kept as abilities.".to_string(),
+        "A weapon whose effect, or a part of its profile, is a rule of its army book (`See Special Rules`, `Special`, a TSM given as special, a restriction written beside the profile such as a fire arc or air-to-air only) carries `Special` in place of what the rule sets; the rule itself is not copied. So does a weapon on a template of its army book's own (a warp or a triangle template). Weapon abilities of the core rules written beside a profile (Penetrating +X, Ignores Cover, Destroys Buildings, a 360-degree arc as Turret), `D3 hits` and a number of shots per game are kept as abilities.".to_string(),
         "A weapon with several profiles (`A OR B`, named modes, range bands) is one line per profile, the mode or band in brackets after the name (`profile 1`, `profile 2` where the catalogue names none); a titan's weapon with several modes stays missing, as a titan's weapon is one line on its mounts. A text that reads two ways (a template the core rules do not name, dice written `d18`, `LBP`, a rolled range, a to-hit per die) stays missing with a fault saying why.".to_string(),
     ];
     let mut sorted: Vec<&Unit> = units.values().filter(|u| u.local || u.used).collect();
@@ -864,18 +847,25 @@ pub fn datasheets(
         }
         let mut lines = u.weapons.clone();
         for (name, mounts, value) in &u.titan_weapons {
-            let profile = value.strip_prefix(&format!("{name}: ")).unwrap_or(value);
             // A titan with one mount of no name (`weapon`) names none.
             let named: Vec<&str> = mounts
                 .iter()
                 .map(String::as_str)
                 .filter(|m| *m != "weapon")
                 .collect();
-            lines.push(if named.is_empty() {
-                format!("{name}: {profile}")
-            } else {
-                format!("{name} ({}): {profile}", named.join(" or "))
-            });
+            // One line per profile (a weapon of several modes has several,
+            // each named with its mode).
+            for line in value.lines() {
+                let (line_name, profile) = match line.split_once(": ") {
+                    Some((n, p)) if n.starts_with(name.as_str()) => (n, p),
+                    _ => (name.as_str(), line),
+                };
+                lines.push(if named.is_empty() {
+                    format!("{line_name}: {profile}")
+                } else {
+                    format!("{line_name} ({}): {profile}", named.join(" or "))
+                });
+            }
         }
         if !lines.is_empty() {
             let _ = writeln!(w, "    weapons:");
@@ -1082,13 +1072,11 @@ fn titan_weapon(
             }
             format!("{name}: {p}")
         }
-        None if shoots => match unusual_titan_weapon(&name, &range, &body, prose) {
-            Ok(value) => format!("{name}: {value}"),
-            Err(fault) => {
-                faults.push(fault);
-                format!("{name}: missing")
-            }
-        },
+        None if shoots => {
+            let (value, more) = unusual_titan_weapon(&name, &range, &body, prose);
+            faults.extend(more);
+            value
+        }
         None => {
             faults.push(if shoots {
                 format!("weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM), or depends on a special rule; see the army book")
