@@ -112,7 +112,8 @@ pub fn read(name: &str, profile: &str) -> Reading {
                 Ok(value) => lines.push(format!("{named}: {value}")),
                 Err(why) => {
                     lines.push(format!("{named}: missing"));
-                    out.faults.push(format!("weapon `{named}`: {why}; see the army book"));
+                    out.faults
+                        .push(format!("weapon `{named}`: {why}; see the army book"));
                 }
             }
         }
@@ -124,7 +125,8 @@ pub fn read(name: &str, profile: &str) -> Reading {
         Ok(value) => out.lines.push(format!("{name}: {value}")),
         Err(why) => {
             out.lines.push(format!("{name}: missing"));
-            out.faults.push(format!("weapon `{name}`: {why}; see the army book"));
+            out.faults
+                .push(format!("weapon `{name}`: {why}; see the army book"));
         }
     }
     out
@@ -146,7 +148,12 @@ pub fn titan(name: &str, range: &str, body: &str, prose: bool) -> Reading {
         // first word (`Klanger Round : 100cm` and `Klanger : 1d 3+ (-3)`).
         match (labelled(&range), labelled(&body)) {
             (Some(ranges), Some(bodies)) if ranges.len() == bodies.len() => {
-                let first = |l: &str| l.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+                let first = |l: &str| {
+                    l.split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_ascii_lowercase()
+                };
                 let mut parts = Vec::new();
                 for (label, r) in &ranges {
                     match bodies.iter().find(|(b, _)| first(b) == first(label)) {
@@ -205,9 +212,9 @@ fn labelled(text: &str) -> Option<Vec<(String, String)>> {
     let mut values = Vec::new();
     for piece in &pieces[1..pieces.len() - 1] {
         let words: Vec<&str> = piece.split_whitespace().collect();
-        let at = words
-            .iter()
-            .rposition(|w| w.ends_with(')') || w.ends_with('+') || w.ends_with("cm") || w.parse::<u32>().is_ok())?;
+        let at = words.iter().rposition(|w| {
+            w.ends_with(')') || w.ends_with('+') || w.ends_with("cm") || w.parse::<u32>().is_ok()
+        })?;
         let (value, label) = words.split_at(at + 1);
         if label.is_empty() {
             return None;
@@ -250,7 +257,9 @@ fn modes(text: &str) -> Option<Vec<(String, String)>> {
     let mut bodies = Vec::new();
     for piece in &pieces[1..pieces.len() - 1] {
         let words: Vec<&str> = piece.split_whitespace().collect();
-        let at = words.iter().rposition(|w| w.ends_with(')') || w.ends_with('+') || w.parse::<u32>().is_ok())?;
+        let at = words
+            .iter()
+            .rposition(|w| w.ends_with(')') || w.ends_with('+') || w.parse::<u32>().is_ok())?;
         let (body, label) = words.split_at(at + 1);
         if label.is_empty() {
             return None;
@@ -287,7 +296,13 @@ fn band(label: &str) -> Option<String> {
     let cm = label.strip_suffix("cm")?;
     let (a, b) = cm.split_once('-')?;
     let (a, b) = (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?);
-    (a < b).then(|| if a == 0 { format!("{b}cm") } else { format!("{a}-{b}cm") })
+    (a < b).then(|| {
+        if a == 0 {
+            format!("{b}cm")
+        } else {
+            format!("{a}-{b}cm")
+        }
+    })
 }
 
 /// Why a text cannot be read, in our words.
@@ -318,13 +333,17 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
         return Err("`LBP` reads both as barrage points and as large barrages".into());
     }
     if lower.contains(" d18 ") || lower.starts_with("d18") || lower.contains(", d18") {
-        return Err("the attack dice are written `d18`, which reads neither as a number of dice nor as a die".into());
+        return Err(
+            "the attack dice are written `d18`, which reads neither as a number of dice nor as a die".into(),
+        );
     }
     if lower.ends_with(',') {
         return Err("the catalogue's profile stops after the range".into());
     }
     if text.starts_with('(') && text.ends_with(')') {
-        return Err("the catalogue gives no attack dice (the profile is bracketed, its TSM without brackets)".into());
+        return Err(
+            "the catalogue gives no attack dice (the profile is bracketed, its TSM without brackets)".into(),
+        );
     }
     // A template of the army book's own (not one of the core rules'
     // four): where it falls and what it does are its rule.
@@ -349,17 +368,15 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
         None => (t.clone(), String::new()),
     };
     t = main;
-    let mut clauses: Vec<String> = tail
-        .split(',')
-        .map(tidy)
-        .filter(|c| !c.is_empty())
-        .collect();
+    let mut clauses: Vec<String> = tail.split(',').map(tidy).filter(|c| !c.is_empty()).collect();
 
     // Slips, each a decision.
     let mut slip = |from: &str, to: &str, why: &str, t: &mut String| {
         if t.contains(from) {
             *t = t.replace(from, to);
-            decisions.push(format!("`{name}`: the catalogue writes `{from}`; read as `{to}` ({why})."));
+            decisions.push(format!(
+                "`{name}`: the catalogue writes `{from}`; read as `{to}` ({why})."
+            ));
         }
     };
     for unit in ["50cn", "75c,"] {
@@ -413,12 +430,20 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
     if let Some(at) = t.find("TSM") {
         let before = t[..at].trim_end();
         let start = before.rfind([' ', ',']).map_or(0, |i| i + 1);
-        t = format!("{} ({})", before[..start].trim_end().trim_end_matches(','), &before[start..]);
+        t = format!(
+            "{} ({})",
+            before[..start].trim_end().trim_end_matches(','),
+            &before[start..]
+        );
     }
     // `D3 additonal (see Special Rules)` inside the profile: a rule.
     let lower_t = t.to_ascii_lowercase();
     if let Some(at) = lower_t.find(", d3 additonal (see special rules)") {
-        t = format!("{}{}", &t[..at], &t[at + ", D3 additonal (see Special Rules)".len()..]);
+        t = format!(
+            "{}{}",
+            &t[..at],
+            &t[at + ", D3 additonal (see Special Rules)".len()..]
+        );
         clauses.push("Special".into());
     }
     let lower_t = t.to_ascii_lowercase();
@@ -426,7 +451,12 @@ fn one(name: &str, text: &str, decisions: &mut Vec<String>) -> Result<String, Wh
         t = format!("{} Special", t[..at].trim_end());
     }
     // `See Special Rules` where a figure would be.
-    for from in ["See Special Rules", "See Special Rule", "See special rules", "See special rule"] {
+    for from in [
+        "See Special Rules",
+        "See Special Rule",
+        "See special rules",
+        "See special rule",
+    ] {
         t = t.replace(from, "Special");
     }
     // Rules written inside the TSM's brackets: `(-2, D3 hits, Damages
@@ -591,7 +621,10 @@ fn unnamed_template(lower: &str) -> Option<&'static str> {
 }
 
 fn roll(w: &str) -> Option<u32> {
-    w.strip_suffix('+')?.parse::<u32>().ok().filter(|n| (1..=6).contains(n))
+    w.strip_suffix('+')?
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=6).contains(n))
 }
 
 fn range(w: &str) -> Option<String> {
@@ -617,7 +650,11 @@ fn count(raw: &str) -> Option<String> {
     }
     if let Some(d) = raw.strip_prefix('D') {
         if let Some((d, plus)) = d.split_once('+') {
-            return Some(format!("D{}+{}", d.parse::<u32>().ok()?, plus.parse::<u32>().ok()?));
+            return Some(format!(
+                "D{}+{}",
+                d.parse::<u32>().ok()?,
+                plus.parse::<u32>().ok()?
+            ));
         }
         return d.parse::<u32>().ok().map(|d| format!("D{d}"));
     }
@@ -684,10 +721,16 @@ fn clause(c: &str) -> Clause {
     if let Some((_, a)) = known.iter().find(|(k, _)| *k == lower) {
         return Clause::Ability(a.to_string());
     }
-    if let Some(n) = lower.strip_prefix("penetrating +").and_then(|n| n.parse::<u32>().ok()) {
+    if let Some(n) = lower
+        .strip_prefix("penetrating +")
+        .and_then(|n| n.parse::<u32>().ok())
+    {
         return Clause::Ability(format!("Penetrating +{n}"));
     }
-    if let Some(n) = lower.strip_suffix(" hits").and_then(|n| count(&n.to_ascii_uppercase())) {
+    if let Some(n) = lower
+        .strip_suffix(" hits")
+        .and_then(|n| count(&n.to_ascii_uppercase()))
+    {
         return Clause::Ability(format!("{n} Hits"));
     }
     let number = |w: &str| match w {
@@ -726,12 +769,18 @@ mod tests {
         let r = read("Heavy Flamer", "Large Template 5+ (0)");
         assert_eq!(r.lines, ["Heavy Flamer: LT 5+ (0)"]);
         assert_eq!(r.decisions.len(), 1);
-        assert_eq!(lines("Web Spinner", "ST (5x10cm) 3+ (0)"), ["Web Spinner: ST 3+ (0)"]);
+        assert_eq!(
+            lines("Web Spinner", "ST (5x10cm) 3+ (0)"),
+            ["Web Spinner: ST 3+ (0)"]
+        );
         assert_eq!(
             lines("Siege Mortar", "Minimum 50cm/150cm, 3BP (-3)"),
             ["Siege Mortar: 50-150cm 3BP (-3)"]
         );
-        assert_eq!(lines("Magna Kannon", "LoS, 1d 5+ (0)"), ["Magna Kannon: LoS 1d 5+ (0)"]);
+        assert_eq!(
+            lines("Magna Kannon", "LoS, 1d 5+ (0)"),
+            ["Magna Kannon: LoS 1d 5+ (0)"]
+        );
         assert_eq!(
             lines("Barrage Missile Launcher", "Unlimited in LoS, 8BP 3+ (-2)"),
             ["Barrage Missile Launcher: LoS 8BP 3+ (-2)"]
@@ -739,7 +788,11 @@ mod tests {
         // A template the text does not name stays missing.
         let r = read("Pyro-Acid Spray", "Template, 3+ (-2)");
         assert_eq!(r.lines, ["Pyro-Acid Spray: missing"]);
-        assert!(r.faults[0].contains("not one of the core rules' four"), "{:?}", r.faults);
+        assert!(
+            r.faults[0].contains("not one of the core rules' four"),
+            "{:?}",
+            r.faults
+        );
     }
 
     #[test]
@@ -775,7 +828,10 @@ mod tests {
             lines("Scarab Swarm", "25cm, 4BP 5+ (0) - fires 3 times per turn"),
             ["Scarab Swarm: 3x 25cm 4BP 5+ (0)"]
         );
-        assert_eq!(lines("Void Spinner", "100cm, 8SB, 3+ (-3)"), ["Void Spinner: 100cm 8SB 3+ (-3)"]);
+        assert_eq!(
+            lines("Void Spinner", "100cm, 8SB, 3+ (-3)"),
+            ["Void Spinner: 100cm 8SB 3+ (-3)"]
+        );
         let r = read(
             "Multiple Rocket Launcher",
             "100cm, Penetration Mode : 6BP 4+ (-1) Shotgun Mode : 4LBP 5+ (0)",
@@ -796,12 +852,27 @@ mod tests {
 
     #[test]
     fn the_rule_is_the_weapon() {
-        assert_eq!(lines("Nurgle's Rot", "See Special Rule"), ["Nurgle's Rot: Special"]);
+        assert_eq!(
+            lines("Nurgle's Rot", "See Special Rule"),
+            ["Nurgle's Rot: Special"]
+        );
         assert_eq!(lines("Warp Cannon", "Special"), ["Warp Cannon: Special"]);
-        assert_eq!(lines("Vibro-Cannon", "75cm, See Special Rules"), ["Vibro-Cannon: 75cm Special"]);
-        assert_eq!(lines("Stasis Beam", "75cm - See Special Rules"), ["Stasis Beam: 75cm Special"]);
-        assert_eq!(lines("Lightning Claw", "CC, See Special Rules"), ["Lightning Claw: CC Special"]);
-        assert_eq!(lines("Trident", "25cm, 1d 3+ (Special)"), ["Trident: 25cm 1d 3+ Special"]);
+        assert_eq!(
+            lines("Vibro-Cannon", "75cm, See Special Rules"),
+            ["Vibro-Cannon: 75cm Special"]
+        );
+        assert_eq!(
+            lines("Stasis Beam", "75cm - See Special Rules"),
+            ["Stasis Beam: 75cm Special"]
+        );
+        assert_eq!(
+            lines("Lightning Claw", "CC, See Special Rules"),
+            ["Lightning Claw: CC Special"]
+        );
+        assert_eq!(
+            lines("Trident", "25cm, 1d 3+ (Special)"),
+            ["Trident: 25cm 1d 3+ Special"]
+        );
         assert_eq!(
             lines("Neuro-Disruptor Missiles", "75cm, 4+ (See Special rules)"),
             ["Neuro-Disruptor Missiles: 75cm 4+ Special"]
@@ -822,11 +893,20 @@ mod tests {
             lines("Harpoon Missile", "Unlimited in LoS, Auto Hit (-2)"),
             ["Harpoon Missile: LoS auto (-2)"]
         );
-        assert_eq!(lines("Heavy Flamer", "5cm, 1d Auto Hit (0)"), ["Heavy Flamer: 5cm 1d auto (0)"]);
-        // A template of the army book's own.
-        assert_eq!(lines("Snapper", "Triangle Template, 2+ (0)"), ["Snapper: 2+ (0) Special"]);
         assert_eq!(
-            lines("Warp Missile", "Unlimited in LOS, Warp Template - hits all on a 3+ except buildings"),
+            lines("Heavy Flamer", "5cm, 1d Auto Hit (0)"),
+            ["Heavy Flamer: 5cm 1d auto (0)"]
+        );
+        // A template of the army book's own.
+        assert_eq!(
+            lines("Snapper", "Triangle Template, 2+ (0)"),
+            ["Snapper: 2+ (0) Special"]
+        );
+        assert_eq!(
+            lines(
+                "Warp Missile",
+                "Unlimited in LOS, Warp Template - hits all on a 3+ except buildings"
+            ),
             ["Warp Missile: LoS Special"]
         );
     }
@@ -845,7 +925,10 @@ mod tests {
             ["Hunter-Killer Missiles: 50cm 1d 4+ (-2) 2 Shots per Game"]
         );
         assert_eq!(
-            lines("Last Word Railgun", "125cm, 2d 3+ (-5) - 360° arc of fire, Destroys Buildings, Penetrating +3, downs D3 shields per hit"),
+            lines(
+                "Last Word Railgun",
+                "125cm, 2d 3+ (-5) - 360° arc of fire, Destroys Buildings, Penetrating +3, downs D3 shields per hit"
+            ),
             ["Last Word Railgun: 125cm 2d 3+ (-5) Turret, Destroys Buildings, Penetrating +3, Special"]
         );
         assert_eq!(
@@ -861,14 +944,20 @@ mod tests {
     #[test]
     fn several_profiles_in_one() {
         assert_eq!(
-            lines("2x Pulse Laser", "75cm, 1d 3+ (-2, D3 hits, Damages Buildings) OR 8BP, 3+ (0)"),
+            lines(
+                "2x Pulse Laser",
+                "75cm, 1d 3+ (-2, D3 hits, Damages Buildings) OR 8BP, 3+ (0)"
+            ),
             [
                 "2x Pulse Laser (profile 1): 75cm 1d 3+ (-2) D3 Hits, Damages Buildings",
                 "2x Pulse Laser (profile 2): 8BP 3+ (0)",
             ]
         );
         assert_eq!(
-            lines("Railcannons", "Penetration Mode : 2d 4+ (-4) Blast Mode : 2x 6BP 4+ (0)"),
+            lines(
+                "Railcannons",
+                "Penetration Mode : 2d 4+ (-4) Blast Mode : 2x 6BP 4+ (0)"
+            ),
             [
                 "Railcannons (penetration mode): 2d 4+ (-4)",
                 "Railcannons (blast mode): 2x 6BP 4+ (0)",
@@ -945,7 +1034,10 @@ mod tests {
             ]
         );
         // A blank profile stays missing.
-        assert_eq!(titan("Leviathan Lascannon Array", "75cm", "", true).lines, ["Leviathan Lascannon Array: missing"]);
+        assert_eq!(
+            titan("Leviathan Lascannon Array", "75cm", "", true).lines,
+            ["Leviathan Lascannon Array: missing"]
+        );
     }
 
     #[test]

@@ -1036,7 +1036,9 @@ fn weapon_profile(pair: Pair<'_, Rule>) -> Profile {
             ),
             // `special` standing for the TSM, then abilities after it.
             Rule::special => profile.abilities.push(WeaponAbility::Special),
-            Rule::weapon_ability => profile.abilities.extend(p.into_inner().next().map(weapon_ability)),
+            Rule::weapon_ability => profile
+                .abilities
+                .extend(p.into_inner().next().map(weapon_ability)),
             _ => {}
         }
     }

@@ -84,7 +84,10 @@ impl NeUnitCard {
                             name: w.name.clone(),
                             range: p.range.map_or_else(
                                 // A weapon that works by a rule may have no range.
-                                || match p.abilities.contains(&crate::notation::netepic::WeaponAbility::Special) {
+                                || match p
+                                    .abilities
+                                    .contains(&crate::notation::netepic::WeaponAbility::Special)
+                                {
                                     true => "-".to_string(),
                                     false => NOT_IN_SOURCES.to_string(),
                                 },

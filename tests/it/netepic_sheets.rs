@@ -153,7 +153,10 @@ fn every_notation_form_reads_and_a_bad_one_says_where() {
             kind: ne::AttackKind::BarragePoints
         })
     );
-    assert_eq!((p.to_hit, p.tsm), (Some(ne::ToHit::Roll(4)), Some(ne::Tsm::Minus(3))));
+    assert_eq!(
+        (p.to_hit, p.tsm),
+        (Some(ne::ToHit::Roll(4)), Some(ne::Tsm::Minus(3)))
+    );
     let w = ne::parse_weapon("Flamer: LT 4+ (0)").unwrap();
     let p = w.profile.as_ref().unwrap();
     assert_eq!(
