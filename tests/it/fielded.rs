@@ -41,6 +41,7 @@ fn cards(html: &str) -> String {
     }
     out.replace("&amp;", "&")
         .replace("&#x27;", "'")
+        .replace("&#39;", "'")
         .replace("&quot;", "\"")
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -184,6 +185,85 @@ fn an_option_that_cannot_be_shown_says_so() {
         ),
         "{exorcist}"
     );
+}
+
+/// The card texts of a roster's crib sheet (`sheet --roster`), which must
+/// exit 0 (the fixtures are legal).
+fn fielded_cards(roster: &str) -> String {
+    let run = muster(&["sheet", "--roster", roster]);
+    assert_eq!(run.status, 0, "{roster}: {}", run.stderr);
+    cards(&run.stdout)
+}
+
+#[test]
+fn a_deflector_shield_raises_the_front_armour_of_the_ship_that_bought_it() {
+    let text = fielded_cards("tests/fixtures/fielded/kor-or-vesh.txt");
+    let bought = card(&text, "Emissary (Dal'yth)", 0);
+    assert!(bought.contains("Armour F6+/5+ (refit)"), "{bought}");
+    assert!(
+        bought.contains("Deflector shield: front armour 6+ until a prow critical hit."),
+        "{bought}"
+    );
+    let stock = card(&text, "Emissary (Dal'yth)", 1);
+    assert!(stock.contains("Armour 5+ ·"), "{stock}");
+    assert!(!stock.contains("Deflector shield"), "{stock}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn ork_warlord_upgrades_print_on_the_warlords_ship() {
+    let text = fielded_cards("tests/fixtures/fielded/ork-pirates.txt");
+    let terror = card(&text, "Terror Ship", 0);
+    assert!(terror.contains("Shields 2 (refit)"), "{terror}");
+    let looted = card(&text, "Kill Kroozer", 0);
+    assert!(
+        looted.contains("Looted torpedoes: a strength roll for its torpedo salvos may be rolled again."),
+        "{looted}"
+    );
+    assert!(looted.contains("Prow torpedoes [refit] | (30cm) | D6+2 | Front |"), "{looted}");
+    assert!(looted.contains("Shields 1 ·"), "{looted}");
+    let gunners = card(&text, "Kill Kroozer", 1);
+    assert!(gunners.contains("Maniac Gunners: a firepower roll"), "{gunners}");
+    assert!(!gunners.contains("Looted"), "{gunners}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_shadowhunter_prints_only_the_prow_weapon_it_chose() {
+    let text = fielded_cards("tests/fixtures/fielded/iyanden.txt");
+    let lance = card(&text, "Shadowhunter", 0);
+    assert!(lance.contains("Lance battery [refit] | 30cm | 1 | Front |"), "{lance}");
+    assert!(!lance.contains("Prow wpns battery |"), "{lance}");
+    let battery = card(&text, "Shadowhunter", 1);
+    assert!(
+        battery.contains("Prow wpns battery [refit] | 30cm | 3 | Front |"),
+        "{battery}"
+    );
+    assert!(!battery.contains("Lance battery"), "{battery}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_torture_with_impalers_drops_the_other_systems_and_a_corsair_says_not_shown() {
+    let text = fielded_cards("tests/fixtures/fielded/dark-eldar.txt");
+    let impalers = card(&text, "Torture", 0);
+    for gone in ["Launch bay |", "Prow lance |", "Prow torpedoes |"] {
+        assert!(!impalers.contains(gone), "{gone} in {impalers}");
+    }
+    assert!(impalers.contains("Armed with Impaler assault modules"), "{impalers}");
+    assert!(impalers.contains("Mimic engines: a free move after deployment"), "{impalers}");
+    let torpedoes = card(&text, "Torture", 1);
+    assert!(
+        torpedoes.contains("Prow torpedoes [refit] | (30cm) | 4 | Front |"),
+        "{torpedoes}"
+    );
+    assert!(!torpedoes.contains("Impaler assault modules (one"), "{torpedoes}");
+    let corsair = card(&text, "Corsair", 0);
+    assert!(
+        corsair.contains("Impaler Assault Module: not shown as fielded (the Corsair's datasheet lists every system it may choose; the card shows them all)"),
+        "{corsair}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 /// A list folder with one list whose upgrade names a weapon.
