@@ -266,6 +266,21 @@ fn a_torture_with_impalers_drops_the_other_systems_and_a_corsair_says_not_shown(
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn the_mark_of_nurgle_adds_a_hit_to_the_printed_hull() {
+    let text = fielded_cards("tests/fixtures/fielded/plaguefleet.txt");
+    let marked = card(&text, "Carnage Cruiser/9 (refit)", 0);
+    assert!(
+        marked.contains("Mark of Nurgle: One more hit, and the ship cannot be boarded."),
+        "{marked}"
+    );
+    // A Plaguefleet daemonship bears the Mark in its price.
+    card(&text, "Slaughter Cruiser/9 (refit)", 0);
+    card(&text, "Slaughter Cruiser/8", 0);
+    card(&text, "Inferno Cruiser/8", 0);
+    insta::assert_snapshot!(text);
+}
+
 /// A list folder with one list whose upgrade names a weapon.
 fn list_naming(game: &str, unit: &str, formation: &str, fielded: &str) -> PathBuf {
     let dir = out_dir().join(format!("lists-{game}-{unit}"));
