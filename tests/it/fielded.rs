@@ -195,73 +195,92 @@ fn fielded_cards(roster: &str) -> String {
     cards(&run.stdout)
 }
 
+/// Asserts that `card` has every line part of `wanted` and none of `gone`.
+fn shows(card: &str, wanted: &[&str], gone: &[&str]) {
+    for w in wanted {
+        assert!(card.contains(w), "`{w}` is not in:\n{card}");
+    }
+    for g in gone {
+        assert!(!card.contains(g), "`{g}` is in:\n{card}");
+    }
+}
+
 #[test]
 fn a_deflector_shield_raises_the_front_armour_of_the_ship_that_bought_it() {
     let text = fielded_cards("tests/fixtures/fielded/kor-or-vesh.txt");
-    let bought = card(&text, "Emissary (Dal'yth)", 0);
-    assert!(bought.contains("Armour F6+/5+ (refit)"), "{bought}");
-    assert!(
-        bought.contains("Deflector shield: front armour 6+ until a prow critical hit."),
-        "{bought}"
+    let deflector = "Deflector shield: front armour 6+ until a prow critical hit.";
+    shows(
+        &card(&text, "Emissary (Dal'yth)", 0),
+        &["Armour F6+/5+ (refit)", deflector],
+        &[],
     );
-    let stock = card(&text, "Emissary (Dal'yth)", 1);
-    assert!(stock.contains("Armour 5+ ·"), "{stock}");
-    assert!(!stock.contains("Deflector shield"), "{stock}");
+    shows(
+        &card(&text, "Emissary (Dal'yth)", 1),
+        &["Armour 5+ ·"],
+        &[deflector],
+    );
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn ork_warlord_upgrades_print_on_the_warlords_ship() {
     let text = fielded_cards("tests/fixtures/fielded/ork-pirates.txt");
-    let terror = card(&text, "Terror Ship", 0);
-    assert!(terror.contains("Shields 2 (refit)"), "{terror}");
-    let looted = card(&text, "Kill Kroozer", 0);
-    assert!(
-        looted.contains("Looted torpedoes: a strength roll for its torpedo salvos may be rolled again."),
-        "{looted}"
+    shows(&card(&text, "Terror Ship", 0), &["Shields 2 (refit)"], &[]);
+    shows(
+        &card(&text, "Kill Kroozer", 0),
+        &[
+            "Looted torpedoes: a strength roll for its torpedo salvos may be rolled again.",
+            "Prow torpedoes [refit] | (30cm) | D6+2 | Front |",
+            "Shields 1 ·",
+        ],
+        &[],
     );
-    assert!(looted.contains("Prow torpedoes [refit] | (30cm) | D6+2 | Front |"), "{looted}");
-    assert!(looted.contains("Shields 1 ·"), "{looted}");
-    let gunners = card(&text, "Kill Kroozer", 1);
-    assert!(gunners.contains("Maniac Gunners: a firepower roll"), "{gunners}");
-    assert!(!gunners.contains("Looted"), "{gunners}");
+    shows(
+        &card(&text, "Kill Kroozer", 1),
+        &["Maniac Gunners: a firepower roll"],
+        &["Looted"],
+    );
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn a_shadowhunter_prints_only_the_prow_weapon_it_chose() {
     let text = fielded_cards("tests/fixtures/fielded/iyanden.txt");
-    let lance = card(&text, "Shadowhunter", 0);
-    assert!(lance.contains("Lance battery [refit] | 30cm | 1 | Front |"), "{lance}");
-    assert!(!lance.contains("Prow wpns battery |"), "{lance}");
-    let battery = card(&text, "Shadowhunter", 1);
-    assert!(
-        battery.contains("Prow wpns battery [refit] | 30cm | 3 | Front |"),
-        "{battery}"
+    shows(
+        &card(&text, "Shadowhunter", 0),
+        &["Lance battery [refit] | 30cm | 1 | Front |"],
+        &["Prow wpns battery |"],
     );
-    assert!(!battery.contains("Lance battery"), "{battery}");
+    shows(
+        &card(&text, "Shadowhunter", 1),
+        &["Prow wpns battery [refit] | 30cm | 3 | Front |"],
+        &["Lance battery"],
+    );
     insta::assert_snapshot!(text);
 }
 
 #[test]
 fn a_torture_with_impalers_drops_the_other_systems_and_a_corsair_says_not_shown() {
     let text = fielded_cards("tests/fixtures/fielded/dark-eldar.txt");
-    let impalers = card(&text, "Torture", 0);
-    for gone in ["Launch bay |", "Prow lance |", "Prow torpedoes |"] {
-        assert!(!impalers.contains(gone), "{gone} in {impalers}");
-    }
-    assert!(impalers.contains("Armed with Impaler assault modules"), "{impalers}");
-    assert!(impalers.contains("Mimic engines: a free move after deployment"), "{impalers}");
-    let torpedoes = card(&text, "Torture", 1);
-    assert!(
-        torpedoes.contains("Prow torpedoes [refit] | (30cm) | 4 | Front |"),
-        "{torpedoes}"
+    shows(
+        &card(&text, "Torture", 0),
+        &[
+            "Armed with Impaler assault modules",
+            "Mimic engines: a free move after deployment",
+        ],
+        &["Launch bay |", "Prow lance |", "Prow torpedoes |"],
     );
-    assert!(!torpedoes.contains("Impaler assault modules (one"), "{torpedoes}");
-    let corsair = card(&text, "Corsair", 0);
-    assert!(
-        corsair.contains("Impaler Assault Module: not shown as fielded (the Corsair's datasheet lists every system it may choose; the card shows them all)"),
-        "{corsair}"
+    shows(
+        &card(&text, "Torture", 1),
+        &["Prow torpedoes [refit] | (30cm) | 4 | Front |"],
+        &["Impaler assault modules (one"],
+    );
+    shows(
+        &card(&text, "Corsair", 0),
+        &[
+            "Impaler Assault Module: not shown as fielded (the Corsair's datasheet lists every system it may choose; the card shows them all)",
+        ],
+        &[],
     );
     insta::assert_snapshot!(text);
 }
@@ -269,15 +288,20 @@ fn a_torture_with_impalers_drops_the_other_systems_and_a_corsair_says_not_shown(
 #[test]
 fn the_mark_of_nurgle_adds_a_hit_to_the_printed_hull() {
     let text = fielded_cards("tests/fixtures/fielded/plaguefleet.txt");
-    let marked = card(&text, "Carnage Cruiser/9 (refit)", 0);
-    assert!(
-        marked.contains("Mark of Nurgle: One more hit, and the ship cannot be boarded."),
-        "{marked}"
+    shows(
+        &card(&text, "Carnage Cruiser/9 (refit)", 0),
+        &["Mark of Nurgle: One more hit, and the ship cannot be boarded."],
+        &[],
     );
-    // A Plaguefleet daemonship bears the Mark in its price.
-    card(&text, "Slaughter Cruiser/9 (refit)", 0);
-    card(&text, "Slaughter Cruiser/8", 0);
-    card(&text, "Inferno Cruiser/8", 0);
+    // A Plaguefleet daemonship bears the Mark in its price; the others
+    // keep their hits.
+    for heading in [
+        "Slaughter Cruiser/9 (refit)",
+        "Slaughter Cruiser/8",
+        "Inferno Cruiser/8",
+    ] {
+        card(&text, heading, 0);
+    }
     insta::assert_snapshot!(text);
 }
 
