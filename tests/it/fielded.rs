@@ -305,6 +305,32 @@ fn the_mark_of_nurgle_adds_a_hit_to_the_printed_hull() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn a_thunderhawk_refit_halves_the_bays_where_halving_is_exact() {
+    let text = fielded_cards("tests/fixtures/fielded/black-crusade.txt");
+    shows(
+        &card(&text, "Devastation", 0),
+        &[
+            "Port launch bays [refit] | Thunderhawks (20cm) | 1 |",
+            "Stbd launch bays [refit] | Thunderhawks (20cm) | 1 |",
+        ],
+        &["Swiftdeaths"],
+    );
+    shows(
+        &card(&text, "Devastation", 1),
+        &["Port launch bays | Swiftdeaths (30cm), Doomfires (20cm), Dreadclaws (30cm) | 2 |"],
+        &["[refit]"],
+    );
+    // The Styx's scrambled rows print no bays: not shown, and said so.
+    shows(
+        &card(&text, "Styx", 0),
+        &["Thunderhawk refit: not shown as fielded (its bays of three squadrons do not halve exactly"],
+        &[],
+    );
+    shows(&card(&text, "Carnage Cruiser/9 (refit)", 0), &["Mark of Nurgle"], &[]);
+    insta::assert_snapshot!(text);
+}
+
 /// A list folder with one list whose upgrade names a weapon.
 fn list_naming(game: &str, unit: &str, formation: &str, fielded: &str) -> PathBuf {
     let dir = out_dir().join(format!("lists-{game}-{unit}"));
