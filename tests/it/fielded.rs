@@ -327,7 +327,11 @@ fn a_thunderhawk_refit_halves_the_bays_where_halving_is_exact() {
         &["Thunderhawk refit: not shown as fielded (its bays of three squadrons do not halve exactly"],
         &[],
     );
-    shows(&card(&text, "Carnage Cruiser/9 (refit)", 0), &["Mark of Nurgle"], &[]);
+    shows(
+        &card(&text, "Carnage Cruiser/9 (refit)", 0),
+        &["Mark of Nurgle"],
+        &[],
+    );
     insta::assert_snapshot!(text);
 }
 
