@@ -357,13 +357,28 @@ fn link_list(
     };
 
     // Ids: unique across formations and upgrades.
-    let mut ids: HashMap<&str, String> = HashMap::new();
+    // Where each id was first defined; its pointer is written only for an
+    // error (formatting one per id was a tenth of linking a large list).
+    #[derive(Clone, Copy)]
+    enum Defined {
+        Upgrade(usize),
+        Formation(usize, usize),
+    }
+    impl std::fmt::Display for Defined {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Defined::Upgrade(u) => write!(f, "/upgrades/{u}/id"),
+                Defined::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/id"),
+            }
+        }
+    }
+    let mut ids: HashMap<&str, Defined> = HashMap::new();
     let mut upgrade_index: HashMap<&str, usize> = HashMap::new();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
-        let pointer = format!("/upgrades/{u}/id");
-        if let Some(first) = ids.insert(&upgrade.id, pointer.clone()) {
+        let here = Defined::Upgrade(u);
+        if let Some(first) = ids.insert(&upgrade.id, here) {
             errors.error(
-                &pointer,
+                &here.to_string(),
                 format!("id `{}` is already used at {first}", upgrade.id),
             );
         }
@@ -371,10 +386,10 @@ fn link_list(
     }
     for (s, section) in file.sections.iter().enumerate() {
         for (f, formation) in section.formations.iter().enumerate() {
-            let pointer = format!("/sections/{s}/formations/{f}/id");
-            if let Some(first) = ids.insert(&formation.id, pointer.clone()) {
+            let here = Defined::Formation(s, f);
+            if let Some(first) = ids.insert(&formation.id, here) {
                 errors.error(
-                    &pointer,
+                    &here.to_string(),
                     format!("id `{}` is already used at {first}", formation.id),
                 );
             }
@@ -383,26 +398,27 @@ fn link_list(
 
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
-    let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        if catalogue.datasheet(file.game, id).is_none()
-            && catalogue.ship(file.game, id).is_none()
-            && catalogue.sf_ship(file.game, id).is_none()
-            && catalogue.heresy_unit(file.game, id).is_none()
-            && catalogue.ne_unit(file.game, id).is_none()
-        {
-            errors.error(
-                &pointer,
-                format!("no datasheet `{id}` for {}", file.game.as_str()),
-            );
+    let mut unit_at: HashMap<&str, usize> = HashMap::new();
+    // The game's datasheet ids, gathered once rather than scanned per use.
+    let game = file.game;
+    let sheet_ids: std::collections::HashSet<&str> = (catalogue.datasheets.iter())
+        .filter(|d| d.game == game)
+        .map(|d| d.id.as_str())
+        .chain(catalogue.ships.iter().filter(|s| s.game == game).map(|s| s.data.id.as_str()))
+        .chain(catalogue.sf_ships.iter().filter(|s| s.game == game).map(|s| s.data.id.as_str()))
+        .chain((catalogue.heresy_units.iter()).filter(|u| u.game == game).map(|u| u.data.id.as_str()))
+        .chain(catalogue.ne_units.iter().filter(|u| u.game == game).map(|u| u.data.id.as_str()))
+        .collect();
+    // `pointer` is only written when the id is wrong.
+    let mut unit_slot = |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
+        let Some(&known) = sheet_ids.get(id) else {
+            errors.error(&pointer(), format!("no datasheet `{id}` for {}", game.as_str()));
             return None;
-        }
-        Some(match units.iter().position(|u| u == id) {
-            Some(i) => i,
-            None => {
-                units.push(id.to_string());
-                units.len() - 1
-            }
-        })
+        };
+        Some(*unit_at.entry(known).or_insert_with(|| {
+            units.push(known.to_string());
+            units.len() - 1
+        }))
     };
 
     let mut upgrades = Vec::new();
@@ -412,7 +428,7 @@ fn link_list(
             list.iter()
                 .enumerate()
                 .filter_map(|(i, c)| {
-                    unit_slot(&c.unit, format!("/upgrades/{u}/{field}/{i}/unit"), errors)
+                    unit_slot(&c.unit, &|| format!("/upgrades/{u}/{field}/{i}/unit"), errors)
                         .map(|slot| (slot, c.count))
                 })
                 .collect::<Vec<_>>()
@@ -420,20 +436,20 @@ fn link_list(
         let adds = counts(&upgrade.adds, "adds", &mut errors);
         let replaces = counts(&upgrade.replaces, "replaces", &mut errors);
         let fills = upgrade.fills.as_ref().and_then(|f| {
-            let base = format!("/upgrades/{u}/fills");
-            let unit = unit_slot(&f.unit, format!("{base}/unit"), &mut errors)?;
+            let base = || format!("/upgrades/{u}/fills");
+            let unit = unit_slot(&f.unit, &|| format!("{}/unit", base()), &mut errors)?;
             let carries = f
                 .carries
                 .iter()
                 .enumerate()
-                .filter_map(|(i, c)| unit_slot(c, format!("{base}/carries/{i}"), &mut errors))
+                .filter_map(|(i, c)| unit_slot(c, &|| format!("{}/carries/{i}", base()), &mut errors))
                 .collect();
             let shared_with = f
                 .shared_with
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| {
-                    unit_slot(&t.unit, format!("{base}/shared_with/{i}/unit"), &mut errors)
+                    unit_slot(&t.unit, &|| format!("{}/shared_with/{i}/unit", base()), &mut errors)
                         .map(|u| (u, t.capacity))
                 })
                 .collect();
@@ -467,40 +483,43 @@ fn link_list(
     let mut sections = Vec::new();
     let mut formations = Vec::new();
     let mut formation_names = NameIndex::default();
+    // The upgrades of each tag, in the file's order.
+    let mut upgrades_tagged: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        for tag in &upgrade.tags {
+            let tagged = upgrades_tagged.entry(tag.as_str()).or_default();
+            if tagged.last() != Some(&u) {
+                tagged.push(u);
+            }
+        }
+    }
     for (s, section) in file.sections.iter().enumerate() {
         let mut members = Vec::new();
         for (f, formation) in section.formations.iter().enumerate() {
-            let base = format!("/sections/{s}/formations/{f}");
+            let base = || format!("/sections/{s}/formations/{f}");
             let index = formations.len();
             members.push(index);
             let mut fixed = Vec::new();
             for (i, c) in formation.units.iter().enumerate() {
-                if let Some(slot) = unit_slot(&c.unit, format!("{base}/units/{i}/unit"), &mut errors) {
+                if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors) {
                     fixed.push((slot, c.count));
                 }
             }
             let mut allowed = Vec::new();
-            let offered = section
-                .upgrades
-                .iter()
-                .enumerate()
-                .map(|(i, id)| (format!("/sections/{s}/upgrades/{i}"), id))
-                .chain(
-                    formation
-                        .upgrades
-                        .iter()
-                        .enumerate()
-                        .map(|(i, id)| (format!("{base}/upgrades/{i}"), id)),
-                );
-            for (pointer, id) in offered {
-                let found: Vec<usize> = match id.strip_prefix("tag:") {
-                    Some(tag) => (file.upgrades.iter().enumerate())
-                        .filter(|(_, u)| u.tags.iter().any(|t| t == tag))
-                        .map(|(u, _)| u)
-                        .collect(),
-                    None => upgrade_index.get(id.as_str()).copied().into_iter().collect(),
+            let offered = (section.upgrades.iter().enumerate())
+                .map(|(i, id)| (true, i, id))
+                .chain(formation.upgrades.iter().enumerate().map(|(i, id)| (false, i, id)));
+            for (in_section, i, id) in offered {
+                let found: &[usize] = match id.strip_prefix("tag:") {
+                    Some(tag) => upgrades_tagged.get(tag).map_or(&[], Vec::as_slice),
+                    None => upgrade_index.get(id.as_str()).map_or(&[], std::slice::from_ref),
                 };
                 if found.is_empty() {
+                    let pointer = if in_section {
+                        format!("/sections/{s}/upgrades/{i}")
+                    } else {
+                        format!("{}/upgrades/{i}", base())
+                    };
                     errors.error(
                         &pointer,
                         format!(
@@ -509,7 +528,7 @@ fn link_list(
                         ),
                     );
                 }
-                for u in found {
+                for &u in found {
                     if !allowed.contains(&u) {
                         allowed.push(u);
                     }
@@ -523,7 +542,7 @@ fn link_list(
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {
                     errors.error(
-                        &base,
+                        &base(),
                         format!(
                             "formation `{}` has no initiative (write `missing` if the sources lack it)",
                             formation.id
@@ -611,16 +630,25 @@ fn link_list(
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
     {
-        let scope = Resolver {
-            formations: &formations,
-            upgrades: &upgrades,
-            units: &units,
-            lenient: false,
-        };
+        let scope = Resolver::new(&formations, &upgrades, &units, false);
+        // Each formation id's first index, and the ids of group formations.
+        let mut formation_at: HashMap<&str, usize> = HashMap::with_capacity(formations.len());
+        for (i, f) in formations.iter().enumerate() {
+            formation_at.entry(f.id.as_str()).or_insert(i);
+        }
+        let group_ids: std::collections::HashSet<&str> = (file.sections.iter())
+            .flat_map(|s| &s.formations)
+            .filter(|g| g.group.is_some())
+            .map(|g| g.id.as_str())
+            .collect();
+        let formation_index = |id: &str| formation_at.get(id).copied().unwrap_or(usize::MAX);
         for (s, section) in file.sections.iter().enumerate() {
             for (f, formation) in section.formations.iter().enumerate() {
+                if formation.group.is_none() && formation.grouped_in.is_none() {
+                    continue;
+                }
                 let base = format!("/sections/{s}/formations/{f}");
-                let index = formation_names_index(&formations, &formation.id);
+                let index = formation_index(&formation.id);
                 if let Some(group) = &formation.group {
                     if group.max.is_some_and(|max| group.min > max) {
                         errors.error(
@@ -667,12 +695,8 @@ fn link_list(
                     );
                 }
                 if let Some(id) = &formation.grouped_in {
-                    let target = formations.iter().position(|g| &g.id == id);
-                    let is_group = file
-                        .sections
-                        .iter()
-                        .flat_map(|s| &s.formations)
-                        .any(|g| &g.id == id && g.group.is_some());
+                    let target = formation_at.get(id.as_str()).copied();
+                    let is_group = group_ids.contains(id.as_str());
                     match target {
                         Some(g) if is_group => grouped_in.push((index, g)),
                         _ => errors.error(
@@ -685,7 +709,7 @@ fn link_list(
         }
         for (s, section) in file.sections.iter().enumerate() {
             for (f, formation) in section.formations.iter().enumerate() {
-                let index = formation_names_index(&formations, &formation.id);
+                let index = formation_index(&formation.id);
                 for (w, alternative) in formation.initiative_when.iter().enumerate() {
                     let pointer = format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
                     match compile_condition(&alternative.when, &scope) {
@@ -751,12 +775,7 @@ fn link_list(
         }
     }
 
-    let scope = Resolver {
-        formations: &formations,
-        upgrades: &upgrades,
-        units: &units,
-        lenient: false,
-    };
+    let scope = Resolver::new(&formations, &upgrades, &units, false);
     let mut constraints = Vec::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
         match compile(constraint, &scope) {
@@ -765,12 +784,7 @@ fn link_list(
         }
     }
     // The game's own rules, for lists that do not write one of the same id.
-    let lenient = Resolver {
-        formations: &formations,
-        upgrades: &upgrades,
-        units: &units,
-        lenient: true,
-    };
+    let lenient = Resolver::new(&formations, &upgrades, &units, true);
     for rule in file.game.game().rules {
         if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
             continue;
@@ -1144,32 +1158,19 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
     None
 }
 
-fn formation_names_index(formations: &[Formation], id: &str) -> usize {
-    formations.iter().position(|f| f.id == id).unwrap_or(usize::MAX)
-}
 
 impl ArmyList {
     /// Compiles a constraint written outside the list (an event's
     /// restriction) against it. Lenient: an id or tag the list lacks
     /// matches nothing, since one event serves many lists.
     pub fn compile_foreign(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
-        let scope = Resolver {
-            formations: &self.formations,
-            upgrades: &self.upgrades,
-            units: &self.units,
-            lenient: true,
-        };
+        let scope = Resolver::new(&self.formations, &self.upgrades, &self.units, true);
         compile(constraint, &scope).map_err(|(_, message)| message)
     }
 
     /// Whether a selector item names anything in this list.
     pub fn knows_item(&self, item: &Item) -> bool {
-        let scope = Resolver {
-            formations: &self.formations,
-            upgrades: &self.upgrades,
-            units: &self.units,
-            lenient: false,
-        };
+        let scope = Resolver::new(&self.formations, &self.upgrades, &self.units, false);
         let mut selector = scope.empty();
         scope.mark(item, &mut selector).is_ok()
     }
@@ -1182,6 +1183,61 @@ struct Resolver<'a> {
     units: &'a [String],
     /// Unknown ids and tags match nothing instead of being errors.
     lenient: bool,
+    /// Which formations, upgrades and units each id and tag names, built
+    /// on the first item: a list's rules name hundreds of items, and a scan
+    /// of every formation, upgrade and unit per item was most of the
+    /// linking of a large list (NetEpic's army books).
+    index: std::cell::OnceCell<ItemIndex<'a>>,
+}
+
+/// One kind of entry an item can name, and its index.
+#[derive(Debug, Clone, Copy)]
+enum Hit {
+    Formation(usize),
+    Upgrade(usize),
+    Unit(usize),
+}
+
+/// Ids and tags to the entries they name, in the order a scan would
+/// meet them.
+#[derive(Default)]
+struct ItemIndex<'a> {
+    ids: HashMap<&'a str, Vec<Hit>>,
+    tags: HashMap<&'a str, Vec<Hit>>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(formations: &'a [Formation], upgrades: &'a [Upgrade], units: &'a [String], lenient: bool) -> Self {
+        Resolver {
+            formations,
+            upgrades,
+            units,
+            lenient,
+            index: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &ItemIndex<'a> {
+        self.index.get_or_init(|| {
+            let mut index = ItemIndex::default();
+            for (i, f) in self.formations.iter().enumerate() {
+                index.ids.entry(f.id.as_str()).or_default().push(Hit::Formation(i));
+                for tag in &f.tags {
+                    index.tags.entry(tag.as_str()).or_default().push(Hit::Formation(i));
+                }
+            }
+            for (i, u) in self.upgrades.iter().enumerate() {
+                index.ids.entry(u.id.as_str()).or_default().push(Hit::Upgrade(i));
+                for tag in &u.tags {
+                    index.tags.entry(tag.as_str()).or_default().push(Hit::Upgrade(i));
+                }
+            }
+            for (i, unit) in self.units.iter().enumerate() {
+                index.ids.entry(unit.as_str()).or_default().push(Hit::Unit(i));
+            }
+            index
+        })
+    }
 }
 
 impl Resolver<'_> {
@@ -1230,34 +1286,28 @@ impl Resolver<'_> {
     }
 
     fn mark(&self, item: &Item, selector: &mut Selector) -> Result<(), String> {
-        let mut any = false;
-        for (i, f) in self.formations.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => &f.id == id,
-                Item::Tag(tag) => f.tags.contains(tag),
-                Item::Everything => true,
+        let hits = match item {
+            Item::Everything => {
+                selector.formations.iter_mut().for_each(|m| *m = true);
+                selector.upgrades.iter_mut().for_each(|m| *m = true);
+                selector.units.iter_mut().for_each(|m| *m = true);
+                return Ok(());
+            }
+            Item::Id(id) => self.index().ids.get(id.as_str()),
+            Item::Tag(tag) => self.index().tags.get(tag.as_str()),
+        };
+        let hits = hits.map_or(&[][..], Vec::as_slice);
+        for hit in hits {
+            let slot = match *hit {
+                Hit::Formation(i) => selector.formations.get_mut(i),
+                Hit::Upgrade(i) => selector.upgrades.get_mut(i),
+                Hit::Unit(i) => selector.units.get_mut(i),
             };
-            selector.formations[i] |= hit;
-            any |= hit;
+            if let Some(slot) = slot {
+                *slot = true;
+            }
         }
-        for (i, u) in self.upgrades.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => &u.id == id,
-                Item::Tag(tag) => u.tags.contains(tag),
-                Item::Everything => true,
-            };
-            selector.upgrades[i] |= hit;
-            any |= hit;
-        }
-        for (i, unit) in self.units.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => unit == id,
-                Item::Tag(_) => false,
-                Item::Everything => true,
-            };
-            selector.units[i] |= hit;
-            any |= hit;
-        }
+        let any = !hits.is_empty();
         if any || self.lenient || matches!(item, Item::Everything) {
             Ok(())
         } else {
