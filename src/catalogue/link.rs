@@ -3,6 +3,7 @@
 
 use super::locate::Positions;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
+use super::names::KeyMap;
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
     SpecialRule, Upgrade, names::NameIndex,
@@ -629,8 +630,10 @@ fn link_list(
     let mut grouped_in = Vec::new();
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
+    // One index of ids and tags for every selector of the list.
+    let item_index = ItemIndex::of_file(&file, &units);
     {
-        let scope = Resolver::new(&formations, &upgrades, &units, false);
+        let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
         // Each formation id's first index, and the ids of group formations.
         let mut formation_at: HashMap<&str, usize> = HashMap::with_capacity(formations.len());
         for (i, f) in formations.iter().enumerate() {
@@ -775,7 +778,7 @@ fn link_list(
         }
     }
 
-    let scope = Resolver::new(&formations, &upgrades, &units, false);
+    let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
     let mut constraints = Vec::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
         match compile(constraint, &scope) {
@@ -784,7 +787,7 @@ fn link_list(
         }
     }
     // The game's own rules, for lists that do not write one of the same id.
-    let lenient = Resolver::new(&formations, &upgrades, &units, true);
+    let lenient = Resolver::shared(&formations, &upgrades, &units, true, &item_index);
     for rule in file.game.game().rules {
         if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
             continue;
@@ -1164,8 +1167,13 @@ impl ArmyList {
     /// restriction) against it. Lenient: an id or tag the list lacks
     /// matches nothing, since one event serves many lists.
     pub fn compile_foreign(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
-        let scope = Resolver::new(&self.formations, &self.upgrades, &self.units, true);
-        compile(constraint, &scope).map_err(|(_, message)| message)
+        self.foreign_rules().compile(constraint)
+    }
+
+    /// [`ArmyList::compile_foreign`] for many constraints: the list's ids
+    /// and tags are indexed once for all of them.
+    pub fn foreign_rules(&self) -> ForeignRules<'_> {
+        ForeignRules(Resolver::new(&self.formations, &self.upgrades, &self.units, true))
     }
 
     /// Whether a selector item names anything in this list.
@@ -1176,6 +1184,17 @@ impl ArmyList {
     }
 }
 
+/// Compiles constraints written outside one list against it (see
+/// [`ArmyList::foreign_rules`]).
+pub struct ForeignRules<'a>(Resolver<'a>);
+
+impl ForeignRules<'_> {
+    /// [`ArmyList::compile_foreign`].
+    pub fn compile(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
+        compile(constraint, &self.0).map_err(|(_, message)| message)
+    }
+}
+
 /// Resolves selector items against one list.
 struct Resolver<'a> {
     formations: &'a [Formation],
@@ -1183,11 +1202,18 @@ struct Resolver<'a> {
     units: &'a [String],
     /// Unknown ids and tags match nothing instead of being errors.
     lenient: bool,
-    /// Which formations, upgrades and units each id and tag names, built
-    /// on the first item: a list's rules name hundreds of items, and a scan
-    /// of every formation, upgrade and unit per item was most of the
-    /// linking of a large list (NetEpic's army books).
-    index: std::cell::OnceCell<ItemIndex<'a>>,
+    /// Which formations, upgrades and units each id and tag names: a
+    /// list's rules name hundreds of items, and a scan of every formation,
+    /// upgrade and unit per item was most of the linking of a large list
+    /// (NetEpic's army books).
+    index: IndexSlot<'a>,
+}
+
+/// The index a resolver reads: one shared by the resolvers of one
+/// linking, or its own, built on the first item.
+enum IndexSlot<'a> {
+    Shared(&'a ItemIndex<'a>),
+    Own(std::cell::OnceCell<ItemIndex<'a>>),
 }
 
 /// One kind of entry an item can name, and its index.
@@ -1198,12 +1224,92 @@ enum Hit {
     Unit(usize),
 }
 
-/// Ids and tags to the entries they name, in the order a scan would
-/// meet them.
+/// Ids and tags to the entries they name: each key's last hit, and a
+/// chain through `hits` to the others (one allocation for them all).
 #[derive(Default)]
 struct ItemIndex<'a> {
-    ids: HashMap<&'a str, Vec<Hit>>,
-    tags: HashMap<&'a str, Vec<Hit>>,
+    ids: KeyMap<&'a str, usize>,
+    tags: KeyMap<&'a str, usize>,
+    /// A hit and the index of the next one of the same key.
+    hits: Vec<(Hit, usize)>,
+}
+
+impl<'a> ItemIndex<'a> {
+    const END: usize = usize::MAX;
+
+    fn with_capacity(keys: usize) -> Self {
+        ItemIndex {
+            ids: KeyMap::with_capacity_and_hasher(keys, Default::default()),
+            tags: KeyMap::default(),
+            hits: Vec::with_capacity(keys),
+        }
+    }
+
+    fn add(map: &mut KeyMap<&'a str, usize>, hits: &mut Vec<(Hit, usize)>, key: &'a str, hit: Hit) {
+        let at = hits.len();
+        let next = map.insert(key, at).unwrap_or(Self::END);
+        hits.push((hit, next));
+    }
+
+    fn id(&mut self, key: &'a str, hit: Hit) {
+        Self::add(&mut self.ids, &mut self.hits, key, hit);
+    }
+
+    fn tag(&mut self, key: &'a str, hit: Hit) {
+        Self::add(&mut self.tags, &mut self.hits, key, hit);
+    }
+
+    /// The index of linked entries.
+    fn of_list(formations: &'a [Formation], upgrades: &'a [Upgrade], units: &'a [String]) -> Self {
+        let mut index = ItemIndex::with_capacity(formations.len() + upgrades.len() + units.len());
+        for (i, f) in formations.iter().enumerate() {
+            index.id(&f.id, Hit::Formation(i));
+            f.tags.iter().for_each(|t| index.tag(t, Hit::Formation(i)));
+        }
+        for (i, u) in upgrades.iter().enumerate() {
+            index.id(&u.id, Hit::Upgrade(i));
+            u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
+        }
+        for (i, unit) in units.iter().enumerate() {
+            index.id(unit, Hit::Unit(i));
+        }
+        index
+    }
+
+    /// The same index from the file the entries are linked from (a
+    /// formation's tags are its section's and its own; a repeated tag
+    /// only marks twice), so that it does not borrow the entries while
+    /// linking completes them.
+    fn of_file(file: &'a ArmyListFile, units: &'a [String]) -> Self {
+        let formations = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut index = ItemIndex::with_capacity(formations + file.upgrades.len() + units.len());
+        let mut i = 0;
+        for section in &file.sections {
+            for f in &section.formations {
+                index.id(&f.id, Hit::Formation(i));
+                section.tags.iter().chain(&f.tags).for_each(|t| index.tag(t, Hit::Formation(i)));
+                i += 1;
+            }
+        }
+        for (i, u) in file.upgrades.iter().enumerate() {
+            index.id(&u.id, Hit::Upgrade(i));
+            u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
+        }
+        for (i, unit) in units.iter().enumerate() {
+            index.id(unit, Hit::Unit(i));
+        }
+        index
+    }
+
+    /// Every hit of a key (of `ids` or `tags`).
+    fn hits(&self, first: Option<&usize>) -> impl Iterator<Item = Hit> + '_ {
+        let mut at = first.copied().unwrap_or(Self::END);
+        std::iter::from_fn(move || {
+            let (hit, next) = *self.hits.get(at)?;
+            at = next;
+            Some(hit)
+        })
+    }
 }
 
 impl<'a> Resolver<'a> {
@@ -1213,30 +1319,34 @@ impl<'a> Resolver<'a> {
             upgrades,
             units,
             lenient,
-            index: std::cell::OnceCell::new(),
+            index: IndexSlot::Own(std::cell::OnceCell::new()),
+        }
+    }
+
+    /// A resolver reading an index already built (`ItemIndex::of_file`).
+    fn shared(
+        formations: &'a [Formation],
+        upgrades: &'a [Upgrade],
+        units: &'a [String],
+        lenient: bool,
+        index: &'a ItemIndex<'a>,
+    ) -> Self {
+        Resolver {
+            formations,
+            upgrades,
+            units,
+            lenient,
+            index: IndexSlot::Shared(index),
         }
     }
 
     fn index(&self) -> &ItemIndex<'a> {
-        self.index.get_or_init(|| {
-            let mut index = ItemIndex::default();
-            for (i, f) in self.formations.iter().enumerate() {
-                index.ids.entry(f.id.as_str()).or_default().push(Hit::Formation(i));
-                for tag in &f.tags {
-                    index.tags.entry(tag.as_str()).or_default().push(Hit::Formation(i));
-                }
+        match &self.index {
+            IndexSlot::Shared(index) => index,
+            IndexSlot::Own(cell) => {
+                cell.get_or_init(|| ItemIndex::of_list(self.formations, self.upgrades, self.units))
             }
-            for (i, u) in self.upgrades.iter().enumerate() {
-                index.ids.entry(u.id.as_str()).or_default().push(Hit::Upgrade(i));
-                for tag in &u.tags {
-                    index.tags.entry(tag.as_str()).or_default().push(Hit::Upgrade(i));
-                }
-            }
-            for (i, unit) in self.units.iter().enumerate() {
-                index.ids.entry(unit.as_str()).or_default().push(Hit::Unit(i));
-            }
-            index
-        })
+        }
     }
 }
 
@@ -1286,19 +1396,20 @@ impl Resolver<'_> {
     }
 
     fn mark(&self, item: &Item, selector: &mut Selector) -> Result<(), String> {
-        let hits = match item {
+        let index = self.index();
+        let first = match item {
             Item::Everything => {
                 selector.formations.iter_mut().for_each(|m| *m = true);
                 selector.upgrades.iter_mut().for_each(|m| *m = true);
                 selector.units.iter_mut().for_each(|m| *m = true);
                 return Ok(());
             }
-            Item::Id(id) => self.index().ids.get(id.as_str()),
-            Item::Tag(tag) => self.index().tags.get(tag.as_str()),
+            Item::Id(id) => index.ids.get(id.as_str()),
+            Item::Tag(tag) => index.tags.get(tag.as_str()),
         };
-        let hits = hits.map_or(&[][..], Vec::as_slice);
-        for hit in hits {
-            let slot = match *hit {
+        let mut any = false;
+        for hit in index.hits(first) {
+            let slot = match hit {
                 Hit::Formation(i) => selector.formations.get_mut(i),
                 Hit::Upgrade(i) => selector.upgrades.get_mut(i),
                 Hit::Unit(i) => selector.units.get_mut(i),
@@ -1306,8 +1417,8 @@ impl Resolver<'_> {
             if let Some(slot) = slot {
                 *slot = true;
             }
+            any = true;
         }
-        let any = !hits.is_empty();
         if any || self.lenient || matches!(item, Item::Everything) {
             Ok(())
         } else {
