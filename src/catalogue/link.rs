@@ -289,7 +289,6 @@ pub(super) fn datasheet(
     unit: raw::Datasheet,
     parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
 ) -> Datasheet {
-    let written = Box::new(unit.clone());
     Datasheet {
         game,
         id: unit.id,
@@ -306,7 +305,7 @@ pub(super) fn datasheet(
         faction: faction.to_string(),
         remarks: unit.remarks,
         parsed,
-        written,
+        written: std::sync::OnceLock::new(),
     }
 }
 
