@@ -196,6 +196,27 @@ fn verdict(found: &[usize]) -> Lookup {
 mod tests {
     use super::*;
 
+    /// The byte-at-a-time forms of ASCII names say what the general ones
+    /// say.
+    #[test]
+    fn ascii_fast_paths_agree() {
+        let names = [
+            "Land Raider",
+            "  LAND \t\t raider ",
+            "Blitz Brigade (`Uge)",
+            "a\x0bb\x0cc\rd\ne",
+            "",
+            " ",
+            "Warhound-Class Titans x2",
+            "\x1f odd \x7f bytes",
+        ];
+        for name in names {
+            assert_eq!(normalize(name), super::super::normalize::normalize_chars(name), "{name:?}");
+            let n = normalize(name);
+            assert_eq!(compact(&n), super::super::normalize::compact_chars(&n), "{name:?}");
+        }
+    }
+
     #[test]
     fn plurals_case_and_spacing() {
         let mut index = NameIndex::default();
