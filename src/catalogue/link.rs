@@ -2,8 +2,8 @@
 //! their selectors resolved, and every dangling reference is reported.
 
 use super::locate::Positions;
-use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::names::KeyMap;
+use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
     SpecialRule, Upgrade, names::NameIndex,
@@ -404,22 +404,45 @@ fn link_list(
     let sheet_ids: std::collections::HashSet<&str> = (catalogue.datasheets.iter())
         .filter(|d| d.game == game)
         .map(|d| d.id.as_str())
-        .chain(catalogue.ships.iter().filter(|s| s.game == game).map(|s| s.data.id.as_str()))
-        .chain(catalogue.sf_ships.iter().filter(|s| s.game == game).map(|s| s.data.id.as_str()))
-        .chain((catalogue.heresy_units.iter()).filter(|u| u.game == game).map(|u| u.data.id.as_str()))
-        .chain(catalogue.ne_units.iter().filter(|u| u.game == game).map(|u| u.data.id.as_str()))
+        .chain(
+            catalogue
+                .ships
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.data.id.as_str()),
+        )
+        .chain(
+            catalogue
+                .sf_ships
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.data.id.as_str()),
+        )
+        .chain(
+            (catalogue.heresy_units.iter())
+                .filter(|u| u.game == game)
+                .map(|u| u.data.id.as_str()),
+        )
+        .chain(
+            catalogue
+                .ne_units
+                .iter()
+                .filter(|u| u.game == game)
+                .map(|u| u.data.id.as_str()),
+        )
         .collect();
     // `pointer` is only written when the id is wrong.
-    let mut unit_slot = |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        let Some(&known) = sheet_ids.get(id) else {
-            errors.error(&pointer(), format!("no datasheet `{id}` for {}", game.as_str()));
-            return None;
+    let mut unit_slot =
+        |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
+            let Some(&known) = sheet_ids.get(id) else {
+                errors.error(&pointer(), format!("no datasheet `{id}` for {}", game.as_str()));
+                return None;
+            };
+            Some(*unit_at.entry(known).or_insert_with(|| {
+                units.push(known.to_string());
+                units.len() - 1
+            }))
         };
-        Some(*unit_at.entry(known).or_insert_with(|| {
-            units.push(known.to_string());
-            units.len() - 1
-        }))
-    };
 
     let mut upgrades = Vec::new();
     let mut upgrade_names = NameIndex::default();
@@ -449,8 +472,12 @@ fn link_list(
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| {
-                    unit_slot(&t.unit, &|| format!("{}/shared_with/{i}/unit", base()), &mut errors)
-                        .map(|u| (u, t.capacity))
+                    unit_slot(
+                        &t.unit,
+                        &|| format!("{}/shared_with/{i}/unit", base()),
+                        &mut errors,
+                    )
+                    .map(|u| (u, t.capacity))
                 })
                 .collect();
             Some(super::Fills {
@@ -501,14 +528,21 @@ fn link_list(
             members.push(index);
             let mut fixed = Vec::new();
             for (i, c) in formation.units.iter().enumerate() {
-                if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors) {
+                if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors)
+                {
                     fixed.push((slot, c.count));
                 }
             }
             let mut allowed = Vec::new();
             let offered = (section.upgrades.iter().enumerate())
                 .map(|(i, id)| (true, i, id))
-                .chain(formation.upgrades.iter().enumerate().map(|(i, id)| (false, i, id)));
+                .chain(
+                    formation
+                        .upgrades
+                        .iter()
+                        .enumerate()
+                        .map(|(i, id)| (false, i, id)),
+                );
             for (in_section, i, id) in offered {
                 let found: &[usize] = match id.strip_prefix("tag:") {
                     Some(tag) => upgrades_tagged.get(tag).map_or(&[], Vec::as_slice),
@@ -1160,7 +1194,6 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
     None
 }
 
-
 impl ArmyList {
     /// Compiles a constraint written outside the list (an event's
     /// restriction) against it. Lenient: an id or tag the list lacks
@@ -1286,7 +1319,11 @@ impl<'a> ItemIndex<'a> {
         for section in &file.sections {
             for f in &section.formations {
                 index.id(&f.id, Hit::Formation(i));
-                section.tags.iter().chain(&f.tags).for_each(|t| index.tag(t, Hit::Formation(i)));
+                section
+                    .tags
+                    .iter()
+                    .chain(&f.tags)
+                    .for_each(|t| index.tag(t, Hit::Formation(i)));
                 i += 1;
             }
         }

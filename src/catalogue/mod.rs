@@ -20,7 +20,10 @@ pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with, load_with};
+pub use load::{
+    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
+    load_with,
+};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;

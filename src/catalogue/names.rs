@@ -211,9 +211,17 @@ mod tests {
             "\x1f odd \x7f bytes",
         ];
         for name in names {
-            assert_eq!(normalize(name), super::super::normalize::normalize_chars(name), "{name:?}");
+            assert_eq!(
+                normalize(name),
+                super::super::normalize::normalize_chars(name),
+                "{name:?}"
+            );
             let n = normalize(name);
-            assert_eq!(compact(&n), super::super::normalize::compact_chars(&n), "{name:?}");
+            assert_eq!(
+                compact(&n),
+                super::super::normalize::compact_chars(&n),
+                "{name:?}"
+            );
         }
     }
 
