@@ -618,9 +618,12 @@ fn link_list(
 
     let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
 
-    // What upgrades do to their units' profiles names real weapons.
+    // What upgrades do to their units' profiles names real weapons: proven
+    // for a file being proven (`--lists`, `lists --check`, the tests); a
+    // built-in file was proven so before it was built in, and a check does
+    // not pay for it again (as with its datasheets' notation).
     for (u, upgrade) in upgrades.iter().enumerate() {
-        if upgrade.fielded.is_empty() {
+        if upgrade.fielded.is_empty() || !prove {
             continue;
         }
         let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
