@@ -485,7 +485,7 @@ pub(super) fn check(
                     })
                 })
             } else if let Some(sheet) = catalogue.datasheet(game, &unit) {
-                epic(catalogue, game, &sheet.written, &[change], &change.choose).and_then(|a| {
+                epic(catalogue, game, sheet.written(), &[change], &change.choose).and_then(|a| {
                     if !parse || !super::sheets::has_notation(game) {
                         return Ok(());
                     }

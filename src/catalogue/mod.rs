@@ -20,7 +20,10 @@ pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_with};
+pub use load::{
+    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
+    load_with,
+};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
@@ -620,8 +623,10 @@ pub struct Datasheet {
     /// must prove (`--lists`, `lists --check`, the tests) are parsed while
     /// loading, and their errors reported then.
     pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
-    /// The datasheet as written, for that later parse.
-    pub(crate) written: Box<raw::Datasheet>,
+    /// The datasheet as written, for that later parse: put back together
+    /// from the fields above on first use (a check never asks for it), so
+    /// loading does not copy every weapon of every datasheet.
+    pub(crate) written: std::sync::OnceLock<Box<raw::Datasheet>>,
 }
 
 impl Datasheet {
@@ -633,7 +638,26 @@ impl Datasheet {
 
     /// The datasheet as written.
     pub fn written(&self) -> &raw::Datasheet {
-        &self.written
+        self.written.get_or_init(|| {
+            let known = |value: &Option<String>| match value {
+                Some(v) => raw::Known::Value(v.clone()),
+                None => raw::Known::Missing(raw::MissingMarker::Missing),
+            };
+            Box::new(raw::Datasheet {
+                id: self.id.clone(),
+                name: self.name.clone(),
+                aliases: self.aliases.clone(),
+                unit_type: self.unit_type,
+                speed: known(&self.speed),
+                armour: known(&self.armour),
+                cc: known(&self.cc),
+                ff: known(&self.ff),
+                weapons: self.weapons.clone(),
+                notes: self.notes.clone(),
+                remarks: self.remarks.clone(),
+                critical_hit: self.critical_hit.clone(),
+            })
+        })
     }
 
     /// The values parsed; `None` for games whose datasheets are not written
@@ -643,7 +667,7 @@ impl Datasheet {
         self.parsed
             .get_or_init(|| {
                 sheets::has_notation(self.game)
-                    .then(|| sheets::parse(&self.written).ok())
+                    .then(|| sheets::parse(self.written()).ok())
                     .flatten()
             })
             .as_ref()
