@@ -265,7 +265,7 @@ fn check_file<'c>(
             diagnostics.push(d);
             None
         }
-        Some(army) => match catalogue.find_list(&army.value) {
+        Some(army) => match catalogue.lookup_list(&army.value) {
             ListLookup::Found(list) => Some(list),
             ListLookup::Ambiguous(lists) => {
                 let ids: Vec<String> = lists.iter().map(|l| format!("`{}`", l.id)).collect();
@@ -279,16 +279,17 @@ fn check_file<'c>(
                 );
                 None
             }
-            ListLookup::NotFound(suggestion) => {
+            ListLookup::NotFound(_) => {
                 let mut d = Diagnostic::error(
                     Code::UnknownArmy,
                     format!("muster knows no army list called `{}`", army.value),
                 )
                 .at(&file, army.span);
+                // The suggestion and the nearest lists from one pass.
+                let (suggestion, nearest) = catalogue.nearest_lists_and_name(&army.value, 3);
                 if let Some(s) = suggestion {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }
-                let nearest = catalogue.nearest_lists(&army.value, 3);
                 if !nearest.is_empty() {
                     d = d.hint(format!(
                         "the nearest lists muster knows: {}",

@@ -75,18 +75,45 @@ pub mod stream {
     /// The rosters of a document sit two levels deep.
     const INDENT: &str = "    ";
 
-    /// Pretty JSON of `value`, every line indented by `indent`.
+    /// Pretty JSON of `value`, every line indented by `indent`: written
+    /// once, the indent put in as each line starts (a string in JSON never
+    /// holds a raw line break, so every `\n` written starts a line).
     fn indented<T: Serialize>(value: &T, indent: &str) -> String {
-        let text = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-        let mut out = String::with_capacity(text.len() + 64);
-        for (i, line) in text.lines().enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            out.push_str(indent);
-            out.push_str(line);
+        let mut out = Indenting {
+            out: Vec::with_capacity(4096),
+            indent: indent.as_bytes(),
+        };
+        out.out.extend_from_slice(indent.as_bytes());
+        if let Err(e) = serde_json::to_writer_pretty(&mut out, value) {
+            out.out.clear();
+            out.out.extend_from_slice(indent.as_bytes());
+            out.out.extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
         }
-        out
+        // serde_json writes valid UTF-8, and the indent is a `str`.
+        String::from_utf8(out.out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// A writer that puts `indent` after every line break.
+    struct Indenting<'a> {
+        out: Vec<u8>,
+        indent: &'a [u8],
+    }
+
+    impl Write for Indenting<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let mut rest = buf;
+            while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+                self.out.extend_from_slice(&rest[..=at]);
+                self.out.extend_from_slice(self.indent);
+                rest = &rest[at + 1..];
+            }
+            self.out.extend_from_slice(rest);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
     }
 
     /// One roster's part of either document, as it will be printed.
@@ -103,7 +130,7 @@ pub mod stream {
         out: &mut W,
         head: &str,
         parts: &mut dyn Iterator<Item = io::Result<String>>,
-        mut lead: impl FnMut(usize) -> Option<String>,
+        mut lead: impl FnMut(usize) -> io::Result<Option<String>>,
     ) -> io::Result<()> {
         write!(out, "{},\n  \"rosters\": [", open(head))?;
         let mut any = false;
@@ -111,7 +138,7 @@ pub mod stream {
             let part = part?;
             out.write_all(if any { b",\n" } else { b"\n" })?;
             any = true;
-            match lead(i) {
+            match lead(i)? {
                 // The report's own fields come first, then the roster's
                 // (flattened into the same object).
                 Some(lead) => {
@@ -144,7 +171,7 @@ pub mod stream {
             legal,
         })
         .map_err(io::Error::other)?;
-        rosters(out, &head, parts, |_| None)
+        rosters(out, &head, parts, |_| Ok(None))
     }
 
     #[derive(Serialize)]
@@ -170,38 +197,74 @@ pub mod stream {
         summary: &Summary,
         parts: &mut dyn Iterator<Item = io::Result<String>>,
     ) -> io::Result<()> {
+        let totals = Totals {
+            rosters: summary.rows.len(),
+            legal: summary.count(Status::Legal),
+            illegal: summary.count(Status::Illegal),
+            unreadable: summary.count(Status::Unreadable),
+            not_a_roster: summary.count(Status::NotARoster),
+            duplicates: summary.duplicate_groups().len(),
+        };
+        let legal = summary.rows.iter().all(|r| r.status == Status::Legal);
+        let lead = |i: usize| {
+            let r: &Row = summary.rows.get(i)?;
+            Some(Leading {
+                status: r.status,
+                army_name: r.army.clone(),
+                first_error: r.first_error.clone(),
+                duplicates: r
+                    .duplicates
+                    .iter()
+                    .map(|d| DuplicateReport {
+                        kind: d.kind.as_str().to_string(),
+                        file: d.file.clone(),
+                    })
+                    .collect(),
+            })
+        };
+        write_report_with(out, summary.event.as_deref(), legal, totals, |i| Ok(lead(i)), parts)
+    }
+
+    /// What the report writes of a roster before its part: its status,
+    /// army, first error and duplicates.
+    pub struct Leading {
+        pub status: Status,
+        pub army_name: Option<String>,
+        pub first_error: Option<String>,
+        pub duplicates: Vec<DuplicateReport>,
+    }
+
+    /// [`write_report`] without a [`Summary`]: the totals, and each
+    /// roster's leading fields asked for as its part is written, so a
+    /// batch need not keep a row per roster.
+    pub fn write_report_with<W: Write + ?Sized>(
+        out: &mut W,
+        event: Option<&str>,
+        legal: bool,
+        totals: Totals,
+        mut leading: impl FnMut(usize) -> io::Result<Option<Leading>>,
+        parts: &mut dyn Iterator<Item = io::Result<String>>,
+    ) -> io::Result<()> {
         let head = serde_json::to_string_pretty(&ReportHead {
             muster: env!("CARGO_PKG_VERSION"),
-            event: summary.event.as_deref(),
-            legal: summary.rows.iter().all(|r| r.status == Status::Legal),
-            totals: Totals {
-                rosters: summary.rows.len(),
-                legal: summary.count(Status::Legal),
-                illegal: summary.count(Status::Illegal),
-                unreadable: summary.count(Status::Unreadable),
-                not_a_roster: summary.count(Status::NotARoster),
-                duplicates: summary.duplicate_groups().len(),
-            },
+            event,
+            legal,
+            totals,
         })
         .map_err(io::Error::other)?;
         let lead = |i: usize| {
-            let r: &Row = summary.rows.get(i)?;
-            Some(indented(
+            let Some(r) = leading(i)? else {
+                return Ok(None);
+            };
+            Ok(Some(indented(
                 &Lead {
                     status: r.status.as_str(),
-                    army_name: r.army.as_deref(),
+                    army_name: r.army_name.as_deref(),
                     first_error: r.first_error.as_deref(),
-                    duplicates: r
-                        .duplicates
-                        .iter()
-                        .map(|d| DuplicateReport {
-                            kind: d.kind.as_str().to_string(),
-                            file: d.file.clone(),
-                        })
-                        .collect(),
+                    duplicates: r.duplicates,
                 },
                 INDENT,
-            ))
+            )))
         };
         rosters(out, &head, parts, lead)
     }
