@@ -247,7 +247,7 @@ fn main() {
     let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
     let bytes: usize = inputs
         .iter()
-        .filter_map(|i| std::fs::read(&i.path).ok())
+        .filter_map(|i| std::fs::read(i.path()).ok())
         .map(|b| b.len())
         .sum();
     let reading = t.elapsed();

@@ -82,8 +82,8 @@ pub fn check(
     // The rows are kept only for what prints them all (the table, the
     // HTML and CSV reports); the JSON documents need a status per roster,
     // and the report's leading fields go to a temporary file like the parts.
-    let keep_rows =
-        matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv)) || (format == Format::Text && !single);
+    let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv))
+        || (format == Format::Text && !single);
     let spools = spools.and_then(|(json, html)| {
         let leads = (!keep_rows && report_format == Some(ReportFormat::Json))
             .then(Spool::new)
@@ -210,7 +210,7 @@ pub fn check(
         }
     }
     if let Some((path, format)) = report {
-        let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
+        let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
         let written = write_atomically_with(path, &read, |w| match format {
             ReportFormat::Html => match &html {
                 Some(html) => crate::report::html::write(&summary, w, &mut html.parts()?),
@@ -292,7 +292,14 @@ fn write_report_slim(
                 .collect(),
         }))
     };
-    write_report_with(w, summary.event.as_deref(), legal, totals, leading, &mut parts.parts()?)
+    write_report_with(
+        w,
+        summary.event.as_deref(),
+        legal,
+        totals,
+        leading,
+        &mut parts.parts()?,
+    )
 }
 
 /// What the batch keeps of one checked roster: a row, its duplicate keys,

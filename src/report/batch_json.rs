@@ -87,7 +87,8 @@ pub mod stream {
         if let Err(e) = serde_json::to_writer_pretty(&mut out, value) {
             out.out.clear();
             out.out.extend_from_slice(indent.as_bytes());
-            out.out.extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
+            out.out
+                .extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
         }
         // serde_json writes valid UTF-8, and the indent is a `str`.
         String::from_utf8(out.out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -222,7 +223,14 @@ pub mod stream {
                     .collect(),
             })
         };
-        write_report_with(out, summary.event.as_deref(), legal, totals, |i| Ok(lead(i)), parts)
+        write_report_with(
+            out,
+            summary.event.as_deref(),
+            legal,
+            totals,
+            |i| Ok(lead(i)),
+            parts,
+        )
     }
 
     /// What the report writes of a roster before its part: its status,
