@@ -213,3 +213,66 @@ fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> 
     }
     Some(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every group linked in a line, as `duplicates_of` promises, written
+    /// the plain way: a list of members per key.
+    fn by_groups(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
+        let mut found = vec![Vec::new(); keys.len()];
+        for (kind, key) in [
+            (DuplicateKind::SamePlayer, (|k: &Keys| k.player) as fn(&Keys) -> Option<[u64; 2]>),
+            (DuplicateKind::SameList, |k: &Keys| k.list),
+        ] {
+            let mut groups: Vec<([u64; 2], Vec<usize>)> = Vec::new();
+            for (i, k) in keys.iter().enumerate() {
+                let Some(k) = key(k) else { continue };
+                match groups.iter_mut().find(|(g, _)| *g == k) {
+                    Some((_, members)) => members.push(i),
+                    None => groups.push((k, vec![i])),
+                }
+            }
+            for (_, group) in groups {
+                let [first, second, ..] = group[..] else { continue };
+                found[first].push(Duplicate { kind, other: second });
+                for &member in &group[1..] {
+                    found[member].push(Duplicate { kind, other: first });
+                }
+            }
+        }
+        for links in &mut found {
+            links.sort_by_key(|d| (d.kind, d.other));
+        }
+        found
+    }
+
+    #[test]
+    fn groups_are_linked_in_a_line_whatever_the_order() {
+        // Few distinct keys, so groups of every size, interleaved.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let keys: Vec<Keys> = (0..500)
+            .map(|_| {
+                let (p, l) = (next() % 40, next() % 60);
+                Keys {
+                    player: (p < 35).then_some([p, 1]),
+                    list: (l < 50).then_some([l, 2]),
+                }
+            })
+            .collect();
+        let found = duplicates_of(&keys);
+        assert_eq!(
+            found.iter().map(Vec::len).sum::<usize>(),
+            by_groups(&keys).iter().map(Vec::len).sum::<usize>()
+        );
+        assert_eq!(found, by_groups(&keys));
+        assert!(duplicates_of(&[Keys::default(), Keys::default()]).iter().all(Vec::is_empty));
+    }
+}
