@@ -223,7 +223,10 @@ mod tests {
     fn by_groups(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
         let mut found = vec![Vec::new(); keys.len()];
         for (kind, key) in [
-            (DuplicateKind::SamePlayer, (|k: &Keys| k.player) as fn(&Keys) -> Option<[u64; 2]>),
+            (
+                DuplicateKind::SamePlayer,
+                (|k: &Keys| k.player) as fn(&Keys) -> Option<[u64; 2]>,
+            ),
             (DuplicateKind::SameList, |k: &Keys| k.list),
         ] {
             let mut groups: Vec<([u64; 2], Vec<usize>)> = Vec::new();
@@ -273,6 +276,10 @@ mod tests {
             by_groups(&keys).iter().map(Vec::len).sum::<usize>()
         );
         assert_eq!(found, by_groups(&keys));
-        assert!(duplicates_of(&[Keys::default(), Keys::default()]).iter().all(Vec::is_empty));
+        assert!(
+            duplicates_of(&[Keys::default(), Keys::default()])
+                .iter()
+                .all(Vec::is_empty)
+        );
     }
 }

@@ -58,8 +58,8 @@ struct ListIndex {
     /// How many lists there were when it was made: a catalogue given more
     /// lists afterwards is searched one list at a time instead.
     lists: usize,
-    normalized: std::collections::HashMap<String, Vec<usize>>,
-    compact: std::collections::HashMap<String, Vec<usize>>,
+    normalized: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
+    compact: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
 }
 
 impl ListIndex {
@@ -294,13 +294,14 @@ impl Catalogue {
     /// nearest of all lists' names), from one pass over the names.
     pub fn nearest_lists_and_name(&self, name: &str, n: usize) -> (Option<&str>, Vec<&ArmyList>) {
         let lower = name.to_lowercase();
+        let near = crate::diagnostic::Near::new(&lower);
         // As `diagnostic::nearest`: the first of the closest names.
         let mut best: Option<(f64, &str)> = None;
         let mut scored: Vec<(f64, &ArmyList)> = Vec::new();
         for list in &self.lists {
             let mut top: Option<f64> = None;
             for candidate in list.all_names() {
-                let Some(score) = crate::diagnostic::closeness(&lower, candidate) else {
+                let Some(score) = near.closeness(candidate) else {
                     continue;
                 };
                 if best.is_none_or(|(s, _)| score > s) {

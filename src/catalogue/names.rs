@@ -4,6 +4,7 @@
 //! and honest about ambiguity: a name that fits two entries is reported, not
 //! guessed.
 
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// The result of looking a name up.
@@ -17,8 +18,8 @@ pub enum Lookup {
 /// Names and aliases of one kind of entry (formations, or upgrades).
 #[derive(Debug, Clone, Default)]
 pub struct NameIndex {
-    exact: HashMap<String, Vec<usize>>,
-    compact: HashMap<String, Vec<usize>>,
+    exact: HashMap<String, Vec<usize>, FxBuildHasher>,
+    compact: HashMap<String, Vec<usize>, FxBuildHasher>,
     /// Every name and alias as written, for suggestions.
     pub display: Vec<(String, usize)>,
 }
@@ -51,7 +52,7 @@ pub fn same_thing(written: &str, known: &str) -> bool {
         .any(|w| compact(&w) == known)
 }
 
-fn push(map: &mut HashMap<String, Vec<usize>>, key: String, index: usize) {
+fn push(map: &mut HashMap<String, Vec<usize>, FxBuildHasher>, key: String, index: usize) {
     let entry = map.entry(key).or_default();
     if !entry.contains(&index) {
         entry.push(index);

@@ -75,44 +75,97 @@ pub mod stream {
     /// The rosters of a document sit two levels deep.
     const INDENT: &str = "    ";
 
-    /// Pretty JSON of `value`, every line indented by `indent`: written
-    /// once, the indent put in as each line starts (a string in JSON never
-    /// holds a raw line break, so every `\n` written starts a line).
+    /// Pretty JSON of `value`, every line indented by `indent` (a whole
+    /// number of levels): what `serde_json::to_string_pretty` prints, one
+    /// level deeper for each two spaces of `indent`, written in one pass.
     fn indented<T: Serialize>(value: &T, indent: &str) -> String {
-        let mut out = Indenting {
-            out: Vec::with_capacity(4096),
-            indent: indent.as_bytes(),
+        let mut out = Vec::with_capacity(4096);
+        out.extend_from_slice(indent.as_bytes());
+        let nested = Nested {
+            level: indent.len() / 2,
+            has_value: false,
         };
-        out.out.extend_from_slice(indent.as_bytes());
-        if let Err(e) = serde_json::to_writer_pretty(&mut out, value) {
-            out.out.clear();
-            out.out.extend_from_slice(indent.as_bytes());
-            out.out
-                .extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
+        let mut serializer = serde_json::Serializer::with_formatter(&mut out, nested);
+        if let Err(e) = value.serialize(&mut serializer) {
+            out.clear();
+            out.extend_from_slice(indent.as_bytes());
+            out.extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
         }
         // serde_json writes valid UTF-8, and the indent is a `str`.
-        String::from_utf8(out.out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
-    /// A writer that puts `indent` after every line break.
-    struct Indenting<'a> {
-        out: Vec<u8>,
-        indent: &'a [u8],
+    /// `serde_json::ser::PrettyFormatter` (two spaces a level) starting
+    /// `level` levels in, as a value nested that deep in a document is
+    /// printed.
+    struct Nested {
+        level: usize,
+        has_value: bool,
     }
 
-    impl Write for Indenting<'_> {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            let mut rest = buf;
-            while let Some(at) = rest.iter().position(|&b| b == b'\n') {
-                self.out.extend_from_slice(&rest[..=at]);
-                self.out.extend_from_slice(self.indent);
-                rest = &rest[at + 1..];
-            }
-            self.out.extend_from_slice(rest);
-            Ok(buf.len())
+    impl Nested {
+        fn line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            self.indent(w)
         }
 
-        fn flush(&mut self) -> io::Result<()> {
+        fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+            for _ in 0..self.level {
+                w.write_all(b"  ")?;
+            }
+            Ok(())
+        }
+
+        fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+            self.level -= 1;
+            if self.has_value {
+                w.write_all(b"\n")?;
+                self.indent(w)?;
+            }
+            w.write_all(bracket)
+        }
+    }
+
+    impl serde_json::ser::Formatter for Nested {
+        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.level += 1;
+            self.has_value = false;
+            w.write_all(b"[")
+        }
+
+        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, b"]")
+        }
+
+        fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            self.line(w, first)
+        }
+
+        fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+            self.has_value = true;
+            Ok(())
+        }
+
+        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.level += 1;
+            self.has_value = false;
+            w.write_all(b"{")
+        }
+
+        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, b"}")
+        }
+
+        fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            self.line(w, first)
+        }
+
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+
+        fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+            self.has_value = true;
             Ok(())
         }
     }
@@ -275,5 +328,27 @@ pub mod stream {
             )))
         };
         rosters(out, &head, parts, lead)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::indented;
+
+        #[test]
+        fn indented_is_pretty_json_shifted_right() {
+            let value = serde_json::json!({
+                "file": "a\nb \"c\"",
+                "empty": [],
+                "none": {},
+                "list": [1, {"x": [true, null], "y": {}}, [[]], "z"],
+                "nested": {"a": {"b": {"c": 1.5}}}
+            });
+            for indent in ["", "  ", "    "] {
+                let pretty = serde_json::to_string_pretty(&value).unwrap_or_default();
+                let shifted: Vec<String> = pretty.lines().map(|l| format!("{indent}{l}")).collect();
+                assert_eq!(indented(&value, indent), shifted.join("\n"));
+            }
+            assert_eq!(indented(&Vec::<u8>::new(), "    "), "    []");
+        }
     }
 }

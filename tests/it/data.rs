@@ -258,7 +258,11 @@ fn every_list_name_finds_its_list_through_the_index() {
         let alone = muster::diagnostic::nearest(name, catalogue.lists.iter().flat_map(|l| l.all_names()));
         assert_eq!(suggestion, alone, "{name}");
         let nearest: Vec<&str> = nearest.iter().map(|l| l.id.as_str()).collect();
-        let again: Vec<&str> = catalogue.nearest_lists(name, 3).iter().map(|l| l.id.as_str()).collect();
+        let again: Vec<&str> = catalogue
+            .nearest_lists(name, 3)
+            .iter()
+            .map(|l| l.id.as_str())
+            .collect();
         assert_eq!(nearest, again, "{name}");
     }
     assert!(matches!(
