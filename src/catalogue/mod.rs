@@ -49,6 +49,19 @@ pub struct Catalogue {
     /// The lists by each of their names' keys, made on the first lookup
     /// (a batch finds a list per roster).
     list_index: std::sync::OnceLock<ListIndex>,
+    /// The datasheets by id, made on the first lookup (the army's facts
+    /// look up every unit of every roster).
+    datasheet_index: std::sync::OnceLock<DatasheetIndex>,
+}
+
+/// Each datasheet id to the datasheets that have it (game, position), in
+/// catalogue order.
+#[derive(Debug, Default)]
+struct DatasheetIndex {
+    /// How many datasheets there were when it was made: a catalogue given
+    /// more afterwards is searched one datasheet at a time instead.
+    datasheets: usize,
+    by_id: std::collections::HashMap<String, Vec<(GameId, usize)>, rustc_hash::FxBuildHasher>,
 }
 
 /// Each list name's forms (`ListName`) to the lists that have it, in
@@ -353,7 +366,22 @@ impl Catalogue {
     }
 
     pub fn datasheet(&self, game: GameId, id: &str) -> Option<&Datasheet> {
-        self.datasheets.iter().find(|d| d.game == game && d.id == id)
+        let index = self.datasheet_index.get_or_init(|| {
+            let mut index = DatasheetIndex {
+                datasheets: self.datasheets.len(),
+                ..DatasheetIndex::default()
+            };
+            for (i, d) in self.datasheets.iter().enumerate() {
+                index.by_id.entry(d.id.clone()).or_default().push((d.game, i));
+            }
+            index
+        });
+        if index.datasheets != self.datasheets.len() {
+            return self.datasheets.iter().find(|d| d.game == game && d.id == id);
+        }
+        // The first of that game, as a search in order finds.
+        let (_, at) = index.by_id.get(id)?.iter().find(|(g, _)| *g == game)?;
+        self.datasheets.get(*at)
     }
 
     pub fn heresy_unit(&self, game: GameId, id: &str) -> Option<&HeresyUnit> {

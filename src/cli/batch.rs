@@ -107,10 +107,14 @@ pub fn check(
     let (mut named_unusable, mut all_legal) = (false, true);
     let (want_json, want_html) = (spool.is_some(), html.is_some());
     let keep_whole = single && format == Format::Text;
+    let wants = check::Wants {
+        share_link: want_json,
+    };
     batch::check_each(
         &inputs,
         // The seam for whatever applies to every roster (here, the event).
-        |bytes, name| check::check_bytes_for(catalogue, event, name, bytes),
+        // Share links are only in the JSON documents.
+        |bytes, name| check::check_bytes_with(catalogue, event, name, bytes, wants),
         // On the checking thread: what is kept of each result.
         |checked| Cut {
             unusable: checked.unusable(),
