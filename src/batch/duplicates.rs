@@ -84,6 +84,9 @@ fn digest(mut feed: impl FnMut(&mut dyn std::hash::Hasher)) -> [u64; 2] {
     out
 }
 
+/// Which of a roster's [`Keys`] a kind of duplicate compares.
+type KeyOf = fn(&Keys) -> Option<[u64; 2]>;
+
 /// [`duplicates`] from each roster's [`Keys`]. One kind at a time, with a
 /// map from each key to the first two rosters that have it (nothing per
 /// group beyond that), so a batch of many rosters needs little memory here.
@@ -91,7 +94,7 @@ pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
     let mut found: Vec<Vec<Duplicate>> = vec![Vec::new(); keys.len()];
     // In `DuplicateKind` order, so each roster's links come out sorted by
     // kind; each roster has at most one link of each kind.
-    let kinds: [(DuplicateKind, fn(&Keys) -> Option<[u64; 2]>); 2] = [
+    let kinds: [(DuplicateKind, KeyOf); 2] = [
         (DuplicateKind::SamePlayer, |k| k.player),
         (DuplicateKind::SameList, |k| k.list),
     ];
