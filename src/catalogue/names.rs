@@ -4,46 +4,14 @@
 //! and honest about ambiguity: a name that fits two entries is reported, not
 //! guessed.
 
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A hasher for the catalogue's own short keys (names, ids, tags): a
-/// multiply-rotate over eight bytes at a time, as rustc's FxHash. SipHash,
-/// the std default, costs more than the rest of a lookup for keys this
-/// short; the keys come from the list files, and a lookup of a name a
+/// A `HashMap` for the catalogue's own short keys (names, ids, tags), with
+/// rustc's Fx hash: SipHash, the std default, costs more than the rest of a
+/// lookup for keys this short. The keys come from the list files; a name a
 /// roster writes only probes what the list put there.
-#[derive(Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write(&[n]);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write(&n.to_le_bytes());
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A `HashMap` with [`KeyHasher`].
-pub type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+pub type KeyMap<K, V> = HashMap<K, V, FxBuildHasher>;
 
 /// The result of looking a name up.
 #[derive(Debug, Clone, PartialEq, Eq)]
