@@ -762,6 +762,39 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // The codex variant each force entry stands for (none: the book's
+    // standard force), and so the variants each force rule belongs to.
+    // In a book with variants, a force entry past the first (the standard
+    // force) that no variant stands for is a Chapter muster cannot read
+    // from the cards (Raven Guard): its rules are tied to its name, which
+    // no roster fields.
+    let has_variants = muster::games::netepic::variants_of(book.id).next().is_some();
+    let mut rule_forces: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
+    for (i, f) in children(root, "forceEntries", "forceEntry").enumerate() {
+        let name = f.attribute("name").map(tidy).unwrap_or_default();
+        let variant = force_variant(book.id, &name)
+            .map(str::to_string)
+            .or_else(|| (has_variants && i > 0).then(|| name.clone()));
+        for r in children(f, "rules", "rule") {
+            if let Some(name) = r.attribute("name") {
+                rule_forces.entry(tidy(name)).or_default().push(variant.clone());
+            }
+        }
+    }
+    let rule_variants: BTreeMap<String, Vec<String>> = rule_forces
+        .into_iter()
+        .filter(|(_, v)| v.iter().all(Option::is_some))
+        .map(|(r, v)| {
+            (
+                r,
+                v.into_iter()
+                    .flatten()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+            )
+        })
+        .collect();
     let forces: Vec<String> = children(root, "forceEntries", "forceEntry")
         .filter_map(|f| f.attribute("name").map(tidy))
         .collect();
@@ -776,8 +809,25 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         &cards,
         &skipped,
         &force_rules,
+        &rule_variants,
         &forces,
     ))
+}
+
+/// The codex variant (games::netepic::VARIANTS) a catalogue's force entry
+/// stands for: its name is the variant's card tag (`Blood Angels`,
+/// `Alaitoc Craftworld`, `Eldar Knights - Ally only`). A variant without
+/// tags is the book's standard army, and no force entry is read as it.
+fn force_variant(list: &str, force: &str) -> Option<&'static str> {
+    use muster::games::netepic::variants_of;
+    let force = slug(force);
+    variants_of(list)
+        .find(|v| {
+            v.tags
+                .iter()
+                .any(|t| force == *t || force.strip_prefix(t).is_some_and(|rest| rest.starts_with('-')))
+        })
+        .map(|v| v.name)
 }
 
 #[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
@@ -791,6 +841,7 @@ fn render(
     cards: &[Card],
     skipped: &[String],
     force_rules: &[String],
+    rule_variants: &BTreeMap<String, Vec<String>>,
     forces: &[String],
 ) -> String {
     let mut y = String::new();
@@ -927,6 +978,10 @@ fn render(
             let _ = writeln!(w, "  - id: book-{}", slug(name));
             let _ = writeln!(w, "    name: {}", quote(name));
             let _ = writeln!(w, "    summary: {}", quote(summary));
+            if let Some(variants) = rule_variants.get(name.as_str()) {
+                let names: Vec<String> = variants.iter().map(|v| quote(v)).collect();
+                let _ = writeln!(w, "    variants: [{}]", names.join(", "));
+            }
         }
     }
 
@@ -1595,7 +1650,7 @@ fn variant_decisions(book: &Book) -> Vec<String> {
         .collect();
     if !named.is_empty() {
         d.push(format!(
-            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. This book's variants, with the tags of their cards: {}.",
+            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. The army rules of a variant's force entry carry that variant (`variants`) and are printed on a roster only when a force takes its cards. This book's variants, with the tags of their cards: {}.",
             named.join("; ")
         ));
     }

@@ -972,6 +972,7 @@ fn link_list(
                 id: r.id,
                 name: r.name,
                 summary: r.summary,
+                variants: r.variants,
             })
             .collect(),
         sections,

@@ -376,6 +376,8 @@ pub struct SpecialRule {
     pub id: String,
     pub name: String,
     pub summary: String,
+    /// The variants whose rule this is (empty: the whole list's).
+    pub variants: Vec<String>,
 }
 
 #[derive(Debug, Clone)]

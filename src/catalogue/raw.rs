@@ -271,6 +271,11 @@ pub struct SpecialRule {
     pub name: String,
     /// One or two sentences in our own words.
     pub summary: String,
+    /// The codex variants (by name, NetEpic: `games::netepic::VARIANTS`)
+    /// whose rule this is; empty for a rule of the whole list. A roster
+    /// prints it only when a force fields one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<String>,
 }
 
 /// A table of the list ("Space Marine Detachments", "Titan Legions").

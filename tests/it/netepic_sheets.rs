@@ -441,3 +441,42 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
         ],
     );
 }
+
+/// A variant's army rules (a Chapter's) print on a roster only when a
+/// force fields that variant's cards; the book's own rules always do.
+#[test]
+fn a_roster_prints_the_army_rules_of_the_variants_it_fields() {
+    let plain = "tests/rosters/netepic/netepic-adeptus-astartes/legal-3000.ok.txt";
+    let blood = "tests/rosters/netepic/netepic-adeptus-astartes/book-blood-angels-death-company.ok.txt";
+    for (roster, fielded) in [(plain, false), (blood, true)] {
+        let html = muster(&["roster", roster, "--html", "-"]);
+        assert_eq!(html.status, 0, "{}", html.stderr);
+        let stem = std::path::Path::new(roster)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("roster");
+        let path = out_dir().join(format!("{stem}.pdf"));
+        let pdf = muster(&["roster", roster, "--pdf", &path.display().to_string()]);
+        assert_eq!(pdf.status, 0, "{}", pdf.stderr);
+        let (_, pdf) = pdf_text(&path);
+        for text in [squeeze(&html.stdout), squeeze(&pdf)] {
+            assert_eq!(
+                text.contains(&squeeze("Blood Angels - Black Rage")),
+                fielded,
+                "{roster}"
+            );
+            assert_eq!(
+                text.contains(&squeeze("Psychic Power : Quickening")),
+                fielded,
+                "{roster}"
+            );
+            for other in [
+                "Black Templars - Zeal",
+                "Iron Hands - Pride",
+                "Raven Guard - Pin-Point Accuracy",
+            ] {
+                assert!(!text.contains(&squeeze(other)), "{roster}: {other}");
+            }
+        }
+    }
+}
