@@ -814,6 +814,26 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
     ))
 }
 
+/// A rule's words and its trailing reference: `A card is taken as printed
+/// (core rules 1.2.1).` is the sentence and `NetEpic Gold core rules
+/// 1.2.1`; a line of the core rules is written as a source line
+/// (`003 line 685`), which players' messages leave out.
+fn split_source(rule: &str) -> (String, Option<String>) {
+    let body = rule.strip_suffix(").").and_then(|r| r.rsplit_once(" ("));
+    match body {
+        Some((words, inside))
+            if inside.starts_with("core rules") || inside.starts_with("fortification table") =>
+        {
+            let source = match inside.split_once(", line ") {
+                Some((what, line)) => format!("NetEpic Gold core rules, {what} (003 line {line})"),
+                None => format!("NetEpic Gold {inside}"),
+            };
+            (format!("{words}."), Some(source))
+        }
+        _ => (rule.to_string(), None),
+    }
+}
+
 /// The codex variant (games::netepic::VARIANTS) a catalogue's force entry
 /// stands for: its name is the variant's card tag (`Blood Angels`,
 /// `Alaitoc Craftworld`, `Eldar Knights - Ally only`). A variant without
@@ -1279,10 +1299,16 @@ fn render(
 
     // Not enforced.
     let _ = writeln!(w, "not_enforced:");
+    // The rule in words for players; its reference (`(core rules 6.1)`)
+    // goes to `source`, the rule's provenance.
     let mut skip = |id: &str, rule: &str, why: &str| {
+        let (rule, source) = split_source(rule);
         let _ = writeln!(w, "  - id: {id}");
-        let _ = writeln!(w, "    rule: {}", quote(rule));
+        let _ = writeln!(w, "    rule: {}", quote(&rule));
         let _ = writeln!(w, "    why: {}", quote(why));
+        if let Some(source) = source {
+            let _ = writeln!(w, "    source: {}", quote(&source));
+        }
     };
     for (id, rule, why) in construction_not_enforced() {
         skip(id, rule, why);
@@ -1316,7 +1342,7 @@ fn render(
         };
         skip(
             &format!("book-{}", slug(r)),
-            &format!("Army-book rule `{r}` (catalogue force entry)."),
+            &format!("Army-book rule: {r}."),
             why,
         );
     }

@@ -987,6 +987,7 @@ fn link_list(
                 id: n.id,
                 rule: n.rule,
                 why: n.why,
+                source: n.source,
             })
             .collect(),
         figures,

@@ -597,6 +597,8 @@ pub struct NotEnforced {
     pub id: String,
     pub rule: String,
     pub why: String,
+    /// Where the rule comes from, apart from its words.
+    pub source: Option<String>,
 }
 
 /// One datasheet, as written (the notation is parsed by later stages).

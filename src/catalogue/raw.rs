@@ -773,6 +773,11 @@ pub struct NotEnforced {
     pub rule: String,
     /// Why it is not checked (needs models on the table, needs data we lack...).
     pub why: String,
+    /// Where the rule comes from (`NetEpic Gold core rules 6.1`), kept out
+    /// of `rule` so that players read the rule alone; shown as the unchecked
+    /// note's provenance (`--verbose`, JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The datasheets of one faction: `lists/<game>/datasheets/<id>.yaml`.
