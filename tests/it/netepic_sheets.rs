@@ -417,7 +417,8 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "Units: Company HQ Squad, 10 Rhino, 18 Tactical Squad",
             "Army: break points 38 · victory points 33 · victory points to win 40 (for 3000 points)",
             "Imre Tóth",
-            "850 pts · break point 0 · victory points 9",
+            // A titan has no break point (core rules 6.1): not "0".
+            "850 pts · break point none (broken when destroyed) · victory points 9",
             // The crib sheet.
             "Tactical Squad",
             "Pinning class 1 · Move 10cm · Save 5+ · CAF +2 · Morale 2+",
@@ -479,4 +480,32 @@ fn a_roster_prints_the_army_rules_of_the_variants_it_fields() {
             }
         }
     }
+}
+
+/// A titan card has no break point: the roster says it counts when
+/// destroyed, where another card shows its number (HTML and terminal).
+#[test]
+fn a_titan_card_has_no_break_point_of_zero() {
+    let roster = "tests/rosters/netepic/netepic-adeptus-astartes/legal-3000.ok.txt";
+    let html = muster(&["roster", roster, "--html", "-"]);
+    assert_eq!(html.status, 0, "{}", html.stderr);
+    assert!(
+        html.stdout
+            .contains("850 pts · break point none (broken when destroyed) · victory points 9"),
+        "{}",
+        html.stdout
+    );
+    assert!(
+        html.stdout.contains("350 pts · break point 5 · victory points 4"),
+        "{}",
+        html.stdout
+    );
+    assert!(!html.stdout.contains("break point 0 "), "{}", html.stdout);
+    let text = muster(&["check", roster]);
+    let titan = text
+        .stdout
+        .lines()
+        .find(|l| l.contains("Warlord Titan") && l.contains("850"))
+        .unwrap_or_default();
+    assert!(titan.contains("850    -    9"), "{titan}");
 }
