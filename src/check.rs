@@ -41,6 +41,11 @@ pub struct FormationSummary {
 pub struct CardSummary {
     pub break_point: Option<u32>,
     pub victory_points: Option<u32>,
+    /// A titan or praetorian bought with its weapons (victory points per
+    /// 100 points): it has no break point, its victory points go to the
+    /// enemy when it is destroyed (NetEpic Gold 6.1, step 4), whatever the
+    /// catalogue's break point (0) says.
+    pub broken_when_destroyed: bool,
 }
 
 /// One force of the army: the core army (first) or an allied force
@@ -764,6 +769,7 @@ fn summary(
                                 Some(crate::games::netepic::victory_points_of_cost(f.points))
                             }
                         },
+                        broken_when_destroyed: card.victory_points == CardVp::PerHundredPoints,
                     }),
                 }
             })

@@ -153,6 +153,9 @@ impl RuleRef {
             let inside = &rest[open + 1..close];
             let bookkeeping = inside.contains("Snapfire")
                 || inside.contains("decisions")
+                || inside.starts_with("shared source")
+                || inside.starts_with("line ")
+                || inside.starts_with("lines ")
                 || (inside.len() > 4
                     && inside.as_bytes()[..3].iter().all(u8::is_ascii_digit)
                     && inside[3..].trim_start().starts_with("line"));

@@ -1025,6 +1025,7 @@ fn link_list(
                 id: r.id,
                 name: r.name,
                 summary: r.summary,
+                variants: r.variants,
             })
             .collect(),
         sections,
@@ -1039,6 +1040,7 @@ fn link_list(
                 id: n.id,
                 rule: n.rule,
                 why: n.why,
+                source: n.source,
             })
             .collect(),
         figures,

@@ -490,6 +490,8 @@ pub struct SpecialRule {
     pub id: String,
     pub name: String,
     pub summary: String,
+    /// The variants whose rule this is (empty: the whole list's).
+    pub variants: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -709,6 +711,8 @@ pub struct NotEnforced {
     pub id: String,
     pub rule: String,
     pub why: String,
+    /// Where the rule comes from, apart from its words.
+    pub source: Option<String>,
 }
 
 /// One datasheet, as written (the notation is parsed by later stages).

@@ -271,6 +271,11 @@ pub struct SpecialRule {
     pub name: String,
     /// One or two sentences in our own words.
     pub summary: String,
+    /// The codex variants (by name, NetEpic: `games::netepic::VARIANTS`)
+    /// whose rule this is; empty for a rule of the whole list. A roster
+    /// prints it only when a force fields one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<String>,
 }
 
 /// A table of the list ("Space Marine Detachments", "Titan Legions").
@@ -857,6 +862,11 @@ pub struct NotEnforced {
     pub rule: String,
     /// Why it is not checked (needs models on the table, needs data we lack...).
     pub why: String,
+    /// Where the rule comes from (`NetEpic Gold core rules 6.1`), kept out
+    /// of `rule` so that players read the rule alone; shown as the unchecked
+    /// note's provenance (`--verbose`, JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The datasheets of one faction: `lists/<game>/datasheets/<id>.yaml`.

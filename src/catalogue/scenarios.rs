@@ -270,6 +270,7 @@ fn not_enforced(raw: &raw::NotEnforced) -> NotEnforced {
         id: raw.id.clone(),
         rule: raw.rule.clone(),
         why: raw.why.clone(),
+        source: raw.source.clone(),
     }
 }
 

@@ -57,6 +57,33 @@ pub fn army_rules(list: &ArmyList) -> Vec<ArmyRule> {
         .collect()
 }
 
+/// The army-wide special rules a roster fields: the list's own, and those
+/// of the codex variants (a Chapter, a Craftworld) whose cards the roster
+/// takes from this list; a variant's rule is left out when none of its
+/// cards is fielded.
+pub fn fielded_army_rules(list: &ArmyList, army: Option<&crate::check::ArmySummary>) -> Vec<ArmyRule> {
+    let fielded = |name: &str| -> bool {
+        let Some(army) = army else { return false };
+        let Some(variant) = crate::games::netepic::variants_of(&list.id).find(|v| v.name == name) else {
+            return false;
+        };
+        army.formations.iter().any(|f| {
+            list.formations
+                .iter()
+                .find(|x| x.id == f.id)
+                .is_some_and(|x| variant.card_of(&x.tags))
+        })
+    };
+    list.special_rules
+        .iter()
+        .filter(|r| r.variants.is_empty() || r.variants.iter().any(|v| fielded(v)))
+        .map(|r| ArmyRule {
+            name: r.name.clone(),
+            summary: r.summary.clone(),
+        })
+        .collect()
+}
+
 /// One datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct UnitCard {
@@ -807,7 +834,7 @@ impl RosterSheet {
             forces: army.map(|a| a.forces.clone()).unwrap_or_default(),
             victory: army.and_then(|a| a.victory),
             formations,
-            army_rules: list.map(army_rules).unwrap_or_default(),
+            army_rules: list.map(|l| fielded_army_rules(l, army)).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
             fleet,
             battlegroups: army.and_then(super::heresy::BattlegroupsView::new),
