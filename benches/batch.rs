@@ -247,7 +247,7 @@ fn main() {
     let inputs = muster::batch::collect(&[dir.path().to_path_buf()]);
     let bytes: usize = inputs
         .iter()
-        .filter_map(|i| std::fs::read(&i.path).ok())
+        .filter_map(|i| std::fs::read(i.path()).ok())
         .map(|b| b.len())
         .sum();
     let reading = t.elapsed();
@@ -265,7 +265,11 @@ fn main() {
     let mut counts = Counts::default();
     muster::batch::check_each(
         &inputs,
-        |bytes, name| check::check_bytes(catalogue, name, bytes),
+        // As the CLI checks for its table: no share links, which only
+        // the JSON documents print.
+        |bytes, name| {
+            check::check_bytes_with(catalogue, None, name, bytes, check::Wants { share_link: false })
+        },
         |c| {
             (
                 Counts::of(&c),

@@ -25,6 +25,14 @@ fn check(c: &mut Criterion) {
     c.bench_function("load what one Codex Astartes roster needs", |b| {
         b.iter(|| catalogue::load_for_check(None, black_box("Codex Astartes")))
     });
+    // What `muster check ROSTER` loads for a roster without a `Scenario:`
+    // line, per game (a NetEpic army book is the largest list).
+    for army in ["Codex Astartes", "Armageddon Sector", "NetEpic Adeptus Astartes"] {
+        c.bench_function(
+            &format!("load what one {army} roster without a scenario needs"),
+            |b| b.iter(|| catalogue::load_for_check_with(None, black_box(army), false)),
+        );
+    }
     c.bench_function("check an Epic army (codex-astartes-3000.txt)", |b| {
         b.iter(|| check::check_text(catalogue, "army.txt", black_box(ARMY)))
     });

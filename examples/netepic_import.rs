@@ -762,6 +762,39 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // The codex variant each force entry stands for (none: the book's
+    // standard force), and so the variants each force rule belongs to.
+    // In a book with variants, a force entry past the first (the standard
+    // force) that no variant stands for is a Chapter muster cannot read
+    // from the cards (Raven Guard): its rules are tied to its name, which
+    // no roster fields.
+    let has_variants = muster::games::netepic::variants_of(book.id).next().is_some();
+    let mut rule_forces: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
+    for (i, f) in children(root, "forceEntries", "forceEntry").enumerate() {
+        let name = f.attribute("name").map(tidy).unwrap_or_default();
+        let variant = force_variant(book.id, &name)
+            .map(str::to_string)
+            .or_else(|| (has_variants && i > 0).then(|| name.clone()));
+        for r in children(f, "rules", "rule") {
+            if let Some(name) = r.attribute("name") {
+                rule_forces.entry(tidy(name)).or_default().push(variant.clone());
+            }
+        }
+    }
+    let rule_variants: BTreeMap<String, Vec<String>> = rule_forces
+        .into_iter()
+        .filter(|(_, v)| v.iter().all(Option::is_some))
+        .map(|(r, v)| {
+            (
+                r,
+                v.into_iter()
+                    .flatten()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+            )
+        })
+        .collect();
     let forces: Vec<String> = children(root, "forceEntries", "forceEntry")
         .filter_map(|f| f.attribute("name").map(tidy))
         .collect();
@@ -776,8 +809,45 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
         &cards,
         &skipped,
         &force_rules,
+        &rule_variants,
         &forces,
     ))
+}
+
+/// A rule's words and its trailing reference: `A card is taken as printed
+/// (core rules 1.2.1).` is the sentence and `NetEpic Gold core rules
+/// 1.2.1`; a line of the core rules is written as a source line
+/// (`003 line 685`), which players' messages leave out.
+fn split_source(rule: &str) -> (String, Option<String>) {
+    let body = rule.strip_suffix(").").and_then(|r| r.rsplit_once(" ("));
+    match body {
+        Some((words, inside))
+            if inside.starts_with("core rules") || inside.starts_with("fortification table") =>
+        {
+            let source = match inside.split_once(", line ") {
+                Some((what, line)) => format!("NetEpic Gold core rules, {what} (003 line {line})"),
+                None => format!("NetEpic Gold {inside}"),
+            };
+            (format!("{words}."), Some(source))
+        }
+        _ => (rule.to_string(), None),
+    }
+}
+
+/// The codex variant (games::netepic::VARIANTS) a catalogue's force entry
+/// stands for: its name is the variant's card tag (`Blood Angels`,
+/// `Alaitoc Craftworld`, `Eldar Knights - Ally only`). A variant without
+/// tags is the book's standard army, and no force entry is read as it.
+fn force_variant(list: &str, force: &str) -> Option<&'static str> {
+    use muster::games::netepic::variants_of;
+    let force = slug(force);
+    variants_of(list)
+        .find(|v| {
+            v.tags
+                .iter()
+                .any(|t| force == *t || force.strip_prefix(t).is_some_and(|rest| rest.starts_with('-')))
+        })
+        .map(|v| v.name)
 }
 
 #[allow(clippy::too_many_arguments)] // one call, every argument a different part of the file
@@ -791,6 +861,7 @@ fn render(
     cards: &[Card],
     skipped: &[String],
     force_rules: &[String],
+    rule_variants: &BTreeMap<String, Vec<String>>,
     forces: &[String],
 ) -> String {
     let mut y = String::new();
@@ -927,6 +998,10 @@ fn render(
             let _ = writeln!(w, "  - id: book-{}", slug(name));
             let _ = writeln!(w, "    name: {}", quote(name));
             let _ = writeln!(w, "    summary: {}", quote(summary));
+            if let Some(variants) = rule_variants.get(name.as_str()) {
+                let names: Vec<String> = variants.iter().map(|v| quote(v)).collect();
+                let _ = writeln!(w, "    variants: [{}]", names.join(", "));
+            }
         }
     }
 
@@ -1224,10 +1299,16 @@ fn render(
 
     // Not enforced.
     let _ = writeln!(w, "not_enforced:");
+    // The rule in words for players; its reference (`(core rules 6.1)`)
+    // goes to `source`, the rule's provenance.
     let mut skip = |id: &str, rule: &str, why: &str| {
+        let (rule, source) = split_source(rule);
         let _ = writeln!(w, "  - id: {id}");
-        let _ = writeln!(w, "    rule: {}", quote(rule));
+        let _ = writeln!(w, "    rule: {}", quote(&rule));
         let _ = writeln!(w, "    why: {}", quote(why));
+        if let Some(source) = source {
+            let _ = writeln!(w, "    source: {}", quote(&source));
+        }
     };
     for (id, rule, why) in construction_not_enforced() {
         skip(id, rule, why);
@@ -1261,7 +1342,7 @@ fn render(
         };
         skip(
             &format!("book-{}", slug(r)),
-            &format!("Army-book rule `{r}` (catalogue force entry)."),
+            &format!("Army-book rule: {r}."),
             why,
         );
     }
@@ -1595,7 +1676,7 @@ fn variant_decisions(book: &Book) -> Vec<String> {
         .collect();
     if !named.is_empty() {
         d.push(format!(
-            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. This book's variants, with the tags of their cards: {}.",
+            "Codex variants (core rules 1.2.3-1.2.4): the catalogue merges them with this book's standard list, so a force fields a variant by taking its cards, the cards carrying its tags; no roster line names it. A force with none of them is the standard army of the book. A force with cards of two variants is an error (`one-variant`). The core army's variant sets its share of the army's points and its allies (`codex-share`, the ally rules), and a force of a Codex variant is never another army's ally. The army rules of a variant's force entry carry that variant (`variants`) and are printed on a roster only when a force takes its cards. This book's variants, with the tags of their cards: {}.",
             named.join("; ")
         ));
     }

@@ -41,6 +41,11 @@ pub struct FormationSummary {
 pub struct CardSummary {
     pub break_point: Option<u32>,
     pub victory_points: Option<u32>,
+    /// A titan or praetorian bought with its weapons (victory points per
+    /// 100 points): it has no break point, its victory points go to the
+    /// enemy when it is destroyed (NetEpic Gold 6.1, step 4), whatever the
+    /// catalogue's break point (0) says.
+    pub broken_when_destroyed: bool,
 }
 
 /// One force of the army: the core army (first) or an allied force
@@ -188,6 +193,20 @@ pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Check
     check_text_for(catalogue, None, name, text)
 }
 
+/// What a check makes beyond its findings and the army's summary, for a
+/// caller that knows what it will print: a batch whose reports have no
+/// share links does not make them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wants {
+    /// The army's Snapfire share link ([`Checked::share`]).
+    pub share_link: bool,
+}
+
+impl Wants {
+    /// Everything: what [`check_bytes`] and [`check_text`] make.
+    pub const ALL: Wants = Wants { share_link: true };
+}
+
 /// [`check_bytes`] for an event: its rules apply as well as the list's.
 pub fn check_bytes_for<'c>(
     catalogue: &'c Catalogue,
@@ -195,12 +214,24 @@ pub fn check_bytes_for<'c>(
     name: &str,
     bytes: &[u8],
 ) -> Checked<'c> {
+    check_bytes_with(catalogue, event, name, bytes, Wants::ALL)
+}
+
+/// [`check_bytes_for`] making only what `wants` asks for beyond the
+/// findings (`Checked::share` stays `None` without `share_link`).
+pub fn check_bytes_with<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    name: &str,
+    bytes: &[u8],
+    wants: Wants,
+) -> Checked<'c> {
     if battlescribe::is_roster(name, bytes) {
-        return check_battlescribe(catalogue, event, name, bytes);
+        return check_battlescribe(catalogue, event, name, bytes, wants);
     }
     match roster::decode(bytes) {
         // The decoded text becomes the file as it is, without a copy.
-        Ok(text) => check_file(catalogue, event, name, SourceFile::new(name, text)),
+        Ok(text) => check_file(catalogue, event, name, SourceFile::new(name, text), wants),
         Err(d) => Checked::unusable_input(name, d.diagnostic()),
     }
 }
@@ -212,7 +243,7 @@ pub fn check_text_for<'c>(
     name: &str,
     text: &str,
 ) -> Checked<'c> {
-    check_file(catalogue, event, name, SourceFile::new(name, text))
+    check_file(catalogue, event, name, SourceFile::new(name, text), Wants::ALL)
 }
 
 /// [`check_text_for`] of a roster already made a [`SourceFile`].
@@ -221,6 +252,7 @@ fn check_file<'c>(
     event: Option<&Event>,
     name: &str,
     file: SourceFile,
+    wants: Wants,
 ) -> Checked<'c> {
     let text = file.text();
     let mut checked = Checked {
@@ -234,7 +266,7 @@ fn check_file<'c>(
         share: None,
     };
     if snapfire::is_link(text) {
-        return check_link(catalogue, event, checked, text);
+        return check_link(catalogue, event, checked, text, wants);
     }
     if text
         .lines()
@@ -265,7 +297,7 @@ fn check_file<'c>(
             diagnostics.push(d);
             None
         }
-        Some(army) => match catalogue.find_list(&army.value) {
+        Some(army) => match catalogue.lookup_list(&army.value) {
             ListLookup::Found(list) => Some(list),
             ListLookup::Ambiguous(lists) => {
                 let ids: Vec<String> = lists.iter().map(|l| format!("`{}`", l.id)).collect();
@@ -279,16 +311,17 @@ fn check_file<'c>(
                 );
                 None
             }
-            ListLookup::NotFound(suggestion) => {
+            ListLookup::NotFound(_) => {
                 let mut d = Diagnostic::error(
                     Code::UnknownArmy,
                     format!("muster knows no army list called `{}`", army.value),
                 )
                 .at(&file, army.span);
+                // The suggestion and the nearest lists from one pass.
+                let (suggestion, nearest) = catalogue.nearest_lists_and_name(&army.value, 3);
                 if let Some(s) = suggestion {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }
-                let nearest = catalogue.nearest_lists(&army.value, 3);
                 if !nearest.is_empty() {
                     d = d.hint(format!(
                         "the nearest lists muster knows: {}",
@@ -414,7 +447,7 @@ fn check_file<'c>(
             side: s.side.map(|side| side.as_str()),
         });
         checked.army = Some(summary);
-        if list.snapfire.file.is_some() {
+        if wants.share_link && list.snapfire.file.is_some() {
             let title = parsed.header.title.as_ref().map(|t| t.value.as_str());
             checked.share = Some(snapfire::share(&army, title.unwrap_or(&list.name)));
         }
@@ -471,12 +504,14 @@ fn check_link<'c>(
     event: Option<&Event>,
     mut checked: Checked<'c>,
     text: &str,
+    wants: Wants,
 ) -> Checked<'c> {
     let imported = snapfire::Link::parse(text)
         .and_then(|link| snapfire::to_roster(&link, catalogue).map(|imported| (link, imported)));
     match imported {
         Ok((link, imported)) => {
-            let mut result = check_text_for(catalogue, event, &checked.name, &imported.roster);
+            let file = SourceFile::new(&checked.name, &imported.roster);
+            let mut result = check_file(catalogue, event, &checked.name, file, wants);
             if let Some(Ok(shared)) = &mut result.share {
                 shared.link.name.clone_from(&link.name);
             }
@@ -506,13 +541,15 @@ fn check_battlescribe<'c>(
     event: Option<&Event>,
     name: &str,
     bytes: &[u8],
+    wants: Wants,
 ) -> Checked<'c> {
     match battlescribe::read(catalogue, name, bytes) {
         Ok(imported) => {
             // The roster text has a name of its own: its lines are not the
             // XML's.
             let read_as = format!("{name} (as muster reads it)");
-            let mut result = check_text_for(catalogue, event, &read_as, &imported.roster);
+            let file = SourceFile::new(&read_as, &imported.roster);
+            let mut result = check_file(catalogue, event, &read_as, file, wants);
             result.name = name.to_string();
             if let Some(file) = result.file.clone() {
                 imported.remap(&file, &mut result.diagnostics);
@@ -732,6 +769,7 @@ fn summary(
                                 Some(crate::games::netepic::victory_points_of_cost(f.points))
                             }
                         },
+                        broken_when_destroyed: card.victory_points == CardVp::PerHundredPoints,
                     }),
                 }
             })
@@ -1161,8 +1199,24 @@ fn army_rules(
 }
 
 /// Each formation id of `list` with its tags.
-fn tags_by_id(list: &ArmyList) -> std::collections::BTreeMap<&str, &std::collections::BTreeSet<String>> {
-    list.formations.iter().map(|f| (f.id.as_str(), &f.tags)).collect()
+fn tags_by_id(list: &ArmyList) -> TagsById<'_> {
+    TagsById(list)
+}
+
+/// The tags of a list's formations by id, found when asked: a roster names
+/// a few of a list's many formations, so no map of them all is made.
+struct TagsById<'l>(&'l ArmyList);
+
+impl<'l> TagsById<'l> {
+    fn get(&self, id: &str) -> Option<&'l std::collections::BTreeSet<String>> {
+        // The last of equal ids, as a map collected from them would keep.
+        self.0
+            .formations
+            .iter()
+            .rev()
+            .find(|f| f.id == id)
+            .map(|f| &f.tags)
+    }
 }
 
 /// The variant force `force` of the summary fields, from its cards; a
@@ -1185,7 +1239,7 @@ fn force_variant(
         .formations
         .iter()
         .filter(|f| f.force == force)
-        .filter_map(|f| Some((f, *tags.get(f.id.as_str())?)))
+        .filter_map(|f| Some((f, tags.get(f.id.as_str())?)))
         .filter(|(_, t)| !t.contains("fortification"))
         .collect();
     let has = |v: &Variant, t: &std::collections::BTreeSet<String>| {
@@ -1521,6 +1575,10 @@ fn victory(summary: &ArmySummary, game: GameId) -> Option<VictorySummary> {
 /// A note for each ship whose datasheet the sources lost or scrambled,
 /// at its first line: its crib sheet lacks what `faults` describes.
 fn faulty_datasheets(file: &SourceFile, army: &Army<'_>, catalogue: &Catalogue) -> Vec<Diagnostic> {
+    // Most games have no ship datasheets: no looking each unit up then.
+    if !catalogue.ships.iter().any(|s| s.game == army.list.game) {
+        return Vec::new();
+    }
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for f in &army.formations {

@@ -153,6 +153,9 @@ impl RuleRef {
             let inside = &rest[open + 1..close];
             let bookkeeping = inside.contains("Snapfire")
                 || inside.contains("decisions")
+                || inside.starts_with("shared source")
+                || inside.starts_with("line ")
+                || inside.starts_with("lines ")
                 || (inside.len() > 4
                     && inside.as_bytes()[..3].iter().all(u8::is_ascii_digit)
                     && inside[3..].trim_start().starts_with("line"));
@@ -385,10 +388,11 @@ pub fn thousands(n: usize) -> String {
 /// "Did you mean" for a name among candidates, by edit distance, the way
 /// rustc and just suggest. Returns the closest candidate within reach.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let name = name.to_lowercase();
+    let lower = name.to_lowercase();
+    let near = Near::new(&lower);
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
-        let Some(score) = closeness(&name, candidate) else {
+        let Some(score) = near.closeness(candidate) else {
             continue;
         };
         if best.is_none_or(|(s, _)| score > s) {
@@ -401,43 +405,80 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// How close `candidate` is to `name` (already lower case), higher being
 /// closer; `None` when it is too far to suggest. [`nearest`]'s measure.
 pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
-    let length = name.chars().count();
-    // Most candidates are ruled out by length alone: for an ASCII one
-    // (nearly all), that is decided before a lower-case copy is made.
-    if candidate.is_ascii() {
-        let (n, c) = (name.as_bytes(), candidate.as_bytes());
-        let other = c.len();
+    Near::new(name).closeness(candidate)
+}
+
+/// A name (already lower case) prepared to be compared with many
+/// candidates: its length and its letter counts are worked out once.
+pub struct Near<'n> {
+    name: &'n str,
+    /// In characters.
+    length: usize,
+    /// How often each ASCII letter occurs, case aside; `None` for a name
+    /// that is not ASCII.
+    letters: Option<[i16; 128]>,
+}
+
+impl<'n> Near<'n> {
+    pub fn new(name: &'n str) -> Near<'n> {
+        let letters = name.is_ascii().then(|| {
+            let mut count = [0i16; 128];
+            for &x in name.as_bytes() {
+                let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+                *slot = slot.saturating_add(1);
+            }
+            count
+        });
+        Near {
+            name,
+            length: name.chars().count(),
+            letters,
+        }
+    }
+
+    /// [`closeness`] of `candidate` to the prepared name.
+    pub fn closeness(&self, candidate: &str) -> Option<f64> {
+        let (name, length) = (self.name, self.length);
+        // Most candidates are ruled out by length alone: for an ASCII one
+        // (nearly all), that is decided before a lower-case copy is made.
+        if candidate.is_ascii() {
+            let (n, c) = (name.as_bytes(), candidate.as_bytes());
+            let other = c.len();
+            let allowed = (length.max(other) / 4).clamp(1, 4);
+            let prefix = (other >= n.len() && c[..n.len()].eq_ignore_ascii_case(n))
+                || (n.len() >= other && n[..other].eq_ignore_ascii_case(c));
+            if !prefix && length.abs_diff(other) > allowed {
+                return None;
+            }
+            // Nor can it be within reach when the letters differ too much:
+            // see [`letters_apart`].
+            if let Some(letters) = &self.letters
+                && !prefix
+                && letters_apart(letters, n.len(), c) > 2 * allowed
+            {
+                return None;
+            }
+        }
+        let lower = candidate.to_lowercase();
+        let other = lower.chars().count();
+        // Short names tolerate fewer edits; long names a few more.
         let allowed = (length.max(other) / 4).clamp(1, 4);
-        let prefix = (other >= n.len() && c[..n.len()].eq_ignore_ascii_case(n))
-            || (n.len() >= other && n[..other].eq_ignore_ascii_case(c));
+        let prefix = lower.starts_with(name) || name.starts_with(&lower);
+        // The edit distance is at least the difference in length: most
+        // candidates are ruled out without computing it.
         if !prefix && length.abs_diff(other) > allowed {
             return None;
         }
-        // Nor can it be within reach when the letters differ too much:
-        // see [`letters_apart`].
-        if !prefix && name.is_ascii() && letters_apart(n, c) > 2 * allowed {
+        let distance = strsim::osa_distance(name, &lower);
+        if distance > allowed && !prefix {
             return None;
         }
+        Some(if prefix && distance > allowed {
+            0.5 + strsim::normalized_levenshtein(name, &lower)
+        } else {
+            2.0 + strsim::normalized_levenshtein(name, &lower)
+        })
     }
-    let lower = candidate.to_lowercase();
-    let other = lower.chars().count();
-    // Short names tolerate fewer edits; long names a few more.
-    let allowed = (length.max(other) / 4).clamp(1, 4);
-    let prefix = lower.starts_with(name) || name.starts_with(&lower);
-    // The edit distance is at least the difference in length: most
-    // candidates are ruled out without computing it.
-    if !prefix && length.abs_diff(other) > allowed {
-        return None;
-    }
-    let distance = strsim::osa_distance(name, &lower);
-    if distance > allowed && !prefix {
-        return None;
-    }
-    Some(if prefix && distance > allowed {
-        0.5 + strsim::normalized_levenshtein(name, &lower)
-    } else {
-        2.0 + strsim::normalized_levenshtein(name, &lower)
-    })
 }
 
 /// How many letters two ASCII names do not share (each letter counted as
@@ -445,15 +486,23 @@ pub fn closeness(name: &str, candidate: &str) -> Option<f64> {
 /// which is at least half of it, since an insertion or a deletion changes
 /// the count by one, a substitution by at most two and a transposition not
 /// at all. Lets [`closeness`] skip the distance for most candidates.
-fn letters_apart(a: &[u8], b: &[u8]) -> usize {
-    let mut count = [0i32; 128];
-    for &x in a {
-        count[usize::from(x.to_ascii_lowercase() & 0x7f)] += 1;
-    }
+/// `letters` are the first name's counts, `total` its length; the sum of
+/// the differences is kept as each letter of `b` is taken away.
+fn letters_apart(letters: &[i16; 128], total: usize, b: &[u8]) -> usize {
+    let mut count = *letters;
+    let mut apart = total;
     for &x in b {
-        count[usize::from(x.to_ascii_lowercase() & 0x7f)] -= 1;
+        let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+        // Taking a letter the first name still has brings them closer;
+        // any other takes them further apart.
+        if *slot > 0 {
+            apart -= 1;
+        } else {
+            apart += 1;
+        }
+        *slot = slot.saturating_sub(1);
     }
-    count.iter().map(|&n| n.unsigned_abs() as usize).sum()
+    apart
 }
 
 /// Messages quote names in backticks, as a terminal shows them; a page
@@ -475,6 +524,41 @@ pub fn quoted(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// [`letters_apart`] as first written: every letter's count in
+    /// both names, then the sum of the differences.
+    fn letters_apart_plain(a: &[u8], b: &[u8]) -> usize {
+        let mut count = [0i32; 128];
+        for &x in a {
+            count[usize::from(x.to_ascii_lowercase() & 0x7f)] += 1;
+        }
+        for &x in b {
+            count[usize::from(x.to_ascii_lowercase() & 0x7f)] -= 1;
+        }
+        count.iter().map(|&n| n.unsigned_abs() as usize).sum()
+    }
+
+    #[test]
+    fn letters_apart_counts_from_prepared_letters() {
+        let pairs = [
+            ("squats of doom", "Codex Astartes"),
+            ("codex astartez", "Codex Astartes"),
+            ("aaa", "AAAA"),
+            ("", "Titan Legions"),
+            ("imperial nav", "imperial-navy"),
+            ("zzz", ""),
+        ];
+        for (a, b) in pairs {
+            let Some(letters) = Near::new(a).letters else {
+                panic!("{a} is ASCII");
+            };
+            assert_eq!(
+                super::letters_apart(&letters, a.len(), b.as_bytes()),
+                letters_apart_plain(a.as_bytes(), b.as_bytes()),
+                "{a} / {b}"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

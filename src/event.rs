@@ -217,6 +217,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     }
 
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
+    let compilers: Vec<_> = allowed.iter().map(|list| list.foreign_rules()).collect();
     for (r, raw) in file.restrictions.iter().enumerate() {
         let pointer = format!("/restrictions/{r}/rule");
         let cond = match rules::parse(&raw.rule) {
@@ -262,8 +263,8 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                 );
             }
         }
-        for list in &allowed {
-            match list.compile_foreign(raw) {
+        for (list, compiler) in allowed.iter().zip(&compilers) {
+            match compiler.compile(raw) {
                 Ok(c) => restrictions.entry(list.id.clone()).or_default().push(c),
                 Err(message) => problems.push(
                     Diagnostic::error(Code::EventFile, format!("{message} (for {})", list.name))

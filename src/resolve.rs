@@ -854,6 +854,10 @@ fn whole_names(roster: &Roster, list: &ArmyList) -> Option<Roster> {
     // An indented line may be a member formation or an upgrade of the
     // line above; which one is decided later, so either kind of name counts.
     fn entry_name<'t>(item: &Item, text: &'t str, list: &ArmyList) -> Option<&'t str> {
+        // Only a name read with a count can need rereading (`whole`).
+        if !item.counted {
+            return None;
+        }
         let both = |names: &NameIndex| matches!(names.lookup(&item.name.value), Lookup::NotFound);
         if !both(&list.formation_names) || !both(&list.upgrade_names) {
             return None;

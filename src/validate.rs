@@ -180,6 +180,22 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         for rule in &army.list.not_enforced {
             d = d.hint(rule.rule.clone());
         }
+        // Where the rules come from: the provenance (players read it
+        // without source lines; `--verbose` and JSON in full).
+        let sources: Vec<&str> = army
+            .list
+            .not_enforced
+            .iter()
+            .filter_map(|r| r.source.as_deref())
+            .fold(Vec::new(), |mut all, s| {
+                if !all.contains(&s) {
+                    all.push(s);
+                }
+                all
+            });
+        if !sources.is_empty() {
+            d = d.rule("not-enforced", sources.join("; "));
+        }
         out.push(d.hint(format!(
             "`muster options {}` says why each is not checked",
             army.list.id

@@ -9,6 +9,7 @@
 use crate::catalogue::names;
 use crate::check::Checked;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DuplicateKind {
@@ -83,30 +84,43 @@ fn digest(mut feed: impl FnMut(&mut dyn std::hash::Hasher)) -> [u64; 2] {
     out
 }
 
-/// [`duplicates`] from each roster's [`Keys`].
+/// Which of a roster's [`Keys`] a kind of duplicate compares.
+type KeyOf = fn(&Keys) -> Option<[u64; 2]>;
+
+/// [`duplicates`] from each roster's [`Keys`]. One kind at a time, with a
+/// map from each key to the first two rosters that have it (nothing per
+/// group beyond that), so a batch of many rosters needs little memory here.
 pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
-    let mut found = vec![Vec::new(); keys.len()];
-    let mut by_player: HashMap<[u64; 2], Vec<usize>> = HashMap::new();
-    let mut by_list: HashMap<[u64; 2], Vec<usize>> = HashMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        if let Some(player) = k.player {
-            by_player.entry(player).or_default().push(i);
+    let mut found: Vec<Vec<Duplicate>> = vec![Vec::new(); keys.len()];
+    // In `DuplicateKind` order, so each roster's links come out sorted by
+    // kind; each roster has at most one link of each kind.
+    let kinds: [(DuplicateKind, KeyOf); 2] = [
+        (DuplicateKind::SamePlayer, |k| k.player),
+        (DuplicateKind::SameList, |k| k.list),
+    ];
+    for (kind, key) in kinds {
+        // The first roster with a key, and the second if there is one.
+        let mut firsts: HashMap<[u64; 2], (usize, Option<usize>)> = HashMap::new();
+        for (i, k) in keys.iter().enumerate() {
+            if let Some(k) = key(k) {
+                match firsts.entry(k) {
+                    Entry::Vacant(v) => {
+                        v.insert((i, None));
+                    }
+                    Entry::Occupied(mut o) => {
+                        o.get_mut().1.get_or_insert(i);
+                    }
+                }
+            }
         }
-        if let Some(key) = k.list {
-            by_list.entry(key).or_default().push(i);
+        for (i, k) in keys.iter().enumerate() {
+            let Some((first, Some(second))) = key(k).and_then(|k| firsts.get(&k).copied()) else {
+                continue;
+            };
+            // The first links to the second, every other member to the first.
+            let other = if i == first { second } else { first };
+            found[i].push(Duplicate { kind, other });
         }
-    }
-    let player_groups = by_player.into_values().map(|g| (g, DuplicateKind::SamePlayer));
-    let list_groups = by_list.into_values().map(|g| (g, DuplicateKind::SameList));
-    for (group, kind) in player_groups.chain(list_groups) {
-        let [first, second, ..] = group[..] else { continue };
-        found[first].push(Duplicate { kind, other: second });
-        for &member in &group[1..] {
-            found[member].push(Duplicate { kind, other: first });
-        }
-    }
-    for list in &mut found {
-        list.sort_by_key(|d| (d.kind, d.other));
     }
     found
 }
@@ -201,4 +215,74 @@ fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> 
         }
     }
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every group linked in a line, as `duplicates_of` promises, written
+    /// the plain way: a list of members per key.
+    fn by_groups(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
+        let mut found = vec![Vec::new(); keys.len()];
+        for (kind, key) in [
+            (
+                DuplicateKind::SamePlayer,
+                (|k: &Keys| k.player) as fn(&Keys) -> Option<[u64; 2]>,
+            ),
+            (DuplicateKind::SameList, |k: &Keys| k.list),
+        ] {
+            let mut groups: Vec<([u64; 2], Vec<usize>)> = Vec::new();
+            for (i, k) in keys.iter().enumerate() {
+                let Some(k) = key(k) else { continue };
+                match groups.iter_mut().find(|(g, _)| *g == k) {
+                    Some((_, members)) => members.push(i),
+                    None => groups.push((k, vec![i])),
+                }
+            }
+            for (_, group) in groups {
+                let [first, second, ..] = group[..] else { continue };
+                found[first].push(Duplicate { kind, other: second });
+                for &member in &group[1..] {
+                    found[member].push(Duplicate { kind, other: first });
+                }
+            }
+        }
+        for links in &mut found {
+            links.sort_by_key(|d| (d.kind, d.other));
+        }
+        found
+    }
+
+    #[test]
+    fn groups_are_linked_in_a_line_whatever_the_order() {
+        // Few distinct keys, so groups of every size, interleaved.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let keys: Vec<Keys> = (0..500)
+            .map(|_| {
+                let (p, l) = (next() % 40, next() % 60);
+                Keys {
+                    player: (p < 35).then_some([p, 1]),
+                    list: (l < 50).then_some([l, 2]),
+                }
+            })
+            .collect();
+        let found = duplicates_of(&keys);
+        assert_eq!(
+            found.iter().map(Vec::len).sum::<usize>(),
+            by_groups(&keys).iter().map(Vec::len).sum::<usize>()
+        );
+        assert_eq!(found, by_groups(&keys));
+        assert!(
+            duplicates_of(&[Keys::default(), Keys::default()])
+                .iter()
+                .all(Vec::is_empty)
+        );
+    }
 }

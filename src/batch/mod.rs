@@ -100,10 +100,10 @@ pub fn unusable<'c>(name: &str, diagnostic: Diagnostic) -> Checked<'c> {
 /// oversized file is recognised without reading all of it), or why it
 /// cannot be read.
 pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
-    if let Some(problem) = &input.problem {
+    if let Some(problem) = input.problem_found() {
         return Err(Box::new(Diagnostic::error(
             Code::UnreadableInput,
-            problem.clone(),
+            problem.to_string(),
         )));
     }
     let cannot = |e: std::io::Error| {
@@ -112,7 +112,7 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             format!("cannot read {}: {e}", input.name),
         ))
     };
-    if let Some(text) = &input.text {
+    if let Some(text) = input.text() {
         return Ok(text.as_bytes().to_vec());
     }
     let limit = MAX_ROSTER_BYTES as u64 + 1;
@@ -130,7 +130,7 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
     }
     // Only regular files are opened: a pipe named on the command line
     // would block the run, a device would never end.
-    match crate::source::read_regular(&input.path, MAX_ROSTER_BYTES) {
+    match crate::source::read_regular(input.path(), MAX_ROSTER_BYTES) {
         Ok(bytes) => Ok(bytes),
         Err(ReadError::NotAFile("folder")) => Err(Box::new(Diagnostic::error(
             Code::UnreadableInput,

@@ -21,35 +21,76 @@ pub enum Origin {
     Stdin,
 }
 
-/// One roster to check.
+/// One roster to check. A batch keeps one per file until its reports are
+/// written, so it is small: the name, and the path only where it is not
+/// the name itself.
 #[derive(Debug, Clone)]
 pub struct Input {
-    /// Where to read it (unused for standard input).
-    pub path: PathBuf,
     /// The name results carry: the path as given or walked, or `<stdin>`.
     pub name: String,
     pub origin: Origin,
-    /// Why it cannot be read, when that is known without opening it.
-    pub problem: Option<String>,
+    /// Where to read it, when that is not `name` (a path that is not
+    /// UTF-8, standard input, a share link).
+    other_path: Option<Box<Path>>,
+    /// What is known without opening it, rarely anything.
+    extra: Option<Box<Extra>>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Extra {
+    /// Why it cannot be read.
+    problem: Option<String>,
     /// The roster itself, when the command line gave it rather than a path
     /// (a Snapfire share link).
-    pub text: Option<String>,
+    text: Option<String>,
 }
 
 impl Input {
     fn new(path: PathBuf, origin: Origin) -> Input {
+        let name = display_name(&path);
+        // The name is the path exactly when the path is UTF-8.
+        let other_path = (Path::new(&name) != path.as_path()).then(|| path.into_boxed_path());
         Input {
-            name: display_name(&path),
-            path,
+            name,
             origin,
-            problem: None,
-            text: None,
+            other_path,
+            extra: None,
+        }
+    }
+
+    /// An input that is not a file found by its path.
+    fn other(path: &Path, name: &str, origin: Origin, text: Option<String>) -> Input {
+        Input {
+            name: name.to_string(),
+            origin,
+            other_path: Some(path.into()),
+            extra: text.map(|text| {
+                Box::new(Extra {
+                    problem: None,
+                    text: Some(text),
+                })
+            }),
         }
     }
 
     fn problem(mut self, problem: String) -> Input {
-        self.problem = Some(problem);
+        self.extra.get_or_insert_default().problem = Some(problem);
         self
+    }
+
+    /// Where to read it (unused for standard input).
+    pub fn path(&self) -> &Path {
+        self.other_path.as_deref().unwrap_or(Path::new(&self.name))
+    }
+
+    /// Why it cannot be read, when that is known without opening it.
+    pub fn problem_found(&self) -> Option<&str> {
+        self.extra.as_ref()?.problem.as_deref()
+    }
+
+    /// The roster itself, when the command line gave it rather than a path.
+    pub fn text(&self) -> Option<&str> {
+        self.extra.as_ref()?.text.as_deref()
     }
 }
 
@@ -95,13 +136,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Input {
-                path: path.clone(),
-                name: "<stdin>".to_string(),
-                origin: Origin::Stdin,
-                problem: None,
-                text: None,
-            });
+            inputs.push(Input::other(path, "<stdin>", Origin::Stdin, None));
             continue;
         }
         // A Snapfire share link is a roster in itself (a file of that name
@@ -110,13 +145,12 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
             .to_str()
             .filter(|p| crate::import::snapfire::is_link(p) && !path.exists())
         {
-            inputs.push(Input {
-                path: path.clone(),
-                name: "<snapfire link>".to_string(),
-                origin: Origin::Named,
-                problem: None,
-                text: Some(link.trim().to_string()),
-            });
+            inputs.push(Input::other(
+                path,
+                "<snapfire link>",
+                Origin::Named,
+                Some(link.trim().to_string()),
+            ));
             continue;
         }
         // A path that does not exist stays an input: reading it reports why.
@@ -127,7 +161,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
             if id.is_some()
                 && inputs
                     .iter()
-                    .any(|i| i.origin == Origin::Named && identity(&i.path) == id)
+                    .any(|i| i.origin == Origin::Named && identity(i.path()) == id)
             {
                 continue;
             }
@@ -147,6 +181,8 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
             );
         }
     }
+    // Kept until the reports are written: no room to spare.
+    inputs.shrink_to_fit();
     inputs
 }
 
@@ -154,16 +190,20 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
 /// name. Fails only when `dir` itself cannot be listed; a subfolder that
 /// cannot be listed becomes an input carrying the problem.
 fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
-    let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+        let name = entry.file_name();
+        if name.as_encoded_bytes().starts_with(b".") {
             continue;
         }
-        entries.push((entry.path(), entry.file_type()?));
+        entries.push((name, entry.file_type()?));
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, kind) in entries {
+    // Every entry has the same parent: ordering their paths is ordering
+    // their names, byte by byte.
+    entries.sort_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    for (name, kind) in entries {
+        let path = dir.join(name);
         if kind.is_dir() {
             if let Err(e) = walk(&path, inputs) {
                 let message = format!("cannot read the folder {}: {e}", path.display());
@@ -178,7 +218,7 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
         {
             continue;
         }
-        let input = Input::new(path.clone(), Origin::Walked);
+        let input = Input::new(path, Origin::Walked);
         // Links found in a folder are not followed at all: one to a folder
         // could loop, and one to a file could put a file from outside the
         // folder (`/etc/passwd`) into a report. Name a file to check it.
@@ -190,22 +230,14 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
             inputs.push(input.problem(message));
             continue;
         }
-        let target = std::fs::metadata(&path);
-        inputs.push(match target {
-            Ok(meta) if meta.is_dir() => {
-                let message = format!(
-                    "{} is a link to a folder; links to folders are not followed",
-                    input.name
-                );
-                input.problem(message)
-            }
-            Ok(meta) if !meta.is_file() => {
-                // Opening a pipe or a device could block or never end.
-                let message = format!("{} is not a regular file", input.name);
-                input.problem(message)
-            }
-            // Reading reports a broken link or a file that went away.
-            _ => input,
+        // Not a link, so the entry's own type is the file's (no `stat`
+        // per file); a file that went away is reported when it is read.
+        inputs.push(if kind.is_file() {
+            input
+        } else {
+            // Opening a pipe or a device could block or never end.
+            let message = format!("{} is not a regular file", input.name);
+            input.problem(message)
         });
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! their selectors resolved, and every dangling reference is reported.
 
 use super::locate::Positions;
+use super::names::KeyMap;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
@@ -288,7 +289,6 @@ pub(super) fn datasheet(
     unit: raw::Datasheet,
     parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
 ) -> Datasheet {
-    let written = Box::new(unit.clone());
     Datasheet {
         game,
         id: unit.id,
@@ -305,7 +305,7 @@ pub(super) fn datasheet(
         faction: faction.to_string(),
         remarks: unit.remarks,
         parsed,
-        written,
+        written: std::sync::OnceLock::new(),
     }
 }
 
@@ -357,13 +357,28 @@ fn link_list(
     };
 
     // Ids: unique across formations and upgrades.
-    let mut ids: HashMap<&str, String> = HashMap::new();
+    // Where each id was first defined; its pointer is written only for an
+    // error (formatting one per id was a tenth of linking a large list).
+    #[derive(Clone, Copy)]
+    enum Defined {
+        Upgrade(usize),
+        Formation(usize, usize),
+    }
+    impl std::fmt::Display for Defined {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Defined::Upgrade(u) => write!(f, "/upgrades/{u}/id"),
+                Defined::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/id"),
+            }
+        }
+    }
+    let mut ids: HashMap<&str, Defined> = HashMap::new();
     let mut upgrade_index: HashMap<&str, usize> = HashMap::new();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
-        let pointer = format!("/upgrades/{u}/id");
-        if let Some(first) = ids.insert(&upgrade.id, pointer.clone()) {
+        let here = Defined::Upgrade(u);
+        if let Some(first) = ids.insert(&upgrade.id, here) {
             errors.error(
-                &pointer,
+                &here.to_string(),
                 format!("id `{}` is already used at {first}", upgrade.id),
             );
         }
@@ -371,10 +386,10 @@ fn link_list(
     }
     for (s, section) in file.sections.iter().enumerate() {
         for (f, formation) in section.formations.iter().enumerate() {
-            let pointer = format!("/sections/{s}/formations/{f}/id");
-            if let Some(first) = ids.insert(&formation.id, pointer.clone()) {
+            let here = Defined::Formation(s, f);
+            if let Some(first) = ids.insert(&formation.id, here) {
                 errors.error(
-                    &pointer,
+                    &here.to_string(),
                     format!("id `{}` is already used at {first}", formation.id),
                 );
             }
@@ -383,27 +398,51 @@ fn link_list(
 
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
-    let mut unit_slot = |id: &str, pointer: String, errors: &mut FileErrors<'_>| -> Option<usize> {
-        if catalogue.datasheet(file.game, id).is_none()
-            && catalogue.ship(file.game, id).is_none()
-            && catalogue.sf_ship(file.game, id).is_none()
-            && catalogue.heresy_unit(file.game, id).is_none()
-            && catalogue.ne_unit(file.game, id).is_none()
-        {
-            errors.error(
-                &pointer,
-                format!("no datasheet `{id}` for {}", file.game.as_str()),
-            );
-            return None;
-        }
-        Some(match units.iter().position(|u| u == id) {
-            Some(i) => i,
-            None => {
-                units.push(id.to_string());
+    let mut unit_at: HashMap<&str, usize> = HashMap::new();
+    // The game's datasheet ids, gathered once rather than scanned per use.
+    let game = file.game;
+    let sheet_ids: std::collections::HashSet<&str> = (catalogue.datasheets.iter())
+        .filter(|d| d.game == game)
+        .map(|d| d.id.as_str())
+        .chain(
+            catalogue
+                .ships
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.data.id.as_str()),
+        )
+        .chain(
+            catalogue
+                .sf_ships
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.data.id.as_str()),
+        )
+        .chain(
+            (catalogue.heresy_units.iter())
+                .filter(|u| u.game == game)
+                .map(|u| u.data.id.as_str()),
+        )
+        .chain(
+            catalogue
+                .ne_units
+                .iter()
+                .filter(|u| u.game == game)
+                .map(|u| u.data.id.as_str()),
+        )
+        .collect();
+    // `pointer` is only written when the id is wrong.
+    let mut unit_slot =
+        |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
+            let Some(&known) = sheet_ids.get(id) else {
+                errors.error(&pointer(), format!("no datasheet `{id}` for {}", game.as_str()));
+                return None;
+            };
+            Some(*unit_at.entry(known).or_insert_with(|| {
+                units.push(known.to_string());
                 units.len() - 1
-            }
-        })
-    };
+            }))
+        };
 
     let mut upgrades = Vec::new();
     let mut upgrade_names = NameIndex::default();
@@ -412,7 +451,7 @@ fn link_list(
             list.iter()
                 .enumerate()
                 .filter_map(|(i, c)| {
-                    unit_slot(&c.unit, format!("/upgrades/{u}/{field}/{i}/unit"), errors)
+                    unit_slot(&c.unit, &|| format!("/upgrades/{u}/{field}/{i}/unit"), errors)
                         .map(|slot| (slot, c.count))
                 })
                 .collect::<Vec<_>>()
@@ -420,21 +459,25 @@ fn link_list(
         let adds = counts(&upgrade.adds, "adds", &mut errors);
         let replaces = counts(&upgrade.replaces, "replaces", &mut errors);
         let fills = upgrade.fills.as_ref().and_then(|f| {
-            let base = format!("/upgrades/{u}/fills");
-            let unit = unit_slot(&f.unit, format!("{base}/unit"), &mut errors)?;
+            let base = || format!("/upgrades/{u}/fills");
+            let unit = unit_slot(&f.unit, &|| format!("{}/unit", base()), &mut errors)?;
             let carries = f
                 .carries
                 .iter()
                 .enumerate()
-                .filter_map(|(i, c)| unit_slot(c, format!("{base}/carries/{i}"), &mut errors))
+                .filter_map(|(i, c)| unit_slot(c, &|| format!("{}/carries/{i}", base()), &mut errors))
                 .collect();
             let shared_with = f
                 .shared_with
                 .iter()
                 .enumerate()
                 .filter_map(|(i, t)| {
-                    unit_slot(&t.unit, format!("{base}/shared_with/{i}/unit"), &mut errors)
-                        .map(|u| (u, t.capacity))
+                    unit_slot(
+                        &t.unit,
+                        &|| format!("{}/shared_with/{i}/unit", base()),
+                        &mut errors,
+                    )
+                    .map(|u| (u, t.capacity))
                 })
                 .collect();
             Some(super::Fills {
@@ -467,40 +510,50 @@ fn link_list(
     let mut sections = Vec::new();
     let mut formations = Vec::new();
     let mut formation_names = NameIndex::default();
+    // The upgrades of each tag, in the file's order.
+    let mut upgrades_tagged: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        for tag in &upgrade.tags {
+            let tagged = upgrades_tagged.entry(tag.as_str()).or_default();
+            if tagged.last() != Some(&u) {
+                tagged.push(u);
+            }
+        }
+    }
     for (s, section) in file.sections.iter().enumerate() {
         let mut members = Vec::new();
         for (f, formation) in section.formations.iter().enumerate() {
-            let base = format!("/sections/{s}/formations/{f}");
+            let base = || format!("/sections/{s}/formations/{f}");
             let index = formations.len();
             members.push(index);
             let mut fixed = Vec::new();
             for (i, c) in formation.units.iter().enumerate() {
-                if let Some(slot) = unit_slot(&c.unit, format!("{base}/units/{i}/unit"), &mut errors) {
+                if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors)
+                {
                     fixed.push((slot, c.count));
                 }
             }
             let mut allowed = Vec::new();
-            let offered = section
-                .upgrades
-                .iter()
-                .enumerate()
-                .map(|(i, id)| (format!("/sections/{s}/upgrades/{i}"), id))
+            let offered = (section.upgrades.iter().enumerate())
+                .map(|(i, id)| (true, i, id))
                 .chain(
                     formation
                         .upgrades
                         .iter()
                         .enumerate()
-                        .map(|(i, id)| (format!("{base}/upgrades/{i}"), id)),
+                        .map(|(i, id)| (false, i, id)),
                 );
-            for (pointer, id) in offered {
-                let found: Vec<usize> = match id.strip_prefix("tag:") {
-                    Some(tag) => (file.upgrades.iter().enumerate())
-                        .filter(|(_, u)| u.tags.iter().any(|t| t == tag))
-                        .map(|(u, _)| u)
-                        .collect(),
-                    None => upgrade_index.get(id.as_str()).copied().into_iter().collect(),
+            for (in_section, i, id) in offered {
+                let found: &[usize] = match id.strip_prefix("tag:") {
+                    Some(tag) => upgrades_tagged.get(tag).map_or(&[], Vec::as_slice),
+                    None => upgrade_index.get(id.as_str()).map_or(&[], std::slice::from_ref),
                 };
                 if found.is_empty() {
+                    let pointer = if in_section {
+                        format!("/sections/{s}/upgrades/{i}")
+                    } else {
+                        format!("{}/upgrades/{i}", base())
+                    };
                     errors.error(
                         &pointer,
                         format!(
@@ -509,7 +562,7 @@ fn link_list(
                         ),
                     );
                 }
-                for u in found {
+                for &u in found {
                     if !allowed.contains(&u) {
                         allowed.push(u);
                     }
@@ -523,7 +576,7 @@ fn link_list(
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {
                     errors.error(
-                        &base,
+                        &base(),
                         format!(
                             "formation `{}` has no initiative (write `missing` if the sources lack it)",
                             formation.id
@@ -565,9 +618,12 @@ fn link_list(
 
     let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
 
-    // What upgrades do to their units' profiles names real weapons.
+    // What upgrades do to their units' profiles names real weapons: proven
+    // for a file being proven (`--lists`, `lists --check`, the tests); a
+    // built-in file was proven so before it was built in, and a check does
+    // not pay for it again (as with its datasheets' notation).
     for (u, upgrade) in upgrades.iter().enumerate() {
-        if upgrade.fielded.is_empty() {
+        if upgrade.fielded.is_empty() || !prove {
             continue;
         }
         let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
@@ -610,17 +666,28 @@ fn link_list(
     let mut grouped_in = Vec::new();
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
+    // One index of ids and tags for every selector of the list.
+    let item_index = ItemIndex::of_file(&file, &units);
     {
-        let scope = Resolver {
-            formations: &formations,
-            upgrades: &upgrades,
-            units: &units,
-            lenient: false,
-        };
+        let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
+        // Each formation id's first index, and the ids of group formations.
+        let mut formation_at: HashMap<&str, usize> = HashMap::with_capacity(formations.len());
+        for (i, f) in formations.iter().enumerate() {
+            formation_at.entry(f.id.as_str()).or_insert(i);
+        }
+        let group_ids: std::collections::HashSet<&str> = (file.sections.iter())
+            .flat_map(|s| &s.formations)
+            .filter(|g| g.group.is_some())
+            .map(|g| g.id.as_str())
+            .collect();
+        let formation_index = |id: &str| formation_at.get(id).copied().unwrap_or(usize::MAX);
         for (s, section) in file.sections.iter().enumerate() {
             for (f, formation) in section.formations.iter().enumerate() {
+                if formation.group.is_none() && formation.grouped_in.is_none() {
+                    continue;
+                }
                 let base = format!("/sections/{s}/formations/{f}");
-                let index = formation_names_index(&formations, &formation.id);
+                let index = formation_index(&formation.id);
                 if let Some(group) = &formation.group {
                     if group.max.is_some_and(|max| group.min > max) {
                         errors.error(
@@ -667,12 +734,8 @@ fn link_list(
                     );
                 }
                 if let Some(id) = &formation.grouped_in {
-                    let target = formations.iter().position(|g| &g.id == id);
-                    let is_group = file
-                        .sections
-                        .iter()
-                        .flat_map(|s| &s.formations)
-                        .any(|g| &g.id == id && g.group.is_some());
+                    let target = formation_at.get(id.as_str()).copied();
+                    let is_group = group_ids.contains(id.as_str());
                     match target {
                         Some(g) if is_group => grouped_in.push((index, g)),
                         _ => errors.error(
@@ -685,7 +748,7 @@ fn link_list(
         }
         for (s, section) in file.sections.iter().enumerate() {
             for (f, formation) in section.formations.iter().enumerate() {
-                let index = formation_names_index(&formations, &formation.id);
+                let index = formation_index(&formation.id);
                 for (w, alternative) in formation.initiative_when.iter().enumerate() {
                     let pointer = format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
                     match compile_condition(&alternative.when, &scope) {
@@ -751,12 +814,7 @@ fn link_list(
         }
     }
 
-    let scope = Resolver {
-        formations: &formations,
-        upgrades: &upgrades,
-        units: &units,
-        lenient: false,
-    };
+    let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
     let mut constraints = Vec::new();
     for (c, constraint) in file.constraints.iter().enumerate() {
         match compile(constraint, &scope) {
@@ -765,12 +823,7 @@ fn link_list(
         }
     }
     // The game's own rules, for lists that do not write one of the same id.
-    let lenient = Resolver {
-        formations: &formations,
-        upgrades: &upgrades,
-        units: &units,
-        lenient: true,
-    };
+    let lenient = Resolver::shared(&formations, &upgrades, &units, true, &item_index);
     for rule in file.game.game().rules {
         if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
             continue;
@@ -972,6 +1025,7 @@ fn link_list(
                 id: r.id,
                 name: r.name,
                 summary: r.summary,
+                variants: r.variants,
             })
             .collect(),
         sections,
@@ -986,6 +1040,7 @@ fn link_list(
                 id: n.id,
                 rule: n.rule,
                 why: n.why,
+                source: n.source,
             })
             .collect(),
         figures,
@@ -1144,34 +1199,36 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
     None
 }
 
-fn formation_names_index(formations: &[Formation], id: &str) -> usize {
-    formations.iter().position(|f| f.id == id).unwrap_or(usize::MAX)
-}
-
 impl ArmyList {
     /// Compiles a constraint written outside the list (an event's
     /// restriction) against it. Lenient: an id or tag the list lacks
     /// matches nothing, since one event serves many lists.
     pub fn compile_foreign(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
-        let scope = Resolver {
-            formations: &self.formations,
-            upgrades: &self.upgrades,
-            units: &self.units,
-            lenient: true,
-        };
-        compile(constraint, &scope).map_err(|(_, message)| message)
+        self.foreign_rules().compile(constraint)
+    }
+
+    /// [`ArmyList::compile_foreign`] for many constraints: the list's ids
+    /// and tags are indexed once for all of them.
+    pub fn foreign_rules(&self) -> ForeignRules<'_> {
+        ForeignRules(Resolver::new(&self.formations, &self.upgrades, &self.units, true))
     }
 
     /// Whether a selector item names anything in this list.
     pub fn knows_item(&self, item: &Item) -> bool {
-        let scope = Resolver {
-            formations: &self.formations,
-            upgrades: &self.upgrades,
-            units: &self.units,
-            lenient: false,
-        };
+        let scope = Resolver::new(&self.formations, &self.upgrades, &self.units, false);
         let mut selector = scope.empty();
         scope.mark(item, &mut selector).is_ok()
+    }
+}
+
+/// Compiles constraints written outside one list against it (see
+/// [`ArmyList::foreign_rules`]).
+pub struct ForeignRules<'a>(Resolver<'a>);
+
+impl ForeignRules<'_> {
+    /// [`ArmyList::compile_foreign`].
+    pub fn compile(&self, constraint: &raw::Constraint) -> Result<Constraint, String> {
+        compile(constraint, &self.0).map_err(|(_, message)| message)
     }
 }
 
@@ -1182,6 +1239,156 @@ struct Resolver<'a> {
     units: &'a [String],
     /// Unknown ids and tags match nothing instead of being errors.
     lenient: bool,
+    /// Which formations, upgrades and units each id and tag names: a
+    /// list's rules name hundreds of items, and a scan of every formation,
+    /// upgrade and unit per item was most of the linking of a large list
+    /// (NetEpic's army books).
+    index: IndexSlot<'a>,
+}
+
+/// The index a resolver reads: one shared by the resolvers of one
+/// linking, or its own, built on the first item.
+enum IndexSlot<'a> {
+    Shared(&'a ItemIndex<'a>),
+    Own(std::cell::OnceCell<ItemIndex<'a>>),
+}
+
+/// One kind of entry an item can name, and its index.
+#[derive(Debug, Clone, Copy)]
+enum Hit {
+    Formation(usize),
+    Upgrade(usize),
+    Unit(usize),
+}
+
+/// Ids and tags to the entries they name: each key's last hit, and a
+/// chain through `hits` to the others (one allocation for them all).
+#[derive(Default)]
+struct ItemIndex<'a> {
+    ids: KeyMap<&'a str, usize>,
+    tags: KeyMap<&'a str, usize>,
+    /// A hit and the index of the next one of the same key.
+    hits: Vec<(Hit, usize)>,
+}
+
+impl<'a> ItemIndex<'a> {
+    const END: usize = usize::MAX;
+
+    fn with_capacity(keys: usize) -> Self {
+        ItemIndex {
+            ids: KeyMap::with_capacity_and_hasher(keys, Default::default()),
+            tags: KeyMap::default(),
+            hits: Vec::with_capacity(keys),
+        }
+    }
+
+    fn add(map: &mut KeyMap<&'a str, usize>, hits: &mut Vec<(Hit, usize)>, key: &'a str, hit: Hit) {
+        let at = hits.len();
+        let next = map.insert(key, at).unwrap_or(Self::END);
+        hits.push((hit, next));
+    }
+
+    fn id(&mut self, key: &'a str, hit: Hit) {
+        Self::add(&mut self.ids, &mut self.hits, key, hit);
+    }
+
+    fn tag(&mut self, key: &'a str, hit: Hit) {
+        Self::add(&mut self.tags, &mut self.hits, key, hit);
+    }
+
+    /// The index of linked entries.
+    fn of_list(formations: &'a [Formation], upgrades: &'a [Upgrade], units: &'a [String]) -> Self {
+        let mut index = ItemIndex::with_capacity(formations.len() + upgrades.len() + units.len());
+        for (i, f) in formations.iter().enumerate() {
+            index.id(&f.id, Hit::Formation(i));
+            f.tags.iter().for_each(|t| index.tag(t, Hit::Formation(i)));
+        }
+        for (i, u) in upgrades.iter().enumerate() {
+            index.id(&u.id, Hit::Upgrade(i));
+            u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
+        }
+        for (i, unit) in units.iter().enumerate() {
+            index.id(unit, Hit::Unit(i));
+        }
+        index
+    }
+
+    /// The same index from the file the entries are linked from (a
+    /// formation's tags are its section's and its own; a repeated tag
+    /// only marks twice), so that it does not borrow the entries while
+    /// linking completes them.
+    fn of_file(file: &'a ArmyListFile, units: &'a [String]) -> Self {
+        let formations = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut index = ItemIndex::with_capacity(formations + file.upgrades.len() + units.len());
+        let mut i = 0;
+        for section in &file.sections {
+            for f in &section.formations {
+                index.id(&f.id, Hit::Formation(i));
+                section
+                    .tags
+                    .iter()
+                    .chain(&f.tags)
+                    .for_each(|t| index.tag(t, Hit::Formation(i)));
+                i += 1;
+            }
+        }
+        for (i, u) in file.upgrades.iter().enumerate() {
+            index.id(&u.id, Hit::Upgrade(i));
+            u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
+        }
+        for (i, unit) in units.iter().enumerate() {
+            index.id(unit, Hit::Unit(i));
+        }
+        index
+    }
+
+    /// Every hit of a key (of `ids` or `tags`).
+    fn hits(&self, first: Option<&usize>) -> impl Iterator<Item = Hit> + '_ {
+        let mut at = first.copied().unwrap_or(Self::END);
+        std::iter::from_fn(move || {
+            let (hit, next) = *self.hits.get(at)?;
+            at = next;
+            Some(hit)
+        })
+    }
+}
+
+impl<'a> Resolver<'a> {
+    fn new(formations: &'a [Formation], upgrades: &'a [Upgrade], units: &'a [String], lenient: bool) -> Self {
+        Resolver {
+            formations,
+            upgrades,
+            units,
+            lenient,
+            index: IndexSlot::Own(std::cell::OnceCell::new()),
+        }
+    }
+
+    /// A resolver reading an index already built (`ItemIndex::of_file`).
+    fn shared(
+        formations: &'a [Formation],
+        upgrades: &'a [Upgrade],
+        units: &'a [String],
+        lenient: bool,
+        index: &'a ItemIndex<'a>,
+    ) -> Self {
+        Resolver {
+            formations,
+            upgrades,
+            units,
+            lenient,
+            index: IndexSlot::Shared(index),
+        }
+    }
+
+    fn index(&self) -> &ItemIndex<'a> {
+        match &self.index {
+            IndexSlot::Shared(index) => index,
+            IndexSlot::Own(cell) => {
+                cell.get_or_init(|| ItemIndex::of_list(self.formations, self.upgrades, self.units))
+            }
+        }
+    }
 }
 
 impl Resolver<'_> {
@@ -1230,33 +1437,28 @@ impl Resolver<'_> {
     }
 
     fn mark(&self, item: &Item, selector: &mut Selector) -> Result<(), String> {
+        let index = self.index();
+        let first = match item {
+            Item::Everything => {
+                selector.formations.iter_mut().for_each(|m| *m = true);
+                selector.upgrades.iter_mut().for_each(|m| *m = true);
+                selector.units.iter_mut().for_each(|m| *m = true);
+                return Ok(());
+            }
+            Item::Id(id) => index.ids.get(id.as_str()),
+            Item::Tag(tag) => index.tags.get(tag.as_str()),
+        };
         let mut any = false;
-        for (i, f) in self.formations.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => &f.id == id,
-                Item::Tag(tag) => f.tags.contains(tag),
-                Item::Everything => true,
+        for hit in index.hits(first) {
+            let slot = match hit {
+                Hit::Formation(i) => selector.formations.get_mut(i),
+                Hit::Upgrade(i) => selector.upgrades.get_mut(i),
+                Hit::Unit(i) => selector.units.get_mut(i),
             };
-            selector.formations[i] |= hit;
-            any |= hit;
-        }
-        for (i, u) in self.upgrades.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => &u.id == id,
-                Item::Tag(tag) => u.tags.contains(tag),
-                Item::Everything => true,
-            };
-            selector.upgrades[i] |= hit;
-            any |= hit;
-        }
-        for (i, unit) in self.units.iter().enumerate() {
-            let hit = match item {
-                Item::Id(id) => unit == id,
-                Item::Tag(_) => false,
-                Item::Everything => true,
-            };
-            selector.units[i] |= hit;
-            any |= hit;
+            if let Some(slot) = slot {
+                *slot = true;
+            }
+            any = true;
         }
         if any || self.lenient || matches!(item, Item::Everything) {
             Ok(())

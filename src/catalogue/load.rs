@@ -100,7 +100,7 @@ pub fn load_with(extra: Option<&Path>, checks: Checks) -> LoadReport {
 /// adds files, which may override anything.
 pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
     let selection = if extra.is_none() {
-        select_for(army, true)
+        select(army, true, true)
     } else {
         None
     };
@@ -110,8 +110,15 @@ pub fn load_for_army(extra: Option<&Path>, army: &str) -> LoadReport {
 /// [`load_for_army`] for checking a roster, which prints no datasheet and
 /// so needs no glossary: the game's glossary is not loaded either.
 pub fn load_for_check(extra: Option<&Path>, army: &str) -> LoadReport {
+    load_for_check_with(extra, army, true)
+}
+
+/// [`load_for_check`] of a roster that names no scenario when `scenarios`
+/// is false: no scenario file is loaded either (a check without an event
+/// looks at them only for a roster's `Scenario:` line).
+pub fn load_for_check_with(extra: Option<&Path>, army: &str, scenarios: bool) -> LoadReport {
     let selection = if extra.is_none() {
-        select_for(army, false)
+        select(army, false, scenarios)
     } else {
         None
     };
@@ -120,7 +127,13 @@ pub fn load_for_check(extra: Option<&Path>, army: &str) -> LoadReport {
 
 /// Which built-in files a roster naming `army` needs, or `None` for all;
 /// the game's glossary only when `glossary`.
+#[cfg(test)]
 fn select_for(army: &str, glossary: bool) -> Option<Vec<bool>> {
+    select(army, glossary, true)
+}
+
+/// [`select_for`], with every game's scenario files only when `scenarios`.
+fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let manifest = embedded::MANIFEST;
     let mut found = manifest.iter().enumerate().filter(|(_, f)| {
@@ -139,17 +152,32 @@ fn select_for(army: &str, glossary: bool) -> Option<Vec<bool>> {
                 // another game's scenario is told which game it is of.
                 !f.known
                     || i == index
-                    || f.kind == FileKind::Scenarios
+                    || (f.kind == FileKind::Scenarios && scenarios)
                     || (f.game == list.game
                         && match f.kind {
                             FileKind::List => false,
-                            FileKind::Datasheets => f.units.iter().any(|u| list.units.contains(u)),
+                            // Both sorted by the build.
+                            FileKind::Datasheets => sorted_overlap(f.units, list.units),
                             FileKind::Glossary => glossary,
-                            FileKind::Models | FileKind::Scenarios => true,
+                            FileKind::Models => true,
+                            FileKind::Scenarios => scenarios,
                         })
             })
             .collect(),
     )
+}
+
+/// Whether two sorted lists share an item: one pass over both.
+fn sorted_overlap(a: &[&str], b: &[&str]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// Loads the built-in files `selection` marks (all without one), then `extra`.
@@ -452,6 +480,17 @@ mod selection {
             .position(|(name, _, _)| *name == "netea/glossary.yaml")
             .expect("the NetEA glossary is built in");
         assert!(chosen[glossary] && !for_check[glossary]);
+    }
+
+    /// `select` intersects the manifest's unit ids by merging them.
+    #[test]
+    fn manifest_units_are_sorted_and_merged() {
+        for facts in embedded::MANIFEST {
+            assert!(facts.units.windows(2).all(|w| w[0] < w[1]), "{:?}", facts.units);
+        }
+        assert!(sorted_overlap(&["a", "c", "e"], &["b", "e"]));
+        assert!(!sorted_overlap(&["a", "c"], &["b", "d"]));
+        assert!(!sorted_overlap(&[], &["b"]));
     }
 
     #[test]

@@ -20,7 +20,10 @@ pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
-pub use load::{Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_with};
+pub use load::{
+    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
+    load_with,
+};
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
@@ -46,6 +49,56 @@ pub struct Catalogue {
     pub ne_units: Vec<NeUnit>,
     /// Every game's scenarios (`lists/<game>/scenarios.yaml`).
     pub scenarios: Vec<scenarios::Scenario>,
+    /// The lists by each of their names' keys, made on the first lookup
+    /// (a batch finds a list per roster).
+    list_index: std::sync::OnceLock<ListIndex>,
+    /// The datasheets by id, made on the first lookup (the army's facts
+    /// look up every unit of every roster).
+    datasheet_index: std::sync::OnceLock<DatasheetIndex>,
+}
+
+/// Each datasheet id to the datasheets that have it (game, position), in
+/// catalogue order.
+#[derive(Debug, Default)]
+struct DatasheetIndex {
+    /// How many datasheets there were when it was made: a catalogue given
+    /// more afterwards is searched one datasheet at a time instead.
+    datasheets: usize,
+    by_id: std::collections::HashMap<String, Vec<(GameId, usize)>, rustc_hash::FxBuildHasher>,
+}
+
+/// Each list name's forms (`ListName`) to the lists that have it, in
+/// catalogue order.
+#[derive(Debug, Default)]
+struct ListIndex {
+    /// How many lists there were when it was made: a catalogue given more
+    /// lists afterwards is searched one list at a time instead.
+    lists: usize,
+    normalized: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
+    compact: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
+}
+
+impl ListIndex {
+    fn new(lists: &[ArmyList]) -> ListIndex {
+        let mut index = ListIndex {
+            lists: lists.len(),
+            ..ListIndex::default()
+        };
+        for (i, list) in lists.iter().enumerate() {
+            for key in &list.name_keys {
+                for (map, form) in [
+                    (&mut index.normalized, &key.normalized),
+                    (&mut index.compact, &key.compact),
+                ] {
+                    let entry = map.entry(form.clone()).or_default();
+                    if entry.last() != Some(&i) {
+                        entry.push(i);
+                    }
+                }
+            }
+        }
+        index
+    }
 }
 
 /// A list name as a roster writes it, ready to compare with a list's
@@ -206,14 +259,40 @@ pub struct ModelEntry {
 impl Catalogue {
     /// Finds a list by id, name, alias or Snapfire id.
     pub fn find_list(&self, name: &str) -> ListLookup<'_> {
-        let wanted = ListName::new(name);
-        let matches = |list: &&ArmyList| list.name_keys.iter().any(|k| wanted.matches_key(k));
-        let found: Vec<&ArmyList> = self.lists.iter().filter(matches).collect();
-        match found.as_slice() {
-            [] => ListLookup::NotFound(
+        match self.lookup_list(name) {
+            ListLookup::NotFound(_) => ListLookup::NotFound(
                 crate::diagnostic::nearest(name, self.lists.iter().flat_map(|l| l.all_names()))
                     .map(str::to_string),
             ),
+            found => found,
+        }
+    }
+
+    /// [`Catalogue::find_list`] without the suggestion for a name that
+    /// matches no list (`NotFound(None)`): see
+    /// [`Catalogue::nearest_lists_and_name`] for both hints at once.
+    pub fn lookup_list(&self, name: &str) -> ListLookup<'_> {
+        let wanted = ListName::new(name);
+        let index = self.list_index.get_or_init(|| ListIndex::new(&self.lists));
+        let found: Vec<&ArmyList> = if index.lists == self.lists.len() {
+            let mut at: Vec<usize> = [
+                index.normalized.get(&wanted.normalized),
+                index.compact.get(&wanted.compact),
+            ]
+            .into_iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .collect();
+            at.sort_unstable();
+            at.dedup();
+            at.into_iter().filter_map(|i| self.lists.get(i)).collect()
+        } else {
+            let matches = |list: &&ArmyList| list.name_keys.iter().any(|k| wanted.matches_key(k));
+            self.lists.iter().filter(matches).collect()
+        };
+        match found.as_slice() {
+            [] => ListLookup::NotFound(None),
             [one] => ListLookup::Found(one),
             many => ListLookup::Ambiguous(many.to_vec()),
         }
@@ -223,17 +302,36 @@ impl Catalogue {
     /// most `n`: those one of whose names is a near spelling, or failing
     /// any, those sharing a word with it (`Imperial Navy` for `Navy`).
     pub fn nearest_lists(&self, name: &str, n: usize) -> Vec<&ArmyList> {
+        self.nearest_lists_and_name(name, n).1
+    }
+
+    /// [`Catalogue::nearest_lists`] and the suggestion
+    /// [`Catalogue::find_list`] makes for a name that matches no list (the
+    /// nearest of all lists' names), from one pass over the names.
+    pub fn nearest_lists_and_name(&self, name: &str, n: usize) -> (Option<&str>, Vec<&ArmyList>) {
         let lower = name.to_lowercase();
-        let mut scored: Vec<(f64, &ArmyList)> = self
-            .lists
-            .iter()
-            .filter_map(|list| {
-                list.all_names()
-                    .filter_map(|c| crate::diagnostic::closeness(&lower, c))
-                    .max_by(f64::total_cmp)
-                    .map(|score| (score, list))
-            })
-            .collect();
+        let near = crate::diagnostic::Near::new(&lower);
+        // As `diagnostic::nearest`: the first of the closest names.
+        let mut best: Option<(f64, &str)> = None;
+        let mut scored: Vec<(f64, &ArmyList)> = Vec::new();
+        for list in &self.lists {
+            let mut top: Option<f64> = None;
+            for candidate in list.all_names() {
+                let Some(score) = near.closeness(candidate) else {
+                    continue;
+                };
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, candidate));
+                }
+                if top.is_none_or(|t| t.total_cmp(&score).is_le()) {
+                    top = Some(score);
+                }
+            }
+            if let Some(top) = top {
+                scored.push((top, list));
+            }
+        }
+        let suggestion = best.map(|(_, name)| name);
         if scored.is_empty() {
             let words: Vec<String> = names::normalize(name)
                 .split_whitespace()
@@ -262,7 +360,8 @@ impl Catalogue {
         }
         // Closest first; equals in the catalogue's order.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.into_iter().take(n).map(|(_, list)| list).collect()
+        let nearest = scored.into_iter().take(n).map(|(_, list)| list).collect();
+        (suggestion, nearest)
     }
 
     pub fn list(&self, id: &str) -> Option<&ArmyList> {
@@ -270,7 +369,22 @@ impl Catalogue {
     }
 
     pub fn datasheet(&self, game: GameId, id: &str) -> Option<&Datasheet> {
-        self.datasheets.iter().find(|d| d.game == game && d.id == id)
+        let index = self.datasheet_index.get_or_init(|| {
+            let mut index = DatasheetIndex {
+                datasheets: self.datasheets.len(),
+                ..DatasheetIndex::default()
+            };
+            for (i, d) in self.datasheets.iter().enumerate() {
+                index.by_id.entry(d.id.clone()).or_default().push((d.game, i));
+            }
+            index
+        });
+        if index.datasheets != self.datasheets.len() {
+            return self.datasheets.iter().find(|d| d.game == game && d.id == id);
+        }
+        // The first of that game, as a search in order finds.
+        let (_, at) = index.by_id.get(id)?.iter().find(|(g, _)| *g == game)?;
+        self.datasheets.get(*at)
     }
 
     pub fn heresy_unit(&self, game: GameId, id: &str) -> Option<&HeresyUnit> {
@@ -376,6 +490,8 @@ pub struct SpecialRule {
     pub id: String,
     pub name: String,
     pub summary: String,
+    /// The variants whose rule this is (empty: the whole list's).
+    pub variants: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -595,6 +711,8 @@ pub struct NotEnforced {
     pub id: String,
     pub rule: String,
     pub why: String,
+    /// Where the rule comes from, apart from its words.
+    pub source: Option<String>,
 }
 
 /// One datasheet, as written (the notation is parsed by later stages).
@@ -620,8 +738,10 @@ pub struct Datasheet {
     /// must prove (`--lists`, `lists --check`, the tests) are parsed while
     /// loading, and their errors reported then.
     pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
-    /// The datasheet as written, for that later parse.
-    pub(crate) written: Box<raw::Datasheet>,
+    /// The datasheet as written, for that later parse: put back together
+    /// from the fields above on first use (a check never asks for it), so
+    /// loading does not copy every weapon of every datasheet.
+    pub(crate) written: std::sync::OnceLock<Box<raw::Datasheet>>,
 }
 
 impl Datasheet {
@@ -633,7 +753,26 @@ impl Datasheet {
 
     /// The datasheet as written.
     pub fn written(&self) -> &raw::Datasheet {
-        &self.written
+        self.written.get_or_init(|| {
+            let known = |value: &Option<String>| match value {
+                Some(v) => raw::Known::Value(v.clone()),
+                None => raw::Known::Missing(raw::MissingMarker::Missing),
+            };
+            Box::new(raw::Datasheet {
+                id: self.id.clone(),
+                name: self.name.clone(),
+                aliases: self.aliases.clone(),
+                unit_type: self.unit_type,
+                speed: known(&self.speed),
+                armour: known(&self.armour),
+                cc: known(&self.cc),
+                ff: known(&self.ff),
+                weapons: self.weapons.clone(),
+                notes: self.notes.clone(),
+                remarks: self.remarks.clone(),
+                critical_hit: self.critical_hit.clone(),
+            })
+        })
     }
 
     /// The values parsed; `None` for games whose datasheets are not written
@@ -643,7 +782,7 @@ impl Datasheet {
         self.parsed
             .get_or_init(|| {
                 sheets::has_notation(self.game)
-                    .then(|| sheets::parse(&self.written).ok())
+                    .then(|| sheets::parse(self.written()).ok())
                     .flatten()
             })
             .as_ref()

@@ -4,7 +4,14 @@
 //! and honest about ambiguity: a name that fits two entries is reported, not
 //! guessed.
 
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
+
+/// A `HashMap` for the catalogue's own short keys (names, ids, tags), with
+/// rustc's Fx hash: SipHash, the std default, costs more than the rest of a
+/// lookup for keys this short. The keys come from the list files; a name a
+/// roster writes only probes what the list put there.
+pub type KeyMap<K, V> = HashMap<K, V, FxBuildHasher>;
 
 /// The result of looking a name up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,8 +24,8 @@ pub enum Lookup {
 /// Names and aliases of one kind of entry (formations, or upgrades).
 #[derive(Debug, Clone, Default)]
 pub struct NameIndex {
-    exact: HashMap<String, Vec<usize>>,
-    compact: HashMap<String, Vec<usize>>,
+    exact: KeyMap<String, Entries>,
+    compact: KeyMap<String, Entries>,
     /// Every name and alias as written, for suggestions.
     pub display: Vec<(String, usize)>,
 }
@@ -51,10 +58,36 @@ pub fn same_thing(written: &str, known: &str) -> bool {
         .any(|w| compact(&w) == known)
 }
 
-fn push(map: &mut HashMap<String, Vec<usize>>, key: String, index: usize) {
-    let entry = map.entry(key).or_default();
-    if !entry.contains(&index) {
-        entry.push(index);
+/// The entries one key names: nearly always one, so without a `Vec`.
+#[derive(Debug, Clone)]
+enum Entries {
+    One([usize; 1]),
+    Many(Vec<usize>),
+}
+
+impl Entries {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Entries::One(one) => one,
+            Entries::Many(many) => many,
+        }
+    }
+
+    fn add(&mut self, index: usize) {
+        match self {
+            Entries::One([one]) if *one != index => *self = Entries::Many(vec![*one, index]),
+            Entries::Many(many) if !many.contains(&index) => many.push(index),
+            _ => {}
+        }
+    }
+}
+
+fn push(map: &mut KeyMap<String, Entries>, key: String, index: usize) {
+    match map.get_mut(key.as_str()) {
+        Some(entry) => entry.add(index),
+        None => {
+            map.insert(key, Entries::One([index]));
+        }
     }
 }
 
@@ -62,10 +95,17 @@ impl NameIndex {
     pub fn insert(&mut self, name: &str, index: usize) {
         self.display.push((name.to_string(), index));
         let n = normalize(name);
-        for key in std::iter::once(n.clone()).chain(singulars(&n)) {
+        // The name and the singulars it might stand for, as `singulars`.
+        let ies = n.strip_suffix("ies").map(|stem| format!("{stem}y"));
+        let es = n.strip_suffix("es").map(str::to_string);
+        let s = n.strip_suffix('s').map(str::to_string);
+        for key in [ies, es, s].into_iter().flatten() {
             push(&mut self.compact, compact(&key), index);
             push(&mut self.exact, key, index);
         }
+        let compacted = compact(&n);
+        push(&mut self.compact, compacted, index);
+        push(&mut self.exact, n, index);
     }
 
     pub fn lookup(&self, name: &str) -> Lookup {
@@ -75,13 +115,13 @@ impl NameIndex {
         // built. `singulars` in the same order, without allocating.
         let n = normalize(name);
         if let Some(found) = self.exact.get(n.as_str()) {
-            return verdict(found);
+            return verdict(found.as_slice());
         }
         let ies = n.strip_suffix("ies").map(|stem| format!("{stem}y"));
         let singular = [ies.as_deref(), n.strip_suffix("es"), n.strip_suffix('s')];
         for key in singular.into_iter().flatten() {
             if let Some(found) = self.exact.get(key) {
-                return verdict(found);
+                return verdict(found.as_slice());
             }
         }
         let mut compacted = String::with_capacity(n.len());
@@ -89,7 +129,7 @@ impl NameIndex {
             compacted.clear();
             compacted.extend(key.chars().filter(|c| c.is_alphanumeric()));
             if let Some(found) = self.compact.get(compacted.as_str()) {
-                return verdict(found);
+                return verdict(found.as_slice());
             }
         }
         Lookup::NotFound
@@ -100,8 +140,8 @@ impl NameIndex {
         let mut out: Vec<_> = self
             .exact
             .iter()
-            .filter(|(_, v)| v.len() > 1)
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .filter(|(_, v)| v.as_slice().len() > 1)
+            .map(|(k, v)| (k.clone(), v.as_slice().to_vec()))
             .collect();
         out.sort();
         out
@@ -123,6 +163,35 @@ fn verdict(found: &[usize]) -> Lookup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-at-a-time forms of ASCII names say what the general ones
+    /// say.
+    #[test]
+    fn ascii_fast_paths_agree() {
+        let names = [
+            "Land Raider",
+            "  LAND \t\t raider ",
+            "Blitz Brigade (`Uge)",
+            "a\x0bb\x0cc\rd\ne",
+            "",
+            " ",
+            "Warhound-Class Titans x2",
+            "\x1f odd \x7f bytes",
+        ];
+        for name in names {
+            assert_eq!(
+                normalize(name),
+                super::super::normalize::normalize_chars(name),
+                "{name:?}"
+            );
+            let n = normalize(name);
+            assert_eq!(
+                compact(&n),
+                super::super::normalize::compact_chars(&n),
+                "{name:?}"
+            );
+        }
+    }
 
     #[test]
     fn plurals_case_and_spacing() {

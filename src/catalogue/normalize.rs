@@ -4,6 +4,15 @@
 
 /// Lower case, one kind of quote, single spaces.
 pub fn normalize(name: &str) -> String {
+    if name.is_ascii() {
+        normalize_ascii(name.as_bytes())
+    } else {
+        normalize_chars(name)
+    }
+}
+
+/// [`normalize`] of any text, a character at a time.
+pub(crate) fn normalize_chars(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for word in name.split_whitespace() {
         if !out.is_empty() {
@@ -21,7 +30,42 @@ pub fn normalize(name: &str) -> String {
     out
 }
 
+/// [`normalize`] of ASCII text, a byte at a time (nearly every name, and
+/// several times cheaper): the same words (`char::is_whitespace` of ASCII
+/// is tab to carriage return, and space), the same characters.
+fn normalize_ascii(name: &[u8]) -> String {
+    let mut out = Vec::with_capacity(name.len());
+    let mut gap = false;
+    for &b in name {
+        if b == b' ' || (0x09..=0x0d).contains(&b) {
+            gap = !out.is_empty();
+            continue;
+        }
+        if gap {
+            out.push(b' ');
+            gap = false;
+        }
+        out.push(match b {
+            b'`' => b'\'',
+            b => b.to_ascii_lowercase(),
+        });
+    }
+    // ASCII in, ASCII out: always UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// Only letters and digits: "Land-Raider" and "land raider" meet here.
 pub fn compact(normalized: &str) -> String {
+    if normalized.is_ascii() {
+        let kept: Vec<u8> = normalized.bytes().filter(u8::is_ascii_alphanumeric).collect();
+        // ASCII in, ASCII out: always UTF-8.
+        String::from_utf8(kept).unwrap_or_default()
+    } else {
+        compact_chars(normalized)
+    }
+}
+
+/// [`compact`] of any text, a character at a time.
+pub(crate) fn compact_chars(normalized: &str) -> String {
     normalized.chars().filter(|c| c.is_alphanumeric()).collect()
 }

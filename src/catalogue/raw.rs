@@ -271,6 +271,11 @@ pub struct SpecialRule {
     pub name: String,
     /// One or two sentences in our own words.
     pub summary: String,
+    /// The codex variants (by name, NetEpic: `games::netepic::VARIANTS`)
+    /// whose rule this is; empty for a rule of the whole list. A roster
+    /// prints it only when a force fields one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<String>,
 }
 
 /// A table of the list ("Space Marine Detachments", "Titan Legions").
@@ -600,22 +605,111 @@ pub struct StatChanges {
     pub ff: Option<String>,
 }
 
+/// A unit value an upgrade may change: the keys of `StatChanges`. Ships
+/// have `Hull` to `Turrets`, Epic units `Speed`, `Armour`, `Cc` and `Ff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    Hull,
+    Speed,
+    Turns,
+    Shields,
+    Armour,
+    Turrets,
+    Cc,
+    Ff,
+}
+
+/// A ship's six values of `$sheet` (a datasheet as written or a printed
+/// card: both name them alike), borrowed mutably in print order, for
+/// `Stat::of_ship`.
+macro_rules! ship_values {
+    ($sheet:expr) => {{
+        let s = $sheet;
+        [
+            &mut s.hull,
+            &mut s.speed,
+            &mut s.turns,
+            &mut s.shields,
+            &mut s.armour,
+            &mut s.turrets,
+        ]
+    }};
+}
+pub(crate) use ship_values;
+
+/// An Epic unit's four values of `$sheet`, as `ship_values`.
+macro_rules! epic_values {
+    ($sheet:expr) => {{
+        let s = $sheet;
+        [&mut s.speed, &mut s.armour, &mut s.cc, &mut s.ff]
+    }};
+}
+pub(crate) use epic_values;
+
+impl Stat {
+    /// This stat's value among a ship's six, given in the order datasheets
+    /// print them; `None` for a value ships do not have.
+    pub fn of_ship<T>(self, [hull, speed, turns, shields, armour, turrets]: [T; 6]) -> Option<T> {
+        match self {
+            Stat::Hull => Some(hull),
+            Stat::Speed => Some(speed),
+            Stat::Turns => Some(turns),
+            Stat::Shields => Some(shields),
+            Stat::Armour => Some(armour),
+            Stat::Turrets => Some(turrets),
+            Stat::Cc | Stat::Ff => None,
+        }
+    }
+
+    /// This stat's value among an Epic unit's four, in print order; `None`
+    /// for a value Epic units do not have.
+    pub fn of_epic<T>(self, [speed, armour, cc, ff]: [T; 4]) -> Option<T> {
+        match self {
+            Stat::Speed => Some(speed),
+            Stat::Armour => Some(armour),
+            Stat::Cc => Some(cc),
+            Stat::Ff => Some(ff),
+            Stat::Hull | Stat::Turns | Stat::Shields | Stat::Turrets => None,
+        }
+    }
+
+    /// The key a list file writes under `stats`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Stat::Hull => "hull",
+            Stat::Speed => "speed",
+            Stat::Turns => "turns",
+            Stat::Shields => "shields",
+            Stat::Armour => "armour",
+            Stat::Turrets => "turrets",
+            Stat::Cc => "cc",
+            Stat::Ff => "ff",
+        }
+    }
+}
+
+impl std::fmt::Display for Stat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 impl StatChanges {
     pub fn is_empty(&self) -> bool {
         self.entries().next().is_none()
     }
 
-    /// `(name, value)` for each value given.
-    pub fn entries(&self) -> impl Iterator<Item = (&'static str, &str)> {
+    /// `(stat, value)` for each value given.
+    pub fn entries(&self) -> impl Iterator<Item = (Stat, &str)> {
         [
-            ("hull", &self.hull),
-            ("speed", &self.speed),
-            ("turns", &self.turns),
-            ("shields", &self.shields),
-            ("armour", &self.armour),
-            ("turrets", &self.turrets),
-            ("cc", &self.cc),
-            ("ff", &self.ff),
+            (Stat::Hull, &self.hull),
+            (Stat::Speed, &self.speed),
+            (Stat::Turns, &self.turns),
+            (Stat::Shields, &self.shields),
+            (Stat::Armour, &self.armour),
+            (Stat::Turrets, &self.turrets),
+            (Stat::Cc, &self.cc),
+            (Stat::Ff, &self.ff),
         ]
         .into_iter()
         .filter_map(|(n, v)| v.as_deref().map(|v| (n, v)))
@@ -768,6 +862,11 @@ pub struct NotEnforced {
     pub rule: String,
     /// Why it is not checked (needs models on the table, needs data we lack...).
     pub why: String,
+    /// Where the rule comes from (`NetEpic Gold core rules 6.1`), kept out
+    /// of `rule` so that players read the rule alone; shown as the unchecked
+    /// note's provenance (`--verbose`, JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The datasheets of one faction: `lists/<game>/datasheets/<id>.yaml`.

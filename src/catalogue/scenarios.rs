@@ -270,6 +270,7 @@ fn not_enforced(raw: &raw::NotEnforced) -> NotEnforced {
         id: raw.id.clone(),
         rule: raw.rule.clone(),
         why: raw.why.clone(),
+        source: raw.source.clone(),
     }
 }
 
@@ -286,6 +287,7 @@ fn link_side(
     // be parsed only to be dropped: a check of one roster loads one list,
     // yet every game's scenarios (built-in files, proven by the tests).
     let wanted = prove || !lists.is_empty();
+    let compilers: Vec<_> = lists.iter().map(|list| list.foreign_rules()).collect();
     for (r, raw) in side.rules.iter().enumerate().filter(|_| wanted) {
         let pointer = format!("{base}/rules/{r}/rule");
         let cond = match rules::parse(&raw.rule) {
@@ -327,8 +329,8 @@ fn link_side(
                 }
             }
         }
-        for list in lists {
-            match list.compile_foreign(raw) {
+        for (list, compiler) in lists.iter().zip(&compilers) {
+            match compiler.compile(raw) {
                 Ok(c) => rules.entry(list.id.clone()).or_default().push(c),
                 Err(message) => problems.push((pointer.clone(), format!("{message} (for {})", list.name))),
             }

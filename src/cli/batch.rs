@@ -79,7 +79,18 @@ pub fn check(
                     .transpose()?,
             ))
         });
-    let (mut spool, mut html) = match spools {
+    // The rows are kept only for what prints them all (the table, the
+    // HTML and CSV reports); the JSON documents need a status per roster,
+    // and the report's leading fields go to a temporary file like the parts.
+    let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv))
+        || (format == Format::Text && !single);
+    let spools = spools.and_then(|(json, html)| {
+        let leads = (!keep_rows && report_format == Some(ReportFormat::Json))
+            .then(Spool::new)
+            .transpose()?;
+        Ok((json, html, leads))
+    });
+    let (mut spool, mut html, mut leads) = match spools {
         Ok(spools) => spools,
         Err(e) => {
             return Output {
@@ -89,16 +100,21 @@ pub fn check(
             };
         }
     };
-    let mut rows = Vec::with_capacity(inputs.len());
+    let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
+    let mut statuses = Vec::with_capacity(if keep_rows { 0 } else { inputs.len() });
     let mut keys = Vec::with_capacity(inputs.len());
     let mut kept: Vec<Checked<'_>> = Vec::new();
     let (mut named_unusable, mut all_legal) = (false, true);
     let (want_json, want_html) = (spool.is_some(), html.is_some());
     let keep_whole = single && format == Format::Text;
+    let wants = check::Wants {
+        share_link: want_json,
+    };
     batch::check_each(
         &inputs,
         // The seam for whatever applies to every roster (here, the event).
-        |bytes, name| check::check_bytes_for(catalogue, event, name, bytes),
+        // Share links are only in the JSON documents.
+        |bytes, name| check::check_bytes_with(catalogue, event, name, bytes, wants),
         // On the checking thread: what is kept of each result.
         |checked| Cut {
             unusable: checked.unusable(),
@@ -117,7 +133,17 @@ pub fn check(
         |i, cut| {
             named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
-            rows.push(cut.row);
+            if keep_rows {
+                rows.push(cut.row);
+            } else {
+                statuses.push(cut.row.status);
+                if let Some(leads) = &mut leads {
+                    match serde_json::to_string(&(&cut.row.army, &cut.row.first_error)) {
+                        Ok(lead) => leads.push(&lead),
+                        Err(e) => leads.fail(std::io::Error::other(e)),
+                    }
+                }
+            }
             keys.push(cut.keys);
             if let (Some(spool), Some(part)) = (&mut spool, &cut.json) {
                 spool.push(part);
@@ -137,8 +163,11 @@ pub fn check(
         rows,
         event: event.map(|e| e.file.name.clone()),
     };
-    summary.link(&batch::duplicates_of(&keys));
+    let duplicates = batch::duplicates_of(&keys);
     drop(keys);
+    if keep_rows {
+        summary.link(&duplicates);
+    }
 
     let mut out = Output {
         // 2 when a path the user named (or standard input) cannot be used:
@@ -157,7 +186,8 @@ pub fn check(
         .map(Spool::finish)
         .transpose()
         .and_then(|json| Ok((json, html.map(Spool::finish).transpose()?)));
-    let (spooled, html) = match spooled {
+    let spooled = spooled.and_then(|(json, html)| Ok((json, html, leads.map(Spool::finish).transpose()?)));
+    let (spooled, html, leads) = match spooled {
         Ok(spooled) => spooled,
         Err(e) => {
             out.stderr = format!("error: cannot write a temporary file: {e}\n");
@@ -184,7 +214,7 @@ pub fn check(
         }
     }
     if let Some((path, format)) = report {
-        let read: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
+        let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
         let written = write_atomically_with(path, &read, |w| match format {
             ReportFormat::Html => match &html {
                 Some(html) => crate::report::html::write(&summary, w, &mut html.parts()?),
@@ -192,7 +222,12 @@ pub fn check(
             },
             ReportFormat::Csv => crate::report::csv::write(&summary, w).map_err(std::io::Error::other),
             ReportFormat::Json => match &spooled {
-                Some(spooled) => stream::write_report(w, &summary, &mut spooled.parts()?),
+                Some(spooled) => match &leads {
+                    None => stream::write_report(w, &summary, &mut spooled.parts()?),
+                    Some(leads) => {
+                        write_report_slim(w, &summary, &statuses, &duplicates, &inputs, leads, spooled)
+                    }
+                },
                 None => Err(std::io::Error::other("no JSON was kept")),
             },
         });
@@ -207,6 +242,68 @@ pub fn check(
         }
     }
     out
+}
+
+/// `--report OUT.json` from what a batch keeps when it keeps no rows: a
+/// status per roster, the duplicates, the inputs' names, and each roster's
+/// army and first error read back from `leads`, in order.
+fn write_report_slim(
+    w: &mut dyn std::io::Write,
+    summary: &Summary,
+    statuses: &[Status],
+    duplicates: &[Vec<batch::Duplicate>],
+    inputs: &[batch::Input],
+    leads: &Spooled,
+    parts: &Spooled,
+) -> std::io::Result<()> {
+    use crate::report::batch_json::{
+        DuplicateReport, Totals,
+        stream::{Leading, write_report_with},
+    };
+    let count = |status: Status| statuses.iter().filter(|s| **s == status).count();
+    let totals = Totals {
+        rosters: statuses.len(),
+        legal: count(Status::Legal),
+        illegal: count(Status::Illegal),
+        unreadable: count(Status::Unreadable),
+        not_a_roster: count(Status::NotARoster),
+        duplicates: batch::duplicate_groups(duplicates).len(),
+    };
+    let legal = statuses.iter().all(|s| *s == Status::Legal);
+    let mut read = leads.parts()?;
+    let leading = |i: usize| -> std::io::Result<Option<Leading>> {
+        let Some(&status) = statuses.get(i) else {
+            return Ok(None);
+        };
+        let lead = read
+            .next()
+            .ok_or_else(|| std::io::Error::other("a roster's report fields are missing"))??;
+        let (army_name, first_error): (Option<String>, Option<String>) =
+            serde_json::from_str(&lead).map_err(std::io::Error::other)?;
+        let duplicates = duplicates.get(i).map_or(&[][..], Vec::as_slice);
+        Ok(Some(Leading {
+            status,
+            army_name,
+            first_error,
+            duplicates: duplicates
+                .iter()
+                .filter_map(|d| {
+                    Some(DuplicateReport {
+                        kind: d.kind.as_str().to_string(),
+                        file: inputs.get(d.other)?.name.clone(),
+                    })
+                })
+                .collect(),
+        }))
+    };
+    write_report_with(
+        w,
+        summary.event.as_deref(),
+        legal,
+        totals,
+        leading,
+        &mut parts.parts()?,
+    )
 }
 
 /// What the batch keeps of one checked roster: a row, its duplicate keys,

@@ -16,24 +16,25 @@ use std::path::Path;
 /// The one army list a command needs, when it needs only one: then the
 /// catalogue loads only that list and what it uses. A roster file is read
 /// here just for its header; a check of several files, or with an event,
-/// needs every list.
-fn army_named(command: &Command) -> Option<String> {
-    let from_roster = |path: &Path| -> Option<String> {
+/// needs every list. With it, whether the command may need the scenario
+/// files (only a check of a roster with no `Scenario:` line does not).
+fn army_named(command: &Command) -> Option<(String, bool)> {
+    let from_roster = |path: &Path| -> Option<(String, bool)> {
         // Only a regular file of a roster's size; anything else is left to
         // the command, which reports it.
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
         let text = String::from_utf8_lossy(&bytes);
         let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        crate::roster::army_name(&file)
+        crate::roster::army_and_scenario(&file)
     };
     match command {
         Command::Check {
             files, event: None, ..
         } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
-        Command::Options { army, .. } => Some(army.clone()),
-        Command::New { army: Some(army), .. } => Some(army.clone()),
-        Command::Explain { army: Some(army), .. } => Some(army.clone()),
-        Command::Sheet { army: Some(army), .. } => Some(army.clone()),
+        Command::Options { army, .. } => Some((army.clone(), true)),
+        Command::New { army: Some(army), .. } => Some((army.clone(), true)),
+        Command::Explain { army: Some(army), .. } => Some((army.clone(), true)),
+        Command::Sheet { army: Some(army), .. } => Some((army.clone(), true)),
         Command::Sheet {
             army: None,
             roster: Some(path),
@@ -53,10 +54,12 @@ pub fn run(args: &Args, color: bool) -> Output {
     };
     let report = match army_named(&args.command) {
         // A check prints no datasheet, so it needs no glossary.
-        Some(army) if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) => {
-            catalogue::load_for_check(args.lists.as_deref(), &army)
+        Some((army, scenarios))
+            if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) =>
+        {
+            catalogue::load_for_check_with(args.lists.as_deref(), &army, scenarios)
         }
-        Some(army) if checks == catalogue::Checks::Added => {
+        Some((army, _)) if checks == catalogue::Checks::Added => {
             catalogue::load_for_army(args.lists.as_deref(), &army)
         }
         _ => catalogue::load_with(args.lists.as_deref(), checks),

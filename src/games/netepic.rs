@@ -304,6 +304,13 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// Whether a card with `tags` is one of this variant's cards.
+    pub fn card_of(&self, tags: &std::collections::BTreeSet<String>) -> bool {
+        self.tags.iter().any(|x| tags.contains(*x)) && !self.unless.iter().any(|x| tags.contains(*x))
+    }
+}
+
 /// The variants of `list`.
 pub fn variants_of(list: &str) -> impl Iterator<Item = &'static Variant> + '_ {
     VARIANTS.iter().filter(move |v| v.list == list)

@@ -211,6 +211,9 @@ pub struct CardsView {
     pub to_win: Option<String>,
 }
 
+/// The break point of a titan or praetorian card (NetEpic Gold 6.1).
+pub const DESTROYED: &str = "none (broken when destroyed)";
+
 #[derive(Debug, Clone)]
 pub struct CardView {
     pub name: String,
@@ -288,7 +291,12 @@ impl CardsView {
                     .collect::<Vec<_>>()
                     .join(", "),
                 points: f.points,
-                break_point: figure(f.card.and_then(|c| c.break_point)),
+                // A titan has no break point: it counts when destroyed.
+                break_point: if f.card.is_some_and(|c| c.broken_when_destroyed) {
+                    DESTROYED.to_string()
+                } else {
+                    figure(f.card.and_then(|c| c.break_point))
+                },
                 victory_points: figure(f.card.and_then(|c| c.victory_points)),
                 member,
             }

@@ -75,18 +75,99 @@ pub mod stream {
     /// The rosters of a document sit two levels deep.
     const INDENT: &str = "    ";
 
-    /// Pretty JSON of `value`, every line indented by `indent`.
+    /// Pretty JSON of `value`, every line indented by `indent` (a whole
+    /// number of levels): what `serde_json::to_string_pretty` prints, one
+    /// level deeper for each two spaces of `indent`, written in one pass.
     fn indented<T: Serialize>(value: &T, indent: &str) -> String {
-        let text = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-        let mut out = String::with_capacity(text.len() + 64);
-        for (i, line) in text.lines().enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            out.push_str(indent);
-            out.push_str(line);
+        let mut out = Vec::with_capacity(4096);
+        out.extend_from_slice(indent.as_bytes());
+        let nested = Nested {
+            level: indent.len() / 2,
+            has_value: false,
+        };
+        let mut serializer = serde_json::Serializer::with_formatter(&mut out, nested);
+        if let Err(e) = value.serialize(&mut serializer) {
+            out.clear();
+            out.extend_from_slice(indent.as_bytes());
+            out.extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
         }
-        out
+        // serde_json writes valid UTF-8, and the indent is a `str`.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// `serde_json::ser::PrettyFormatter` (two spaces a level) starting
+    /// `level` levels in, as a value nested that deep in a document is
+    /// printed.
+    struct Nested {
+        level: usize,
+        has_value: bool,
+    }
+
+    impl Nested {
+        fn line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            self.indent(w)
+        }
+
+        fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+            for _ in 0..self.level {
+                w.write_all(b"  ")?;
+            }
+            Ok(())
+        }
+
+        fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+            self.level -= 1;
+            if self.has_value {
+                w.write_all(b"\n")?;
+                self.indent(w)?;
+            }
+            w.write_all(bracket)
+        }
+    }
+
+    impl serde_json::ser::Formatter for Nested {
+        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.level += 1;
+            self.has_value = false;
+            w.write_all(b"[")
+        }
+
+        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, b"]")
+        }
+
+        fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            self.line(w, first)
+        }
+
+        fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+            self.has_value = true;
+            Ok(())
+        }
+
+        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.level += 1;
+            self.has_value = false;
+            w.write_all(b"{")
+        }
+
+        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.close(w, b"}")
+        }
+
+        fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            self.line(w, first)
+        }
+
+        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b": ")
+        }
+
+        fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+            self.has_value = true;
+            Ok(())
+        }
     }
 
     /// One roster's part of either document, as it will be printed.
@@ -103,7 +184,7 @@ pub mod stream {
         out: &mut W,
         head: &str,
         parts: &mut dyn Iterator<Item = io::Result<String>>,
-        mut lead: impl FnMut(usize) -> Option<String>,
+        mut lead: impl FnMut(usize) -> io::Result<Option<String>>,
     ) -> io::Result<()> {
         write!(out, "{},\n  \"rosters\": [", open(head))?;
         let mut any = false;
@@ -111,7 +192,7 @@ pub mod stream {
             let part = part?;
             out.write_all(if any { b",\n" } else { b"\n" })?;
             any = true;
-            match lead(i) {
+            match lead(i)? {
                 // The report's own fields come first, then the roster's
                 // (flattened into the same object).
                 Some(lead) => {
@@ -144,7 +225,7 @@ pub mod stream {
             legal,
         })
         .map_err(io::Error::other)?;
-        rosters(out, &head, parts, |_| None)
+        rosters(out, &head, parts, |_| Ok(None))
     }
 
     #[derive(Serialize)]
@@ -170,39 +251,104 @@ pub mod stream {
         summary: &Summary,
         parts: &mut dyn Iterator<Item = io::Result<String>>,
     ) -> io::Result<()> {
+        let totals = Totals {
+            rosters: summary.rows.len(),
+            legal: summary.count(Status::Legal),
+            illegal: summary.count(Status::Illegal),
+            unreadable: summary.count(Status::Unreadable),
+            not_a_roster: summary.count(Status::NotARoster),
+            duplicates: summary.duplicate_groups().len(),
+        };
+        let legal = summary.rows.iter().all(|r| r.status == Status::Legal);
+        let lead = |i: usize| {
+            let r: &Row = summary.rows.get(i)?;
+            Some(Leading {
+                status: r.status,
+                army_name: r.army.clone(),
+                first_error: r.first_error.clone(),
+                duplicates: r
+                    .duplicates
+                    .iter()
+                    .map(|d| DuplicateReport {
+                        kind: d.kind.as_str().to_string(),
+                        file: d.file.clone(),
+                    })
+                    .collect(),
+            })
+        };
+        write_report_with(
+            out,
+            summary.event.as_deref(),
+            legal,
+            totals,
+            |i| Ok(lead(i)),
+            parts,
+        )
+    }
+
+    /// What the report writes of a roster before its part: its status,
+    /// army, first error and duplicates.
+    pub struct Leading {
+        pub status: Status,
+        pub army_name: Option<String>,
+        pub first_error: Option<String>,
+        pub duplicates: Vec<DuplicateReport>,
+    }
+
+    /// [`write_report`] without a [`Summary`]: the totals, and each
+    /// roster's leading fields asked for as its part is written, so a
+    /// batch need not keep a row per roster.
+    pub fn write_report_with<W: Write + ?Sized>(
+        out: &mut W,
+        event: Option<&str>,
+        legal: bool,
+        totals: Totals,
+        mut leading: impl FnMut(usize) -> io::Result<Option<Leading>>,
+        parts: &mut dyn Iterator<Item = io::Result<String>>,
+    ) -> io::Result<()> {
         let head = serde_json::to_string_pretty(&ReportHead {
             muster: env!("CARGO_PKG_VERSION"),
-            event: summary.event.as_deref(),
-            legal: summary.rows.iter().all(|r| r.status == Status::Legal),
-            totals: Totals {
-                rosters: summary.rows.len(),
-                legal: summary.count(Status::Legal),
-                illegal: summary.count(Status::Illegal),
-                unreadable: summary.count(Status::Unreadable),
-                not_a_roster: summary.count(Status::NotARoster),
-                duplicates: summary.duplicate_groups().len(),
-            },
+            event,
+            legal,
+            totals,
         })
         .map_err(io::Error::other)?;
         let lead = |i: usize| {
-            let r: &Row = summary.rows.get(i)?;
-            Some(indented(
+            let Some(r) = leading(i)? else {
+                return Ok(None);
+            };
+            Ok(Some(indented(
                 &Lead {
                     status: r.status.as_str(),
-                    army_name: r.army.as_deref(),
+                    army_name: r.army_name.as_deref(),
                     first_error: r.first_error.as_deref(),
-                    duplicates: r
-                        .duplicates
-                        .iter()
-                        .map(|d| DuplicateReport {
-                            kind: d.kind.as_str().to_string(),
-                            file: d.file.clone(),
-                        })
-                        .collect(),
+                    duplicates: r.duplicates,
                 },
                 INDENT,
-            ))
+            )))
         };
         rosters(out, &head, parts, lead)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::indented;
+
+        #[test]
+        fn indented_is_pretty_json_shifted_right() {
+            let value = serde_json::json!({
+                "file": "a\nb \"c\"",
+                "empty": [],
+                "none": {},
+                "list": [1, {"x": [true, null], "y": {}}, [[]], "z"],
+                "nested": {"a": {"b": {"c": 1.5}}}
+            });
+            for indent in ["", "  ", "    "] {
+                let pretty = serde_json::to_string_pretty(&value).unwrap_or_default();
+                let shifted: Vec<String> = pretty.lines().map(|l| format!("{indent}{l}")).collect();
+                assert_eq!(indented(&value, indent), shifted.join("\n"));
+            }
+            assert_eq!(indented(&Vec::<u8>::new(), "    "), "    []");
+        }
     }
 }

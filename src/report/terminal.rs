@@ -303,7 +303,15 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
     let card = |f: &crate::check::FormationSummary| {
         f.card.map_or_else(
             || format!("{:>3}  {:>3}  ", "", ""),
-            |c| format!("{:>3}  {:>3}  ", value(c.break_point), value(c.victory_points)),
+            |c| {
+                // A titan has no break point (NetEpic Gold 6.1).
+                let bp = if c.broken_when_destroyed {
+                    "-".to_string()
+                } else {
+                    value(c.break_point)
+                };
+                format!("{bp:>3}  {:>3}  ", value(c.victory_points))
+            },
         )
     };
     // A heading per force when the army has allies.

@@ -8,8 +8,8 @@ mod fast;
 mod parse;
 
 pub use parse::{
-    MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_name, decode, parse, parse_reference,
-    reader_disagreements,
+    MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_and_scenario, army_name, decode, parse,
+    parse_reference, reader_disagreements,
 };
 
 use crate::source::{SourceFile, Span};

@@ -152,6 +152,13 @@ pub fn parse_reference(file: &SourceFile) -> (Roster, Vec<Diagnostic>) {
 /// building the roster: a command that loads one list learns which from
 /// this, and the check then builds the roster once.
 pub fn army_name(file: &SourceFile) -> Option<String> {
+    army_and_scenario(file).map(|(army, _)| army)
+}
+
+/// [`army_name`], and whether the roster may name a scenario (a
+/// `Scenario:` line; a Snapfire export is assumed to): a check of a roster
+/// that names none needs no scenario file.
+pub fn army_and_scenario(file: &SourceFile) -> Option<(String, bool)> {
     let all = lines(file.text());
     let mut builder = Builder {
         file,
@@ -162,11 +169,12 @@ pub fn army_name(file: &SourceFile) -> Option<String> {
         diagnostics: Vec::new(),
     };
     if snapfire_header(&all, &mut builder, Reader::Fast).is_some() {
-        return builder.header.army.map(|a| a.value);
+        return builder.header.army.map(|a| (a.value, true));
     }
     // The first army line names the list; a roster with allied forces
     // needs their lists too, so it names none here (everything is loaded).
     let mut army = None;
+    let mut scenario = false;
     for line in all {
         if line.text.trim().is_empty() {
             continue;
@@ -182,11 +190,12 @@ pub fn army_name(file: &SourceFile) -> Option<String> {
                 HeaderKey::Army | HeaderKey::List if army.is_none() => {
                     army = Some(split_version(&value.value).0.to_string());
                 }
+                HeaderKey::Scenario => scenario = true,
                 _ => {}
             }
         }
     }
-    army
+    army.map(|army| (army, scenario))
 }
 
 /// Each line on which the hand-written reader and the grammar differ, read

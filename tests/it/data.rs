@@ -213,3 +213,60 @@ fn an_initiative_may_follow_the_formations_upgrades() {
     assert_eq!(initiative("Spiritseer").as_deref(), Some("2+"));
     assert_eq!(initiative("Wraithseer").as_deref(), Some("1+"));
 }
+
+/// Finding a list by any of its names goes through an index of the names'
+/// forms: it finds what comparing the name with every list's names finds,
+/// and an unknown name's suggestion and nearest lists come from one pass.
+#[test]
+fn every_list_name_finds_its_list_through_the_index() {
+    use muster::catalogue::{ListLookup, ListName};
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let ids = |lookup: ListLookup<'_>| -> Vec<String> {
+        match lookup {
+            ListLookup::Found(list) => vec![list.id.clone()],
+            ListLookup::Ambiguous(lists) => lists.iter().map(|l| l.id.clone()).collect(),
+            ListLookup::NotFound(_) => Vec::new(),
+        }
+    };
+    let mut written: Vec<String> = Vec::new();
+    for list in &catalogue.lists {
+        for name in list.all_names() {
+            written.push(name.to_string());
+            written.push(name.to_uppercase());
+            written.push(name.replace(' ', "-"));
+        }
+    }
+    written.extend(["Squats of Doom", "Imperial", "navy", ""].map(str::to_string));
+    for name in &written {
+        let wanted = ListName::new(name);
+        let by_scan: Vec<String> = catalogue
+            .lists
+            .iter()
+            .filter(|l| l.name_keys.iter().any(|k| wanted.matches_key(k)))
+            .map(|l| l.id.clone())
+            .collect();
+        assert_eq!(ids(catalogue.lookup_list(name)), by_scan, "{name}");
+        assert_eq!(ids(catalogue.find_list(name)), by_scan, "{name}");
+    }
+    for list in &catalogue.lists {
+        assert!(ids(catalogue.lookup_list(&list.name)).contains(&list.id));
+    }
+    // An unknown name: the suggestion is the nearest of all names.
+    for name in ["Squats of Doom", "Codex Astartez", "Imperial Nav", "Eldar"] {
+        let (suggestion, nearest) = catalogue.nearest_lists_and_name(name, 3);
+        let alone = muster::diagnostic::nearest(name, catalogue.lists.iter().flat_map(|l| l.all_names()));
+        assert_eq!(suggestion, alone, "{name}");
+        let nearest: Vec<&str> = nearest.iter().map(|l| l.id.as_str()).collect();
+        let again: Vec<&str> = catalogue
+            .nearest_lists(name, 3)
+            .iter()
+            .map(|l| l.id.as_str())
+            .collect();
+        assert_eq!(nearest, again, "{name}");
+    }
+    assert!(matches!(
+        catalogue.find_list("Codex Astartez"),
+        ListLookup::NotFound(Some(_))
+    ));
+}

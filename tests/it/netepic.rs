@@ -324,3 +324,50 @@ fn a_card_written_in_the_wrong_force_is_pointed_to_its_list() {
         d.hints
     );
 }
+
+/// Players read NetEpic's rules in words with the section they come from;
+/// the source line stays in `--verbose` and JSON (issue 19).
+#[test]
+fn players_messages_keep_source_lines_out_and_verbose_and_json_keep_them() {
+    let roster = "tests/rosters/netepic/netepic-adeptus-astartes/company-card.broken.txt";
+    let plain = super::common::muster(&["check", roster]);
+    assert_eq!(plain.status, 1, "{}", plain.stderr);
+    assert!(
+        plain
+            .stdout
+            .contains("hint: A Stronghold costs 100 points plus its weapon."),
+        "{}",
+        plain.stdout
+    );
+    assert!(plain.stdout.contains("fortification table"), "{}", plain.stdout);
+    for internal in [
+        "line 685",
+        "(core rules",
+        "(fortification table",
+        "shared source",
+        "(lines ",
+    ] {
+        assert!(
+            !plain.stdout.contains(internal),
+            "`{internal}` in:\n{}",
+            plain.stdout
+        );
+    }
+    let verbose = super::common::muster(&["check", "--verbose", roster]);
+    assert!(
+        verbose.stdout.contains("fortification table (003 line 685)"),
+        "{}",
+        verbose.stdout
+    );
+    assert!(
+        verbose.stdout.contains("(shared source 003)"),
+        "{}",
+        verbose.stdout
+    );
+    let json = super::common::muster(&["check", "--format", "json", roster]);
+    assert!(
+        json.stdout.contains("fortification table (003 line 685)"),
+        "{}",
+        json.stdout
+    );
+}

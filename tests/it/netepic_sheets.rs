@@ -417,7 +417,8 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "Units: Company HQ Squad, 10 Rhino, 18 Tactical Squad",
             "Army: break points 38 · victory points 33 · victory points to win 40 (for 3000 points)",
             "Imre Tóth",
-            "850 pts · break point 0 · victory points 9",
+            // A titan has no break point (core rules 6.1): not "0".
+            "850 pts · break point none (broken when destroyed) · victory points 9",
             // The crib sheet.
             "Tactical Squad",
             "Pinning class 1 · Move 10cm · Save 5+ · CAF +2 · Morale 2+",
@@ -440,4 +441,71 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "Close assault factor",
         ],
     );
+}
+
+/// A variant's army rules (a Chapter's) print on a roster only when a
+/// force fields that variant's cards; the book's own rules always do.
+#[test]
+fn a_roster_prints_the_army_rules_of_the_variants_it_fields() {
+    let plain = "tests/rosters/netepic/netepic-adeptus-astartes/legal-3000.ok.txt";
+    let blood = "tests/rosters/netepic/netepic-adeptus-astartes/book-blood-angels-death-company.ok.txt";
+    for (roster, fielded) in [(plain, false), (blood, true)] {
+        let html = muster(&["roster", roster, "--html", "-"]);
+        assert_eq!(html.status, 0, "{}", html.stderr);
+        let stem = std::path::Path::new(roster)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("roster");
+        let path = out_dir().join(format!("{stem}.pdf"));
+        let pdf = muster(&["roster", roster, "--pdf", &path.display().to_string()]);
+        assert_eq!(pdf.status, 0, "{}", pdf.stderr);
+        let (_, pdf) = pdf_text(&path);
+        for text in [squeeze(&html.stdout), squeeze(&pdf)] {
+            assert_eq!(
+                text.contains(&squeeze("Blood Angels - Black Rage")),
+                fielded,
+                "{roster}"
+            );
+            assert_eq!(
+                text.contains(&squeeze("Psychic Power : Quickening")),
+                fielded,
+                "{roster}"
+            );
+            for other in [
+                "Black Templars - Zeal",
+                "Iron Hands - Pride",
+                "Raven Guard - Pin-Point Accuracy",
+            ] {
+                assert!(!text.contains(&squeeze(other)), "{roster}: {other}");
+            }
+        }
+    }
+}
+
+/// A titan card has no break point: the roster says it counts when
+/// destroyed, where another card shows its number (HTML and terminal).
+#[test]
+fn a_titan_card_has_no_break_point_of_zero() {
+    let roster = "tests/rosters/netepic/netepic-adeptus-astartes/legal-3000.ok.txt";
+    let html = muster(&["roster", roster, "--html", "-"]);
+    assert_eq!(html.status, 0, "{}", html.stderr);
+    assert!(
+        html.stdout
+            .contains("850 pts · break point none (broken when destroyed) · victory points 9"),
+        "{}",
+        html.stdout
+    );
+    assert!(
+        html.stdout.contains("350 pts · break point 5 · victory points 4"),
+        "{}",
+        html.stdout
+    );
+    assert!(!html.stdout.contains("break point 0 "), "{}", html.stdout);
+    let text = muster(&["check", roster]);
+    let titan = text
+        .stdout
+        .lines()
+        .find(|l| l.contains("Warlord Titan") && l.contains("850"))
+        .unwrap_or_default();
+    assert!(titan.contains("850    -    9"), "{titan}");
 }
