@@ -918,8 +918,9 @@ fn hostile_link_loops_in_lists_read_each_file_once() {
     std::os::unix::fs::symlink(dir.join("a"), dir.join("a/b/up")).unwrap();
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"], None);
     run.orderly();
+    // A loop followed forever would hit `muster`'s time limit; how fast a
+    // finite walk is belongs to the benchmarks, not to a timed test.
     assert_eq!(run.status, Some(0), "{}{}", head(&run.stdout), head(&run.stderr));
-    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
 }
 
 /// A folder of the same roster many times over: one set of duplicates,
