@@ -319,6 +319,7 @@ fn check_file<'c>(
             );
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
+        diagnostics.extend(optional_rules(&file, &parsed.header, list));
         let scenario = crate::scenario::find(
             catalogue,
             &file,
@@ -423,6 +424,35 @@ fn check_file<'c>(
     sort(&mut diagnostics);
     checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked
+}
+
+/// The header's `Optional rules:` lines: each names an optional rule of
+/// the list's game.
+fn optional_rules(file: &SourceFile, header: &Header, list: &ArmyList) -> Vec<Diagnostic> {
+    let known = list.game.game().optional_rules;
+    header
+        .optional_rules
+        .iter()
+        .filter(|r| !known.iter().any(|k| crate::catalogue::names::same_thing(&r.value, k)))
+        .map(|r| {
+            let d = Diagnostic::error(
+                Code::BadHeader,
+                format!(
+                    "{} has no optional rule called `{}`",
+                    list.game.game().title,
+                    r.value
+                ),
+            )
+            .at(file, r.span);
+            match known {
+                [] => d.hint(format!("{} has no optional rules muster knows", list.game.game().title)),
+                _ => d.hint(format!(
+                    "the optional rules muster knows: {}",
+                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                )),
+            }
+        })
+        .collect()
 }
 
 /// `Codex Astartes (codex-astartes), Imperial Fists (imperial-fists)`: lists
@@ -728,6 +758,17 @@ fn summary(
                         victory_points: match card.victory_points {
                             CardVp::Fixed(n) => Some(n),
                             CardVp::Missing => None,
+                            // Under the optional rule of titan battle
+                            // groups each titan is worth its own cost.
+                            CardVp::PerHundredPoints if f.titans_rounded => Some(
+                                f.titans
+                                    .iter()
+                                    .map(|t| {
+                                        crate::games::netepic::victory_points_of_cost(t.points)
+                                            .saturating_mul(t.count)
+                                    })
+                                    .fold(0, u32::saturating_add),
+                            ),
                             CardVp::PerHundredPoints => {
                                 Some(crate::games::netepic::victory_points_of_cost(f.points))
                             }
@@ -778,6 +819,7 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         scenario: h.scenario.clone(),
         side: h.side.clone(),
         opponent_points: h.opponent_points.clone(),
+        optional_rules: h.optional_rules.clone(),
     };
     let mut counts_as = Vec::new();
     match ally.and_then(|i| allies.get(i)) {

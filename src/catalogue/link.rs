@@ -554,6 +554,7 @@ fn link_list(
                 grouped_in: None,
                 card: card_values(formation),
                 round_up_to: formation.round_up_to.filter(|&n| n > 0),
+                titans: None,
             });
         }
         sections.push(Section {
@@ -608,6 +609,7 @@ fn link_list(
     let mut groups = Vec::new();
     let mut group_pointers = Vec::new();
     let mut grouped_in = Vec::new();
+    let mut titans = Vec::new();
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
     {
@@ -665,6 +667,26 @@ fn link_list(
                         &format!("{base}/grouped_in"),
                         "a group formation cannot itself belong to a group".to_string(),
                     );
+                }
+                if let Some(t) = &formation.titans {
+                    let target = formations.iter().position(|g| g.id == t.each);
+                    match target {
+                        Some(e) if e != index && formations[e].group.is_none() && !file
+                            .sections
+                            .iter()
+                            .flat_map(|s| &s.formations)
+                            .any(|g| g.id == t.each && (g.group.is_some() || g.titans.is_some())) =>
+                        {
+                            titans.push((index, t.count, e));
+                        }
+                        _ => errors.error(
+                            &format!("{base}/titans/each"),
+                            format!(
+                                "`{}` is not another formation of this list that is neither a group nor a card of several titans",
+                                t.each
+                            ),
+                        ),
+                    }
                 }
                 if let Some(id) = &formation.grouped_in {
                     let target = formations.iter().position(|g| &g.id == id);
@@ -738,6 +760,11 @@ fn link_list(
     for (f, g) in grouped_in {
         if let Some(formation) = formations.get_mut(f) {
             formation.grouped_in = Some(g);
+        }
+    }
+    for (f, count, each) in titans {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.titans = Some((count, each));
         }
     }
     for (f, cond, initiative) in initiative_when {

@@ -414,6 +414,9 @@ pub struct Formation {
     pub card: Option<CardValues>,
     /// The total (with upgrades) rounded up to a multiple of this.
     pub round_up_to: Option<u32>,
+    /// A card of several titans: how many, and the formation each titan
+    /// is (its rules apply to each titan a roster arms on its own line).
+    pub titans: Option<(u32, FormationIdx)>,
 }
 
 /// What breaking a card is worth (NetEpic Gold): `None` inside means the

@@ -575,6 +575,7 @@ impl Builder<'_> {
                     .fix("write the opponent's points as a whole number, e.g. `Opponent points: 1000`"),
                 ),
             },
+            HeaderKey::OptionalRules => header.optional_rules.push(value),
         }
     }
 
@@ -659,10 +660,11 @@ pub(super) enum HeaderKey {
     Scenario,
     Side,
     OpponentPoints,
+    OptionalRules,
 }
 
 impl HeaderKey {
-    pub(super) const ALL: [HeaderKey; 13] = [
+    pub(super) const ALL: [HeaderKey; 14] = [
         HeaderKey::Army,
         HeaderKey::List,
         HeaderKey::Allies,
@@ -676,6 +678,7 @@ impl HeaderKey {
         HeaderKey::Scenario,
         HeaderKey::Side,
         HeaderKey::OpponentPoints,
+        HeaderKey::OptionalRules,
     ];
 
     pub(super) fn text(self) -> &'static str {
@@ -693,6 +696,7 @@ impl HeaderKey {
             HeaderKey::Scenario => "scenario",
             HeaderKey::Side => "side",
             HeaderKey::OpponentPoints => "opponent points",
+            HeaderKey::OptionalRules => "optional rules",
         }
     }
 
