@@ -326,6 +326,8 @@ struct Upgrade {
     otherwise: Vec<(String, i64)>,
     /// Mount tags: which mounts of which titan card take it.
     tags: Vec<String>,
+    /// The titan datasheet rows it chooses, with their datasheet ids.
+    fielded: Vec<(String, Vec<String>)>,
 }
 
 /// Shared entries (of the catalogue and of the game system) by id, for
@@ -738,9 +740,11 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             points,
             otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
             tags: Vec::new(),
+            fielded: Vec::new(),
         });
     }
     mount_tags(&cards, &mut upgrades);
+    titan_fielded(&cards, &units, &mut upgrades);
 
     if datasheets {
         return Ok(sheets::datasheets(
@@ -1051,6 +1055,7 @@ fn render(
                     let _ = writeln!(w, "      - {{ when: \"count({card}) >= 1\", points: {p} }}");
                 }
             }
+            titan_weapon_fielded(w, u);
         }
     }
 
@@ -2619,4 +2624,62 @@ fn battle_group_decision(cards: &[Card]) -> Option<String> {
         "Titans of a battle group: a card of several titans whose titans are the book's single titan cards ({}) carries `titans: {{ count, each }}`. A roster may arm each titan on a line of its own under the card (`Titan: Volcano Cannon, Chain Fist`, with a count for titans armed alike); each titan is then held to the mount rules of its single card, at its line. Weapons written on the card's own line are counted for its titans together, as before. The optional rule of battle groups (core rules 6.1: each titan's hull and weapons rounded up to 50 points, then added) applies when the roster says `Optional rules: titan battle groups`; each titan is then worth one victory point per 100 points of its rounded cost.",
         split.join(", ")
     ))
+}
+
+// Titans as bought (issue 15): a titan's datasheet lists every weapon it
+// may carry, each with the mounts that take it (`Volcano Cannon (carapace
+// or arm)`); each weapon upgrade chooses its row on the datasheet of every
+// titan whose mounts take it (`fielded: choose`), so a roster's crib sheet
+// prints the weapons bought and no other.
+
+/// The datasheet rows each weapon upgrade chooses: for each titan card
+/// whose mounts take it, the row of that weapon on the card's titan's
+/// datasheet (named after the weapon and the mounts that take it).
+fn titan_fielded(cards: &[Card], units: &BTreeMap<String, sheets::Unit>, upgrades: &mut [Upgrade]) {
+    for plan in mount_plans(cards) {
+        let [(unit_id, _)] = plan.card.units.as_slice() else {
+            continue;
+        };
+        let Some(unit) = units.values().find(|x| x.id == *unit_id) else {
+            continue;
+        };
+        for (weapon, _) in &plan.weapons {
+            let Some(u) = upgrades.iter_mut().find(|u| u.name == *weapon) else {
+                continue;
+            };
+            // The row as `sheets::datasheets` names it.
+            let Some((_, mounts, _)) = unit.titan_weapons.iter().find(|(n, _, _)| n == weapon) else {
+                continue;
+            };
+            let named: Vec<&str> = mounts
+                .iter()
+                .map(String::as_str)
+                .filter(|m| *m != "weapon")
+                .collect();
+            let row = if named.is_empty() {
+                weapon.clone()
+            } else {
+                format!("{weapon} ({})", named.join(" or "))
+            };
+            match u.fielded.iter_mut().find(|(r, _)| *r == row) {
+                Some((_, ids)) => {
+                    if !ids.contains(unit_id) {
+                        ids.push(unit_id.clone());
+                    }
+                }
+                None => u.fielded.push((row, vec![unit_id.clone()])),
+            }
+        }
+    }
+}
+
+/// `fielded:` of a weapon upgrade: the rows it chooses.
+fn titan_weapon_fielded(w: &mut String, u: &Upgrade) {
+    if u.fielded.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "    fielded:");
+    for (row, units) in &u.fielded {
+        let _ = writeln!(w, "      - {{ units: [{}], choose: [{}] }}", units.join(", "), quote(&row));
+    }
 }

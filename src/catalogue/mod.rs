@@ -191,6 +191,17 @@ impl NeUnit {
     pub(crate) fn parsed_at_load(&self) -> bool {
         self.parsed.get().is_some()
     }
+
+    /// This datasheet with other values as written (a unit as fielded);
+    /// they are parsed on first use.
+    pub fn with_data(&self, data: raw::NeUnitDatasheet) -> NeUnit {
+        NeUnit {
+            game: self.game,
+            faction: self.faction.clone(),
+            data,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 /// A model without an entry of its own in the lists.

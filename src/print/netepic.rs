@@ -159,6 +159,32 @@ impl NeUnitCard {
     }
 }
 
+/// A unit card as a roster bought it (its weapons already chosen): the
+/// source's faults about weapons it does not carry are left out, and when
+/// the roster fields the unit in several ways, the card says how many of
+/// `total` it stands for.
+pub fn as_bought(card: &mut NeUnitCard, share: Option<(usize, usize)>) {
+    let carried = |name: &str| {
+        card.weapons
+            .iter()
+            .any(|w| w.name == name || w.name.starts_with(&format!("{name} (")))
+    };
+    let faults: Vec<String> = card
+        .faults
+        .iter()
+        .filter(|f| {
+            f.strip_prefix("weapon `")
+                .and_then(|rest| rest.split_once('`'))
+                .is_none_or(|(name, _)| carried(name))
+        })
+        .cloned()
+        .collect();
+    card.faults = faults;
+    if let Some((by, total)) = share {
+        card.name = format!("{} ({by} of {total} as bought)", card.name);
+    }
+}
+
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&NeUnit]) -> Vec<GlossaryLine> {
     let Some(glossary) = glossary else {

@@ -607,7 +607,7 @@ impl RosterSheet {
                 // The glossary follows the cards as fielded: a refit may
                 // bring a term the stock datasheets do not use.
                 let mut terms: BTreeSet<&'static str> = BTreeSet::new();
-                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty();
+                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
                 sheet.units = std::mem::take(&mut sheet.units)
                     .into_iter()
                     .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
@@ -615,6 +615,10 @@ impl RosterSheet {
                 sheet.ships = std::mem::take(&mut sheet.ships)
                     .into_iter()
                     .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+                    .collect();
+                sheet.ne_units = std::mem::take(&mut sheet.ne_units)
+                    .into_iter()
+                    .flat_map(|card| fielded_ne_units(catalogue, list, resolved, card, &mut terms))
                     .collect();
                 if let (true, Some(glossary)) = (fielding, glossary) {
                     sheet.glossary = glossary
@@ -1019,6 +1023,53 @@ fn fielded_units(
         .collect()
 }
 
+/// The cards of NetEpic unit `card` as the roster bought it: one per
+/// distinct set of weapons (a titan's), each with only the weapons chosen
+/// of those its list offers as choices (`super::netepic::as_bought`).
+fn fielded_ne_units(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: super::netepic::NeUnitCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<super::netepic::NeUnitCard> {
+    let stock = catalogue.ne_unit(list.game, &card.id);
+    let ids = |unit: Option<&crate::catalogue::NeUnit>| {
+        unit.and_then(|u| u.sheet())
+            .map(|s| s.glossary_ids())
+            .unwrap_or_default()
+    };
+    let (variants, total) = variants(list, resolved, &card.id);
+    let Some(unit) = stock.filter(|_| !variants.is_empty()) else {
+        terms.extend(ids(stock));
+        return vec![card];
+    };
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    let several = variants.len() > 1;
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let applied = (!changes.is_empty())
+                .then(|| crate::catalogue::fielded::netepic(catalogue, list.game, &unit.data, &changes, &optional).ok())
+                .flatten();
+            match applied {
+                Some(applied) => {
+                    let fielded = unit.with_data(applied.sheet);
+                    terms.extend(ids(Some(&fielded)));
+                    let mut out = super::netepic::NeUnitCard::new(&fielded);
+                    super::netepic::as_bought(&mut out, several.then_some((v.by, total)));
+                    out
+                }
+                None => {
+                    terms.extend(ids(Some(unit)));
+                    card.clone()
+                }
+            }
+        })
+        .collect()
+}
+
 /// The roster parsed and resolved again, for the unit counts `Checked`
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
@@ -1047,26 +1098,32 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
             unit_order.push(u);
         }
     }
+    let is_refit = |u: &usize| {
+        list.upgrades
+            .get(*u)
+            .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+    };
+    // A card armed titan by titan fields each titan with its own weapons.
     let refits = army
         .formations
         .iter()
-        .map(|f| {
-            let own = list
+        .flat_map(|f| {
+            let own: Vec<usize> = list
                 .formations
                 .get(f.formation)
                 .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
                 .unwrap_or_default();
-            let refits = f
-                .upgrades
+            if f.titans.is_empty() {
+                let refits = f.upgrades.iter().map(|t| t.upgrade).filter(is_refit).collect();
+                return vec![(own, refits)];
+            }
+            f.titans
                 .iter()
-                .map(|t| t.upgrade)
-                .filter(|&u| {
-                    list.upgrades
-                        .get(u)
-                        .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+                .flat_map(|t| {
+                    let refits: Vec<usize> = t.upgrades.iter().map(|w| w.upgrade).filter(is_refit).collect();
+                    std::iter::repeat_n((own.clone(), refits), t.count as usize)
                 })
-                .collect();
-            (own, refits)
+                .collect()
         })
         .collect();
     Some(ResolvedUnits {
