@@ -34,6 +34,20 @@ pub struct FormationSummary {
     pub force: usize,
     /// NetEpic Gold: the card's break point and victory points.
     pub card: Option<CardSummary>,
+    /// NetEpic Gold: a card of several titans armed titan by titan, each
+    /// line's titans (`Titan:` lines), in roster order.
+    pub titans: Vec<TitanSummary>,
+}
+
+/// One line of titans of a card of several titans, armed alike.
+#[derive(Debug, Clone)]
+pub struct TitanSummary {
+    pub count: u32,
+    /// Weapons with counts.
+    pub upgrades: Vec<(String, u32)>,
+    /// The cost of one of them (rounded under the optional rule of titan
+    /// battle groups).
+    pub points: i64,
 }
 
 /// What breaking a card is worth; `None` where the sources lack it.
@@ -753,6 +767,19 @@ fn summary(
                     group: f.group,
                     is_group: formation.group.is_some(),
                     force: 0,
+                    titans: f
+                        .titans
+                        .iter()
+                        .map(|t| TitanSummary {
+                            count: t.count,
+                            upgrades: t
+                                .upgrades
+                                .iter()
+                                .map(|w| (army.list.upgrades[w.upgrade].name.clone(), w.count))
+                                .collect(),
+                            points: t.points,
+                        })
+                        .collect(),
                     card: formation.card.map(|card| CardSummary {
                         break_point: card.break_point,
                         victory_points: match card.victory_points {

@@ -241,6 +241,37 @@ pub struct CardView {
     pub member: bool,
 }
 
+/// `Volcano Cannon, 2× Chain Fist`.
+fn options(upgrades: &[(String, u32)]) -> String {
+    upgrades
+        .iter()
+        .map(|(name, count)| {
+            if *count == 1 {
+                name.clone()
+            } else {
+                format!("{count}× {name}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A card armed titan by titan: `2× Titan (850 points each): Volcano
+/// Cannon, Chain Fist; Titan (800 points): Quake Cannon, Power Fist`.
+fn titans(titans: &[crate::check::TitanSummary]) -> String {
+    titans
+        .iter()
+        .map(|t| {
+            let (who, each) = match t.count {
+                1 => ("Titan".to_string(), ""),
+                n => (format!("{n}× Titan"), " each"),
+            };
+            format!("{who} ({} points{each}): {}", t.points, options(&t.upgrades))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// `Company card`, with `free`, `unique`, `personality` after it.
 fn kind(tags: &BTreeSet<String>) -> String {
     let base = if tags.contains("company") {
@@ -289,18 +320,11 @@ impl CardsView {
                 name: f.name.clone(),
                 kind,
                 units: units.get(i).cloned().unwrap_or_default(),
-                upgrades: f
-                    .upgrades
-                    .iter()
-                    .map(|(name, count)| {
-                        if *count == 1 {
-                            name.clone()
-                        } else {
-                            format!("{count}× {name}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                upgrades: if f.titans.is_empty() {
+                    options(&f.upgrades)
+                } else {
+                    titans(&f.titans)
+                },
                 points: f.points,
                 break_point: figure(f.card.and_then(|c| c.break_point)),
                 victory_points: figure(f.card.and_then(|c| c.victory_points)),
