@@ -1025,6 +1025,9 @@ fn render(
             if let Some(mounts) = mount_summary(c) {
                 let _ = write!(note, " {mounts}");
             }
+            if titan_each(c, cards).is_some() {
+                note.push_str(" A roster may arm each titan on a `Titan:` line under the card.");
+            }
             for (name, value) in &c.extra {
                 let _ = write!(note, " {name} {}.", number(*value));
             }
