@@ -1574,13 +1574,11 @@ fn ally_decisions() -> Vec<&'static str> {
 
 /// Construction rules not enforced, with the reason.
 fn construction_not_enforced() -> Vec<(&'static str, &'static str, &'static str)> {
-    vec![
-        (
-            "stronghold-weapon",
-            "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
-            "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
-        ),
-    ]
+    vec![(
+        "stronghold-weapon",
+        "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
+        "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
+    )]
 }
 
 /// Decisions about the codex variants of a book (game code:
@@ -2576,21 +2574,23 @@ fn titan_each<'c>(c: &Card, cards: &'c [Card]) -> Option<(u32, &'c Card)> {
     }
     let same_mounts = |a: &[sheets::Mount], b: &[sheets::Mount]| {
         a.len() == b.len()
-            && a.iter().zip(b).all(|(x, y)| {
-                x.name == y.name && x.min == y.min && x.max == y.max && x.weapons == y.weapons
-            })
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.name == y.name && x.min == y.min && x.max == y.max && x.weapons == y.weapons)
     };
-    cards.iter().find(|o| {
-        titan(o)
-            && !titan_group(o)
-            && o.units.as_slice() == [(unit.clone(), 1)]
-            && o.mounts
-                .as_ref()
-                .is_some_and(|om| om.times == 1 && same_mounts(&om.mounts, &m.mounts))
-            && c.upgrades.iter().all(|u| o.upgrades.contains(u))
-            && o.points.checked_mul(i64::from(m.times)) == Some(c.points)
-    })
-    .map(|o| (m.times, o))
+    cards
+        .iter()
+        .find(|o| {
+            titan(o)
+                && !titan_group(o)
+                && o.units.as_slice() == [(unit.clone(), 1)]
+                && o.mounts
+                    .as_ref()
+                    .is_some_and(|om| om.times == 1 && same_mounts(&om.mounts, &m.mounts))
+                && c.upgrades.iter().all(|u| o.upgrades.contains(u))
+                && o.points.checked_mul(i64::from(m.times)) == Some(c.points)
+        })
+        .map(|o| (m.times, o))
 }
 
 /// The optional rule of battle groups, where a card of several titans
@@ -2683,6 +2683,11 @@ fn titan_weapon_fielded(w: &mut String, u: &Upgrade) {
     }
     let _ = writeln!(w, "    fielded:");
     for (row, units) in &u.fielded {
-        let _ = writeln!(w, "      - {{ units: [{}], choose: [{}] }}", units.join(", "), quote(&row));
+        let _ = writeln!(
+            w,
+            "      - {{ units: [{}], choose: [{}] }}",
+            units.join(", "),
+            quote(row)
+        );
     }
 }

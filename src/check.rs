@@ -447,7 +447,11 @@ fn optional_rules(file: &SourceFile, header: &Header, list: &ArmyList) -> Vec<Di
     header
         .optional_rules
         .iter()
-        .filter(|r| !known.iter().any(|k| crate::catalogue::names::same_thing(&r.value, k)))
+        .filter(|r| {
+            !known
+                .iter()
+                .any(|k| crate::catalogue::names::same_thing(&r.value, k))
+        })
         .map(|r| {
             let d = Diagnostic::error(
                 Code::BadHeader,
@@ -459,10 +463,17 @@ fn optional_rules(file: &SourceFile, header: &Header, list: &ArmyList) -> Vec<Di
             )
             .at(file, r.span);
             match known {
-                [] => d.hint(format!("{} has no optional rules muster knows", list.game.game().title)),
+                [] => d.hint(format!(
+                    "{} has no optional rules muster knows",
+                    list.game.game().title
+                )),
                 _ => d.hint(format!(
                     "the optional rules muster knows: {}",
-                    known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )),
             }
         })

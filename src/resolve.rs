@@ -324,7 +324,11 @@ impl Resolver<'_, '_> {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
         let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
-        for child in entry.children.iter().filter(|c| !is_titan_line(list, c, formation)) {
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| !is_titan_line(list, c, formation))
+        {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
                 let d = self.error(
                     Code::BadNesting,
@@ -568,7 +572,11 @@ impl Resolver<'_, '_> {
             );
             self.diagnostics.push(d);
         }
-        for child in entry.children.iter().filter(|c| !is_titan_line(list, c, formation)) {
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| !is_titan_line(list, c, formation))
+        {
             // Groups nest a bounded number of levels deep in the text, so a
             // hostile roster cannot make this recursion deep: a group past
             // the bound is reported and not read.
@@ -619,7 +627,11 @@ impl Resolver<'_, '_> {
         };
         let f = &list.formations[formation];
         let mut titans = Vec::new();
-        for child in entry.children.iter().filter(|c| is_titan_line(list, c, formation)) {
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| is_titan_line(list, c, formation))
+        {
             if !child.children.is_empty() || child.cost.is_some() {
                 let d = self.error(
                     Code::BadNesting,
@@ -726,10 +738,19 @@ impl Resolver<'_, '_> {
                 }
             }
         }
-        let rule_on = self.roster.header.optional_rules.iter().any(|r| {
-            names::same_thing(&r.value, crate::games::netepic::TITAN_BATTLE_GROUPS)
-        });
-        if !rule_on || !list.game.game().optional_rules.contains(&crate::games::netepic::TITAN_BATTLE_GROUPS) {
+        let rule_on = self
+            .roster
+            .header
+            .optional_rules
+            .iter()
+            .any(|r| names::same_thing(&r.value, crate::games::netepic::TITAN_BATTLE_GROUPS));
+        if !rule_on
+            || !list
+                .game
+                .game()
+                .optional_rules
+                .contains(&crate::games::netepic::TITAN_BATTLE_GROUPS)
+        {
             return false;
         }
         let to = list.formations[each].round_up_to;

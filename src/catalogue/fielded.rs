@@ -545,13 +545,15 @@ pub(super) fn check(
                     if !parse {
                         return Ok(());
                     }
-                    super::sheets::parse_ne_unit(&a.sheet).map(|_| ()).map_err(|fields| {
-                        fields
-                            .iter()
-                            .map(|f| f.ne_unit_message(&unit))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    })
+                    super::sheets::parse_ne_unit(&a.sheet)
+                        .map(|_| ())
+                        .map_err(|fields| {
+                            fields
+                                .iter()
+                                .map(|f| f.ne_unit_message(&unit))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        })
                 })
             } else {
                 Err(format!(

@@ -607,7 +607,8 @@ impl RosterSheet {
                 // The glossary follows the cards as fielded: a refit may
                 // bring a term the stock datasheets do not use.
                 let mut terms: BTreeSet<&'static str> = BTreeSet::new();
-                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
+                let fielding =
+                    !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
                 sheet.units = std::mem::take(&mut sheet.units)
                     .into_iter()
                     .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
@@ -1051,7 +1052,10 @@ fn fielded_ne_units(
         .map(|v| {
             let changes = changes_for(list, &v.refits, &card.id);
             let applied = (!changes.is_empty())
-                .then(|| crate::catalogue::fielded::netepic(catalogue, list.game, &unit.data, &changes, &optional).ok())
+                .then(|| {
+                    crate::catalogue::fielded::netepic(catalogue, list.game, &unit.data, &changes, &optional)
+                        .ok()
+                })
                 .flatten();
             match applied {
                 Some(applied) => {

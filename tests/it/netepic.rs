@@ -336,21 +336,35 @@ fn the_optional_rule_rounds_each_titan_of_a_battle_group_and_counts_its_victory_
     let c = check(text);
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     let group = &c.army.as_ref().unwrap().formations[0];
-    assert_eq!((group.points, group.card.unwrap().victory_points), (2550, Some(27)));
+    assert_eq!(
+        (group.points, group.card.unwrap().victory_points),
+        (2550, Some(27))
+    );
     assert_eq!(group.titans.len(), 1);
     assert_eq!((group.titans[0].count, group.titans[0].points), (3, 850));
     // Without the rule: hulls and weapons added, and victory points on the
     // card's total.
-    let c = check(&text.replace("Optional rules: titan battle groups\n", "").replace(" [2550]", ""));
+    let c = check(
+        &text
+            .replace("Optional rules: titan battle groups\n", "")
+            .replace(" [2550]", ""),
+    );
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     let group = &c.army.as_ref().unwrap().formations[0];
-    assert_eq!((group.points, group.card.unwrap().victory_points), (2475, Some(25)));
+    assert_eq!(
+        (group.points, group.card.unwrap().victory_points),
+        (2475, Some(25))
+    );
     // The rule's name is read forgivingly; another game has no such rule.
     let c = check(&text.replace("titan battle groups", "Titan Battle Groups"));
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
-    let c = check("Army: Codex Astartes\nPoints: 3000\nOptional rules: titan battle groups\n\nTactical: Rhinos\n");
+    let c = check(
+        "Army: Codex Astartes\nPoints: 3000\nOptional rules: titan battle groups\n\nTactical: Rhinos\n",
+    );
     assert!(
-        errors(&c).iter().any(|e| e.starts_with("bad-header") && e.contains("no optional rule")),
+        errors(&c)
+            .iter()
+            .any(|e| e.starts_with("bad-header") && e.contains("no optional rule")),
         "{:?}",
         errors(&c)
     );
@@ -371,7 +385,11 @@ fn a_rosters_crib_sheet_shows_each_titan_with_the_weapons_it_was_bought_with() {
         assert!(html.contains(wanted), "`{wanted}` is missing");
     }
     // Weapons nobody bought are not on the roster's sheet.
-    for unwanted in ["Doomburner", "Deathstrike Cannon", "Plasma Destructor (with dedicated reactor)"] {
+    for unwanted in [
+        "Doomburner",
+        "Deathstrike Cannon",
+        "Plasma Destructor (with dedicated reactor)",
+    ] {
         assert!(!html.contains(unwanted), "`{unwanted}` is on the sheet");
     }
     insta::assert_snapshot!("titans_as_bought_html", run.stdout);
@@ -411,5 +429,8 @@ fn a_battle_group_armed_titan_by_titan_reads_back_from_pdf() {
         let w: String = wanted.chars().filter(|c| !c.is_whitespace()).collect();
         assert!(text.contains(&w), "`{wanted}` is missing from the PDF");
     }
-    assert!(!text.contains("Doomburner"), "a weapon nobody bought is in the PDF");
+    assert!(
+        !text.contains("Doomburner"),
+        "a weapon nobody bought is in the PDF"
+    );
 }
