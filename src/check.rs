@@ -261,7 +261,7 @@ fn check_file<'c>(
         return checked;
     }
 
-    let (parsed, mut diagnostics) = roster::parse(&file);
+    let (mut parsed, mut diagnostics) = roster::parse(&file);
     checked.dialect = Some(parsed.dialect);
     checked.header = parsed.header.clone();
 
@@ -334,6 +334,15 @@ fn check_file<'c>(
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
         diagnostics.extend(optional_rules(&file, &parsed.header, list));
+        // The event's optional rules hold for every roster, as if written.
+        if let Some(event) = event {
+            for rule in &event.file.optional_rules {
+                parsed
+                    .header
+                    .optional_rules
+                    .push(Spanned::new(rule.clone(), Default::default()));
+            }
+        }
         let scenario = crate::scenario::find(
             catalogue,
             &file,

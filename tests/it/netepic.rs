@@ -434,3 +434,40 @@ fn a_battle_group_armed_titan_by_titan_reads_back_from_pdf() {
         "a weapon nobody bought is in the PDF"
     );
 }
+
+#[test]
+fn an_event_names_only_optional_rules_its_game_has() {
+    let load = |text: &str| {
+        muster::event::load(
+            muster::source::SourceFile::new("event.yaml".to_string(), text.to_string()),
+            catalogue(),
+        )
+    };
+    let ok = "name: Titan Night\ngame: netepic\npoints: 5000\noptional_rules: [Titan Battle Groups]\n";
+    assert!(load(ok).is_ok());
+    let Err(problems) = load(&ok.replace("Titan Battle Groups", "big titans")) else {
+        panic!("an unknown optional rule loads");
+    };
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0]
+            .message
+            .contains("no optional rule called `big titans`")
+    );
+    let line = problems[0]
+        .primary
+        .as_ref()
+        .map(|l| l.file.line_col(l.span.start).0);
+    assert_eq!(line, Some(4));
+    let Err(problems) =
+        load("name: Club\ngame: netea\npoints: 3000\noptional_rules: [titan battle groups]\n")
+    else {
+        panic!("a NetEA event takes a NetEpic optional rule");
+    };
+    assert!(
+        problems[0]
+            .message
+            .contains("Epic Armageddon (NetEA) has no optional rule"),
+        "{problems:#?}"
+    );
+}
