@@ -471,3 +471,26 @@ fn an_event_names_only_optional_rules_its_game_has() {
         "{problems:#?}"
     );
 }
+
+#[test]
+fn json_shows_each_titan_line_of_a_battle_group() {
+    let run = super::common::muster(&["check", "--format", "json", BATTLEGROUP]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let group = &value["rosters"][0]["formations"][0];
+    assert_eq!(group["card"]["victory_points"], 26);
+    let titans = group["titans"].as_array().expect("titans");
+    assert_eq!(titans.len(), 2);
+    assert_eq!(
+        (titans[0]["count"].as_u64(), titans[0]["points"].as_i64()),
+        (Some(2), Some(850))
+    );
+    assert_eq!(titans[1]["upgrades"][0]["name"], "Quake Cannon");
+    // A card armed on its own line has no titans in the output.
+    assert!(value["rosters"][0]["formations"][1].get("titans").is_none());
+}
