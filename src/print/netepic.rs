@@ -185,6 +185,18 @@ pub fn as_bought(card: &mut NeUnitCard, share: Option<(usize, usize)>) {
     }
 }
 
+/// Marks the weapon rows `rows` (by name) of a card as carried `count`
+/// times: `2× Gatling Blaster (carapace or arm)`.
+pub fn times(card: &mut NeUnitCard, rows: &[&String], count: u32) {
+    for w in card
+        .weapons
+        .iter_mut()
+        .filter(|w| rows.iter().any(|r| r.eq_ignore_ascii_case(&w.name)))
+    {
+        w.name = format!("{count}× {}", w.name);
+    }
+}
+
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&NeUnit]) -> Vec<GlossaryLine> {
     let Some(glossary) = glossary else {

@@ -766,6 +766,9 @@ struct ResolvedUnits {
     /// took: upgrades that add, replace and fill nothing, so they change
     /// the formation's own units (a ship's Nova Cannon).
     refits: Vec<(Vec<usize>, Vec<usize>)>,
+    /// How many of each refit, aligned with `refits` (a titan's two
+    /// Gatling Blasters).
+    refit_counts: Vec<Vec<(usize, u32)>>,
 }
 
 /// What the roster bought that changes the unit `id` itself, one line a
@@ -1063,6 +1066,13 @@ fn fielded_ne_units(
                     terms.extend(ids(Some(&fielded)));
                     let mut out = super::netepic::NeUnitCard::new(&fielded);
                     super::netepic::as_bought(&mut out, several.then_some((v.by, total)));
+                    for (upgrade, count) in refit_counts(resolved, &unit.data.id, list, v) {
+                        let chosen: Vec<&String> = changes_for(list, &[upgrade], &card.id)
+                            .into_iter()
+                            .flat_map(|c| &c.choose)
+                            .collect();
+                        super::netepic::times(&mut out, &chosen, count);
+                    }
                     out
                 }
                 None => {
@@ -1071,6 +1081,36 @@ fn fielded_ne_units(
                 }
             }
         })
+        .collect()
+}
+
+/// The refits of variant `v` of datasheet `id` taken more than once, with
+/// how many, where every formation (or titan) fielding the variant took
+/// the same number.
+fn refit_counts(resolved: &ResolvedUnits, id: &str, list: &ArmyList, v: &Variant) -> Vec<(usize, u32)> {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return Vec::new();
+    };
+    let mut agreed: Option<Vec<(usize, u32)>> = None;
+    for ((units, refits), counts) in resolved.refits.iter().zip(&resolved.refit_counts) {
+        let mut set = refits.clone();
+        set.sort_unstable();
+        set.dedup();
+        if !units.contains(&slot) || set != v.refits {
+            continue;
+        }
+        let mut counts = counts.clone();
+        counts.sort_unstable();
+        match &agreed {
+            None => agreed = Some(counts),
+            Some(a) if *a == counts => {}
+            Some(_) => return Vec::new(),
+        }
+    }
+    agreed
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&(_, n)| n > 1)
         .collect()
 }
 
@@ -1107,8 +1147,15 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
             .get(*u)
             .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
     };
+    let counted = |taken: &[crate::resolve::Taken]| -> Vec<(usize, u32)> {
+        taken
+            .iter()
+            .map(|t| (t.upgrade, t.count))
+            .filter(|(u, _)| is_refit(u))
+            .collect()
+    };
     // A card armed titan by titan fields each titan with its own weapons.
-    let refits = army
+    let (refits, refit_counts): (Vec<_>, Vec<_>) = army
         .formations
         .iter()
         .flat_map(|f| {
@@ -1118,22 +1165,25 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
                 .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
                 .unwrap_or_default();
             if f.titans.is_empty() {
-                let refits = f.upgrades.iter().map(|t| t.upgrade).filter(is_refit).collect();
-                return vec![(own, refits)];
+                let counts = counted(&f.upgrades);
+                let refits = counts.iter().map(|&(u, _)| u).collect();
+                return vec![((own, refits), counts)];
             }
             f.titans
                 .iter()
                 .flat_map(|t| {
-                    let refits: Vec<usize> = t.upgrades.iter().map(|w| w.upgrade).filter(is_refit).collect();
-                    std::iter::repeat_n((own.clone(), refits), t.count as usize)
+                    let counts = counted(&t.upgrades);
+                    let refits: Vec<usize> = counts.iter().map(|&(u, _)| u).collect();
+                    std::iter::repeat_n(((own.clone(), refits), counts), t.count as usize)
                 })
                 .collect()
         })
-        .collect();
+        .unzip();
     Some(ResolvedUnits {
         formations,
         unit_order,
         refits,
+        refit_counts,
     })
 }
 

@@ -381,6 +381,8 @@ fn a_rosters_crib_sheet_shows_each_titan_with_the_weapons_it_was_bought_with() {
         "Volcano Cannon (carapace or arm)",
         "Warp Missile (carapace)",
         "Plasma Destructor (carapace or arm)",
+        // A weapon a titan carries twice.
+        "2× Gatling Blaster (carapace or arm)",
     ] {
         assert!(html.contains(wanted), "`{wanted}` is missing");
     }
