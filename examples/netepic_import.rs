@@ -2624,7 +2624,7 @@ fn battle_group_decision(cards: &[Card]) -> Option<String> {
         return None;
     }
     Some(format!(
-        "Titans of a battle group: a card of several titans whose titans are the book's single titan cards ({}) carries `titans: {{ count, each }}`. A roster may arm each titan on a line of its own under the card (`Titan: Volcano Cannon, Chain Fist`, with a count for titans armed alike); each titan is then held to the mount rules of its single card, at its line. Weapons written on the card's own line are counted for its titans together, as before. The optional rule of battle groups (core rules 6.1: each titan's hull and weapons rounded up to 50 points, then added) applies when the roster says `Optional rules: titan battle groups`; each titan is then worth one victory point per 100 points of its rounded cost.",
+        "Titans of a battle group: a card of several titans whose titans are the book's single titan cards ({}) carries `titans: {{ count, each }}`. A roster may arm each titan on a line of its own under the card (`Titan: Volcano Cannon, Chain Fist`, with a count for titans armed alike); each titan is then held to the mount rules of its single card, at its line. Weapons written on the card's own line are counted for its titans together, as before, and the check notes that each titan's mounts are then not checked. The optional rule of battle groups (core rules 6.1: each titan's hull and weapons rounded up to 50 points, then added) applies when the roster says `Optional rules: titan battle groups`; each titan is then worth one victory point per 100 points of its rounded cost.",
         split.join(", ")
     ))
 }

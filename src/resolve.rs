@@ -671,6 +671,20 @@ impl Resolver<'_, '_> {
             });
         }
         if titans.is_empty() {
+            if !entry.upgrades.is_empty() {
+                let d = Diagnostic::note(
+                    Code::Unchecked,
+                    format!(
+                        "the weapons of the {} are counted for its {count} titans together, so each titan's own mounts are not checked",
+                        f.name
+                    ),
+                )
+                .at(&self.roster.file, entry.item.name.span)
+                .hint(format!(
+                    "arm each titan on a `{TITAN_LINE}:` line under the card to check it (`2x {TITAN_LINE}: ...` for two armed alike)"
+                ));
+                self.diagnostics.push(d);
+            }
             return titans;
         }
         let written: u32 = titans.iter().map(|t| t.count).fold(0, u32::saturating_add);
