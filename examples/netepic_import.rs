@@ -43,6 +43,10 @@ use std::process::ExitCode;
 #[path = "netepic/sheets.rs"]
 mod sheets;
 
+// Weapon profiles not in the usual form (issue 15), read by shape.
+#[path = "netepic/profiles.rs"]
+mod profiles;
+
 /// Category ids of the game system (`NetEpic Gold.gst`).
 const COMPANY: &str = "704c-e54e-0e5c-2d2f";
 const SUPPORT: &str = "4462-e6f9-41a2-4e47";

@@ -38,6 +38,9 @@ pub struct Unit {
     /// The titan weapons of the cards that hold it: name, the mounts that
     /// take it (none for a fixed weapon), `Name: profile`.
     pub titan_weapons: Vec<(String, Vec<String>, String)>,
+    /// Readings of scrambled weapon texts (`profiles::read`), for the
+    /// file's decisions.
+    pub readings: Vec<String>,
 }
 
 /// The profiles of a catalogue (and of the game system it links to) that
@@ -314,6 +317,31 @@ fn weapon_profile(profile: &str) -> Option<String> {
     Some(out)
 }
 
+/// A weapon line not in the usual form, read by `profiles::read`.
+fn unusual_weapon(name: &str, profile: &str, unit: &mut Unit) {
+    let reading = super::profiles::read(name, profile);
+    unit.weapons.extend(reading.lines);
+    unit.faults.extend(reading.faults);
+    unit.readings.extend(reading.decisions);
+}
+
+/// A titan weapon's text not in the usual form, read by
+/// `profiles::titan`: its lines (`Name: value`, one per mode), and the
+/// faults of what stays missing.
+fn unusual_titan_weapon(name: &str, range: &str, body: &str, prose: bool) -> (String, Vec<String>) {
+    let reading = super::profiles::titan(name, range, body, prose);
+    let converted = reading.lines.iter().any(|l| !l.ends_with(": missing"));
+    // A slip read in a titan's weapon would need a decision of its own:
+    // none is read there, so the weapon stays missing.
+    if !converted || !reading.decisions.is_empty() {
+        let fault = reading.faults.into_iter().next().unwrap_or_else(|| {
+            format!("weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book")
+        });
+        return (format!("{name}: missing"), vec![fault]);
+    }
+    (reading.lines.join("\n"), reading.faults)
+}
+
 /// Lines that say the unit has no ranged weapon.
 fn no_weapon(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
@@ -348,12 +376,7 @@ fn weapons(raw: &str, unit: &mut Unit) {
                 let name = weapon_name(name);
                 match weapon_profile(profile) {
                     Some(p) if !name.is_empty() => unit.weapons.push(format!("{name}: {p}")),
-                    _ if !name.is_empty() => {
-                        unit.weapons.push(format!("{name}: missing"));
-                        unit.faults.push(format!(
-                            "weapon `{name}`: the catalogue's profile is not in the usual form (range, attack dice, to-hit, TSM); see the army book"
-                        ));
-                    }
+                    _ if !name.is_empty() => unusual_weapon(&name, profile, unit),
                     _ => unit
                         .faults
                         .push("a weapon line of the catalogue has no name".into()),
@@ -489,6 +512,7 @@ pub fn read_units(profiles: &Profiles, prefix: &str) -> BTreeMap<String, Unit> {
             local: profiles.local.contains(pid),
             used: false,
             titan_weapons: Vec::new(),
+            readings: Vec::new(),
         };
         let field = |u: &mut Unit, label: &str, raw: Option<String>, read: fn(&str) -> Option<String>| {
             let raw = raw.unwrap_or_default();
@@ -725,6 +749,27 @@ fn generic_covered(rule: &str, abilities: &BTreeSet<String>) -> bool {
         .any(|a| a.to_ascii_lowercase().starts_with(&format!("{head} (")))
 }
 
+/// The decisions about weapon profiles not in the usual form: how their
+/// shapes are read, then each reading of a scrambled text, by unit.
+fn profile_decisions(units: &BTreeMap<String, Unit>) -> Vec<String> {
+    let mut out = vec![
+        "Weapon profiles in another form than range, attack dice, to-hit and TSM are read by their shape where the core rules define it (examples/netepic/profiles.rs): a large or small teardrop named in words is LT or ST, `Unlimited in LoS` is the range LoS, `Auto Hit` the to-hit `auto`, rolled barrage points (`D6+3=BP`) are `D6+3BP`, a minimum range in words is `50-150cm`, `Barrage Template` is SB (the rules' 6 cm barrage template), `2x` or `fires twice` is the multiplier `2x`, and `Varies` beside barrage points is no fixed to-hit (the barrage table of the core rules gives it).".to_string(),
+        "A weapon whose effect, or a part of its profile, is a rule of its army book (`See Special Rules`, `Special`, a TSM given as special, a restriction written beside the profile such as a fire arc or air-to-air only) carries `Special` in place of what the rule sets; the rule itself is not copied. So does a weapon on a template of its army book's own (a warp or a triangle template). Weapon abilities of the core rules written beside a profile (Penetrating +X, Ignores Cover, Destroys Buildings, a 360-degree arc as Turret), `D3 hits` and a number of shots per game are kept as abilities.".to_string(),
+        "A weapon with several profiles (`A OR B`, named modes, range bands) is one line per profile, the mode or band in brackets after the name (`profile 1`, `profile 2` where the catalogue names none), a range band being that profile's range (`26-50cm`: from 26 to 50 cm); a titan's weapon of several modes gives one line per mode too, each with the weapon's mounts. A text that reads two ways (a template the core rules do not name, dice written `d18`, `LBP`, a rolled range, a to-hit per die) stays missing with a fault saying why.".to_string(),
+    ];
+    let mut sorted: Vec<&Unit> = units.values().filter(|u| u.local || u.used).collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    for u in sorted {
+        let mut seen = BTreeSet::new();
+        for d in &u.readings {
+            if seen.insert(d) {
+                out.push(format!("Unit {} (`{}`), weapon {d}", u.name, u.id));
+            }
+        }
+    }
+    out
+}
+
 fn quote(text: &str) -> String {
     serde_json::to_string(text).expect("a string serialises")
 }
@@ -778,10 +823,13 @@ pub fn datasheets(
         "A value that is not a plain figure (a save on a hit-location template, a move that depends on orders, a weapon that refers to the card's rules) is `missing`, and the unit's faults say so; muster does not guess it. The catalogue's free-text special rules are not copied.",
         "Abilities are the rules the catalogue links to the entries that use a profile, across every card, where the rule is one of the core rules' special abilities (Appendix A and B) or Transport, Point Defence and Void Shields with their figure; other linked rules are the army book's own and are named under `rules`.",
         "Point Defence given as a weapon line (`Point Defence (2)`) is the ability, not a weapon. Lines saying the unit fights only in close combat give no weapon.",
-        "Titans, praetorians and gargants: the weapons of a card's weapon groups, and the weapons the unit always carries, are on the unit's datasheet, each once, the mounts that take it in brackets (`Gatling Blaster (carapace or arm)`). A weapon with no shooting profile (close-combat weapons, heads, devices) or a profile that is not in the usual form is `missing`, and a special rule the catalogue writes in prose is a fault naming the weapon, not copied. Weapon abilities are the rules the catalogue links to the weapon, and a special rule that only lists abilities; a weapon that fires all around (360 degrees) is `Turret`.",
+        "Titans, praetorians and gargants: the weapons of a card's weapon groups, and the weapons the unit always carries, are on the unit's datasheet, each once, the mounts that take it in brackets (`Gatling Blaster (carapace or arm)`). A weapon with no shooting profile (close-combat weapons, heads, devices) or a profile read neither in the usual form nor by its shape (below) is `missing`, and a special rule the catalogue writes in prose is a fault naming the weapon, not copied (a weapon read by its shape carries `Special` for it instead). Weapon abilities are the rules the catalogue links to the weapon, and a special rule that only lists abilities; a weapon that fires all around (360 degrees) is `Turret`.",
         "The pinning class is not in the catalogue: muster derives it from the unit class with the table of Appendix A (1 infantry and light artillery, 2 cavalry and walkers, 3 vehicles and heavy artillery, 4 superheavies and knights, 5 titans and praetorians); a class the table does not name (Flyer) has none.",
     ] {
         let _ = writeln!(w, "  - {}", quote(d));
+    }
+    for d in profile_decisions(units) {
+        let _ = writeln!(w, "  - {}", quote(&d));
     }
     let _ = writeln!(w, "ne_units:");
     let mut sorted: Vec<&Unit> = units.values().filter(|u| u.local || u.used).collect();
@@ -799,18 +847,25 @@ pub fn datasheets(
         }
         let mut lines = u.weapons.clone();
         for (name, mounts, value) in &u.titan_weapons {
-            let profile = value.strip_prefix(&format!("{name}: ")).unwrap_or(value);
             // A titan with one mount of no name (`weapon`) names none.
             let named: Vec<&str> = mounts
                 .iter()
                 .map(String::as_str)
                 .filter(|m| *m != "weapon")
                 .collect();
-            lines.push(if named.is_empty() {
-                format!("{name}: {profile}")
-            } else {
-                format!("{name} ({}): {profile}", named.join(" or "))
-            });
+            // One line per profile (a weapon of several modes has several,
+            // each named with its mode).
+            for line in value.lines() {
+                let (line_name, profile) = match line.split_once(": ") {
+                    Some((n, p)) if n.starts_with(name.as_str()) => (n, p),
+                    _ => (name.as_str(), line),
+                };
+                lines.push(if named.is_empty() {
+                    format!("{line_name}: {profile}")
+                } else {
+                    format!("{line_name} ({}): {profile}", named.join(" or "))
+                });
+            }
         }
         if !lines.is_empty() {
             let _ = writeln!(w, "    weapons:");
@@ -1016,6 +1071,11 @@ fn titan_weapon(
                 ));
             }
             format!("{name}: {p}")
+        }
+        None if shoots => {
+            let (value, more) = unusual_titan_weapon(&name, &range, &body, prose);
+            faults.extend(more);
+            value
         }
         None => {
             faults.push(if shoots {

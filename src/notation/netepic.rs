@@ -215,6 +215,10 @@ pub enum Range {
     Span(u32, u32),
     LargeTeardrop,
     SmallTeardrop,
+    /// Any distance the firer can see.
+    LineOfSight,
+    /// A close-combat weapon.
+    CloseCombat,
 }
 
 impl fmt::Display for Range {
@@ -224,15 +228,19 @@ impl fmt::Display for Range {
             Range::Span(a, b) => write!(f, "{a}-{b}cm"),
             Range::LargeTeardrop => f.write_str("LT"),
             Range::SmallTeardrop => f.write_str("ST"),
+            Range::LineOfSight => f.write_str("LoS"),
+            Range::CloseCombat => f.write_str("CC"),
         }
     }
 }
 
-/// A number of dice or barrages: `2`, `D6`, `2-10`.
+/// A number of dice or barrages: `2`, `D6`, `D6+3`, `2-10`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Count {
     Fixed(u32),
     Die(u32),
+    /// A die roll plus a figure: `D6+3`.
+    DiePlus(u32, u32),
     Span(u32, u32),
 }
 
@@ -241,6 +249,7 @@ impl fmt::Display for Count {
         match self {
             Count::Fixed(n) => write!(f, "{n}"),
             Count::Die(n) => write!(f, "D{n}"),
+            Count::DiePlus(n, plus) => write!(f, "D{n}+{plus}"),
             Count::Span(a, b) => write!(f, "{a}-{b}"),
         }
     }
@@ -290,6 +299,22 @@ impl fmt::Display for Attacks {
     }
 }
 
+/// The to-hit roll: `5+`, or `auto` (hits without a roll).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToHit {
+    Roll(u32),
+    Auto,
+}
+
+impl fmt::Display for ToHit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToHit::Roll(n) => write!(f, "{n}+"),
+            ToHit::Auto => f.write_str("auto"),
+        }
+    }
+}
+
 /// Target save modifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tsm {
@@ -319,6 +344,12 @@ pub enum WeaponAbility {
     DamagesBuildings,
     DestroysBuildings,
     AntiAircraft,
+    /// The weapon also works by a rule of its army book.
+    Special,
+    /// Each hit counts as this many.
+    Hits(Count),
+    /// Fires this many times a game.
+    ShotsPerGame(u32),
 }
 
 impl fmt::Display for WeaponAbility {
@@ -331,6 +362,9 @@ impl fmt::Display for WeaponAbility {
             WeaponAbility::DamagesBuildings => f.write_str("Damages Buildings"),
             WeaponAbility::DestroysBuildings => f.write_str("Destroys Buildings"),
             WeaponAbility::AntiAircraft => f.write_str("Anti-Aircraft"),
+            WeaponAbility::Special => f.write_str("Special"),
+            WeaponAbility::Hits(c) => write!(f, "{c} Hits"),
+            WeaponAbility::ShotsPerGame(n) => write!(f, "{n} Shots per Game"),
         }
     }
 }
@@ -345,6 +379,9 @@ impl WeaponAbility {
             WeaponAbility::DamagesBuildings => "damages-buildings",
             WeaponAbility::DestroysBuildings => "destroys-buildings",
             WeaponAbility::AntiAircraft => "anti-aircraft",
+            WeaponAbility::Special => "special-rule",
+            WeaponAbility::Hits(_) => "multiple-hits",
+            WeaponAbility::ShotsPerGame(_) => "shots-per-game",
         }
     }
 }
@@ -352,26 +389,30 @@ impl WeaponAbility {
 /// A weapon's profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
+    /// `2x`: fired that many times.
+    pub times: Option<u32>,
     pub range: Option<Range>,
     pub attacks: Option<Attacks>,
-    pub to_hit: Option<u32>,
-    pub tsm: Tsm,
+    pub to_hit: Option<ToHit>,
+    /// `None` only where a rule gives it: the abilities then start with
+    /// `Special`.
+    pub tsm: Option<Tsm>,
     pub abilities: Vec<WeaponAbility>,
 }
 
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.times.map(|n| format!("{n}x")));
         parts.extend(self.range.map(|r| r.to_string()));
         parts.extend(self.attacks.map(|a| a.to_string()));
-        parts.extend(self.to_hit.map(|h| format!("{h}+")));
-        parts.push(self.tsm.to_string());
-        f.write_str(&parts.join(" "))?;
+        parts.extend(self.to_hit.map(|h| h.to_string()));
+        parts.extend(self.tsm.map(|t| t.to_string()));
         if !self.abilities.is_empty() {
             let a: Vec<String> = self.abilities.iter().map(|a| a.to_string()).collect();
-            write!(f, " {}", a.join(", "))?;
+            parts.push(a.join(", "));
         }
-        Ok(())
+        f.write_str(&parts.join(" "))
     }
 }
 
@@ -398,20 +439,29 @@ impl Weapon {
             return vec!["missing"];
         };
         let mut ids = Vec::new();
+        if p.times.is_some() {
+            ids.push("times");
+        }
         match p.range {
             Some(Range::Cm(_)) => ids.push("range"),
             Some(Range::Span(..)) => ids.extend(["range", "minimum-range"]),
             Some(Range::LargeTeardrop) => ids.push("large-teardrop"),
             Some(Range::SmallTeardrop) => ids.push("small-teardrop"),
+            Some(Range::LineOfSight) => ids.extend(["range", "line-of-sight"]),
+            Some(Range::CloseCombat) => ids.push("close-combat-weapon"),
             None => {}
         }
         if let Some(a) = p.attacks {
             ids.push(a.kind.glossary_id());
         }
-        if p.to_hit.is_some() {
-            ids.push("to-hit");
+        match p.to_hit {
+            Some(ToHit::Roll(_)) => ids.push("to-hit"),
+            Some(ToHit::Auto) => ids.extend(["to-hit", "auto-hit"]),
+            None => {}
         }
-        ids.push("tsm");
+        if p.tsm.is_some() {
+            ids.push("tsm");
+        }
         ids.extend(p.abilities.iter().map(|a| a.glossary_id()));
         ids
     }
@@ -422,7 +472,12 @@ impl Weapon {
             return "profile not in the sources in this form; see the army book".into();
         };
         let mut out: Vec<String> = Vec::new();
+        if let Some(n) = p.times {
+            out.push(format!("fires {n} times"));
+        }
         match p.range {
+            Some(Range::LineOfSight) => out.push("any range in line of sight".into()),
+            Some(Range::CloseCombat) => out.push("close combat only".into()),
             Some(Range::Cm(n)) => out.push(format!("range {n}cm")),
             Some(Range::Span(a, b)) => out.push(format!("range {a}cm to {b}cm")),
             Some(Range::LargeTeardrop) => out.push("large teardrop template".into()),
@@ -439,16 +494,24 @@ impl Weapon {
                 (AttackKind::LargeBarrage, n) => format!("{} large barrage", n.unwrap_or_default()),
             });
         }
-        if let Some(h) = p.to_hit {
-            out.push(format!("hits on {h}+"));
+        match p.to_hit {
+            Some(ToHit::Roll(h)) => out.push(format!("hits on {h}+")),
+            Some(ToHit::Auto) => out.push("hits without a roll".into()),
+            None => {}
         }
-        out.push(match p.tsm {
-            Tsm::Zero => "no save modifier".into(),
-            Tsm::Minus(n) => format!("target's save -{n}"),
-            Tsm::MinusDie(n) => format!("target's save -D{n}"),
-        });
+        match p.tsm {
+            Some(Tsm::Zero) => out.push("no save modifier".into()),
+            Some(Tsm::Minus(n)) => out.push(format!("target's save -{n}")),
+            Some(Tsm::MinusDie(n)) => out.push(format!("target's save -D{n}")),
+            None => {}
+        }
         for a in &p.abilities {
-            out.push(a.to_string());
+            out.push(match a {
+                WeaponAbility::Special => "and a rule of its army book".into(),
+                WeaponAbility::Hits(c) => format!("each hit counts {c} times"),
+                WeaponAbility::ShotsPerGame(n) => format!("{n} shots a game"),
+                other => other.to_string(),
+            });
         }
         out.join(", ").replace("  ", " ").trim().to_string()
     }
@@ -709,6 +772,13 @@ pub fn glossary_ids() -> Vec<&'static str> {
         "large-barrage",
         "to-hit",
         "tsm",
+        "times",
+        "line-of-sight",
+        "close-combat-weapon",
+        "auto-hit",
+        "special-rule",
+        "multiple-hits",
+        "shots-per-game",
         "penetrating",
         "turret",
         "one-shot",
@@ -826,10 +896,17 @@ fn rule_name(rule: &Rule) -> &'static str {
         }
         Rule::missing => "missing",
         Rule::profile => "a weapon profile such as 50cm 1d 5+ (0)",
-        Rule::range | Rule::span_cm | Rule::teardrop => "a range such as 50cm, 50-150cm, LT or ST",
-        Rule::attacks | Rule::count | Rule::dice_count | Rule::span_count | Rule::attack_kind => {
-            "attacks such as 2d, D6d, 6BP, 2SB or 8LB"
+        Rule::range | Rule::span_cm | Rule::teardrop | Rule::line_of_sight | Rule::close_combat => {
+            "a range such as 50cm, 50-150cm, LT, ST, LoS or CC"
         }
+        Rule::times => "a multiplier such as 2x",
+        Rule::to_hit | Rule::auto_hit => "a to-hit roll such as 5+, or auto",
+        Rule::attacks
+        | Rule::count
+        | Rule::dice_plus
+        | Rule::dice_count
+        | Rule::span_count
+        | Rule::attack_kind => "attacks such as 2d, D6d, 6BP, D6+3BP, 2SB or 8LB",
         Rule::tsm | Rule::tsm_zero | Rule::tsm_minus | Rule::tsm_dice => {
             "a target save modifier such as (0), (-2) or (-D6)"
         }
@@ -841,7 +918,10 @@ fn rule_name(rule: &Rule) -> &'static str {
         | Rule::ignores_cover
         | Rule::damages_buildings
         | Rule::destroys_buildings
-        | Rule::anti_aircraft => "a weapon ability such as Turret, One Shot or Penetrating +1",
+        | Rule::anti_aircraft
+        | Rule::special
+        | Rule::hits
+        | Rule::per_game => "a weapon ability such as Turret, One Shot, Penetrating +1 or Special",
         Rule::ability_value | Rule::ability | Rule::counted | Rule::counted_kind | Rule::named_ability => {
             "a special ability such as Command, Elite or Transport (2)"
         }
@@ -930,25 +1010,35 @@ fn weapon(pair: Pair<'_, Rule>) -> Weapon {
 
 fn weapon_profile(pair: Pair<'_, Rule>) -> Profile {
     let mut profile = Profile {
+        times: None,
         range: None,
         attacks: None,
         to_hit: None,
-        tsm: Tsm::Zero,
+        tsm: None,
         abilities: Vec::new(),
     };
     for p in pair.into_inner() {
         match p.as_rule() {
+            Rule::times => profile.times = Some(first_number(p)),
             Rule::range => profile.range = p.into_inner().next().map(range),
             Rule::attacks => profile.attacks = Some(attacks(p)),
-            Rule::roll => profile.to_hit = Some(first_number(p)),
-            Rule::tsm => profile.tsm = tsm(p),
-            Rule::weapon_abilities => {
-                profile.abilities = p
-                    .into_inner()
-                    .filter_map(|a| a.into_inner().next())
-                    .map(weapon_ability)
-                    .collect()
+            Rule::to_hit => {
+                profile.to_hit = p.into_inner().next().map(|h| match h.as_rule() {
+                    Rule::roll => ToHit::Roll(first_number(h)),
+                    _ => ToHit::Auto,
+                })
             }
+            Rule::tsm => profile.tsm = Some(tsm(p)),
+            Rule::weapon_abilities => profile.abilities.extend(
+                p.into_inner()
+                    .filter_map(|a| a.into_inner().next())
+                    .map(weapon_ability),
+            ),
+            // `special` standing for the TSM, then abilities after it.
+            Rule::special => profile.abilities.push(WeaponAbility::Special),
+            Rule::weapon_ability => profile
+                .abilities
+                .extend(p.into_inner().next().map(weapon_ability)),
             _ => {}
         }
     }
@@ -963,6 +1053,8 @@ fn range(pair: Pair<'_, Rule>) -> Range {
         }
         Rule::teardrop if pair.as_str().starts_with('S') => Range::SmallTeardrop,
         Rule::teardrop => Range::LargeTeardrop,
+        Rule::line_of_sight => Range::LineOfSight,
+        Rule::close_combat => Range::CloseCombat,
         _ => Range::Cm(first_number(pair)),
     }
 }
@@ -974,16 +1066,7 @@ fn attacks(pair: Pair<'_, Rule>) -> Attacks {
     };
     for p in pair.into_inner() {
         match p.as_rule() {
-            Rule::count => {
-                out.count = p.into_inner().next().map(|c| match c.as_rule() {
-                    Rule::dice_count => Count::Die(first_number(c)),
-                    Rule::span_count => {
-                        let n = numbers(c);
-                        Count::Span(n.first().copied().unwrap_or(0), n.get(1).copied().unwrap_or(0))
-                    }
-                    _ => Count::Fixed(number(c)),
-                })
-            }
+            Rule::count => out.count = p.into_inner().next().map(count),
             Rule::attack_kind => {
                 out.kind = match p.as_str() {
                     "BP" => AttackKind::BarragePoints,
@@ -996,6 +1079,21 @@ fn attacks(pair: Pair<'_, Rule>) -> Attacks {
         }
     }
     out
+}
+
+fn count(c: Pair<'_, Rule>) -> Count {
+    match c.as_rule() {
+        Rule::dice_count => Count::Die(first_number(c)),
+        Rule::dice_plus => {
+            let n = numbers(c);
+            Count::DiePlus(n.first().copied().unwrap_or(0), n.get(1).copied().unwrap_or(0))
+        }
+        Rule::span_count => {
+            let n = numbers(c);
+            Count::Span(n.first().copied().unwrap_or(0), n.get(1).copied().unwrap_or(0))
+        }
+        _ => Count::Fixed(number(c)),
+    }
 }
 
 fn tsm(pair: Pair<'_, Rule>) -> Tsm {
@@ -1014,6 +1112,9 @@ fn weapon_ability(pair: Pair<'_, Rule>) -> WeaponAbility {
         Rule::ignores_cover => WeaponAbility::IgnoresCover,
         Rule::damages_buildings => WeaponAbility::DamagesBuildings,
         Rule::destroys_buildings => WeaponAbility::DestroysBuildings,
+        Rule::special => WeaponAbility::Special,
+        Rule::hits => WeaponAbility::Hits(pair.into_inner().next().map_or(Count::Fixed(0), count)),
+        Rule::per_game => WeaponAbility::ShotsPerGame(first_number(pair)),
         _ => WeaponAbility::AntiAircraft,
     }
 }
@@ -1103,6 +1204,19 @@ mod tests {
             "Hellion Missile: 75cm 2d 3+ (-4) One Shot, Penetrating +2",
             "Heavy Weapons: 2d 5+ (-1)",
             "Kustom Shootas: missing",
+            "Ancient Plague Cannon: 2x 8BP 3+ (-1)",
+            "Doom Mortars: 2x 75cm 4SB 5+ (-1)",
+            "Goliath Mega-Cannon: 50-250cm D6+4BP (-3)",
+            "Heavy Flamer: 5cm 1d auto (0)",
+            "Harpoon Missile: LoS auto (-2)",
+            "Lightning Claw: CC Special",
+            "Vortex Missile: LoS Special",
+            "Trident: 25cm 1d 3+ Special",
+            "Sonic Disruptor: LT 2+ Special",
+            "Plague Catapult: 75cm 2SB (0) Special",
+            "Pulse Laser: 75cm 1d 3+ (-2) D3 Hits, Damages Buildings",
+            "Hunter-Killer Missiles: 50cm 1d 4+ (-2) 2 Shots per Game",
+            "Spore Pod: 25cm (-1) Special",
         ] {
             assert_eq!(parse_weapon(text).map(|m| m.to_string()).as_deref(), Ok(text));
         }
@@ -1129,6 +1243,9 @@ mod tests {
         assert_eq!(e.column, 4);
         assert!(parse_caf("2").is_err());
         assert!(parse_weapon("Bolters: 50cm 1d 5+").is_err());
+        // `Special` stands for a TSM only as the first word after the rest.
+        assert!(parse_weapon("Bolters: 50cm 1d 5+ Turret, Special").is_err());
+        assert!(parse_weapon("Bolters: 2x").is_err());
         let e = parse_ability("Comand").unwrap_err();
         assert_eq!(e.suggestion.as_deref(), Some("Command"));
     }

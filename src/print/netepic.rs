@@ -82,12 +82,24 @@ impl NeUnitCard {
                     .map(|w| match &w.profile {
                         Some(p) => NeWeaponRow {
                             name: w.name.clone(),
-                            range: p
-                                .range
-                                .map_or_else(|| NOT_IN_SOURCES.to_string(), |r| r.to_string()),
-                            attacks: p.attacks.map_or_else(|| "-".to_string(), |a| a.to_string()),
-                            to_hit: p.to_hit.map_or_else(|| "-".to_string(), |h| format!("{h}+")),
-                            tsm: p.tsm.to_string(),
+                            range: p.range.map_or_else(
+                                // A weapon that works by a rule may have no range.
+                                || match p
+                                    .abilities
+                                    .contains(&crate::notation::netepic::WeaponAbility::Special)
+                                {
+                                    true => "-".to_string(),
+                                    false => NOT_IN_SOURCES.to_string(),
+                                },
+                                |r| r.to_string(),
+                            ),
+                            attacks: match (p.times, p.attacks) {
+                                (Some(n), Some(a)) => format!("{n}x {a}"),
+                                (Some(n), None) => format!("{n}x"),
+                                (None, a) => a.map_or_else(|| "-".to_string(), |a| a.to_string()),
+                            },
+                            to_hit: p.to_hit.map_or_else(|| "-".to_string(), |h| h.to_string()),
+                            tsm: p.tsm.map_or_else(|| "-".to_string(), |t| t.to_string()),
                             notes: p
                                 .abilities
                                 .iter()

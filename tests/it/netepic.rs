@@ -116,7 +116,8 @@ fn a_titan_datasheet_shows_its_weapons_and_their_mounts() {
         "Volcano Cannon (carapace or arm): 100cm 1d 3+ (-4) Penetrating +3",
         "Doomburner (carapace or arm): 75cm 1d 3+ (-3) Ignores Cover, Damages Buildings, Penetrating +1",
         "Inferno Gun (carapace or arm): LT 4+ (0) Ignores Cover",
-        "Warp Missile (carapace): missing",
+        "Warp Missile (carapace): LoS Special",
+        "Multiple Rocket Launcher (penetration mode) (carapace or arm): 100cm 6BP 4+ (-1) Special",
         "Chain Fist (arm): missing",
         "Weapon Head (head): 25cm 1d 5+ (-1)",
     ] {

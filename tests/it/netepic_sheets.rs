@@ -153,16 +153,19 @@ fn every_notation_form_reads_and_a_bad_one_says_where() {
             kind: ne::AttackKind::BarragePoints
         })
     );
-    assert_eq!((p.to_hit, p.tsm), (Some(4), ne::Tsm::Minus(3)));
+    assert_eq!(
+        (p.to_hit, p.tsm),
+        (Some(ne::ToHit::Roll(4)), Some(ne::Tsm::Minus(3)))
+    );
     let w = ne::parse_weapon("Flamer: LT 4+ (0)").unwrap();
     let p = w.profile.as_ref().unwrap();
     assert_eq!(
         (p.range, p.attacks, p.tsm),
-        (Some(ne::Range::LargeTeardrop), None, ne::Tsm::Zero)
+        (Some(ne::Range::LargeTeardrop), None, Some(ne::Tsm::Zero))
     );
     let w = ne::parse_weapon("Conversion Beam Cannon: 100cm 2d 4+ (-D6) Penetrating +1, Turret").unwrap();
     let p = w.profile.as_ref().unwrap();
-    assert_eq!(p.tsm, ne::Tsm::MinusDie(6));
+    assert_eq!(p.tsm, Some(ne::Tsm::MinusDie(6)));
     assert_eq!(
         p.abilities,
         [ne::WeaponAbility::Penetrating(1), ne::WeaponAbility::Turret]
@@ -351,6 +354,23 @@ fn explain_shows_a_netepic_unit_and_takes_notation_apart() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn weapons_read_by_shape_explain_and_print() {
+    // Several profiles in one, a multiplier in the name, D3 hits.
+    let run = muster(&["explain", "Scorpion", "--army", "netepic-eldar"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("explain_weapon_shapes_unit", run.stdout);
+    // Every new form of the notation, taken apart.
+    let run = muster(&[
+        "explain",
+        "Harpoon Missile: LoS auto (-2) Special, Doom Mortars: 2x 75cm 4SB 5+ (-1), Goliath Mega-Cannon: 50-250cm D6+4BP (-3), Lightning Claw: CC Special, Havoc Missiles: 75cm 8BP 3+ (-1) 6 Shots per Game",
+        "--army",
+        "netepic-chaos",
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    insta::assert_snapshot!("explain_weapon_shapes_notation", run.stdout);
 }
 
 #[test]
