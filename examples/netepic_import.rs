@@ -2654,8 +2654,9 @@ fn titan_fielded(cards: &[Card], units: &BTreeMap<String, sheets::Unit>, upgrade
             let Some(u) = upgrades.iter_mut().find(|u| u.name == *weapon) else {
                 continue;
             };
-            // The row as `sheets::datasheets` names it.
-            let Some((_, mounts, _)) = unit.titan_weapons.iter().find(|(n, _, _)| n == weapon) else {
+            // The rows as `sheets::datasheets` names them: one per profile
+            // (a weapon of several modes has several, named with the mode).
+            let Some((_, mounts, value)) = unit.titan_weapons.iter().find(|(n, _, _)| n == weapon) else {
                 continue;
             };
             let named: Vec<&str> = mounts
@@ -2663,18 +2664,24 @@ fn titan_fielded(cards: &[Card], units: &BTreeMap<String, sheets::Unit>, upgrade
                 .map(String::as_str)
                 .filter(|m| *m != "weapon")
                 .collect();
-            let row = if named.is_empty() {
-                weapon.clone()
-            } else {
-                format!("{weapon} ({})", named.join(" or "))
-            };
-            match u.fielded.iter_mut().find(|(r, _)| *r == row) {
-                Some((_, ids)) => {
-                    if !ids.contains(unit_id) {
-                        ids.push(unit_id.clone());
+            for line in value.lines() {
+                let line_name = match line.split_once(": ") {
+                    Some((n, _)) if n.starts_with(weapon.as_str()) => n,
+                    _ => weapon.as_str(),
+                };
+                let row = if named.is_empty() {
+                    line_name.to_string()
+                } else {
+                    format!("{line_name} ({})", named.join(" or "))
+                };
+                match u.fielded.iter_mut().find(|(r, _)| *r == row) {
+                    Some((_, ids)) => {
+                        if !ids.contains(unit_id) {
+                            ids.push(unit_id.clone());
+                        }
                     }
+                    None => u.fielded.push((row, vec![unit_id.clone()])),
                 }
-                None => u.fielded.push((row, vec![unit_id.clone()])),
             }
         }
     }
