@@ -10,7 +10,7 @@
 //! line, an output carrying a raw control character.
 
 use crate::catalogue::Catalogue;
-use crate::notation::{self, heresy, ship, space_fleet};
+use crate::notation::{self, heresy, netepic, ship, space_fleet};
 use crate::source::SourceFile;
 use std::fmt::Display;
 
@@ -22,6 +22,7 @@ pub const TARGETS: &[&str] = &[
     "notation_bfg",
     "notation_space_fleet",
     "notation_heresy",
+    "notation_netepic",
     "rule",
     "event",
     "check",
@@ -38,6 +39,7 @@ pub fn run(name: &str, data: &[u8], catalogue: &Catalogue) -> bool {
         "notation_bfg" => notation_bfg(&text()),
         "notation_space_fleet" => notation_space_fleet(&text()),
         "notation_heresy" => notation_heresy(&text()),
+        "notation_netepic" => notation_netepic(&text()),
         "rule" => rule(&text()),
         "event" => event(&text(), catalogue),
         "check" => check(data, catalogue),
@@ -132,6 +134,18 @@ pub fn notation_heresy(text: &str) {
     round_trip(text, heresy::parse_mount);
     round_trip(text, heresy::parse_propulsion);
     round_trip(text, heresy::parse_skill);
+}
+
+/// NetEpic Gold datasheet values (Appendix A and B), part by part.
+pub fn notation_netepic(text: &str) {
+    let _ = netepic::parse_terms(text);
+    round_trip(text, netepic::parse_classes);
+    round_trip(text, netepic::parse_move);
+    round_trip(text, netepic::parse_save);
+    round_trip(text, netepic::parse_caf);
+    round_trip(text, netepic::parse_morale);
+    round_trip(text, netepic::parse_weapon);
+    round_trip(text, netepic::parse_ability);
 }
 
 /// The constraint language: a rule and an item.

@@ -33,6 +33,8 @@ pub enum PrintError {
     Template(String),
     #[error("the embedded font could not be read")]
     Font,
+    #[error("the PDF could not be written: {0}")]
+    Write(String),
 }
 
 pub fn crib_html(sheet: &CribSheet, paper: Paper) -> Result<String, PrintError> {

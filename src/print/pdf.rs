@@ -13,7 +13,7 @@
 use super::netepic::{CardsView, NeUnitCard};
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::space_fleet::SfShipCard;
-use super::view::{ArmyRule, CribSheet, RosterSheet};
+use super::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
 use super::{Paper, PrintError};
 use printpdf::{
     Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont,
@@ -34,6 +34,8 @@ const MARGIN: f32 = 36.0;
 const BOTTOM: f32 = 44.0;
 const BODY: f32 = 8.5;
 const SMALL: f32 = 7.0;
+/// A crib sheet's glossary, in two columns.
+const GLOSSARY: f32 = 7.5;
 const HEADING: f32 = 11.0;
 const TITLE: f32 = 15.0;
 const LEADING: f32 = 1.22;
@@ -42,8 +44,70 @@ const PAD_Y: f32 = 1.6;
 const SHADE: f32 = 0.86;
 
 struct Fonts {
-    regular: ParsedFont,
-    bold: ParsedFont,
+    regular: Face,
+    bold: Face,
+}
+
+/// One weight: the parsed font, and the advance widths of the characters
+/// below `TABLE` looked up once, as layout measures every character of
+/// every word several times.
+struct Face {
+    font: ParsedFont,
+    /// Font units per em.
+    units: f32,
+    /// Advance of each character below `TABLE`, `NO_GLYPH` when the font
+    /// has none.
+    advances: Vec<u16>,
+    /// What a character without a glyph measures (it prints as U+FFFD).
+    fallback: f32,
+}
+
+/// Characters below this have their advance in `Face::advances`: Latin
+/// and Latin-1, every letter the shipped lists use.
+const TABLE: u32 = 0x250;
+const NO_GLYPH: u16 = u16::MAX;
+
+impl Face {
+    fn new(font: ParsedFont) -> Face {
+        let units = f32::from(font.units_per_em.max(1));
+        let advance = |c: u32| {
+            font.lookup_glyph_index(c)
+                .filter(|g| *g != 0)
+                .map(|g| font.get_glyph_width(g).unwrap_or(0))
+        };
+        let advances = (0..TABLE)
+            .map(|c| advance(c).map_or(NO_GLYPH, |w| w.min(NO_GLYPH - 1)))
+            .collect();
+        let fallback = advance(u32::from(REPLACEMENT)).map_or(units / 2.0, f32::from);
+        Face {
+            font,
+            units,
+            advances,
+            fallback,
+        }
+    }
+
+    /// The advance of `c` in font units.
+    fn advance(&self, c: char) -> f32 {
+        match self.advances.get(c as usize) {
+            Some(&NO_GLYPH) => self.fallback,
+            Some(&w) => f32::from(w),
+            None => self
+                .font
+                .lookup_glyph_index(u32::from(c))
+                .filter(|g| *g != 0)
+                .map_or(self.fallback, |g| {
+                    f32::from(self.font.get_glyph_width(g).unwrap_or(0))
+                }),
+        }
+    }
+
+    fn has(&self, c: char) -> bool {
+        match self.advances.get(c as usize) {
+            Some(&w) => w != NO_GLYPH,
+            None => self.font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0),
+        }
+    }
 }
 
 /// The fonts, parsed once per process.
@@ -53,7 +117,10 @@ fn fonts() -> Result<&'static Fonts, PrintError> {
         .get_or_init(|| {
             let regular = ParsedFont::from_bytes(REGULAR_TTF, 0, &mut Vec::new())?;
             let bold = ParsedFont::from_bytes(BOLD_TTF, 0, &mut Vec::new())?;
-            Some(Fonts { regular, bold })
+            Some(Fonts {
+                regular: Face::new(regular),
+                bold: Face::new(bold),
+            })
         })
         .as_ref()
         .ok_or(PrintError::Font)
@@ -63,25 +130,19 @@ fn fonts() -> Result<&'static Fonts, PrintError> {
 const REPLACEMENT: char = '\u{fffd}';
 
 impl Fonts {
+    fn face(&self, bold: bool) -> &Face {
+        if bold { &self.bold } else { &self.regular }
+    }
+
     fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
-        let font = if bold { &self.bold } else { &self.regular };
-        let units = f32::from(font.units_per_em.max(1));
-        let glyph = |c: char| font.lookup_glyph_index(u32::from(c)).filter(|g| *g != 0);
-        let advance: f32 = text
-            .chars()
-            .map(|c| {
-                glyph(c)
-                    .or_else(|| glyph(REPLACEMENT))
-                    .map_or(units / 2.0, |g| f32::from(font.get_glyph_width(g).unwrap_or(0)))
-            })
-            .sum();
-        advance / units * size
+        let face = self.face(bold);
+        let advance: f32 = text.chars().map(|c| face.advance(c)).sum();
+        advance / face.units * size
     }
 
     /// Whether the font (either weight) can show `c`.
     fn has(&self, c: char, bold: bool) -> bool {
-        let font = if bold { &self.bold } else { &self.regular };
-        font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0)
+        self.face(bold).has(c)
     }
 }
 
@@ -134,6 +195,47 @@ struct Row {
     bold: bool,
 }
 
+/// A ruled grid whose rows come in groups (a unit and its weapons),
+/// each group kept on one page. A cell covers `span` columns from `col`;
+/// a column no cell of a row covers is left open, so a unit's name and
+/// stats read as one cell down its weapon rows.
+#[derive(Debug, Clone)]
+struct Grid {
+    /// Column widths as fractions of the text width.
+    widths: Vec<f32>,
+    header: Vec<String>,
+    groups: Vec<Vec<Vec<GridCell>>>,
+    /// Rules between cells (a glossary has none).
+    ruled: bool,
+    /// Text size in points.
+    size: f32,
+}
+
+#[derive(Debug, Clone)]
+struct GridCell {
+    col: usize,
+    span: usize,
+    /// Rows of its group it runs down (1: its own row only).
+    rows: usize,
+    runs: Vec<Run>,
+}
+
+impl Grid {
+    /// Space above and below a row's text: less without rules.
+    fn pad(&self) -> f32 {
+        if self.ruled { 1.1 } else { 0.6 }
+    }
+}
+
+fn cell(col: usize, span: usize, runs: Vec<Run>) -> GridCell {
+    GridCell {
+        col,
+        span,
+        rows: 1,
+        runs,
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Block {
     Title(String),
@@ -143,6 +245,7 @@ enum Block {
     },
     Heading(String),
     Table(Table),
+    Grid(Grid),
     /// A shaded title bar: runs on the left, text on the right.
     Bar {
         left: Vec<Run>,
@@ -297,6 +400,21 @@ impl Writer<'_> {
             *x += w;
             return;
         }
+        // A word breaks after its last hyphen or slash that fits
+        // (`Fighter-` `bomber`, `AP5+/AT6+/` `AA5+`) before anywhere else.
+        let cut = (word.char_indices())
+            .filter(|&(i, c)| (c == '-' || c == '/') && i + 1 < word.len())
+            .map(|(i, _)| i + 1)
+            .rfind(|&i| *x + self.fonts.width(&word[..i], bold, size) <= width);
+        if let Some(cut) = cut {
+            if let Some(line) = lines.last_mut() {
+                line.push((*x, word[..cut].to_string(), bold));
+            }
+            lines.push(Vec::new());
+            *x = 0.0;
+            self.place_word(lines, x, &word[cut..], bold, size, width);
+            return;
+        }
         let mut piece = String::new();
         for c in word.chars() {
             let mut next = piece.clone();
@@ -399,6 +517,9 @@ impl Writer<'_> {
     }
 
     fn hline(&mut self, x1: f32, x2: f32, y: f32, thickness: f32) {
+        if thickness <= 0.0 {
+            return;
+        }
         let point = |x: f32| LinePoint {
             p: Point { x: Pt(x), y: Pt(y) },
             bezier: false,
@@ -435,6 +556,13 @@ impl Writer<'_> {
                 };
                 header + table.rows.iter().map(|r| self.row_height(table, r)).sum::<f32>()
             }
+            Block::Grid(grid) => {
+                let edges = self.grid_edges(grid);
+                self.grid_header_height(grid)
+                    + (grid.groups.iter())
+                        .flat_map(|g| self.group_heights(grid, &edges, g))
+                        .sum::<f32>()
+            }
             Block::Bar { left, right } => {
                 self.bar_lines(left, right).0 as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
             }
@@ -465,8 +593,13 @@ impl Writer<'_> {
             .collect()
     }
 
-    fn lines_height(lines: &[Vec<LineOut>]) -> f32 {
-        lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as f32 * Self::line_height(BODY) + 2.0 * PAD_Y
+    fn lines_height_padded(lines: &[Vec<LineOut>], pad: f32) -> f32 {
+        lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as f32 * Self::line_height(BODY) + 2.0 * pad
+    }
+
+    /// Space above and below a table row's text: less without rules.
+    fn pad_y(table: &Table) -> f32 {
+        if table.borders { PAD_Y } else { PAD_Y / 2.0 }
     }
 
     fn header_cells(table: &Table) -> Vec<Vec<Run>> {
@@ -474,7 +607,10 @@ impl Writer<'_> {
     }
 
     fn header_height(&self, table: &Table) -> f32 {
-        Self::lines_height(&self.cell_lines(table, &Self::header_cells(table)))
+        Self::lines_height_padded(
+            &self.cell_lines(table, &Self::header_cells(table)),
+            Self::pad_y(table),
+        )
     }
 
     fn row_cells(row: &Row) -> Vec<Vec<Run>> {
@@ -492,7 +628,7 @@ impl Writer<'_> {
     }
 
     fn row_height(&self, table: &Table, row: &Row) -> f32 {
-        Self::lines_height(&self.cell_lines(table, &Self::row_cells(row)))
+        Self::lines_height_padded(&self.cell_lines(table, &Self::row_cells(row)), Self::pad_y(table))
     }
 
     /// Lines a bar needs (1, or 2 when both sides do not fit on one).
@@ -539,6 +675,7 @@ impl Writer<'_> {
                 self.y -= 3.0;
             }
             Block::Table(table) => self.table(table),
+            Block::Grid(grid) => self.grid(grid),
             Block::Bar { left, right } => {
                 let h = self.measure(block);
                 self.ensure(h);
@@ -630,7 +767,7 @@ impl Writer<'_> {
         }
         for row in &table.rows {
             let cells = Self::row_cells(row);
-            let h = Self::lines_height(&self.cell_lines(table, &cells));
+            let h = Self::lines_height_padded(&self.cell_lines(table, &cells), Self::pad_y(table));
             if h > self.room() && self.y < self.top() {
                 self.new_page();
                 if !table.header.is_empty() {
@@ -643,7 +780,8 @@ impl Writer<'_> {
 
     fn row(&mut self, table: &Table, widths: &[f32], cells: &[Vec<Run>], header: bool) {
         let lines = self.cell_lines(table, cells);
-        let h = Self::lines_height(&lines);
+        let pad = Self::pad_y(table);
+        let h = Self::lines_height_padded(&lines, pad);
         let top = self.y;
         let mut x = MARGIN;
         for (i, (w, cell)) in widths.iter().zip(&lines).enumerate() {
@@ -651,10 +789,173 @@ impl Writer<'_> {
                 self.rect(x, top - h, *w, h, header.then_some(SHADE), Some(0.5));
             }
             let right = table.right.contains(&i).then_some(x + w - PAD_X);
-            self.draw_lines(cell, x + PAD_X, top - PAD_Y, BODY, right);
+            self.draw_lines(cell, x + PAD_X, top - pad, BODY, right);
             x += w;
         }
         self.y -= h;
+    }
+
+    /// Left edges of a grid's columns, and the right edge last.
+    fn grid_edges(&self, grid: &Grid) -> Vec<f32> {
+        let mut edges = vec![MARGIN];
+        let mut x = MARGIN;
+        for f in &grid.widths {
+            x += f * self.width();
+            edges.push(x);
+        }
+        edges
+    }
+
+    fn grid_cell_lines(&self, edges: &[f32], row: &[GridCell], size: f32) -> Vec<Vec<LineOut>> {
+        let last = edges.len().saturating_sub(1);
+        row.iter()
+            .map(|c| {
+                let (from, to) = (c.col.min(last), (c.col + c.span).min(last));
+                let w = edges[to] - edges[from];
+                self.wrap(&c.runs, size, (w - 2.0 * PAD_X).max(1.0))
+            })
+            .collect()
+    }
+
+    fn grid_lines_height(lines: &[Vec<LineOut>], grid: &Grid) -> f32 {
+        lines.iter().map(Vec::len).max().unwrap_or(1).max(1) as f32 * Self::line_height(grid.size)
+            + 2.0 * grid.pad()
+    }
+
+    fn grid_row_height(&self, grid: &Grid, row: &[GridCell]) -> f32 {
+        Self::grid_lines_height(
+            &self.grid_cell_lines(&self.grid_edges(grid), row, grid.size),
+            grid,
+        )
+    }
+
+    /// The height of each row of a group: what its own cells need, and a
+    /// cell running down several rows lengthens the last of them if they
+    /// are too short for it.
+    fn group_heights(&self, grid: &Grid, edges: &[f32], group: &[Vec<GridCell>]) -> Vec<f32> {
+        let mut heights: Vec<f32> = group
+            .iter()
+            .map(|row| {
+                let single: Vec<GridCell> = row.iter().filter(|c| c.rows <= 1).cloned().collect();
+                Self::grid_lines_height(&self.grid_cell_lines(edges, &single, grid.size), grid)
+            })
+            .collect();
+        for (r, row) in group.iter().enumerate() {
+            for c in row.iter().filter(|c| c.rows > 1) {
+                let lines = self.grid_cell_lines(edges, std::slice::from_ref(c), grid.size);
+                let need = Self::grid_lines_height(&lines, grid);
+                let end = (r + c.rows).min(group.len());
+                let have: f32 = heights[r..end].iter().sum();
+                if need > have {
+                    heights[end - 1] += need - have;
+                }
+            }
+        }
+        heights
+    }
+
+    fn grid_header(grid: &Grid) -> Vec<GridCell> {
+        (grid.header.iter().enumerate())
+            .map(|(i, h)| cell(i, 1, vec![bold(h.clone())]))
+            .collect()
+    }
+
+    fn grid_header_height(&self, grid: &Grid) -> f32 {
+        if grid.header.is_empty() {
+            0.0
+        } else {
+            self.grid_row_height(grid, &Self::grid_header(grid))
+        }
+    }
+
+    fn grid(&mut self, grid: &Grid) {
+        let edges = self.grid_edges(grid);
+        let (left, right) = (MARGIN, edges.last().copied().unwrap_or(MARGIN));
+        let header = Self::grid_header(grid);
+        let header_h = self.grid_header_height(grid);
+        let mut open = false;
+        for group in &grid.groups {
+            let heights = self.group_heights(grid, &edges, group);
+            let total: f32 = heights.iter().sum();
+            let needed = total + if open { 0.0 } else { header_h };
+            let rule = if grid.ruled { 0.8 } else { 0.0 };
+            if open && needed > self.room() && self.y < self.top() {
+                self.hline(left, right, self.y, rule);
+                self.new_page();
+                open = false;
+            }
+            if !open {
+                self.ensure(header_h + heights.first().copied().unwrap_or(0.0));
+                if !grid.header.is_empty() {
+                    self.grid_row(&edges, &header, header_h, true, grid);
+                }
+                open = true;
+            }
+            self.hline(left, right, self.y, rule);
+            for (row, &h) in group.iter().zip(&heights) {
+                if h > self.room() && self.y < self.top() {
+                    self.hline(left, right, self.y, rule);
+                    self.new_page();
+                    if !grid.header.is_empty() {
+                        self.grid_row(&edges, &header, header_h, true, grid);
+                    }
+                }
+                self.grid_row(&edges, row, h, false, grid);
+            }
+        }
+        if open && grid.ruled {
+            self.hline(left, right, self.y, 0.8);
+        }
+    }
+
+    /// A grid row: its cells' text, a rule over each cell, and the column
+    /// rules no cell spans over.
+    fn grid_row(&mut self, edges: &[f32], row: &[GridCell], h: f32, header: bool, grid: &Grid) {
+        let (ruled, pad, size) = (grid.ruled, grid.pad(), grid.size);
+        let top = self.y;
+        let lines = self.grid_cell_lines(edges, row, size);
+        let last = edges.len().saturating_sub(1);
+        let mut rules: Vec<bool> = vec![true; edges.len()];
+        for (c, cell_lines) in row.iter().zip(&lines) {
+            let (from, to) = (c.col.min(last), (c.col + c.span).min(last));
+            rules[from + 1..to].iter_mut().for_each(|r| *r = false);
+            if header {
+                self.rect(
+                    edges[from],
+                    top - h,
+                    edges[to] - edges[from],
+                    h,
+                    Some(SHADE),
+                    None,
+                );
+            }
+            if ruled {
+                self.hline(edges[from], edges[to], top, 0.4);
+            }
+            self.draw_lines(cell_lines, edges[from] + PAD_X, top - pad, size, None);
+        }
+        let edges_ruled = edges.iter().zip(&rules).filter(|(_, r)| ruled && **r);
+        for (x, _) in edges_ruled {
+            self.vline(*x, top - h, top, 0.4);
+        }
+        if header {
+            self.hline(edges[0], edges[last], top - h, 0.4);
+        }
+        self.y -= h;
+    }
+
+    fn vline(&mut self, x: f32, y1: f32, y2: f32, thickness: f32) {
+        let point = |y: f32| LinePoint {
+            p: Point { x: Pt(x), y: Pt(y) },
+            bezier: false,
+        };
+        self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
+        self.ops.push(Op::DrawLine {
+            line: Line {
+                points: vec![point(y1), point(y2)],
+                is_closed: false,
+            },
+        });
     }
 
     fn footer(&mut self, index: usize, count: usize, left: &str) {
@@ -720,24 +1021,59 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
         ));
     }
     let used = used_chars(&pages, &writer.regular_id);
-    for (id, ttf, full, name, chars) in [
-        (
-            writer.regular_id,
-            REGULAR_TTF,
-            &fonts.regular,
-            REGULAR_NAME,
-            &used[0],
-        ),
-        (writer.bold_id, BOLD_TTF, &fonts.bold, BOLD_NAME, &used[1]),
+    // The common subset of a weight when it has every character the pages
+    // draw in it (its font program deflated already), else a subset of
+    // exactly those characters.
+    let mut common: Vec<&CommonSubset> = Vec::new();
+    for (id, bold, chars) in [
+        (writer.regular_id, false, &used[0]),
+        (writer.bold_id, true, &used[1]),
     ] {
-        if !chars.is_empty() {
-            let font = subset(ttf, full, name, chars)?;
-            doc.resources.fonts.map.insert(id, PdfFont::new(font));
+        if chars.is_empty() {
+            continue;
+        }
+        let font = match common_subset(bold) {
+            Some(c) if chars.is_subset(&c.chars) => {
+                common.push(c);
+                c.font.clone()
+            }
+            _ => {
+                let (ttf, name) = if bold {
+                    (BOLD_TTF, BOLD_NAME)
+                } else {
+                    (REGULAR_TTF, REGULAR_NAME)
+                };
+                subset(ttf, &fonts.face(bold).font, name, chars)?
+            }
+        };
+        doc.resources.fonts.map.insert(id, PdfFont::new(font));
+    }
+    // Stream compression left to us: printpdf compresses at the best
+    // level, which costs a third of a one-page roster; the fast level
+    // makes files a little larger and the same to read.
+    let options = PdfSaveOptions {
+        optimize: false,
+        ..PdfSaveOptions::default()
+    };
+    let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
+    for object in document.objects.values_mut() {
+        if let lopdf::Object::Stream(stream) = object {
+            // printpdf embeds the font program as the subset's bytes.
+            match common.iter().find(|c| stream.content == c.font.original_bytes) {
+                Some(c) => {
+                    if let Some(deflated) = &c.deflated {
+                        stream.dict.set("Filter", "FlateDecode");
+                        stream.set_content(deflated.clone());
+                    }
+                }
+                None => compress_fast(stream),
+            }
         }
     }
-    let bytes = doc
-        .with_pages(pages)
-        .save(&PdfSaveOptions::default(), &mut Vec::new());
+    let mut bytes = Vec::new();
+    document
+        .save_to(&mut bytes)
+        .map_err(|e| PrintError::Write(e.to_string()))?;
     Ok(Pdf { bytes, unprintable })
 }
 
@@ -813,6 +1149,72 @@ fn subset_tag(name: &str, glyphs: &[u16]) -> String {
         .collect()
 }
 
+/// Deflates a stream not compressed yet, at the fast level, when that
+/// makes it smaller (as lopdf's own `compress` does at the best level).
+fn compress_fast(stream: &mut lopdf::Stream) {
+    if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+        return;
+    }
+    if let Some(compressed) = deflate_fast(&stream.content) {
+        stream.dict.set("Filter", "FlateDecode");
+        stream.set_content(compressed);
+    }
+}
+
+/// `data` deflated (zlib) at the fast level, when that makes it smaller
+/// by more than the `/Filter /FlateDecode` entry costs.
+fn deflate_fast(data: &[u8]) -> Option<Vec<u8>> {
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use std::io::Write;
+    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
+    let compressed = encoder.write_all(data).and_then(|()| encoder.finish()).ok()?;
+    (compressed.len() + 19 < data.len()).then_some(compressed)
+}
+
+/// A subset of one weight for the characters most documents draw, made
+/// once per process (subsetting a font is most of a one-page roster's
+/// time): printable ASCII, Latin-1 and the signs muster prints itself.
+/// A document that draws a character outside it gets a subset of exactly
+/// its characters instead.
+struct CommonSubset {
+    chars: BTreeSet<char>,
+    font: ParsedFont,
+    /// The font program deflated, as `compress_fast` would.
+    deflated: Option<Vec<u8>>,
+}
+
+/// The signs muster's own text and the shipped lists print beyond
+/// Latin-1: the damage boxes, the continuation arrow, ellipsis, dashes and
+/// curly quotes.
+const COMMON_SIGNS: &str = "☐↳…▶‘’“”–—•";
+
+fn common_subset(bold: bool) -> Option<&'static CommonSubset> {
+    static REGULAR: OnceLock<Option<CommonSubset>> = OnceLock::new();
+    static BOLD: OnceLock<Option<CommonSubset>> = OnceLock::new();
+    let make = || {
+        let face = &fonts().ok()?.face(bold);
+        let (ttf, name) = if bold {
+            (BOLD_TTF, BOLD_NAME)
+        } else {
+            (REGULAR_TTF, REGULAR_NAME)
+        };
+        let chars: BTreeSet<char> = (' '..='~')
+            .chain('\u{a0}'..='\u{ff}')
+            .chain(COMMON_SIGNS.chars())
+            .filter(|&c| face.has(c))
+            .collect();
+        let font = subset(ttf, &face.font, name, &chars).ok()?;
+        let deflated = deflate_fast(&font.original_bytes);
+        Some(CommonSubset {
+            chars,
+            font,
+            deflated,
+        })
+    };
+    if bold { &BOLD } else { &REGULAR }.get_or_init(make).as_ref()
+}
+
 /// The note a PDF ends with when its font lacked some characters: their
 /// code points (the characters themselves cannot be shown), at most 40.
 pub fn unprintable_note(chars: &[char]) -> String {
@@ -846,57 +1248,8 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     });
     blocks.push(Block::Gap(4.0));
     army_rule_blocks(&sheet.army_rules, blocks);
-    for unit in &sheet.units {
-        let mut card = vec![Block::Bar {
-            left: vec![
-                bold(unit.name.clone()),
-                plain(format!("  {} ({})", unit.unit_type, unit.type_name)),
-            ],
-            right: format!(
-                "Speed {} · Armour {} · CC {} · FF {}",
-                unit.speed, unit.armour, unit.cc, unit.ff
-            ),
-        }];
-        if !unit.weapons.is_empty() {
-            card.push(Block::Table(Table {
-                widths: vec![0.29, 0.11, 0.24, 0.36],
-                header: ["Weapon", "Range", "Firepower", "Notes"]
-                    .map(String::from)
-                    .to_vec(),
-                rows: unit
-                    .weapons
-                    .iter()
-                    .map(|w| Row {
-                        cells: vec![
-                            refit_name(&w.name, w.refit),
-                            vec![plain(w.range.clone())],
-                            vec![plain(w.firepower.clone())],
-                            vec![plain(w.notes.clone())],
-                        ],
-                        bold: false,
-                    })
-                    .collect(),
-                right: Vec::new(),
-                borders: true,
-            }));
-        }
-        if !unit.notes.is_empty() {
-            card.push(Block::Boxed(vec![bold("Notes: "), plain(unit.notes.join(", "))]));
-        }
-        if let Some(critical) = &unit.critical_hit {
-            card.push(Block::Boxed(vec![
-                bold("Critical hit: "),
-                plain(critical.clone()),
-            ]));
-        }
-        for remark in &unit.remarks {
-            card.push(Block::Boxed(vec![plain(remark.clone())]));
-        }
-        for f in &unit.fielded {
-            card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
-        }
-        card.push(Block::Gap(6.0));
-        blocks.push(Block::Keep(card));
+    if !sheet.units.is_empty() {
+        epic_grid_blocks(&sheet.grid(), blocks);
     }
     for ship in &sheet.ships {
         blocks.push(Block::Keep(ship_card(ship)));
@@ -918,28 +1271,148 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     }
     if !sheet.glossary.is_empty() {
         blocks.push(Block::Heading("Abbreviations and rules used".into()));
-        blocks.push(Block::Table(Table {
-            widths: vec![0.18, 0.82],
+        // Two entries a row, each a paragraph: `AP (Anti-personnel): ...`.
+        let entry = |g: &super::view::GlossaryLine| {
+            let mut runs = vec![bold(g.term.clone())];
+            if g.name.is_empty() {
+                runs.push(plain(": "));
+            } else {
+                runs.push(plain(format!(" ({}): ", g.name)));
+            }
+            runs.push(plain(g.summary.clone()));
+            runs
+        };
+        let groups = sheet
+            .glossary
+            .chunks(2)
+            .map(|pair| {
+                vec![
+                    pair.iter()
+                        .enumerate()
+                        .map(|(i, g)| cell(i, 1, entry(g)))
+                        .collect(),
+                ]
+            })
+            .collect();
+        blocks.push(Block::Grid(Grid {
+            widths: vec![0.5, 0.5],
             header: Vec::new(),
-            rows: sheet
-                .glossary
-                .iter()
-                .map(|g| {
-                    let mut text = Vec::new();
-                    if !g.name.is_empty() {
-                        text.push(bold(format!("{}: ", g.name)));
-                    }
-                    text.push(plain(g.summary.clone()));
-                    Row {
-                        cells: vec![vec![bold(g.term.clone())], text],
-                        bold: false,
-                    }
-                })
-                .collect(),
-            right: Vec::new(),
-            borders: false,
+            groups,
+            ruled: false,
+            size: GLOSSARY,
         }));
     }
+}
+
+/// Epic units as one grid (see `view::CribGrid`): the shared weapons in
+/// two side-by-side columns, then a row group per unit.
+fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
+    let weapon_cells = |w: &WeaponRow, col: usize| {
+        vec![
+            cell(col, 1, refit_name(&w.name, w.refit)),
+            cell(col + 1, 1, vec![plain(w.range.clone())]),
+            cell(col + 2, 1, vec![plain(w.firepower.clone())]),
+            cell(col + 3, 1, vec![plain(w.notes.clone())]),
+        ]
+    };
+    if !grid.shared.is_empty() {
+        blocks.push(Block::Heading("Shared weapons".into()));
+        // Split in two near the middle, between two weapons rather than
+        // between the profiles of one.
+        let mut half = grid.shared.len().div_ceil(2);
+        while half < grid.shared.len() && half > 0 && grid.shared[half].name == grid.shared[half - 1].name {
+            half += 1;
+        }
+        let (first, second) = grid.shared.split_at(half);
+        let rows = first
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let mut row = weapon_cells(w, 0);
+                if let Some(w) = second.get(i) {
+                    row.extend(weapon_cells(w, 4));
+                }
+                vec![row]
+            })
+            .collect();
+        blocks.push(Block::Grid(Grid {
+            widths: vec![0.2, 0.07, 0.135, 0.095, 0.2, 0.07, 0.135, 0.095],
+            header: ["Weapon", "Range", "Firepower", "Notes"]
+                .repeat(2)
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            groups: rows,
+            ruled: true,
+            size: BODY,
+        }));
+    }
+    let groups = grid
+        .units
+        .iter()
+        .map(|u| {
+            let c = u.card;
+            let mut rows: Vec<Vec<GridCell>> = Vec::new();
+            rows.extend(u.own.iter().map(|w| weapon_cells(w, 6)));
+            if !u.shared.is_empty() {
+                rows.push(vec![cell(6, 4, vec![bold("Shared: "), plain(u.shared.clone())])]);
+            }
+            if rows.is_empty() {
+                rows.push(vec![cell(6, 4, Vec::new())]);
+            }
+            let stats = [
+                (0, vec![bold(c.name.clone())]),
+                (1, vec![plain(c.unit_type.clone())]),
+                (2, vec![plain(c.speed.clone())]),
+                (3, vec![plain(c.armour.clone())]),
+                (4, vec![plain(c.cc.clone())]),
+                (5, vec![plain(c.ff.clone())]),
+            ];
+            let down = rows.len();
+            if let Some(first) = rows.first_mut() {
+                let stats = stats.into_iter().map(|(col, runs)| GridCell {
+                    rows: down,
+                    ..cell(col, 1, runs)
+                });
+                first.splice(0..0, stats);
+            }
+            if !u.lines.is_empty() {
+                let mut runs = Vec::new();
+                for (i, (label, text)) in u.lines.iter().enumerate() {
+                    if i > 0 {
+                        runs.push(plain(" · "));
+                    }
+                    if !label.is_empty() {
+                        runs.push(bold(*label));
+                    }
+                    runs.push(plain(text.clone()));
+                }
+                rows.push(vec![cell(1, 9, runs)]);
+            }
+            rows
+        })
+        .collect();
+    blocks.push(Block::Grid(Grid {
+        widths: vec![0.175, 0.06, 0.08, 0.075, 0.04, 0.04, 0.18, 0.065, 0.135, 0.15],
+        header: [
+            "Unit",
+            "Type",
+            "Speed",
+            "Armour",
+            "CC",
+            "FF",
+            "Weapon",
+            "Range",
+            "Firepower",
+            "Notes",
+        ]
+        .map(String::from)
+        .to_vec(),
+        groups,
+        ruled: true,
+        size: BODY,
+    }));
+    blocks.push(Block::Gap(6.0));
 }
 
 /// The army's special rules: a heading and a table of names and
@@ -1389,8 +1862,8 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     } else {
         blocks.push(Block::Heading("Formations".into()));
         blocks.push(Block::Table(Table {
-            widths: vec![0.04, 0.25, 0.31, 0.26, 0.07, 0.07],
-            header: ["#", "Formation", "Units", "Upgrades", "Init.", "Points"]
+            widths: vec![0.04, 0.22, 0.43, 0.18, 0.06, 0.07],
+            header: ["#", "Formation", "Units", "Other upgrades", "Init.", "Points"]
                 .map(String::from)
                 .to_vec(),
             rows: roster

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 /// A crib sheet: one card per datasheet, then the glossary of the terms
 /// the cards use.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CribSheet {
     pub title: String,
     pub subtitle: String,
@@ -396,6 +396,159 @@ impl CribSheet {
     }
 }
 
+/// An Epic crib sheet laid out as one grid: the weapons several units
+/// carry with the same profile, printed once, then each unit with its
+/// other weapons in full and the shared ones by name. Built on demand from
+/// `CribSheet::units`, so both renderers lay out the same thing.
+#[derive(Debug, Clone)]
+pub struct CribGrid<'a> {
+    /// The profile rows of the shared weapons, by name.
+    pub shared: Vec<&'a WeaponRow>,
+    pub units: Vec<GridUnit<'a>>,
+}
+
+/// One unit of a [`CribGrid`].
+#[derive(Debug, Clone)]
+pub struct GridUnit<'a> {
+    pub card: &'a UnitCard,
+    /// Weapon rows printed in full: the weapons no other unit shares.
+    pub own: Vec<&'a WeaponRow>,
+    /// The shared weapons it carries, by name with their count:
+    /// `Power Weapon, 2× Heavy Bolter`.
+    pub shared: String,
+    /// Notes, critical hit, remarks and what the roster fielded, one line
+    /// each with its label (`Notes: `, `Critical hit: `, empty).
+    pub lines: Vec<(&'static str, String)>,
+}
+
+impl GridUnit<'_> {
+    /// Rows the unit's weapons take (at least one, for its name and stats).
+    pub fn weapon_rows(&self) -> usize {
+        (self.own.len() + usize::from(!self.shared.is_empty())).max(1)
+    }
+
+    /// Rows the unit takes: its weapon rows, and one for its notes.
+    pub fn rows(&self) -> usize {
+        self.weapon_rows() + usize::from(!self.lines.is_empty())
+    }
+}
+
+/// A weapon's name without the count in front: `2× Heavy Bolter` is
+/// `Heavy Bolter`.
+fn weapon_base_name(name: &str) -> &str {
+    match name.split_once("× ") {
+        Some((count, rest)) if !count.is_empty() && count.chars().all(|c| c.is_ascii_digit()) => rest,
+        _ => name,
+    }
+}
+
+/// A unit's weapons grouped by name, in order: a weapon with several
+/// profile rows (a ranged and an assault one) is one group.
+fn weapon_groups(card: &UnitCard) -> Vec<(&str, Vec<&WeaponRow>)> {
+    let mut groups: Vec<(&str, Vec<&WeaponRow>)> = Vec::new();
+    for w in &card.weapons {
+        match groups.last_mut() {
+            Some((name, rows)) if *name == w.name.as_str() => rows.push(w),
+            _ => groups.push((w.name.as_str(), vec![w])),
+        }
+    }
+    groups
+}
+
+/// A weapon's rows as compared for sharing: range, firepower, notes and
+/// whether a refit put or changed the row (a refitted row of one unit is
+/// not the weapon another unit carries as written).
+type Profile<'a> = Vec<(&'a str, &'a str, &'a str, bool)>;
+
+fn profile<'a>(rows: &[&'a WeaponRow]) -> Profile<'a> {
+    rows.iter()
+        .map(|w| (w.range.as_str(), w.firepower.as_str(), w.notes.as_str(), w.refit))
+        .collect()
+}
+
+impl CribSheet {
+    /// The Epic units as one grid. A weapon profile is shared when at
+    /// least two datasheets carry it under one name (two cards of one
+    /// datasheet, fielded with different refits, do not make a weapon
+    /// shared: each prints its rows in full); when a name has two such
+    /// profiles (one with an anti-aircraft value), only the one more units
+    /// carry is shared, so `Shared: Twin Lascannon` always means one line
+    /// of the shared table; the other profile prints in full under each
+    /// unit.
+    pub fn grid(&self) -> CribGrid<'_> {
+        // (base name, profile) -> the datasheets carrying it and its first
+        // rows, in the order first seen.
+        let mut seen: Vec<(&str, Profile<'_>, Vec<&str>, Vec<&WeaponRow>)> = Vec::new();
+        for card in &self.units {
+            for (name, rows) in weapon_groups(card) {
+                let (base, p) = (weapon_base_name(name), profile(&rows));
+                let at = match seen.iter().position(|(n, q, _, _)| *n == base && *q == p) {
+                    Some(at) => at,
+                    None => {
+                        seen.push((base, p, Vec::new(), rows.clone()));
+                        seen.len() - 1
+                    }
+                };
+                if !seen[at].2.contains(&card.id.as_str()) {
+                    seen[at].2.push(card.id.as_str());
+                }
+            }
+        }
+        // The shared profile of each name: carried by two units or more,
+        // and by more units than any other profile of that name.
+        let mut shared_at: Vec<usize> = Vec::new();
+        for (at, (name, _, units, _)) in seen.iter().enumerate() {
+            let best = seen
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _, _, _))| n == name)
+                .max_by_key(|(i, (_, _, u, _))| (u.len(), std::cmp::Reverse(*i)))
+                .map(|(i, _)| i);
+            if units.len() >= 2 && best == Some(at) {
+                shared_at.push(at);
+            }
+        }
+        shared_at.sort_by_key(|&at| seen[at].0.to_lowercase());
+        let is_shared =
+            |base: &str, p: &Profile<'_>| shared_at.iter().any(|&at| seen[at].0 == base && seen[at].1 == *p);
+        let shared = shared_at
+            .iter()
+            .flat_map(|&at| seen[at].3.iter().copied())
+            .collect();
+        let units = self
+            .units
+            .iter()
+            .map(|card| {
+                let mut own = Vec::new();
+                let mut by_name = Vec::new();
+                for (name, rows) in weapon_groups(card) {
+                    if is_shared(weapon_base_name(name), &profile(&rows)) {
+                        by_name.push(name);
+                    } else {
+                        own.extend(rows);
+                    }
+                }
+                let mut lines: Vec<(&'static str, String)> = Vec::new();
+                if !card.notes.is_empty() {
+                    lines.push(("Notes: ", card.notes.join(", ")));
+                }
+                if let Some(critical) = &card.critical_hit {
+                    lines.push(("Critical hit: ", critical.clone()));
+                }
+                lines.extend(card.remarks.iter().map(|r| ("", r.clone())));
+                lines.extend(card.fielded.iter().map(|f| ("As fielded: ", f.clone())));
+                GridUnit {
+                    card,
+                    own,
+                    shared: by_name.join(", "),
+                    lines,
+                }
+            })
+            .collect();
+        CribGrid { shared, units }
+    }
+}
+
 /// A printed roster.
 #[derive(Debug, Clone)]
 pub struct RosterSheet {
@@ -454,7 +607,9 @@ pub struct FormationRow {
     pub name: String,
     /// `6 Tactical, 3 Rhino, Captain`.
     pub units: String,
-    /// `Captain, 2× Razorback (Twin Heavy Bolter)`.
+    /// The upgrades that field no unit of their own (`Drop Pods`, a
+    /// refit): those that do are counted in `units`, under their
+    /// datasheet's name, so a row names each thing once.
     pub upgrades: String,
     pub initiative: String,
     pub points: i64,
@@ -531,12 +686,7 @@ impl RosterSheet {
                             .and_then(|r| r.formations.get(i))
                             .map(|units| describe_units(catalogue, list, units))
                             .unwrap_or_default(),
-                        upgrades: f
-                            .upgrades
-                            .iter()
-                            .map(|(name, count)| counted(*count, name))
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        upgrades: other_upgrades(list, &f.upgrades),
                         initiative: if a.game.game().battlegroups {
                             String::new()
                         } else {
@@ -725,6 +875,23 @@ fn no_formations(checked: &Checked<'_>, catalogue: &Catalogue) -> String {
             format!("No formation could be read: muster knows no army list called `{named}`; {hint}.")
         }
     }
+}
+
+/// The upgrades a formation took that add no unit (`Drop Pods`,
+/// `2× Lance Battery`), as the list names them; an upgrade that adds units
+/// (a Captain, Rhinos enough to carry the formation) shows in the units.
+/// Every upgrade when the list is unknown.
+fn other_upgrades(list: Option<&ArmyList>, taken: &[(String, u32)]) -> String {
+    let adds_units = |name: &str| {
+        list.and_then(|l| l.upgrades.iter().find(|u| u.name == name))
+            .is_some_and(|u| !u.adds.is_empty() || u.fills.is_some())
+    };
+    taken
+        .iter()
+        .filter(|(name, _)| !adds_units(name))
+        .map(|(name, count)| counted(*count, name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `2× Rhino`, or the name alone for one.
@@ -1213,6 +1380,87 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
 
 #[cfg(test)]
 mod tests {
+    use super::{CribSheet, UnitCard, WeaponRow};
+
+    fn card(id: &str, weapons: &[(&str, bool)]) -> UnitCard {
+        UnitCard {
+            id: id.into(),
+            name: id.into(),
+            unit_type: "AV".into(),
+            type_name: "Armoured Vehicle".into(),
+            speed: "20cm".into(),
+            armour: "4+".into(),
+            cc: "6+".into(),
+            ff: "5+".into(),
+            weapons: weapons
+                .iter()
+                .map(|&(name, refit)| WeaponRow {
+                    name: name.into(),
+                    range: "45cm".into(),
+                    firepower: "AT5+".into(),
+                    notes: String::new(),
+                    expanded: Vec::new(),
+                    refit,
+                })
+                .collect(),
+            notes: Vec::new(),
+            critical_hit: None,
+            remarks: Vec::new(),
+            fielded: Vec::new(),
+        }
+    }
+
+    fn sheet(units: Vec<UnitCard>) -> CribSheet {
+        CribSheet {
+            units,
+            ..CribSheet::default()
+        }
+    }
+
+    #[test]
+    fn a_refit_row_is_not_the_plain_row_of_another_unit() {
+        // Same name and profile, but one unit's row is a refit: both print
+        // in full under their units, nothing is shared.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", true)]),
+            card("b", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert!(grid.shared.is_empty());
+        assert!(grid.units.iter().all(|u| u.own.len() == 1 && u.shared.is_empty()));
+        // Two plain rows of two datasheets are one shared weapon.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", false)]),
+            card("b", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert_eq!(grid.shared.len(), 1);
+        assert!(
+            grid.units
+                .iter()
+                .all(|u| u.own.is_empty() && u.shared == "Lascannon")
+        );
+        // Two refit rows of two datasheets are one shared weapon, tagged.
+        let s = sheet(vec![
+            card("a", &[("Lascannon", true)]),
+            card("b", &[("Lascannon", true)]),
+        ]);
+        let grid = s.grid();
+        assert_eq!(grid.shared.len(), 1);
+        assert!(grid.shared[0].refit);
+    }
+
+    #[test]
+    fn two_cards_of_one_datasheet_share_nothing() {
+        let s = sheet(vec![
+            card("a", &[("Lascannon", false)]),
+            card("a", &[("Lascannon", false)]),
+        ]);
+        let grid = s.grid();
+        assert!(grid.shared.is_empty());
+        assert!(grid.units.iter().all(|u| u.own.len() == 1));
+    }
+
     #[test]
     fn glossary_names_take_the_written_parameter() {
         assert_eq!(

@@ -10,18 +10,32 @@ use std::path::PathBuf;
 const ARMAGEDDON: &str = "tests/fixtures/fielded/armageddon.txt";
 const TYRANIDS: &str = "tests/fixtures/fielded/tyranids.txt";
 const BASTION: &str = "tests/fixtures/fielded/bastion.txt";
+const BIO_TITANS: &str = "tests/fixtures/fielded/bio-titans.txt";
 
 /// The crib-sheet cards of an HTML page as plain text, one line per
 /// heading, table row and paragraph, so a snapshot reads like the sheet.
+/// An Epic unit is a row group of the crib grid (`<tbody class="unit">`),
+/// a ship a `<section>`; the shared weapons table comes first.
 fn cards(html: &str) -> String {
-    let start = html.find("<section class=\"unit").unwrap_or(0);
-    let end = html
-        .rfind("</section>")
-        .map_or(html.len(), |e| e + "</section>".len());
+    let start = [
+        "<h2>Shared weapons",
+        "<table class=\"crib units",
+        "<section class=\"unit",
+    ]
+    .iter()
+    .filter_map(|m| html.find(m))
+    .min()
+    .unwrap_or(0);
+    let end = [("</section>", "</section>".len()), ("</table>", "</table>".len())]
+        .iter()
+        .filter_map(|(m, len)| html.rfind(m).map(|e| e + len))
+        .max()
+        .unwrap_or(html.len());
     let mut text = html[start..end].to_string();
     for (from, to) in [
         ("<span class=\"refit\">refit</span>", " [refit]"),
         ("<section", "\n=== <section"),
+        ("<tbody class=\"unit\">", "\n=== <tbody"),
         ("<tr>", "\n"),
         ("<p", "\n<p"),
         ("</td>", " | "),
@@ -170,6 +184,48 @@ fn a_bio_titan_prints_only_the_weapons_it_chose() {
 
     let (_, pdf) = pdf_text(&["sheet", "--roster", TYRANIDS], "tyranids.pdf");
     assert!(pdf.contains("BileLauncher[refit]60cm3BP"), "{pdf}");
+}
+
+#[test]
+fn a_refit_weapon_two_units_carry_is_shared_with_its_tag() {
+    // A Hierodule and a Hierophant both chose the Bile Launcher: one row of
+    // the shared weapons table, tagged refit, named under each unit.
+    let run = muster(&["sheet", "--roster", BIO_TITANS]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    let shared = html
+        .split("<table class=\"crib shared\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</table>").next())
+        .unwrap_or_else(|| panic!("no shared weapons table in:\n{html}"));
+    assert!(
+        shared.contains("<td>Bile Launcher<span class=\"refit\">refit</span></td><td>60cm</td><td>3BP</td>"),
+        "{shared}"
+    );
+    assert_eq!(html.matches("<b>Shared:</b> Bile Launcher").count(), 2, "{html}");
+    // The weapons only one of them chose print in full under it.
+    let text = cards(html);
+    assert!(
+        card(&text, "Hierophant", 0).contains("Cluster Spines [refit] |"),
+        "{text}"
+    );
+    assert!(!shared.contains("Cluster Spines"), "{shared}");
+
+    // Two cards of one datasheet (two Hierodules fielded with different
+    // weapons) share nothing: each prints its Massive Scything Talons.
+    let run = muster(&["sheet", "--roster", TYRANIDS]);
+    assert!(!run.stdout.contains("<h2>Shared weapons</h2>"), "{}", run.stdout);
+    let text = cards(&run.stdout);
+    for nth in 0..2 {
+        assert!(
+            card(&text, "Hierodule", nth).contains("2× Massive Scything Talons | (bc)"),
+            "{text}"
+        );
+    }
+
+    let (_, pdf) = pdf_text(&["sheet", "--roster", BIO_TITANS], "bio-titans.pdf");
+    assert!(pdf.contains("BileLauncher[refit]60cm3BP"), "{pdf}");
+    assert!(pdf.contains("Shared:BileLauncher"), "{pdf}");
 }
 
 #[test]

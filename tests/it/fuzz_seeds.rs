@@ -125,6 +125,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "notation_epic" => yaml_strings("lists/netea", &notation_key),
         "notation_bfg" => yaml_strings("lists/bfg", &notation_key),
         "notation_space_fleet" => yaml_strings("lists/space-fleet", &notation_key),
+        "notation_netepic" => yaml_strings("lists/netepic/datasheets", &notation_key),
         "notation_heresy" => {
             // No Heresy list ships: the made-up fixture and the starter.
             let mut out = yaml_strings("tests/fixtures/heresy", &notation_key);
@@ -305,6 +306,11 @@ fn fuzz_seeds_notation_space_fleet() {
 #[test]
 fn fuzz_seeds_notation_heresy() {
     run_target("notation_heresy");
+}
+
+#[test]
+fn fuzz_seeds_notation_netepic() {
+    run_target("notation_netepic");
 }
 
 #[test]

@@ -141,6 +141,45 @@ fn a_pdf_embeds_subsets_of_its_fonts_not_the_whole_fonts() {
     assert_contains(&first.all_text(), &["Tactical"]);
 }
 
+/// Most documents draw only ASCII, Latin-1 and muster's own signs: they
+/// embed one common subset of each weight (made once per process, issue
+/// 20's render goal), the same for every such document. A document that
+/// draws anything else embeds a subset of exactly its characters.
+#[test]
+fn a_pdf_outside_the_common_characters_gets_its_own_subset() {
+    let (run, legal) = pdf(&["roster", "tests/fixtures/legal.txt"], "common-1.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (run, other) = pdf(&["roster", "examples/codex-astartes-3000.txt"], "common-2.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // Two rosters with different text, one common subset per weight.
+    assert_eq!(legal.font_programs(), other.font_programs());
+
+    let roster = std::fs::read_to_string("tests/fixtures/legal.txt")
+        .unwrap()
+        .replace("Player: Jane Doe", "Player: Łukasz Żółć");
+    let path = out_dir().join("polish.txt");
+    std::fs::write(&path, roster).unwrap();
+    let (run, polish) = pdf(&["roster", path.to_str().unwrap()], "polish.pdf");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let programs = polish.font_programs();
+    assert_eq!(programs.len(), 2, "{programs:?}");
+    let regular = |p: &[(String, usize)]| {
+        p.iter()
+            .find(|(name, _)| name.ends_with("+DejaVuSansCondensed"))
+            .cloned()
+            .expect("the regular weight")
+    };
+    // Its own regular subset (another tag), still a subset; the bold
+    // weight draws nothing outside the common characters.
+    assert_ne!(regular(&programs), regular(&legal.font_programs()));
+    let whole = std::fs::metadata("assets/fonts/DejaVuSansCondensed.ttf")
+        .unwrap()
+        .len() as usize;
+    assert!(regular(&programs).1 < whole / 10, "{programs:?}");
+    assert_contains(&polish.all_text(), &["Łukasz Żółć", "Tactical"]);
+    assert_contains(&legal.all_text(), &["Jane Doe", "Tactical"]);
+}
+
 /// Text extraction may break lines anywhere; compare without white space.
 fn squeeze(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -157,8 +196,9 @@ fn assert_contains(text: &str, wanted: &[&str]) {
 fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
     let (run, pdf) = pdf(&["sheet", "codex-astartes"], "codex-astartes.pdf");
     assert_eq!(run.status, 0, "{}", run.stderr);
-    // Five pages of cards and the army's special rules (issue 19).
-    assert_eq!(pdf.pages(), 6);
+    // One grid of units, shared weapons once, a two-column glossary: three
+    // pages, where cards one under another took six (issue 19).
+    assert_eq!(pdf.pages(), 3);
     assert_eq!(pdf.media_box(), (595.28, 841.89));
     let fonts = pdf.embedded_fonts();
     assert!(
@@ -178,10 +218,10 @@ fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
             "AP5+/AT6+",
             "TK(D3)",
             // The glossary expands what the cards abbreviate.
-            "Macro-weapon:",
-            "Titan Killer (x):",
-            "Fixed Forward Fire Arc:",
-            "Extra Attacks (+x):",
+            "(Macro-weapon):",
+            "(Titan Killer (x)):",
+            "(Fixed Forward Fire Arc):",
+            "(Extra Attacks (+x)):",
             "Reinforced Armour",
             "Abbreviations and rules used",
         ],
@@ -261,17 +301,18 @@ fn an_illegal_roster_still_prints_with_its_errors_on_the_first_page() {
 
 #[test]
 fn accents_curly_quotes_and_the_multiplication_sign_print() {
-    let (run, pdf) = pdf(&["roster", "tests/fixtures/typography.txt"], "typography.pdf");
+    let (run, pdf) = pdf(
+        &["roster", "tests/fixtures/typography.txt", "--with-sheet"],
+        "typography.pdf",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert_contains(
         &pdf.text(1),
-        &[
-            "Zoë O’Brien",
-            "“Grand Tournoi” de Montréal",
-            "2× Razorback",
-            "Ærø Walker",
-        ],
+        &["Zoë O’Brien", "“Grand Tournoi” de Montréal", "Ærø Walker"],
     );
+    // The roster counts units as `2 Razorback`; the crib sheet's
+    // firepower keeps the sign (the Warhound's `2× MW2+`).
+    assert_contains(&pdf.all_text(), &["2× MW2+"]);
 }
 
 /// Characters the embedded font lacks (CJK here: a CJK font would weigh
@@ -631,4 +672,96 @@ fn a_printed_fleet_has_room_for_names_leadership_and_hits() {
     let text = pdf.all_text();
     assert!(text.contains("Hits"), "{text}");
     assert!(text.contains("☐☐☐☐☐ ☐☐☐☐☐ ☐☐"), "{text}");
+}
+
+#[test]
+fn a_weapon_several_units_carry_prints_its_profile_once() {
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    let count = |needle: &str| html.matches(needle).count();
+    // The Power Weapon of the Captain, Chaplain, Librarian and Supreme
+    // Commander: one row of the shared table, named under each unit.
+    assert_eq!(count("<h2>Shared weapons</h2>"), 1);
+    assert_eq!(count("<td>Power Weapon</td><td>(bc)</td>"), 1, "{html}");
+    assert_eq!(count("<b>Shared:</b> Power Weapon"), 4, "{html}");
+    // A name with a second profile (the Marauder's anti-aircraft
+    // lascannons) keeps that profile in full under its unit, so
+    // `Shared: Twin Lascannon` means one line only.
+    assert_eq!(
+        count("<td>Twin Lascannon</td><td>45cm</td><td>AT4+</td>"),
+        1,
+        "{html}"
+    );
+    assert_eq!(
+        count("<td>Twin Lascannon</td><td>45cm</td><td>AT4+/AA4+</td>"),
+        1,
+        "{html}"
+    );
+    // One grid: every unit's columns line up under one header.
+    assert_eq!(count("<table class=\"crib units\">"), 1);
+    assert_eq!(count("<tbody class=\"unit\">"), 36);
+}
+
+#[test]
+fn a_weapon_only_one_unit_carries_prints_in_full_under_it() {
+    let run = muster(&["sheet", "codex-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    // The Vindicator's Demolisher: no other unit has one.
+    assert!(
+        run.stdout
+            .contains("<td>Demolisher</td><td>30cm</td><td>AP3+/AT4+</td>"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("<b>Shared:</b> Demolisher"));
+}
+
+#[test]
+fn a_printed_roster_names_each_unit_and_upgrade_once() {
+    let run = muster(&["roster", "examples/codex-astartes-3000.txt"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    // The Captain, Rhinos and Razorbacks field units: counted under Units,
+    // by their datasheet names, and not named again as upgrades.
+    assert!(
+        html.contains("<td>6 Tactical, Captain, 2 Razorback (Twin Heavy Bolter), 2 Rhino</td><td></td>"),
+        "{html}"
+    );
+    // Drop Pods field no unit of their own: the other-upgrades column.
+    assert!(
+        html.contains("<td>6 Tactical, Dreadnought (Hellfire)</td><td>Drop Pods</td>"),
+        "{html}"
+    );
+    // One spelling: the datasheet's `Land Speeder Tornado`, not the
+    // upgrade's `Landspeeder Tornado`.
+    assert!(!html.contains("Landspeeder"), "{html}");
+    assert!(html.contains("<th>Other upgrades</th>"));
+}
+
+#[test]
+fn long_names_wrap_inside_their_roster_column() {
+    let dir = out_dir();
+    let roster = dir.join("long-names.txt");
+    std::fs::write(
+        &roster,
+        "Army: Codex Astartes (2026-02-04)\nPoints: 3000\nPlayer: Somebody-With-An-Extraordinarily-Long-Hyphenated-Name-For-Testing\n\n\
+         Tactical: Captain, Rhinos, 2x Razorback (Twin Heavy Bolter)\nTactical\n    Dreadnought (Hellfire)\n    Drop Pods\n",
+    )
+    .unwrap();
+    let path = dir.join("long-names.pdf");
+    let run = muster(&[
+        "roster",
+        &roster.display().to_string(),
+        "--pdf",
+        &path.display().to_string(),
+    ]);
+    assert!(path.exists(), "{}", run.stderr);
+    let pdf = Pdf::read(&path);
+    // Everything printed, on one page: the cells wrap rather than run on.
+    assert_eq!(pdf.pages(), 1);
+    assert_contains(
+        &pdf.all_text(),
+        &["Razorback (Twin Heavy Bolter)", "Drop Pods", "Other upgrades"],
+    );
 }
