@@ -7,6 +7,7 @@
 //! for the crib sheet. Linking proves each change against the datasheets
 //! it applies to (`check`), so printing never meets a name it cannot find.
 
+pub use super::raw::Stat;
 use super::raw::{self, AddedWeapon, Known, ProfileChange, WeaponChange};
 use super::{Catalogue, Formation, GameId};
 
@@ -16,10 +17,22 @@ pub struct Applied<T> {
     pub sheet: T,
     /// One flag per weapon row of `sheet`: changed, added or chosen.
     pub changed_rows: Vec<bool>,
-    /// The unit values changed (`shields`, `armour`).
-    pub changed_stats: Vec<&'static str>,
+    /// The unit values changed.
+    pub changed_stats: Vec<Stat>,
     /// How many notes at the end of the sheet's notes were added.
     pub added_notes: usize,
+}
+
+impl<T> Applied<T> {
+    /// The same changes over what `f` makes of the sheet (a printed card).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Applied<U> {
+        Applied {
+            sheet: f(self.sheet),
+            changed_rows: self.changed_rows,
+            changed_stats: self.changed_stats,
+            added_notes: self.added_notes,
+        }
+    }
 }
 
 /// The datasheet ids a change of upgrade `upgrade` applies to: those it
@@ -355,8 +368,88 @@ fn rows<R: Row>(
     Ok(rows)
 }
 
-fn split<R>(rows: Vec<(R, bool)>) -> (Vec<R>, Vec<bool>) {
-    rows.into_iter().unzip()
+/// A datasheet as written whose weapons, values and notes upgrades change.
+trait Written: Clone {
+    type Row: Row;
+    /// What a message calls it (`ship datasheet`).
+    const KIND: &'static str;
+    fn id(&self) -> &str;
+    /// The value of `stat`, where this kind of datasheet has it.
+    fn stat(&mut self, stat: Stat) -> Option<&mut Known<String>>;
+    /// The weapon rows and the notes.
+    fn lists(&mut self) -> (&mut Vec<Self::Row>, &mut Vec<String>);
+}
+
+/// `Written` for a datasheet type whose fields are named alike: its row
+/// type, what messages call it, and how `Stat` picks its values.
+macro_rules! written {
+    ($sheet:ty, $row:ty, $kind:literal, $of:ident, $values:ident) => {
+        impl Written for $sheet {
+            type Row = $row;
+            const KIND: &'static str = $kind;
+
+            fn id(&self) -> &str {
+                &self.id
+            }
+
+            fn stat(&mut self, stat: Stat) -> Option<&mut Known<String>> {
+                stat.$of(raw::$values!(self))
+            }
+
+            fn lists(&mut self) -> (&mut Vec<$row>, &mut Vec<String>) {
+                (&mut self.weapons, &mut self.notes)
+            }
+        }
+    };
+}
+
+written!(
+    raw::ShipDatasheet,
+    raw::ShipWeapon,
+    "ship datasheet",
+    of_ship,
+    ship_values
+);
+written!(raw::Datasheet, raw::Weapon, "datasheet", of_epic, epic_values);
+
+/// `written` with `changes` applied: weapon rows (`optional` as for
+/// `epic`; `from` gives another datasheet's rows), then values, then notes.
+fn apply<S: Written>(
+    written: &S,
+    changes: &[&ProfileChange],
+    optional: &[String],
+    from: &dyn Fn(&str) -> Option<Vec<S::Row>>,
+) -> Result<Applied<S>, String> {
+    let mut sheet = written.clone();
+    let (weapons, _) = sheet.lists();
+    let changed_rows;
+    (*weapons, changed_rows) = rows(written.id(), weapons, changes, optional, from)?
+        .into_iter()
+        .unzip();
+    let mut changed_stats: Vec<Stat> = Vec::new();
+    for (stat, value) in changes.iter().flat_map(|c| c.stats.entries()) {
+        let Some(field) = sheet.stat(stat) else {
+            return Err(format!(
+                "changes `{stat}`, which {} `{}` does not have",
+                S::KIND,
+                written.id()
+            ));
+        };
+        *field = Known::Value(value.to_string());
+        if !changed_stats.contains(&stat) {
+            changed_stats.push(stat);
+        }
+    }
+    let (_, notes) = sheet.lists();
+    let before = notes.len();
+    notes.extend(changes.iter().flat_map(|c| c.notes.iter().cloned()));
+    let added_notes = notes.len() - before;
+    Ok(Applied {
+        sheet,
+        changed_rows,
+        changed_stats,
+        added_notes,
+    })
 }
 
 /// A ship datasheet as fielded with `changes`; `optional` as for `epic`.
@@ -368,39 +461,7 @@ pub fn ship(
     optional: &[String],
 ) -> Result<Applied<raw::ShipDatasheet>, String> {
     let from = |id: &str| catalogue.ship(game, id).map(|s| s.data.weapons.clone());
-    let (weapons, changed_rows) = split(rows(&ship.id, &ship.weapons, changes, optional, &from)?);
-    let mut sheet = ship.clone();
-    sheet.weapons = weapons;
-    let mut changed_stats: Vec<&'static str> = Vec::new();
-    for change in changes {
-        for (stat, value) in change.stats.entries() {
-            let field = match stat {
-                "hull" => &mut sheet.hull,
-                "speed" => &mut sheet.speed,
-                "turns" => &mut sheet.turns,
-                "shields" => &mut sheet.shields,
-                "armour" => &mut sheet.armour,
-                "turrets" => &mut sheet.turrets,
-                _ => {
-                    return Err(format!(
-                        "changes `{stat}`, which ship datasheet `{}` does not have",
-                        ship.id
-                    ));
-                }
-            };
-            *field = Known::Value(value.to_string());
-            if !changed_stats.contains(&stat) {
-                changed_stats.push(stat);
-            }
-        }
-    }
-    let added_notes = notes(&mut sheet.notes, changes);
-    Ok(Applied {
-        sheet,
-        changed_rows,
-        changed_stats,
-        added_notes,
-    })
+    apply(ship, changes, optional, &from)
 }
 
 /// An Epic datasheet as fielded with `changes`; `optional` are the
@@ -413,37 +474,7 @@ pub fn epic(
     optional: &[String],
 ) -> Result<Applied<raw::Datasheet>, String> {
     let from = |id: &str| catalogue.datasheet(game, id).map(|d| d.weapons.clone());
-    let (weapons, changed_rows) = split(rows(&unit.id, &unit.weapons, changes, optional, &from)?);
-    let mut sheet = unit.clone();
-    sheet.weapons = weapons;
-    let mut changed_stats: Vec<&'static str> = Vec::new();
-    for change in changes {
-        for (stat, value) in change.stats.entries() {
-            let field = match stat {
-                "speed" => &mut sheet.speed,
-                "armour" => &mut sheet.armour,
-                "cc" => &mut sheet.cc,
-                "ff" => &mut sheet.ff,
-                _ => {
-                    return Err(format!(
-                        "changes `{stat}`, which datasheet `{}` does not have",
-                        unit.id
-                    ));
-                }
-            };
-            *field = Known::Value(value.to_string());
-            if !changed_stats.contains(&stat) {
-                changed_stats.push(stat);
-            }
-        }
-    }
-    let added_notes = notes(&mut sheet.notes, changes);
-    Ok(Applied {
-        sheet,
-        changed_rows,
-        changed_stats,
-        added_notes,
-    })
+    apply(unit, changes, optional, &from)
 }
 
 /// A NetEpic datasheet as fielded with `changes` (weapons chosen, removed
@@ -462,7 +493,10 @@ pub fn netepic(
             .map(|u| u.data.weapons.iter().cloned().map(NeWeapon).collect())
     };
     let stock: Vec<NeWeapon> = unit.weapons.iter().cloned().map(NeWeapon).collect();
-    let (weapons, changed_rows) = split(rows(&unit.id, &stock, changes, optional, &from)?);
+    let (weapons, changed_rows): (Vec<NeWeapon>, Vec<bool>) =
+        rows(&unit.id, &stock, changes, optional, &from)?
+            .into_iter()
+            .unzip();
     if let Some((stat, _)) = changes.iter().flat_map(|c| c.stats.entries()).next() {
         return Err(format!(
             "changes `{stat}`, which NetEpic datasheet `{}` does not change",
@@ -471,21 +505,17 @@ pub fn netepic(
     }
     let mut sheet = unit.clone();
     sheet.weapons = weapons.into_iter().map(|w| w.0).collect();
-    let added_notes = notes(&mut sheet.abilities, changes);
+    let before = sheet.abilities.len();
+    sheet
+        .abilities
+        .extend(changes.iter().flat_map(|c| c.notes.iter().cloned()));
+    let added_notes = sheet.abilities.len() - before;
     Ok(Applied {
         sheet,
         changed_rows,
         changed_stats: Vec::new(),
         added_notes,
     })
-}
-
-fn notes(notes: &mut Vec<String>, changes: &[&ProfileChange]) -> usize {
-    let before = notes.len();
-    for change in changes {
-        notes.extend(change.notes.iter().cloned());
-    }
-    notes.len() - before
 }
 
 /// Proves the changes of upgrade number `upgrade` (`of`) against every

@@ -617,22 +617,111 @@ pub struct StatChanges {
     pub ff: Option<String>,
 }
 
+/// A unit value an upgrade may change: the keys of `StatChanges`. Ships
+/// have `Hull` to `Turrets`, Epic units `Speed`, `Armour`, `Cc` and `Ff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    Hull,
+    Speed,
+    Turns,
+    Shields,
+    Armour,
+    Turrets,
+    Cc,
+    Ff,
+}
+
+/// A ship's six values of `$sheet` (a datasheet as written or a printed
+/// card: both name them alike), borrowed mutably in print order, for
+/// `Stat::of_ship`.
+macro_rules! ship_values {
+    ($sheet:expr) => {{
+        let s = $sheet;
+        [
+            &mut s.hull,
+            &mut s.speed,
+            &mut s.turns,
+            &mut s.shields,
+            &mut s.armour,
+            &mut s.turrets,
+        ]
+    }};
+}
+pub(crate) use ship_values;
+
+/// An Epic unit's four values of `$sheet`, as `ship_values`.
+macro_rules! epic_values {
+    ($sheet:expr) => {{
+        let s = $sheet;
+        [&mut s.speed, &mut s.armour, &mut s.cc, &mut s.ff]
+    }};
+}
+pub(crate) use epic_values;
+
+impl Stat {
+    /// This stat's value among a ship's six, given in the order datasheets
+    /// print them; `None` for a value ships do not have.
+    pub fn of_ship<T>(self, [hull, speed, turns, shields, armour, turrets]: [T; 6]) -> Option<T> {
+        match self {
+            Stat::Hull => Some(hull),
+            Stat::Speed => Some(speed),
+            Stat::Turns => Some(turns),
+            Stat::Shields => Some(shields),
+            Stat::Armour => Some(armour),
+            Stat::Turrets => Some(turrets),
+            Stat::Cc | Stat::Ff => None,
+        }
+    }
+
+    /// This stat's value among an Epic unit's four, in print order; `None`
+    /// for a value Epic units do not have.
+    pub fn of_epic<T>(self, [speed, armour, cc, ff]: [T; 4]) -> Option<T> {
+        match self {
+            Stat::Speed => Some(speed),
+            Stat::Armour => Some(armour),
+            Stat::Cc => Some(cc),
+            Stat::Ff => Some(ff),
+            Stat::Hull | Stat::Turns | Stat::Shields | Stat::Turrets => None,
+        }
+    }
+
+    /// The key a list file writes under `stats`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Stat::Hull => "hull",
+            Stat::Speed => "speed",
+            Stat::Turns => "turns",
+            Stat::Shields => "shields",
+            Stat::Armour => "armour",
+            Stat::Turrets => "turrets",
+            Stat::Cc => "cc",
+            Stat::Ff => "ff",
+        }
+    }
+}
+
+impl std::fmt::Display for Stat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 impl StatChanges {
     pub fn is_empty(&self) -> bool {
         self.entries().next().is_none()
     }
 
-    /// `(name, value)` for each value given.
-    pub fn entries(&self) -> impl Iterator<Item = (&'static str, &str)> {
+    /// `(stat, value)` for each value given.
+    pub fn entries(&self) -> impl Iterator<Item = (Stat, &str)> {
         [
-            ("hull", &self.hull),
-            ("speed", &self.speed),
-            ("turns", &self.turns),
-            ("shields", &self.shields),
-            ("armour", &self.armour),
-            ("turrets", &self.turrets),
-            ("cc", &self.cc),
-            ("ff", &self.ff),
+            (Stat::Hull, &self.hull),
+            (Stat::Speed, &self.speed),
+            (Stat::Turns, &self.turns),
+            (Stat::Shields, &self.shields),
+            (Stat::Armour, &self.armour),
+            (Stat::Turrets, &self.turrets),
+            (Stat::Cc, &self.cc),
+            (Stat::Ff, &self.ff),
         ]
         .into_iter()
         .filter_map(|(n, v)| v.as_deref().map(|v| (n, v)))

@@ -8,7 +8,9 @@
 
 use super::ships::{FleetView, ShipCard};
 use super::space_fleet::SfShipCard;
+use crate::catalogue::fielded::{self, Applied, Stat};
 use crate::catalogue::glossary::{Entry, Glossary};
+use crate::catalogue::raw::{self, ProfileChange};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
 use crate::check::Checked;
 use crate::diagnostic::Severity;
@@ -1008,18 +1010,14 @@ fn variants(list: &ArmyList, resolved: &ResolvedUnits, id: &str) -> (Vec<Variant
 }
 
 /// The profile changes of `refits` that apply to datasheet `id`.
-fn changes_for<'l>(
-    list: &'l ArmyList,
-    refits: &[usize],
-    id: &str,
-) -> Vec<&'l crate::catalogue::raw::ProfileChange> {
+fn changes_for<'l>(list: &'l ArmyList, refits: &[usize], id: &str) -> Vec<&'l ProfileChange> {
     refits
         .iter()
         .filter_map(|&u| list.upgrades.get(u).map(|up| (u, up)))
         .flat_map(|(u, up)| {
             up.fielded
                 .iter()
-                .filter(move |c| crate::catalogue::fielded::applies(&list.formations, &list.units, u, c, id))
+                .filter(move |c| fielded::applies(&list.formations, &list.units, u, c, id))
         })
         .collect()
 }
@@ -1070,8 +1068,88 @@ fn refit_value(value: &mut String) {
     value.push_str(" (refit)");
 }
 
-/// The cards of ship `card` as the roster fields it: one per distinct set
-/// of refits, each with its weapons and values as fielded.
+/// A printed card that a roster's refits change (`ShipCard`, `UnitCard`).
+trait RefitCard: Clone {
+    fn id(&self) -> &str;
+    /// The printed value of `stat`, where this kind of card has it.
+    fn value(&mut self, stat: Stat) -> Option<&mut String>;
+    /// Each weapon row's refit tag, and the card's "as fielded" lines.
+    fn refits(&mut self) -> (Vec<&mut bool>, &mut Vec<String>);
+}
+
+/// `RefitCard` for a card type whose fields are named alike, with how
+/// `Stat` picks its values.
+macro_rules! refit_card {
+    ($card:ty, $of:ident, $values:ident) => {
+        impl RefitCard for $card {
+            fn id(&self) -> &str {
+                &self.id
+            }
+
+            fn value(&mut self, stat: Stat) -> Option<&mut String> {
+                stat.$of(raw::$values!(self))
+            }
+
+            fn refits(&mut self) -> (Vec<&mut bool>, &mut Vec<String>) {
+                (
+                    self.weapons.iter_mut().map(|w| &mut w.refit).collect(),
+                    &mut self.fielded,
+                )
+            }
+        }
+    };
+}
+
+refit_card!(ShipCard, of_ship, ship_values);
+refit_card!(UnitCard, of_epic, epic_values);
+
+/// The cards of `card` as the roster fields it: one per distinct set of
+/// refits, each with its weapons and values as fielded. `field` applies
+/// changes (with the list's weapon choices for the unit) to its stock
+/// datasheet and prints the result; `None` where there is no datasheet.
+fn fielded_cards<C: RefitCard>(
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: C,
+    mut field: impl FnMut(&[&ProfileChange], &[String]) -> Option<Result<Applied<C>, String>>,
+) -> Vec<C> {
+    let (variants, total) = variants(list, resolved, card.id());
+    if variants.is_empty() {
+        return vec![card];
+    }
+    let optional = fielded::choices(list, card.id());
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, card.id());
+            let applied = if changes.is_empty() {
+                None
+            } else {
+                field(&changes, &optional)
+            };
+            let (mut out, failed) = match applied {
+                Some(Ok(applied)) => {
+                    let mut out = applied.sheet;
+                    for (tag, &changed) in out.refits().0.into_iter().zip(&applied.changed_rows) {
+                        *tag = changed;
+                    }
+                    for stat in applied.changed_stats {
+                        if let Some(value) = out.value(stat) {
+                            refit_value(value);
+                        }
+                    }
+                    (out, None)
+                }
+                Some(Err(e)) => (card.clone(), Some(e)),
+                None => (card.clone(), None),
+            };
+            *out.refits().1 = refit_lines(list, v, total, out.id(), failed.as_deref());
+            out
+        })
+        .collect()
+}
+
+/// The cards of ship `card` as the roster fields it (`fielded_cards`).
 fn fielded_ships(
     catalogue: &Catalogue,
     list: &ArmyList,
@@ -1086,53 +1164,21 @@ fn fielded_ships(
             .map(|s| s.glossary_ids())
             .unwrap_or_default(),
     );
-    let (variants, total) = variants(list, resolved, &card.id);
-    if variants.is_empty() {
-        return vec![card];
-    }
-    let optional = crate::catalogue::fielded::choices(list, &card.id);
-    variants
-        .iter()
-        .map(|v| {
-            let changes = changes_for(list, &v.refits, &card.id);
-            let (mut out, failed) = match catalogue.ship(list.game, &card.id) {
-                Some(ship) if !changes.is_empty() => {
-                    match crate::catalogue::fielded::ship(
-                        catalogue, list.game, &ship.data, &changes, &optional,
-                    ) {
-                        Ok(applied) => {
-                            let fielded = ship.with_data(applied.sheet);
-                            terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
-                            let mut out = ShipCard::new(&fielded);
-                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
-                                row.refit = changed;
-                            }
-                            for stat in applied.changed_stats {
-                                match stat {
-                                    "hull" => refit_value(&mut out.hull),
-                                    "speed" => refit_value(&mut out.speed),
-                                    "turns" => refit_value(&mut out.turns),
-                                    "shields" => refit_value(&mut out.shields),
-                                    "armour" => refit_value(&mut out.armour),
-                                    "turrets" => refit_value(&mut out.turrets),
-                                    _ => {}
-                                }
-                            }
-                            (out, None)
-                        }
-                        Err(e) => (card.clone(), Some(e)),
-                    }
-                }
-                _ => (card.clone(), None),
-            };
-            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
-            out
-        })
-        .collect()
+    fielded_cards(list, resolved, card, |changes, optional| {
+        let ship = stock?;
+        let applied = fielded::ship(catalogue, list.game, &ship.data, changes, optional);
+        Some(applied.map(|applied| {
+            applied.map(|sheet| {
+                let fielded = ship.with_data(sheet);
+                terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
+                ShipCard::new(&fielded)
+            })
+        }))
+    })
 }
 
-/// The cards of Epic unit `card` as the roster fields it (see
-/// `fielded_ships`).
+/// The cards of Epic unit `card` as the roster fields it
+/// (`fielded_cards`).
 fn fielded_units(
     catalogue: &Catalogue,
     list: &ArmyList,
@@ -1141,57 +1187,19 @@ fn fielded_units(
     card: UnitCard,
     terms: &mut BTreeSet<&'static str>,
 ) -> Vec<UnitCard> {
-    terms.extend(
-        catalogue
-            .datasheet(list.game, &card.id)
-            .map(|d| d.glossary_ids())
-            .unwrap_or_default(),
-    );
-    let (variants, total) = variants(list, resolved, &card.id);
-    if variants.is_empty() {
-        return vec![card];
-    }
-    let optional = crate::catalogue::fielded::choices(list, &card.id);
-    variants
-        .iter()
-        .map(|v| {
-            let changes = changes_for(list, &v.refits, &card.id);
-            let (mut out, failed) = match catalogue.datasheet(list.game, &card.id) {
-                Some(sheet) if !changes.is_empty() => {
-                    match crate::catalogue::fielded::epic(
-                        catalogue,
-                        list.game,
-                        sheet.written(),
-                        &changes,
-                        &optional,
-                    ) {
-                        Ok(applied) => {
-                            let fielded = sheet.with_written(applied.sheet);
-                            terms.extend(fielded.glossary_ids());
-                            let mut out = UnitCard::new(&fielded, glossary);
-                            for (row, &changed) in out.weapons.iter_mut().zip(&applied.changed_rows) {
-                                row.refit = changed;
-                            }
-                            for stat in applied.changed_stats {
-                                match stat {
-                                    "speed" => refit_value(&mut out.speed),
-                                    "armour" => refit_value(&mut out.armour),
-                                    "cc" => refit_value(&mut out.cc),
-                                    "ff" => refit_value(&mut out.ff),
-                                    _ => {}
-                                }
-                            }
-                            (out, None)
-                        }
-                        Err(e) => (card.clone(), Some(e)),
-                    }
-                }
-                _ => (card.clone(), None),
-            };
-            out.fielded = refit_lines(list, v, total, &out.id, failed.as_deref());
-            out
-        })
-        .collect()
+    let stock = catalogue.datasheet(list.game, &card.id);
+    terms.extend(stock.map(|d| d.glossary_ids()).unwrap_or_default());
+    fielded_cards(list, resolved, card, |changes, optional| {
+        let sheet = stock?;
+        let applied = fielded::epic(catalogue, list.game, sheet.written(), changes, optional);
+        Some(applied.map(|applied| {
+            applied.map(|written| {
+                let fielded = sheet.with_written(written);
+                terms.extend(fielded.glossary_ids());
+                UnitCard::new(&fielded, glossary)
+            })
+        }))
+    })
 }
 
 /// The cards of NetEpic unit `card` as the roster bought it: one per

@@ -242,6 +242,150 @@ fn an_option_that_cannot_be_shown_says_so() {
     );
 }
 
+/// The card texts of a roster's crib sheet (`sheet --roster`), which must
+/// exit 0 (the fixtures are legal).
+fn fielded_cards(roster: &str) -> String {
+    let run = muster(&["sheet", "--roster", roster]);
+    assert_eq!(run.status, 0, "{roster}: {}", run.stderr);
+    cards(&run.stdout)
+}
+
+/// Asserts that `card` has every line part of `wanted` and none of `gone`.
+fn shows(card: &str, wanted: &[&str], gone: &[&str]) {
+    for w in wanted {
+        assert!(card.contains(w), "`{w}` is not in:\n{card}");
+    }
+    for g in gone {
+        assert!(!card.contains(g), "`{g}` is in:\n{card}");
+    }
+}
+
+#[test]
+fn a_deflector_shield_raises_the_front_armour_of_the_ship_that_bought_it() {
+    let text = fielded_cards("tests/fixtures/fielded/kor-or-vesh.txt");
+    let deflector = "Deflector shield: front armour 6+ until a prow critical hit.";
+    shows(
+        &card(&text, "Emissary (Dal", 0),
+        &["Armour F6+/5+ (refit)", deflector],
+        &[],
+    );
+    shows(&card(&text, "Emissary (Dal", 1), &["Armour 5+ ·"], &[deflector]);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn ork_warlord_upgrades_print_on_the_warlords_ship() {
+    let text = fielded_cards("tests/fixtures/fielded/ork-pirates.txt");
+    shows(&card(&text, "Terror Ship", 0), &["Shields 2 (refit)"], &[]);
+    shows(
+        &card(&text, "Kill Kroozer", 0),
+        &[
+            "Looted torpedoes: a strength roll for its torpedo salvos may be rolled again.",
+            "Prow torpedoes [refit] | (30cm) | D6+2 | Front |",
+            "Shields 1 ·",
+        ],
+        &[],
+    );
+    shows(
+        &card(&text, "Kill Kroozer", 1),
+        &["Maniac Gunners: a firepower roll"],
+        &["Looted"],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_shadowhunter_prints_only_the_prow_weapon_it_chose() {
+    let text = fielded_cards("tests/fixtures/fielded/iyanden.txt");
+    shows(
+        &card(&text, "Shadowhunter", 0),
+        &["Lance battery [refit] | 30cm | 1 | Front |"],
+        &["Prow wpns battery |"],
+    );
+    shows(
+        &card(&text, "Shadowhunter", 1),
+        &["Prow wpns battery [refit] | 30cm | 3 | Front |"],
+        &["Lance battery"],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_torture_with_impalers_drops_the_other_systems_and_a_corsair_says_not_shown() {
+    let text = fielded_cards("tests/fixtures/fielded/dark-eldar.txt");
+    shows(
+        &card(&text, "Torture", 0),
+        &[
+            "Armed with Impaler assault modules",
+            "Mimic engines: a free move after deployment",
+        ],
+        &["Launch bay |", "Prow lance |", "Prow torpedoes |"],
+    );
+    shows(
+        &card(&text, "Torture", 1),
+        &["Prow torpedoes [refit] | (30cm) | 4 | Front |"],
+        &["Impaler assault modules (one"],
+    );
+    shows(
+        &card(&text, "Corsair", 0),
+        &[
+            "Impaler Assault Module: not shown as fielded (the Corsair&#39;s datasheet lists every system it may choose; the card shows them all)",
+        ],
+        &[],
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_mark_of_nurgle_adds_a_hit_to_the_printed_hull() {
+    let text = fielded_cards("tests/fixtures/fielded/plaguefleet.txt");
+    shows(
+        &card(&text, "Carnage Cruiser/9 (refit)", 0),
+        &["Mark of Nurgle: One more hit, and the ship cannot be boarded."],
+        &[],
+    );
+    // A Plaguefleet daemonship bears the Mark in its price; the others
+    // keep their hits.
+    for heading in [
+        "Slaughter Cruiser/9 (refit)",
+        "Slaughter Cruiser/8",
+        "Inferno Cruiser/8",
+    ] {
+        card(&text, heading, 0);
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_thunderhawk_refit_halves_the_bays_where_halving_is_exact() {
+    let text = fielded_cards("tests/fixtures/fielded/black-crusade.txt");
+    shows(
+        &card(&text, "Devastation", 0),
+        &[
+            "Port launch bays [refit] | Thunderhawks (20cm) | 1 |",
+            "Stbd launch bays [refit] | Thunderhawks (20cm) | 1 |",
+        ],
+        &["Swiftdeaths"],
+    );
+    shows(
+        &card(&text, "Devastation", 1),
+        &["Port launch bays | Swiftdeaths (30cm), Doomfires (20cm), Dreadclaws (30cm) | 2 |"],
+        &["[refit]"],
+    );
+    // The Styx's scrambled rows print no bays: not shown, and said so.
+    shows(
+        &card(&text, "Styx", 0),
+        &["Thunderhawk refit: not shown as fielded (its bays of three squadrons do not halve exactly"],
+        &[],
+    );
+    shows(
+        &card(&text, "Carnage Cruiser/9 (refit)", 0),
+        &["Mark of Nurgle"],
+        &[],
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// A list folder with one list whose upgrade names a weapon.
 fn list_naming(game: &str, unit: &str, formation: &str, fielded: &str) -> PathBuf {
     let dir = out_dir().join(format!("lists-{game}-{unit}"));
