@@ -330,6 +330,8 @@ struct Upgrade {
     otherwise: Vec<(String, i64)>,
     /// Mount tags: which mounts of which titan card take it.
     tags: Vec<String>,
+    /// The titan datasheet rows it chooses, with their datasheet ids.
+    fielded: Vec<(String, Vec<String>)>,
 }
 
 /// Shared entries (of the catalogue and of the game system) by id, for
@@ -742,9 +744,11 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             points,
             otherwise: priced.iter().filter(|(_, p)| *p != points).cloned().collect(),
             tags: Vec::new(),
+            fielded: Vec::new(),
         });
     }
     mount_tags(&cards, &mut upgrades);
+    titan_fielded(&cards, &units, &mut upgrades);
 
     if datasheets {
         return Ok(sheets::datasheets(
@@ -932,7 +936,7 @@ fn render(
         "Personalities (named characters) are never taken twice, whatever the army's size. The catalogue does not mark them; the converter names them by hand from the card names (a named character the catalogue does not mark Unique, such as a Primarch, is still a personality).".into(),
         "A card whose name a roster cannot write (a comma or a colon in it) also answers to the name cut before the comma, or with the colon read as a dash.".into(),
         "A card's `units` are the units it always holds: every entry inside it that shows a unit profile and that the card must take (its least count, times the counts of the entries around it). Optional entries and choices are not contents. The units' statistics are the book's datasheets (lists/netepic/datasheets/, written by this converter with --datasheets).".into(),
-        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Which option fits which mount and how many may be taken are not checked.".into(),
+        "Priced options inside a card (titan and gargant weapons, the titans of a battle group, extra vehicles), found by following the catalogue's entries and links into the game system, are upgrades of that card at the catalogue's price: `Warlord Titan: Volcano Cannon, Chain Fist`. An option two cards price differently costs what each card says. Titan weapons are held to their mounts (see the decision on titan weapon mounts); how many of any other option a card may take is not checked.".into(),
         "Prices are the catalogue's. The core rules' titan example (6.1) uses figures of its own (a Gatling Blaster at 60 points) that are not read as prices; where the catalogue's author re-priced titan weapons, his figures stand.".into(),
         "Cards carry the catalogue's other categories as tags (sub-factions such as clans or chapters, and unit classes); they are informative unless a constraint below uses them.".into(),
     ];
@@ -952,6 +956,7 @@ fn render(
     d.extend(construction_decisions(book, has_company));
     if !mount_plans(cards).is_empty() {
         d.push(MOUNT_DECISION.to_string());
+        d.extend(battle_group_decision(cards));
     }
     if !forces.is_empty() {
         d.push(format!(
@@ -1076,6 +1081,9 @@ fn render(
                 );
             }
             card_values(w, c);
+            if let Some((count, each)) = titan_each(c, cards) {
+                let _ = writeln!(w, "        titans: {{ count: {count}, each: {} }}", each.id);
+            }
             let mut note = format!(
                 "{}.",
                 match (kind, c.free) {
@@ -1095,6 +1103,9 @@ fn render(
             }
             if let Some(mounts) = mount_summary(c) {
                 let _ = write!(note, " {mounts}");
+            }
+            if titan_each(c, cards).is_some() {
+                note.push_str(" A roster may arm each titan on a `Titan:` line under the card.");
             }
             for (name, value) in &c.extra {
                 let _ = write!(note, " {name} {}.", number(*value));
@@ -1126,6 +1137,7 @@ fn render(
                     let _ = writeln!(w, "      - {{ when: \"count({card}) >= 1\", points: {p} }}");
                 }
             }
+            titan_weapon_fielded(w, u);
         }
     }
 
@@ -1312,6 +1324,9 @@ fn render(
     };
     for (id, rule, why) in construction_not_enforced() {
         skip(id, rule, why);
+    }
+    for (id, rule, why) in battle_group_not_enforced(cards) {
+        skip(id, &rule, why);
     }
     for (id, rule, why) in mount_not_enforced(cards) {
         skip(id, &rule, &why);
@@ -1604,7 +1619,7 @@ fn render_fortifications(w: &mut String) {
 /// Decisions of the construction rules, the same in every book.
 fn construction_decisions(book: &Book, has_company: bool) -> Vec<String> {
     let mut d = vec![
-        "Titans, gargants and praetorians bought with their weapons (core rules 6.1, lines 915-925) are the cards with priced options whose catalogue break point is 0 (the catalogue's mark for war machines): a single titan's total, hull and weapons, is rounded up to 50 points (`round_up_to: 50`), and every such card is worth one victory point per 100 points of its cost, rounded up (`victory_points: per-100-points`). A card of several titans (a battle group, squadron, host or big mob, by its name) is not rounded: the rules round each titan, and the catalogue does not say which weapon arms which titan; its victory points are counted on the card's total.".to_string(),
+        "Titans, gargants and praetorians bought with their weapons (core rules 6.1, lines 915-925) are the cards with priced options whose catalogue break point is 0 (the catalogue's mark for war machines): a single titan's total, hull and weapons, is rounded up to 50 points (`round_up_to: 50`), and every such card is worth one victory point per 100 points of its cost, rounded up (`victory_points: per-100-points`). A card of several titans (a battle group, squadron, host or big mob, by its name) is not rounded as a whole: its victory points are counted on the card's total, unless the roster arms each titan and takes the optional rule of battle groups (see the decision on titans of a battle group).".to_string(),
         "Fortifications (core rules, lines 677-685) are a section of every book, from the purchase table kept by hand in muster's game code (games::netepic::FORTIFICATIONS). They take no Support or Special slot and need no Company card: the table gives them none. The Stronghold costs 100 points plus a weapon the core rules do not price, so its points and victory points are `missing`; roads and barricades break at 50 cm of length, not at a number of models, so their break point is `missing`.".to_string(),
     ];
     if has_company {
@@ -1644,18 +1659,11 @@ fn ally_decisions() -> Vec<&'static str> {
 
 /// Construction rules not enforced, with the reason.
 fn construction_not_enforced() -> Vec<(&'static str, &'static str, &'static str)> {
-    vec![
-        (
-            "titan-battle-group-rounding",
-            "A titan battle group rounds each titan's cost up to 50 points before adding them (core rules 6.1, optional rule).",
-            "The battle group is one card whose weapons are not assigned to titans: its cost is the catalogue's hulls plus the weapons, not rounded, and its victory points are one per 100 points of that total.",
-        ),
-        (
-            "stronghold-weapon",
-            "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
-            "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
-        ),
-    ]
+    vec![(
+        "stronghold-weapon",
+        "A Stronghold costs 100 points plus its weapon (fortification table, line 685).",
+        "The core rules do not price the weapon; the Stronghold's points are missing and reported as unchecked.",
+    )]
 }
 
 /// Decisions about the codex variants of a book (game code:
@@ -2599,7 +2607,7 @@ fn mount_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, String)> {
     let titans: Vec<&Card> = cards.iter().filter(|c| titan(c)).collect();
     let groups: Vec<&str> = titans
         .iter()
-        .filter(|c| c.mounts.as_ref().is_some_and(|m| m.times > 1))
+        .filter(|c| c.mounts.as_ref().is_some_and(|m| m.times > 1) && titan_each(c, cards).is_none())
         .map(|c| c.name.as_str())
         .collect();
     if !groups.is_empty() {
@@ -2609,7 +2617,7 @@ fn mount_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, String)> {
                 "Each titan of a card of several titans ({}) has its own mounts (core rules 6.1).",
                 groups.join(", ")
             ),
-            "A roster names the weapons on the card, not on each titan, as the catalogue prices them: the mounts are counted for the card's titans together (three Reavers hold six arm weapons), so one titan with three arm weapons beside one with one is not found.".to_string(),
+            "These cards' titans are not the book's single titan cards (another unit, other mounts or another price), so a roster names the weapons on the card, as the catalogue prices them: the mounts are counted for the card's titans together (three titans hold six arm weapons), so one titan with three arm weapons beside one with one is not found.".to_string(),
         ));
     }
     let unread: Vec<&str> = titans
@@ -2631,3 +2639,147 @@ fn mount_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, String)> {
 }
 
 const MOUNT_DECISION: &str = "Titan weapon mounts: the catalogue's weapon groups of a titan are its mounts (arm, carapace, head, ...), with the most weapons each holds and the least it must hold; a group without a most is the weapons the titan always carries. A roster names a titan's weapons, not their mounts, so `titan-weapon-mounts` asks whether they can be mounted (for every set of mounts that weapons tie together, no more weapons that only these mounts take than the mounts hold; a weapon the catalogue allows fewer of than its mounts hold, no more than that) and `titan-required-weapons` whether every mount that must be armed can be (enough weapons that fit each set of such mounts). Weapons carry the tags `mount-<card>-<mounts>` naming the mounts of that card that take them. A mount's options that cost nothing (a Command Head) are upgrades at 0 points. A card of several titans counts the mounts of all its titans together; a card offering a choice of titans of different kinds is not checked.";
+
+// Titans of a battle group (issue 15): a card of several titans whose
+// titans are each the book's single-titan card of that kind (the same
+// unit, mounts and weapons, hulls at the card's price) carries
+// `titans: { count, each }`. A roster then arms each titan on a line of
+// its own under the card, each titan is held to the single card's mount
+// rules, and the optional battle group rule rounds each titan's cost.
+
+/// The single-titan card each titan of `c` is, and how many titans `c`
+/// holds; `None` for a single titan or where no card matches.
+fn titan_each<'c>(c: &Card, cards: &'c [Card]) -> Option<(u32, &'c Card)> {
+    let m = c.mounts.as_ref().filter(|m| titan(c) && m.times > 1)?;
+    let [(unit, count)] = c.units.as_slice() else {
+        return None;
+    };
+    if *count != m.times {
+        return None;
+    }
+    let same_mounts = |a: &[sheets::Mount], b: &[sheets::Mount]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.name == y.name && x.min == y.min && x.max == y.max && x.weapons == y.weapons)
+    };
+    cards
+        .iter()
+        .find(|o| {
+            titan(o)
+                && !titan_group(o)
+                && o.units.as_slice() == [(unit.clone(), 1)]
+                && o.mounts
+                    .as_ref()
+                    .is_some_and(|om| om.times == 1 && same_mounts(&om.mounts, &m.mounts))
+                && c.upgrades.iter().all(|u| o.upgrades.contains(u))
+                && o.points.checked_mul(i64::from(m.times)) == Some(c.points)
+        })
+        .map(|o| (m.times, o))
+}
+
+/// The optional rule of battle groups, where a card of several titans
+/// cannot be split into its titans.
+fn battle_group_not_enforced(cards: &[Card]) -> Vec<(&'static str, String, &'static str)> {
+    let whole: Vec<&str> = cards
+        .iter()
+        .filter(|c| titan(c) && titan_group(c) && titan_each(c, cards).is_none())
+        .map(|c| c.name.as_str())
+        .collect();
+    if whole.is_empty() {
+        return Vec::new();
+    }
+    vec![(
+        "titan-battle-group-rounding",
+        format!(
+            "With the optional rule of titan battle groups, each titan's cost is rounded up to 50 points before they are added ({}; core rules 6.1).",
+            whole.join(", ")
+        ),
+        "The catalogue does not say which titan of these cards takes which weapon, or their titans are not the book's single titan cards, so a roster cannot arm each titan: the card's cost is its hulls and weapons, not rounded, and its victory points one per 100 points of that total.",
+    )]
+}
+
+/// The decision about titan battle groups, for a book that has any.
+fn battle_group_decision(cards: &[Card]) -> Option<String> {
+    let split: Vec<String> = cards
+        .iter()
+        .filter_map(|c| titan_each(c, cards).map(|(n, o)| format!("{} ({n} of {})", c.name, o.name)))
+        .collect();
+    if split.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Titans of a battle group: a card of several titans whose titans are the book's single titan cards ({}) carries `titans: {{ count, each }}`. A roster may arm each titan on a line of its own under the card (`Titan: Volcano Cannon, Chain Fist`, with a count for titans armed alike); each titan is then held to the mount rules of its single card, at its line. Weapons written on the card's own line are counted for its titans together, as before, and the check notes that each titan's mounts are then not checked. The optional rule of battle groups (core rules 6.1: each titan's hull and weapons rounded up to 50 points, then added) applies when the roster says `Optional rules: titan battle groups`; each titan is then worth one victory point per 100 points of its rounded cost.",
+        split.join(", ")
+    ))
+}
+
+// Titans as bought (issue 15): a titan's datasheet lists every weapon it
+// may carry, each with the mounts that take it (`Volcano Cannon (carapace
+// or arm)`); each weapon upgrade chooses its row on the datasheet of every
+// titan whose mounts take it (`fielded: choose`), so a roster's crib sheet
+// prints the weapons bought and no other.
+
+/// The datasheet rows each weapon upgrade chooses: for each titan card
+/// whose mounts take it, the row of that weapon on the card's titan's
+/// datasheet (named after the weapon and the mounts that take it).
+fn titan_fielded(cards: &[Card], units: &BTreeMap<String, sheets::Unit>, upgrades: &mut [Upgrade]) {
+    for plan in mount_plans(cards) {
+        let [(unit_id, _)] = plan.card.units.as_slice() else {
+            continue;
+        };
+        let Some(unit) = units.values().find(|x| x.id == *unit_id) else {
+            continue;
+        };
+        for (weapon, _) in &plan.weapons {
+            let Some(u) = upgrades.iter_mut().find(|u| u.name == *weapon) else {
+                continue;
+            };
+            // The rows as `sheets::datasheets` names them: one per profile
+            // (a weapon of several modes has several, named with the mode).
+            let Some((_, mounts, value)) = unit.titan_weapons.iter().find(|(n, _, _)| n == weapon) else {
+                continue;
+            };
+            let named: Vec<&str> = mounts
+                .iter()
+                .map(String::as_str)
+                .filter(|m| *m != "weapon")
+                .collect();
+            for line in value.lines() {
+                let line_name = match line.split_once(": ") {
+                    Some((n, _)) if n.starts_with(weapon.as_str()) => n,
+                    _ => weapon.as_str(),
+                };
+                let row = if named.is_empty() {
+                    line_name.to_string()
+                } else {
+                    format!("{line_name} ({})", named.join(" or "))
+                };
+                match u.fielded.iter_mut().find(|(r, _)| *r == row) {
+                    Some((_, ids)) => {
+                        if !ids.contains(unit_id) {
+                            ids.push(unit_id.clone());
+                        }
+                    }
+                    None => u.fielded.push((row, vec![unit_id.clone()])),
+                }
+            }
+        }
+    }
+}
+
+/// `fielded:` of a weapon upgrade: the rows it chooses.
+fn titan_weapon_fielded(w: &mut String, u: &Upgrade) {
+    if u.fielded.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "    fielded:");
+    for (row, units) in &u.fielded {
+        let _ = writeln!(
+            w,
+            "      - {{ units: [{}], choose: [{}] }}",
+            units.join(", "),
+            quote(row)
+        );
+    }
+}

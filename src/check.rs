@@ -34,6 +34,20 @@ pub struct FormationSummary {
     pub force: usize,
     /// NetEpic Gold: the card's break point and victory points.
     pub card: Option<CardSummary>,
+    /// NetEpic Gold: a card of several titans armed titan by titan, each
+    /// line's titans (`Titan:` lines), in roster order.
+    pub titans: Vec<TitanSummary>,
+}
+
+/// One line of titans of a card of several titans, armed alike.
+#[derive(Debug, Clone)]
+pub struct TitanSummary {
+    pub count: u32,
+    /// Weapons with counts.
+    pub upgrades: Vec<(String, u32)>,
+    /// The cost of one of them (rounded under the optional rule of titan
+    /// battle groups).
+    pub points: i64,
 }
 
 /// What breaking a card is worth; `None` where the sources lack it.
@@ -279,7 +293,7 @@ fn check_file<'c>(
         return checked;
     }
 
-    let (parsed, mut diagnostics) = roster::parse(&file);
+    let (mut parsed, mut diagnostics) = roster::parse(&file);
     checked.dialect = Some(parsed.dialect);
     checked.header = parsed.header.clone();
 
@@ -352,6 +366,16 @@ fn check_file<'c>(
             );
         }
         diagnostics.extend(check_version(&file, &parsed.header, list, event, army_span));
+        diagnostics.extend(optional_rules(&file, &parsed.header, list));
+        // The event's optional rules hold for every roster, as if written.
+        if let Some(event) = event {
+            for rule in &event.file.optional_rules {
+                parsed
+                    .header
+                    .optional_rules
+                    .push(Spanned::new(rule.clone(), Default::default()));
+            }
+        }
         let scenario = crate::scenario::find(
             catalogue,
             &file,
@@ -456,6 +480,46 @@ fn check_file<'c>(
     sort(&mut diagnostics);
     checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked
+}
+
+/// The header's `Optional rules:` lines: each names an optional rule of
+/// the list's game.
+fn optional_rules(file: &SourceFile, header: &Header, list: &ArmyList) -> Vec<Diagnostic> {
+    let known = list.game.game().optional_rules;
+    header
+        .optional_rules
+        .iter()
+        .filter(|r| {
+            !known
+                .iter()
+                .any(|k| crate::catalogue::names::same_thing(&r.value, k))
+        })
+        .map(|r| {
+            let d = Diagnostic::error(
+                Code::BadHeader,
+                format!(
+                    "{} has no optional rule called `{}`",
+                    list.game.game().title,
+                    r.value
+                ),
+            )
+            .at(file, r.span);
+            match known {
+                [] => d.hint(format!(
+                    "{} has no optional rules muster knows",
+                    list.game.game().title
+                )),
+                _ => d.hint(format!(
+                    "the optional rules muster knows: {}",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        })
+        .collect()
 }
 
 /// `Codex Astartes (codex-astartes), Imperial Fists (imperial-fists)`: lists
@@ -760,11 +824,35 @@ fn summary(
                     group: f.group,
                     is_group: formation.group.is_some(),
                     force: 0,
+                    titans: f
+                        .titans
+                        .iter()
+                        .map(|t| TitanSummary {
+                            count: t.count,
+                            upgrades: t
+                                .upgrades
+                                .iter()
+                                .map(|w| (army.list.upgrades[w.upgrade].name.clone(), w.count))
+                                .collect(),
+                            points: t.points,
+                        })
+                        .collect(),
                     card: formation.card.map(|card| CardSummary {
                         break_point: card.break_point,
                         victory_points: match card.victory_points {
                             CardVp::Fixed(n) => Some(n),
                             CardVp::Missing => None,
+                            // Under the optional rule of titan battle
+                            // groups each titan is worth its own cost.
+                            CardVp::PerHundredPoints if f.titans_rounded => Some(
+                                f.titans
+                                    .iter()
+                                    .map(|t| {
+                                        crate::games::netepic::victory_points_of_cost(t.points)
+                                            .saturating_mul(t.count)
+                                    })
+                                    .fold(0, u32::saturating_add),
+                            ),
                             CardVp::PerHundredPoints => {
                                 Some(crate::games::netepic::victory_points_of_cost(f.points))
                             }
@@ -816,6 +904,7 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         scenario: h.scenario.clone(),
         side: h.side.clone(),
         opponent_points: h.opponent_points.clone(),
+        optional_rules: h.optional_rules.clone(),
     };
     let mut counts_as = Vec::new();
     match ally.and_then(|i| allies.get(i)) {

@@ -48,6 +48,11 @@ pub struct EventFile {
     /// Every roster says its `Side:`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
+    /// Optional rules of the game every roster is checked under, as a
+    /// roster's `Optional rules:` lines name them (NetEpic Gold: `titan
+    /// battle groups`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_rules: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -216,6 +221,31 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     }
 
+    let known = file.game.game().optional_rules;
+    for (i, rule) in file.optional_rules.iter().enumerate() {
+        if !known.iter().any(|k| crate::catalogue::names::same_thing(rule, k)) {
+            let d = Diagnostic::error(
+                Code::EventFile,
+                format!("{} has no optional rule called `{rule}`", file.game.title()),
+            )
+            .at(&source, at(&format!("/optional_rules/{i}")));
+            problems.push(match known {
+                [] => d.hint(format!(
+                    "{} has no optional rules muster knows",
+                    file.game.title()
+                )),
+                _ => d.hint(format!(
+                    "the optional rules muster knows: {}",
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            });
+        }
+    }
+
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
     let compilers: Vec<_> = allowed.iter().map(|list| list.foreign_rules()).collect();
     for (r, raw) in file.restrictions.iter().enumerate() {
@@ -348,6 +378,14 @@ pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
          #     provenance: \"My {title} Tournament player pack\"\n",
         title = game.title(),
     ));
+    if let Some(first) = game.game().optional_rules.first() {
+        out.push_str(&format!(
+            "\n\
+             # Optional rules of the game every roster is checked under (a roster\n\
+             # may also take them with `Optional rules: {first}`).\n\
+             # optional_rules: [{first}]\n",
+        ));
+    }
     if let Some(first) = catalogue.scenarios_of(game).next() {
         out.push_str(&format!(
             "\n\

@@ -39,7 +39,33 @@ pub struct ArmyFormation {
     /// member of: its index in `Army::formations`. A group may itself be a
     /// member of a group, [`MAX_GROUP_DEPTH`] levels at most.
     pub group: Option<usize>,
+    /// A card of several titans armed titan by titan (`Titan:` lines
+    /// under it, NetEpic Gold): each line, in roster order. Their weapons
+    /// are also in `upgrades`, for the card's own rules and cost.
+    pub titans: Vec<ArmedTitan>,
+    /// The card was priced titan by titan under the optional rule of
+    /// titan battle groups: each titan's cost is rounded on its own, and
+    /// is worth victory points on its own.
+    pub titans_rounded: bool,
 }
+
+/// One line of titans of a card of several titans, armed alike.
+#[derive(Debug, Clone)]
+pub struct ArmedTitan {
+    /// How many titans the line arms (`2x Titan: ...`).
+    pub count: u32,
+    pub upgrades: Vec<Taken>,
+    /// The cost of one of them: its share of the card's hulls and its
+    /// weapons, rounded under the optional rule of titan battle groups.
+    pub points: i64,
+    pub points_known: bool,
+    /// Where the line's name is written.
+    pub span: Span,
+}
+
+/// The word that starts the line of a titan under a card of several
+/// titans: `Titan: Volcano Cannon, Chain Fist`.
+pub const TITAN_LINE: &str = "Titan";
 
 /// How many levels groups nest: a Heresy commander holds battlegroups,
 /// which hold detachments, and one level more is allowed. A group written
@@ -297,7 +323,12 @@ impl Resolver<'_, '_> {
         {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
-        for child in &entry.children {
+        let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| !is_titan_line(list, c, formation))
+        {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
                 let d = self.error(
                     Code::BadNesting,
@@ -329,6 +360,8 @@ impl Resolver<'_, '_> {
             name_span: name.span,
             units: units.clone(),
             group: parent,
+            titans: Vec::new(),
+            titans_rounded: false,
         };
         for t in &taken {
             let u = &list.upgrades[t.upgrade];
@@ -345,6 +378,7 @@ impl Resolver<'_, '_> {
         }
 
         points = round_up(points, f.round_up_to);
+        let titans_rounded = self.price_titans(entry, formation, &mut titans, &mut points);
 
         // Transports that fill the formation come after every other unit is
         // counted, since what they carry depends on the rest.
@@ -397,6 +431,8 @@ impl Resolver<'_, '_> {
                 name_span: name.span,
                 units: units.clone(),
                 group: parent,
+                titans: titans.clone(),
+                titans_rounded,
             });
         }
         read_whole
@@ -449,6 +485,8 @@ impl Resolver<'_, '_> {
             name_span: span,
             units,
             group: None,
+            titans: Vec::new(),
+            titans_rounded: false,
         }
     }
 
@@ -502,6 +540,7 @@ impl Resolver<'_, '_> {
         for item in &entry.upgrades {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
+        let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
         for t in &taken {
             match cost_for(&list.upgrades[t.upgrade], &group) {
                 Some(cost) => group.points += cost.of(t.count),
@@ -509,6 +548,8 @@ impl Resolver<'_, '_> {
             }
         }
         group.points = round_up(group.points, f.round_up_to);
+        group.titans_rounded = self.price_titans(entry, formation, &mut titans, &mut group.points);
+        group.titans = titans;
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
@@ -531,7 +572,11 @@ impl Resolver<'_, '_> {
             );
             self.diagnostics.push(d);
         }
-        for child in &entry.children {
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| !is_titan_line(list, c, formation))
+        {
             // Groups nest a bounded number of levels deep in the text, so a
             // hostile roster cannot make this recursion deep: a group past
             // the bound is reported and not read.
@@ -563,6 +608,190 @@ impl Resolver<'_, '_> {
             }
         }
         read_whole
+    }
+
+    /// Reads the `Titan:` lines under a card of several titans: each
+    /// line's weapons go to its titans and to the card (`taken`). The
+    /// lines must arm every titan of the card, and then the card's own
+    /// line names no weapon.
+    fn titan_lines(
+        &mut self,
+        entry: &Entry,
+        formation: FormationIdx,
+        taken: &mut Vec<Taken>,
+        read_whole: &mut bool,
+    ) -> Vec<ArmedTitan> {
+        let list = self.list;
+        let Some((count, each)) = list.formations[formation].titans else {
+            return Vec::new();
+        };
+        let f = &list.formations[formation];
+        let mut titans = Vec::new();
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| is_titan_line(list, c, formation))
+        {
+            if !child.children.is_empty() || child.cost.is_some() {
+                let d = self.error(
+                    Code::BadNesting,
+                    format!(
+                        "a titan of the {} is one line: `{TITAN_LINE}:` and its weapons, with no cost and nothing under it",
+                        f.name
+                    ),
+                    child.line_span,
+                );
+                self.diagnostics.push(d);
+                *read_whole = false;
+            }
+            let mut own: Vec<Taken> = Vec::new();
+            for item in &child.upgrades {
+                *read_whole &= self.upgrade(item, formation, &mut own);
+            }
+            for t in &own {
+                let times = t.count.saturating_mul(child.item.count);
+                match taken.iter_mut().find(|x| x.upgrade == t.upgrade) {
+                    Some(x) => {
+                        x.count = x.count.saturating_add(times);
+                        x.spans.extend(t.spans.iter().copied());
+                    }
+                    None => taken.push(Taken {
+                        upgrade: t.upgrade,
+                        count: times,
+                        spans: t.spans.clone(),
+                    }),
+                }
+            }
+            titans.push(ArmedTitan {
+                count: child.item.count,
+                upgrades: own,
+                points: i64::from(list.formations[each].points.unwrap_or(0)),
+                points_known: list.formations[each].points.is_some(),
+                span: child.item.name.span,
+            });
+        }
+        if titans.is_empty() {
+            if !entry.upgrades.is_empty() {
+                let d = Diagnostic::note(
+                    Code::Unchecked,
+                    format!(
+                        "the weapons of the {} are counted for its {count} titans together, so each titan's own mounts are not checked",
+                        f.name
+                    ),
+                )
+                .at(&self.roster.file, entry.item.name.span)
+                .hint(format!(
+                    "arm each titan on a `{TITAN_LINE}:` line under the card to check it (`2x {TITAN_LINE}: ...` for two armed alike)"
+                ));
+                self.diagnostics.push(d);
+            }
+            return titans;
+        }
+        let written: u32 = titans.iter().map(|t| t.count).fold(0, u32::saturating_add);
+        if written != count {
+            let d = self.error(
+                Code::BadNesting,
+                format!(
+                    "the {} holds {count} titans, and {written} are armed on `{TITAN_LINE}:` lines under it",
+                    f.name
+                ),
+                entry.item.name.span,
+            );
+            self.diagnostics.push(d.hint(format!(
+                "write one `{TITAN_LINE}:` line for each of its {count} titans (`2x {TITAN_LINE}: ...` for two armed alike), or name all the weapons on the card's line"
+            )));
+            *read_whole = false;
+        }
+        if let Some(first) = entry.upgrades.first() {
+            let d = self.error(
+                Code::BadNesting,
+                format!(
+                    "the {}'s titans are armed on their own lines: name this weapon on one of them",
+                    f.name
+                ),
+                first.span,
+            );
+            self.diagnostics.push(d);
+            *read_whole = false;
+        }
+        titans
+    }
+
+    /// Prices the titans of a card armed titan by titan: each costs its
+    /// hull and weapons, and under the optional rule of titan battle
+    /// groups (6.1) that is rounded up titan by titan and the card costs
+    /// their sum (`points`). Returns whether the rule priced the card.
+    fn price_titans(
+        &mut self,
+        entry: &Entry,
+        formation: FormationIdx,
+        titans: &mut [ArmedTitan],
+        points: &mut i64,
+    ) -> bool {
+        let list = self.list;
+        let f = &list.formations[formation];
+        let Some((_, each)) = f.titans else {
+            return false;
+        };
+        let probe = ArmyFormation {
+            formation,
+            upgrades: Vec::new(),
+            points: 0,
+            points_known: true,
+            name_span: entry.item.name.span,
+            units: Vec::new(),
+            group: None,
+            titans: Vec::new(),
+            titans_rounded: false,
+        };
+        for t in titans.iter_mut() {
+            for w in &t.upgrades {
+                match cost_for(&list.upgrades[w.upgrade], &probe) {
+                    Some(cost) => t.points += cost.of(w.count),
+                    None => t.points_known = false,
+                }
+            }
+        }
+        let rule_on = self
+            .roster
+            .header
+            .optional_rules
+            .iter()
+            .any(|r| names::same_thing(&r.value, crate::games::netepic::TITAN_BATTLE_GROUPS));
+        if !rule_on
+            || !list
+                .game
+                .game()
+                .optional_rules
+                .contains(&crate::games::netepic::TITAN_BATTLE_GROUPS)
+        {
+            return false;
+        }
+        let to = list.formations[each].round_up_to;
+        if titans.is_empty() {
+            let d = self.error(
+                Code::ListRule,
+                format!(
+                    "under the optional rule of titan battle groups each titan of the {} is priced on its own: arm each on a `{TITAN_LINE}:` line under the card",
+                    f.name
+                ),
+                entry.item.name.span,
+            )
+            .rule(
+                "titan-battle-group-rounding",
+                "NetEpic Gold core rules 6.1, optional rule Titan Battle Groups (lines 926-928): each titan's cost is rounded up to 50 points, then added",
+            );
+            self.diagnostics.push(d);
+            return false;
+        }
+        for t in titans.iter_mut() {
+            t.points = round_up(t.points, to);
+        }
+        *points = titans
+            .iter()
+            .map(|t| t.points.saturating_mul(i64::from(t.count)))
+            .fold(0, i64::saturating_add);
+        true
     }
 
     /// Snapfire prints a formation's unit description before its upgrades;
@@ -766,6 +995,12 @@ impl Resolver<'_, '_> {
     }
 }
 
+/// Whether `child`, written under a card of several titans, arms one of
+/// its titans (`Titan: ...`) rather than naming a card or upgrade.
+fn is_titan_line(list: &ArmyList, child: &Entry, formation: FormationIdx) -> bool {
+    list.formations[formation].titans.is_some() && names::same_thing(&child.item.name.value, TITAN_LINE)
+}
+
 /// An upgrade's price as a formation is offered it, before it takes
 /// anything else (what `muster options` and `muster new` print).
 pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeIdx) -> Option<&Cost> {
@@ -777,6 +1012,8 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
         name_span: Span::default(),
         units: vec![0; list.units.len()],
         group: None,
+        titans: Vec::new(),
+        titans_rounded: false,
     };
     cost_for(&list.upgrades[upgrade], &bare)
 }

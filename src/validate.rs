@@ -122,6 +122,21 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
             }
             Scope::Formation | Scope::Group => {
                 for (i, f) in army.formations.iter().enumerate() {
+                    // A card of several titans armed titan by titan: the
+                    // rules of the titan each one is hold for each line,
+                    // in place of the card's own count of them all.
+                    let each = army.list.formations[f.formation]
+                        .titans
+                        .map(|(_, each)| each)
+                        .filter(|&each| {
+                            !f.titans.is_empty()
+                                && constraint.scope == Scope::Formation
+                                && constraint.applies_to(each)
+                        });
+                    if let Some(each) = each {
+                        out.extend(titan_rules(constraint, code, &facts, army, f, each, roster));
+                        continue;
+                    }
                     if !constraint.applies_to(f.formation) {
                         continue;
                     }
@@ -464,6 +479,72 @@ impl Facts<Selector> for FormationFacts<'_, '_, '_> {
 }
 
 impl Locate for FormationFacts<'_, '_, '_> {
+    fn locate(&self, _cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
+        None
+    }
+}
+
+/// A formation rule of the single titan `each` over every titan line of
+/// card `card`, each titan as if it were that card alone.
+fn titan_rules(
+    constraint: &Constraint,
+    code: Code,
+    facts: &ArmyFacts<'_, '_>,
+    army: &Army<'_>,
+    card: &ArmyFormation,
+    each: usize,
+    roster: &Roster,
+) -> Vec<Diagnostic> {
+    let mut units = vec![0i64; army.list.units.len()];
+    for &(unit, count) in &army.list.formations[each].units {
+        if let Some(slot) = units.get_mut(unit) {
+            *slot += i64::from(count);
+        }
+    }
+    card.titans
+        .iter()
+        .filter_map(|t| {
+            let one = ArmyFormation {
+                formation: each,
+                upgrades: t.upgrades.clone(),
+                points: t.points,
+                points_known: t.points_known,
+                name_span: t.span,
+                units: units.clone(),
+                group: None,
+                titans: Vec::new(),
+                titans_rounded: false,
+            };
+            let local = TitanFacts { army: facts, one };
+            check(constraint, code, &local, &local, roster, t.span)
+        })
+        .collect()
+}
+
+/// One titan of a card of several titans, seen as its single titan card.
+struct TitanFacts<'a, 'b, 'l> {
+    army: &'a ArmyFacts<'b, 'l>,
+    one: ArmyFormation,
+}
+
+impl Facts<Selector> for TitanFacts<'_, '_, '_> {
+    fn measure(&self, reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
+        match reach {
+            Reach::Army => self.army.measure(reach, m, s),
+            Reach::Local => self.army.measure_one(&self.one, m, s),
+        }
+    }
+
+    fn across(&self, e: Extreme, m: Measure, s: Option<&Selector>) -> i64 {
+        self.army.across(e, m, s)
+    }
+
+    fn limit(&self) -> i64 {
+        self.army.limit
+    }
+}
+
+impl Locate for TitanFacts<'_, '_, '_> {
     fn locate(&self, _cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
         None
     }

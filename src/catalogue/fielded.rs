@@ -225,6 +225,38 @@ impl Row for raw::Weapon {
     }
 }
 
+/// A NetEpic weapon as written (`Volcano Cannon (carapace or arm): 100cm
+/// 1d 3+ (-4)`); its name is what comes before the profile. Only chosen,
+/// removed or copied from another datasheet: its profile is notation the
+/// changes do not rewrite.
+#[derive(Debug, Clone)]
+struct NeWeapon(String);
+
+impl Row for NeWeapon {
+    fn name(&self) -> &str {
+        // The notation's weapon name runs to the first colon.
+        self.0.split(':').next().unwrap_or_default().trim()
+    }
+
+    fn range(&self) -> &str {
+        ""
+    }
+
+    fn set(&mut self, change: &WeaponChange) -> Result<(), String> {
+        Err(format!(
+            "changes `{}`, but NetEpic weapons are only chosen, removed or added from another datasheet",
+            change.weapon
+        ))
+    }
+
+    fn added(weapon: &AddedWeapon) -> Result<Self, String> {
+        Err(format!(
+            "adds `{}` with values, but NetEpic weapons are added only `from` another datasheet",
+            weapon.name
+        ))
+    }
+}
+
 /// The weapon rows with `changes` applied, each flagged when touched.
 /// `from` gives another datasheet's rows (for `add.from`).
 fn rows<R: Row>(
@@ -445,6 +477,47 @@ pub fn epic(
     apply(unit, changes, optional, &from)
 }
 
+/// A NetEpic datasheet as fielded with `changes` (weapons chosen, removed
+/// or added from another datasheet; abilities added); `optional` as for
+/// `epic`.
+pub fn netepic(
+    catalogue: &Catalogue,
+    game: GameId,
+    unit: &raw::NeUnitDatasheet,
+    changes: &[&ProfileChange],
+    optional: &[String],
+) -> Result<Applied<raw::NeUnitDatasheet>, String> {
+    let from = |id: &str| {
+        catalogue
+            .ne_unit(game, id)
+            .map(|u| u.data.weapons.iter().cloned().map(NeWeapon).collect())
+    };
+    let stock: Vec<NeWeapon> = unit.weapons.iter().cloned().map(NeWeapon).collect();
+    let (weapons, changed_rows): (Vec<NeWeapon>, Vec<bool>) =
+        rows(&unit.id, &stock, changes, optional, &from)?
+            .into_iter()
+            .unzip();
+    if let Some((stat, _)) = changes.iter().flat_map(|c| c.stats.entries()).next() {
+        return Err(format!(
+            "changes `{stat}`, which NetEpic datasheet `{}` does not change",
+            unit.id
+        ));
+    }
+    let mut sheet = unit.clone();
+    sheet.weapons = weapons.into_iter().map(|w| w.0).collect();
+    let before = sheet.abilities.len();
+    sheet
+        .abilities
+        .extend(changes.iter().flat_map(|c| c.notes.iter().cloned()));
+    let added_notes = sheet.abilities.len() - before;
+    Ok(Applied {
+        sheet,
+        changed_rows,
+        changed_stats: Vec::new(),
+        added_notes,
+    })
+}
+
 /// Proves the changes of upgrade number `upgrade` (`of`) against every
 /// datasheet they apply to: each error is (JSON pointer inside the list
 /// file, message).
@@ -497,9 +570,24 @@ pub(super) fn check(
                             .join("; ")
                     })
                 })
+            } else if let Some(ne) = catalogue.ne_unit(game, &unit) {
+                netepic(catalogue, game, &ne.data, &[change], &change.choose).and_then(|a| {
+                    if !parse {
+                        return Ok(());
+                    }
+                    super::sheets::parse_ne_unit(&a.sheet)
+                        .map(|_| ())
+                        .map_err(|fields| {
+                            fields
+                                .iter()
+                                .map(|f| f.ne_unit_message(&unit))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        })
+                })
             } else {
                 Err(format!(
-                    "changes datasheet `{unit}`, which is no ship or Epic datasheet of {}",
+                    "changes datasheet `{unit}`, which is no ship, Epic or NetEpic datasheet of {}",
                     game.as_str()
                 ))
             };

@@ -607,6 +607,7 @@ fn link_list(
                 grouped_in: None,
                 card: card_values(formation),
                 round_up_to: formation.round_up_to.filter(|&n| n > 0),
+                titans: None,
             });
         }
         sections.push(Section {
@@ -664,6 +665,7 @@ fn link_list(
     let mut groups = Vec::new();
     let mut group_pointers = Vec::new();
     let mut grouped_in = Vec::new();
+    let mut titans = Vec::new();
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
     // One index of ids and tags for every selector of the list.
@@ -683,7 +685,7 @@ fn link_list(
         let formation_index = |id: &str| formation_at.get(id).copied().unwrap_or(usize::MAX);
         for (s, section) in file.sections.iter().enumerate() {
             for (f, formation) in section.formations.iter().enumerate() {
-                if formation.group.is_none() && formation.grouped_in.is_none() {
+                if formation.group.is_none() && formation.grouped_in.is_none() && formation.titans.is_none() {
                     continue;
                 }
                 let base = format!("/sections/{s}/formations/{f}");
@@ -732,6 +734,26 @@ fn link_list(
                         &format!("{base}/grouped_in"),
                         "a group formation cannot itself belong to a group".to_string(),
                     );
+                }
+                if let Some(t) = &formation.titans {
+                    let target = formations.iter().position(|g| g.id == t.each);
+                    match target {
+                        Some(e) if e != index && formations[e].group.is_none() && !file
+                            .sections
+                            .iter()
+                            .flat_map(|s| &s.formations)
+                            .any(|g| g.id == t.each && (g.group.is_some() || g.titans.is_some())) =>
+                        {
+                            titans.push((index, t.count, e));
+                        }
+                        _ => errors.error(
+                            &format!("{base}/titans/each"),
+                            format!(
+                                "`{}` is not another formation of this list that is neither a group nor a card of several titans",
+                                t.each
+                            ),
+                        ),
+                    }
                 }
                 if let Some(id) = &formation.grouped_in {
                     let target = formation_at.get(id.as_str()).copied();
@@ -801,6 +823,11 @@ fn link_list(
     for (f, g) in grouped_in {
         if let Some(formation) = formations.get_mut(f) {
             formation.grouped_in = Some(g);
+        }
+    }
+    for (f, count, each) in titans {
+        if let Some(formation) = formations.get_mut(f) {
+            formation.titans = Some((count, each));
         }
     }
     for (f, cond, initiative) in initiative_when {

@@ -244,6 +244,17 @@ impl NeUnit {
     pub(crate) fn parsed_at_load(&self) -> bool {
         self.parsed.get().is_some()
     }
+
+    /// This datasheet with other values as written (a unit as fielded);
+    /// they are parsed on first use.
+    pub fn with_data(&self, data: raw::NeUnitDatasheet) -> NeUnit {
+        NeUnit {
+            game: self.game,
+            faction: self.faction.clone(),
+            data,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 /// A model without an entry of its own in the lists.
@@ -530,6 +541,9 @@ pub struct Formation {
     pub card: Option<CardValues>,
     /// The total (with upgrades) rounded up to a multiple of this.
     pub round_up_to: Option<u32>,
+    /// A card of several titans: how many, and the formation each titan
+    /// is (its rules apply to each titan a roster arms on its own line).
+    pub titans: Option<(u32, FormationIdx)>,
 }
 
 /// What breaking a card is worth (NetEpic Gold): `None` inside means the

@@ -364,6 +364,23 @@ pub struct Formation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub round_up_to: Option<u32>,
+    /// NetEpic Gold: a card of several titans whose titans are each
+    /// another card of the list (a Warlord Titan Battlegroup holds three
+    /// `warlord-titan`s). A roster may arm each titan on a line of its own
+    /// under the card; each is then held to the formation rules of `each`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub titans: Option<Titans>,
+}
+
+/// The titans of a card of several titans.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Titans {
+    /// How many titans the card holds.
+    #[schemars(range(min = 2, max = 10))]
+    pub count: u32,
+    /// The formation id of the single titan each one is.
+    pub each: String,
 }
 
 /// A card's victory points: as printed, derived from its cost, or missing.

@@ -21,4 +21,5 @@ pub const GAME: Game = Game {
     allies: &[],
     victory_points_to_win: None,
     battlescribe_systems: &["battlefleet gothic", "bfg"],
+    optional_rules: &[],
 };

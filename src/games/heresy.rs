@@ -21,6 +21,7 @@ pub const GAME: Game = Game {
     rules: RULES,
     battlegroups: true,
     battlescribe_systems: &[],
+    optional_rules: &[],
 };
 
 /// What `muster new --game heresy` writes: a list file and its units'

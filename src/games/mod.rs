@@ -179,6 +179,9 @@ pub struct Game {
     /// (`NetEpic Gold`), lower case: a roster's `gameSystemName` picks
     /// among lists of the same catalogue name in several games.
     pub battlescribe_systems: &'static [&'static str],
+    /// The optional rules of the game a roster may take (`Optional rules:
+    /// titan battle groups`), as written in lower case.
+    pub optional_rules: &'static [&'static str],
 }
 
 /// Where a game rule runs (the list files' `scope`).

@@ -22,4 +22,5 @@ pub const GAME: Game = Game {
     allies: &[],
     victory_points_to_win: None,
     battlescribe_systems: &["epic armageddon", "netea", "epic a"],
+    optional_rules: &[],
 };

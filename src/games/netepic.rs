@@ -29,7 +29,13 @@ pub const GAME: Game = Game {
     allies: ALLIES,
     victory_points_to_win: Some(victory_points_to_win),
     battlescribe_systems: &["netepic"],
+    optional_rules: &[TITAN_BATTLE_GROUPS],
 };
+
+/// The optional rule of titan battle groups (6.1, lines 926-928): each
+/// titan of a battle group is rounded up to 50 points on its own, then
+/// added, and is worth victory points for its own cost.
+pub const TITAN_BATTLE_GROUPS: &str = "titan battle groups";
 
 /// Victory points needed to win for an army of `points` (core rules 1.1,
 /// lines 154-160): 30 at 1,000 points and 5 more for every further 1,000

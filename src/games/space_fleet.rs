@@ -23,4 +23,5 @@ pub const GAME: Game = Game {
     allies: &[],
     victory_points_to_win: None,
     battlescribe_systems: &["space fleet"],
+    optional_rules: &[],
 };

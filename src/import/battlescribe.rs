@@ -554,6 +554,12 @@ impl Writer<'_, '_> {
         // deep; members: selections the group admits.
         let mut upgrades: Vec<(roxmltree::Node<'_, '_>, String, u32)> = Vec::new();
         let mut members = Vec::new();
+        // A card of several titans: each titan (a selection named after
+        // the single titan card it is) is a `Titan:` line of its own.
+        let each = formation
+            .and_then(|f| self.list.formations[f].titans)
+            .map(|(_, each)| self.list.formations[each].name.clone());
+        let mut titans = Vec::new();
         let mut stack: Vec<(roxmltree::Node<'_, '_>, usize)> = children(node, "selections", "selection")
             .map(|c| (c, 1))
             .collect::<Vec<_>>()
@@ -568,6 +574,14 @@ impl Writer<'_, '_> {
                     Lookup::Found(m) => g.admits(m),
                     _ => false,
                 });
+            if level == 1
+                && each
+                    .as_ref()
+                    .is_some_and(|e| crate::catalogue::names::same_thing(&child_name, e))
+            {
+                titans.push(child);
+                continue;
+            }
             if is_member && level == 1 && depth < 2 {
                 members.push(child);
                 continue;
@@ -585,6 +599,65 @@ impl Writer<'_, '_> {
                 stack.extend(inner.into_iter().rev().map(|c| (c, level + 1)));
             }
         }
+        self.write_upgrades(&upgrades);
+        if let Some(cost) = cost.filter(|c| *c >= 0) {
+            let start = self.roster.len() + 1;
+            let _ = write!(self.roster, " [{cost}]");
+            self.map
+                .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
+        }
+        self.roster.push('\n');
+        for titan in titans {
+            self.titan(titan, depth + 1);
+        }
+        for member in members {
+            self.formation(member, depth + 1);
+        }
+    }
+
+    /// One titan of a card of several titans: `Titan:` and every selection
+    /// inside it, however deep, as its weapons (its points are the card's).
+    fn titan(&mut self, node: roxmltree::Node<'_, '_>, depth: usize) {
+        if !self.count() {
+            return;
+        }
+        let number = self.number(node);
+        let mut upgrades: Vec<(roxmltree::Node<'_, '_>, String, u32)> = Vec::new();
+        let mut stack: Vec<(roxmltree::Node<'_, '_>, usize)> = children(node, "selections", "selection")
+            .map(|c| (c, 1))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        while let Some((child, level)) = stack.pop() {
+            if !self.count() {
+                continue;
+            }
+            let child_name = sanitize(child.attribute("name").unwrap_or_default());
+            let n = self.number(child);
+            match self.list.upgrade_names.lookup(&child_name) {
+                Lookup::NotFound if is_container(child) => {}
+                _ => upgrades.push((child, child_name, n)),
+            }
+            if level < MAX_DEPTH {
+                let inner: Vec<_> = children(child, "selections", "selection").collect();
+                stack.extend(inner.into_iter().rev().map(|c| (c, level + 1)));
+            }
+        }
+        self.roster.push_str(&"  ".repeat(depth));
+        let start = self.roster.len();
+        if number > 1 {
+            let _ = write!(self.roster, "{number}x ");
+        }
+        self.roster.push_str(crate::resolve::TITAN_LINE);
+        self.map
+            .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
+        self.write_upgrades(&upgrades);
+        self.roster.push('\n');
+    }
+
+    /// `: A, 2x B` after a name, each item mapped to its selection.
+    fn write_upgrades(&mut self, upgrades: &[(roxmltree::Node<'_, '_>, String, u32)]) {
         if !upgrades.is_empty() {
             self.roster.push_str(": ");
             for (i, (child, child_name, n)) in upgrades.iter().enumerate() {
@@ -608,16 +681,6 @@ impl Writer<'_, '_> {
                 self.map
                     .push((Span::new(start, self.roster.len()), start_tag(self.text, *child)));
             }
-        }
-        if let Some(cost) = cost.filter(|c| *c >= 0) {
-            let start = self.roster.len() + 1;
-            let _ = write!(self.roster, " [{cost}]");
-            self.map
-                .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
-        }
-        self.roster.push('\n');
-        for member in members {
-            self.formation(member, depth + 1);
         }
     }
 }

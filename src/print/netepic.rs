@@ -171,6 +171,44 @@ impl NeUnitCard {
     }
 }
 
+/// A unit card as a roster bought it (its weapons already chosen): the
+/// source's faults about weapons it does not carry are left out, and when
+/// the roster fields the unit in several ways, the card says how many of
+/// `total` it stands for.
+pub fn as_bought(card: &mut NeUnitCard, share: Option<(usize, usize)>) {
+    let carried = |name: &str| {
+        card.weapons
+            .iter()
+            .any(|w| w.name == name || w.name.starts_with(&format!("{name} (")))
+    };
+    let faults: Vec<String> = card
+        .faults
+        .iter()
+        .filter(|f| {
+            f.strip_prefix("weapon `")
+                .and_then(|rest| rest.split_once('`'))
+                .is_none_or(|(name, _)| carried(name))
+        })
+        .cloned()
+        .collect();
+    card.faults = faults;
+    if let Some((by, total)) = share {
+        card.name = format!("{} ({by} of {total} as bought)", card.name);
+    }
+}
+
+/// Marks the weapon rows `rows` (by name) of a card as carried `count`
+/// times: `2× Gatling Blaster (carapace or arm)`.
+pub fn times(card: &mut NeUnitCard, rows: &[&String], count: u32) {
+    for w in card
+        .weapons
+        .iter_mut()
+        .filter(|w| rows.iter().any(|r| r.eq_ignore_ascii_case(&w.name)))
+    {
+        w.name = format!("{count}× {}", w.name);
+    }
+}
+
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&NeUnit]) -> Vec<GlossaryLine> {
     let Some(glossary) = glossary else {
@@ -230,6 +268,37 @@ pub struct CardView {
     pub member: bool,
 }
 
+/// `Volcano Cannon, 2× Chain Fist`.
+fn options(upgrades: &[(String, u32)]) -> String {
+    upgrades
+        .iter()
+        .map(|(name, count)| {
+            if *count == 1 {
+                name.clone()
+            } else {
+                format!("{count}× {name}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A card armed titan by titan: `2× Titan (850 points each): Volcano
+/// Cannon, Chain Fist; Titan (800 points): Quake Cannon, Power Fist`.
+fn titans(titans: &[crate::check::TitanSummary]) -> String {
+    titans
+        .iter()
+        .map(|t| {
+            let (who, each) = match t.count {
+                1 => ("Titan".to_string(), ""),
+                n => (format!("{n}× Titan"), " each"),
+            };
+            format!("{who} ({} points{each}): {}", t.points, options(&t.upgrades))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// `Company card`, with `free`, `unique`, `personality` after it.
 fn kind(tags: &BTreeSet<String>) -> String {
     let base = if tags.contains("company") {
@@ -278,18 +347,11 @@ impl CardsView {
                 name: f.name.clone(),
                 kind,
                 units: units.get(i).cloned().unwrap_or_default(),
-                upgrades: f
-                    .upgrades
-                    .iter()
-                    .map(|(name, count)| {
-                        if *count == 1 {
-                            name.clone()
-                        } else {
-                            format!("{count}× {name}")
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                upgrades: if f.titans.is_empty() {
+                    options(&f.upgrades)
+                } else {
+                    titans(&f.titans)
+                },
                 points: f.points,
                 // A titan has no break point: it counts when destroyed.
                 break_point: if f.card.is_some_and(|c| c.broken_when_destroyed) {

@@ -786,7 +786,8 @@ impl RosterSheet {
                 // The glossary follows the cards as fielded: a refit may
                 // bring a term the stock datasheets do not use.
                 let mut terms: BTreeSet<&'static str> = BTreeSet::new();
-                let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty();
+                let fielding =
+                    !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
                 sheet.units = std::mem::take(&mut sheet.units)
                     .into_iter()
                     .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
@@ -794,6 +795,10 @@ impl RosterSheet {
                 sheet.ships = std::mem::take(&mut sheet.ships)
                     .into_iter()
                     .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+                    .collect();
+                sheet.ne_units = std::mem::take(&mut sheet.ne_units)
+                    .into_iter()
+                    .flat_map(|card| fielded_ne_units(catalogue, list, resolved, card, &mut terms))
                     .collect();
                 if let (true, Some(glossary)) = (fielding, glossary) {
                     sheet.glossary = glossary
@@ -957,6 +962,9 @@ struct ResolvedUnits {
     /// took: upgrades that add, replace and fill nothing, so they change
     /// the formation's own units (a ship's Nova Cannon).
     refits: Vec<(Vec<usize>, Vec<usize>)>,
+    /// How many of each refit, aligned with `refits` (a titan's two
+    /// Gatling Blasters).
+    refit_counts: Vec<Vec<(usize, u32)>>,
 }
 
 /// What the roster bought that changes the unit `id` itself, one line a
@@ -1221,6 +1229,93 @@ fn fielded_units(
     })
 }
 
+/// The cards of NetEpic unit `card` as the roster bought it: one per
+/// distinct set of weapons (a titan's), each with only the weapons chosen
+/// of those its list offers as choices (`super::netepic::as_bought`).
+fn fielded_ne_units(
+    catalogue: &Catalogue,
+    list: &ArmyList,
+    resolved: &ResolvedUnits,
+    card: super::netepic::NeUnitCard,
+    terms: &mut BTreeSet<&'static str>,
+) -> Vec<super::netepic::NeUnitCard> {
+    let stock = catalogue.ne_unit(list.game, &card.id);
+    let ids = |unit: Option<&crate::catalogue::NeUnit>| {
+        unit.and_then(|u| u.sheet())
+            .map(|s| s.glossary_ids())
+            .unwrap_or_default()
+    };
+    let (variants, total) = variants(list, resolved, &card.id);
+    let Some(unit) = stock.filter(|_| !variants.is_empty()) else {
+        terms.extend(ids(stock));
+        return vec![card];
+    };
+    let optional = crate::catalogue::fielded::choices(list, &card.id);
+    let several = variants.len() > 1;
+    variants
+        .iter()
+        .map(|v| {
+            let changes = changes_for(list, &v.refits, &card.id);
+            let applied = (!changes.is_empty())
+                .then(|| {
+                    crate::catalogue::fielded::netepic(catalogue, list.game, &unit.data, &changes, &optional)
+                        .ok()
+                })
+                .flatten();
+            match applied {
+                Some(applied) => {
+                    let fielded = unit.with_data(applied.sheet);
+                    terms.extend(ids(Some(&fielded)));
+                    let mut out = super::netepic::NeUnitCard::new(&fielded);
+                    super::netepic::as_bought(&mut out, several.then_some((v.by, total)));
+                    for (upgrade, count) in refit_counts(resolved, &unit.data.id, list, v) {
+                        let chosen: Vec<&String> = changes_for(list, &[upgrade], &card.id)
+                            .into_iter()
+                            .flat_map(|c| &c.choose)
+                            .collect();
+                        super::netepic::times(&mut out, &chosen, count);
+                    }
+                    out
+                }
+                None => {
+                    terms.extend(ids(Some(unit)));
+                    card.clone()
+                }
+            }
+        })
+        .collect()
+}
+
+/// The refits of variant `v` of datasheet `id` taken more than once, with
+/// how many, where every formation (or titan) fielding the variant took
+/// the same number.
+fn refit_counts(resolved: &ResolvedUnits, id: &str, list: &ArmyList, v: &Variant) -> Vec<(usize, u32)> {
+    let Some(slot) = list.units.iter().position(|u| u == id) else {
+        return Vec::new();
+    };
+    let mut agreed: Option<Vec<(usize, u32)>> = None;
+    for ((units, refits), counts) in resolved.refits.iter().zip(&resolved.refit_counts) {
+        let mut set = refits.clone();
+        set.sort_unstable();
+        set.dedup();
+        if !units.contains(&slot) || set != v.refits {
+            continue;
+        }
+        let mut counts = counts.clone();
+        counts.sort_unstable();
+        match &agreed {
+            None => agreed = Some(counts),
+            Some(a) if *a == counts => {}
+            Some(_) => return Vec::new(),
+        }
+    }
+    agreed
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&(_, n)| n > 1)
+        .collect()
+}
+
 /// The roster parsed and resolved again, for the unit counts `Checked`
 /// does not keep. Same input, same list: the formations line up.
 fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
@@ -1249,32 +1344,48 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
             unit_order.push(u);
         }
     }
-    let refits = army
+    let is_refit = |u: &usize| {
+        list.upgrades
+            .get(*u)
+            .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+    };
+    let counted = |taken: &[crate::resolve::Taken]| -> Vec<(usize, u32)> {
+        taken
+            .iter()
+            .map(|t| (t.upgrade, t.count))
+            .filter(|(u, _)| is_refit(u))
+            .collect()
+    };
+    // A card armed titan by titan fields each titan with its own weapons.
+    let (refits, refit_counts): (Vec<_>, Vec<_>) = army
         .formations
         .iter()
-        .map(|f| {
-            let own = list
+        .flat_map(|f| {
+            let own: Vec<usize> = list
                 .formations
                 .get(f.formation)
                 .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
                 .unwrap_or_default();
-            let refits = f
-                .upgrades
+            if f.titans.is_empty() {
+                let counts = counted(&f.upgrades);
+                let refits = counts.iter().map(|&(u, _)| u).collect();
+                return vec![((own, refits), counts)];
+            }
+            f.titans
                 .iter()
-                .map(|t| t.upgrade)
-                .filter(|&u| {
-                    list.upgrades
-                        .get(u)
-                        .is_some_and(|u| u.adds.is_empty() && u.replaces.is_empty() && u.fills.is_none())
+                .flat_map(|t| {
+                    let counts = counted(&t.upgrades);
+                    let refits: Vec<usize> = counts.iter().map(|&(u, _)| u).collect();
+                    std::iter::repeat_n(((own.clone(), refits), counts), t.count as usize)
                 })
-                .collect();
-            (own, refits)
+                .collect()
         })
-        .collect();
+        .unzip();
     Some(ResolvedUnits {
         formations,
         unit_order,
         refits,
+        refit_counts,
     })
 }
 

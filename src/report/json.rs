@@ -222,6 +222,19 @@ pub struct FormationReport {
     /// NetEpic Gold: the card's break point and victory points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<CardReport>,
+    /// NetEpic Gold: a card of several titans armed titan by titan (its
+    /// `Titan:` lines), in roster order; left out otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub titans: Vec<TitanReport>,
+}
+
+/// One `Titan:` line: how many titans it arms, their weapons and the cost
+/// of one of them (rounded under the optional rule of titan battle groups).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TitanReport {
+    pub count: u32,
+    pub upgrades: Vec<UpgradeReport>,
+    pub points: i64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -332,6 +345,22 @@ impl From<&Checked<'_>> for RosterReport {
                         break_point: c.break_point,
                         victory_points: c.victory_points,
                     }),
+                    titans: f
+                        .titans
+                        .iter()
+                        .map(|t| TitanReport {
+                            count: t.count,
+                            upgrades: t
+                                .upgrades
+                                .iter()
+                                .map(|(name, count)| UpgradeReport {
+                                    name: name.clone(),
+                                    count: *count,
+                                })
+                                .collect(),
+                            points: t.points,
+                        })
+                        .collect(),
                 })
                 .collect(),
             counts_as: c

@@ -70,6 +70,9 @@ pub struct Header {
     /// The opponent's points (`Opponent points: 1000`), for a scenario that
     /// sets one side's points from the other's.
     pub opponent_points: Option<Spanned<u32>>,
+    /// Optional rules of the game the roster plays by (`Optional rules:
+    /// titan battle groups`), one value a line, in games that have them.
+    pub optional_rules: Vec<Spanned<String>>,
 }
 
 /// An `Allies: <list>` line: the entries written after it (up to the next

@@ -584,6 +584,7 @@ impl Builder<'_> {
                     .fix("write the opponent's points as a whole number, e.g. `Opponent points: 1000`"),
                 ),
             },
+            HeaderKey::OptionalRules => header.optional_rules.push(value),
         }
     }
 
@@ -668,10 +669,11 @@ pub(super) enum HeaderKey {
     Scenario,
     Side,
     OpponentPoints,
+    OptionalRules,
 }
 
 impl HeaderKey {
-    pub(super) const ALL: [HeaderKey; 13] = [
+    pub(super) const ALL: [HeaderKey; 14] = [
         HeaderKey::Army,
         HeaderKey::List,
         HeaderKey::Allies,
@@ -685,6 +687,7 @@ impl HeaderKey {
         HeaderKey::Scenario,
         HeaderKey::Side,
         HeaderKey::OpponentPoints,
+        HeaderKey::OptionalRules,
     ];
 
     pub(super) fn text(self) -> &'static str {
@@ -702,6 +705,7 @@ impl HeaderKey {
             HeaderKey::Scenario => "scenario",
             HeaderKey::Side => "side",
             HeaderKey::OpponentPoints => "opponent points",
+            HeaderKey::OptionalRules => "optional rules",
         }
     }
 

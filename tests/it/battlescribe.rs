@@ -311,3 +311,46 @@ fn the_game_system_picks_between_lists_of_the_same_catalogue_name() {
         .unwrap();
     assert_eq!(place(d), ("a.ros".to_string(), 6));
 }
+
+#[test]
+fn a_netepic_battle_group_arms_each_titan_on_its_own_line() {
+    // Each titan of the battlegroup is a selection named after the single
+    // titan card: a `Titan:` line with its weapons, not a Support card.
+    let imported = muster(&["import", &path("netepic-titan-battlegroup.ros")]);
+    assert_eq!(imported.status, 0, "{}", imported.stderr);
+    assert!(
+        imported.stdout.contains(
+            "Warlord Titan Battlegroup [2425]\n  Titan: Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist\n"
+        ),
+        "{}",
+        imported.stdout
+    );
+    assert!(
+        imported
+            .stdout
+            .contains("  Titan: Quake Cannon, Warp Missile, Power Fist, Laser Burner\n")
+    );
+    let checked = check("netepic-titan-battlegroup.ros");
+    assert!(checked.legal(), "{:?}", errors(&checked));
+    let army = checked.army.as_ref().unwrap();
+    assert_eq!((army.total, army.formations.len()), (2425, 1));
+    assert_eq!(army.formations[0].titans.len(), 3);
+    // A titan with three arm weapons breaks its own mounts, at its XML line.
+    let text =
+        fixture_text("netepic-titan-battlegroup.ros").replacen("\"Warp Missile\"", "\"Chain Fist\"", 1);
+    let checked = check_bytes(
+        catalogue(),
+        &path("netepic-titan-battlegroup.ros"),
+        text.as_bytes(),
+    );
+    // (The selection still states the Warp Missile's price: a cost mismatch too.)
+    let broken: Vec<&Diagnostic> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.as_ref().is_some_and(|r| r.id == "titan-weapon-mounts"))
+        .collect();
+    assert_eq!(broken.len(), 1, "{:?}", errors(&checked));
+    // The third titan's selection.
+    let titan = line_of(&text, "name=\"Warlord Titan\" entryId", 4);
+    assert_eq!(place(broken[0]), (path("netepic-titan-battlegroup.ros"), titan));
+}

@@ -371,3 +371,176 @@ fn players_messages_keep_source_lines_out_and_verbose_and_json_keep_them() {
         json.stdout
     );
 }
+
+/// Titans of a battle group armed titan by titan (`Titan:` lines), under
+/// the optional rule of titan battle groups (core rules 6.1).
+const BATTLEGROUP: &str = "tests/fixtures/netepic/titan-battlegroup.txt";
+
+#[test]
+fn the_optional_rule_rounds_each_titan_of_a_battle_group_and_counts_its_victory_points() {
+    // The core rules' example: three Warlords at 850 each make a battle
+    // group of 2550, each titan worth 9 victory points.
+    let text = "Army: NetEpic Titan Legions\nPoints: 3000\nOptional rules: titan battle groups\n\nWarlord Titan Battlegroup [2550]\n  3x Titan: Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist\n";
+    let c = check(text);
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let group = &c.army.as_ref().unwrap().formations[0];
+    assert_eq!(
+        (group.points, group.card.unwrap().victory_points),
+        (2550, Some(27))
+    );
+    assert_eq!(group.titans.len(), 1);
+    assert_eq!((group.titans[0].count, group.titans[0].points), (3, 850));
+    // Without the rule: hulls and weapons added, and victory points on the
+    // card's total.
+    let c = check(
+        &text
+            .replace("Optional rules: titan battle groups\n", "")
+            .replace(" [2550]", ""),
+    );
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let group = &c.army.as_ref().unwrap().formations[0];
+    assert_eq!(
+        (group.points, group.card.unwrap().victory_points),
+        (2475, Some(25))
+    );
+    // The rule's name is read forgivingly; another game has no such rule.
+    let c = check(&text.replace("titan battle groups", "Titan Battle Groups"));
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let c = check(
+        "Army: Codex Astartes\nPoints: 3000\nOptional rules: titan battle groups\n\nTactical: Rhinos\n",
+    );
+    assert!(
+        errors(&c)
+            .iter()
+            .any(|e| e.starts_with("bad-header") && e.contains("no optional rule")),
+        "{:?}",
+        errors(&c)
+    );
+}
+
+#[test]
+fn a_rosters_crib_sheet_shows_each_titan_with_the_weapons_it_was_bought_with() {
+    let run = super::common::muster(&["sheet", "--roster", BATTLEGROUP]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    for wanted in [
+        "Warlord Titan (2 of 4 as bought)",
+        "Warlord Titan (1 of 4 as bought)",
+        "Volcano Cannon (carapace or arm)",
+        "Warp Missile (carapace)",
+        "Plasma Destructor (carapace or arm)",
+        // A weapon a titan carries twice.
+        "2× Gatling Blaster (carapace or arm)",
+    ] {
+        assert!(html.contains(wanted), "`{wanted}` is missing");
+    }
+    // Weapons nobody bought are not on the roster's sheet.
+    for unwanted in [
+        "Doomburner",
+        "Deathstrike Cannon",
+        "Plasma Destructor (with dedicated reactor)",
+    ] {
+        assert!(!html.contains(unwanted), "`{unwanted}` is on the sheet");
+    }
+    insta::assert_snapshot!("titans_as_bought_html", run.stdout);
+    // The army's sheet keeps every weapon a titan may carry, with its mounts.
+    let run = super::common::muster(&["sheet", "netepic-titan-legions"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Doomburner (carapace or arm)"));
+    assert!(run.stdout.contains("Deathstrike Cannon (head)"));
+}
+
+#[test]
+fn a_battle_group_armed_titan_by_titan_reads_back_from_pdf() {
+    let path = super::common::out_dir("netepic-titans").join("battlegroup.pdf");
+    let run = super::common::muster(&[
+        "roster",
+        BATTLEGROUP,
+        "--with-sheet",
+        "--pdf",
+        &path.display().to_string(),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let doc = lopdf::Document::load(&path).expect("a PDF lopdf can read");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    let text: String = doc
+        .extract_text(&pages)
+        .expect("text")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    for wanted in [
+        "2500 pts · break point none (broken when destroyed) · victory points 26",
+        "2× Titan (850 points each): Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist; Titan (800 points): Quake Cannon, Warp Missile, Power Fist, Laser Burner",
+        "Warlord Titan (2 of 4 as bought)",
+        "Quake Cannon (carapace or arm)",
+        "Laser Burner (arm)",
+    ] {
+        let w: String = wanted.chars().filter(|c| !c.is_whitespace()).collect();
+        assert!(text.contains(&w), "`{wanted}` is missing from the PDF");
+    }
+    assert!(
+        !text.contains("Doomburner"),
+        "a weapon nobody bought is in the PDF"
+    );
+}
+
+#[test]
+fn an_event_names_only_optional_rules_its_game_has() {
+    let load = |text: &str| {
+        muster::event::load(
+            muster::source::SourceFile::new("event.yaml".to_string(), text.to_string()),
+            catalogue(),
+        )
+    };
+    let ok = "name: Titan Night\ngame: netepic\npoints: 5000\noptional_rules: [Titan Battle Groups]\n";
+    assert!(load(ok).is_ok());
+    let Err(problems) = load(&ok.replace("Titan Battle Groups", "big titans")) else {
+        panic!("an unknown optional rule loads");
+    };
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0]
+            .message
+            .contains("no optional rule called `big titans`")
+    );
+    let line = problems[0]
+        .primary
+        .as_ref()
+        .map(|l| l.file.line_col(l.span.start).0);
+    assert_eq!(line, Some(4));
+    let Err(problems) =
+        load("name: Club\ngame: netea\npoints: 3000\noptional_rules: [titan battle groups]\n")
+    else {
+        panic!("a NetEA event takes a NetEpic optional rule");
+    };
+    assert!(
+        problems[0]
+            .message
+            .contains("Epic Armageddon (NetEA) has no optional rule"),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn json_shows_each_titan_line_of_a_battle_group() {
+    let run = super::common::muster(&["check", "--format", "json", BATTLEGROUP]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let schema_text = std::fs::read_to_string("schema/check-output.schema.json").unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let group = &value["rosters"][0]["formations"][0];
+    assert_eq!(group["card"]["victory_points"], 26);
+    let titans = group["titans"].as_array().expect("titans");
+    assert_eq!(titans.len(), 2);
+    assert_eq!(
+        (titans[0]["count"].as_u64(), titans[0]["points"].as_i64()),
+        (Some(2), Some(850))
+    );
+    assert_eq!(titans[1]["upgrades"][0]["name"], "Quake Cannon");
+    // A card armed on its own line has no titans in the output.
+    assert!(value["rosters"][0]["formations"][1].get("titans").is_none());
+}
