@@ -504,20 +504,7 @@ fn optional_rules(file: &SourceFile, header: &Header, list: &ArmyList) -> Vec<Di
                 ),
             )
             .at(file, r.span);
-            match known {
-                [] => d.hint(format!(
-                    "{} has no optional rules muster knows",
-                    list.game.game().title
-                )),
-                _ => d.hint(format!(
-                    "the optional rules muster knows: {}",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            }
+            d.hint(list.game.game().optional_rules_hint())
         })
         .collect()
 }

@@ -229,20 +229,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                 format!("{} has no optional rule called `{rule}`", file.game.title()),
             )
             .at(&source, at(&format!("/optional_rules/{i}")));
-            problems.push(match known {
-                [] => d.hint(format!(
-                    "{} has no optional rules muster knows",
-                    file.game.title()
-                )),
-                _ => d.hint(format!(
-                    "the optional rules muster knows: {}",
-                    known
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            });
+            problems.push(d.hint(file.game.game().optional_rules_hint()));
         }
     }
 

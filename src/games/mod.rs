@@ -184,6 +184,23 @@ pub struct Game {
     pub optional_rules: &'static [&'static str],
 }
 
+impl Game {
+    /// The hint for an optional rule the game does not have: the ones it has.
+    pub fn optional_rules_hint(&self) -> String {
+        match self.optional_rules {
+            [] => format!("{} has no optional rules muster knows", self.title),
+            known => format!(
+                "the optional rules muster knows: {}",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
 /// Where a game rule runs (the list files' `scope`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RuleScope {
