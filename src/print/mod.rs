@@ -64,6 +64,19 @@ pub fn roster_pdf_document(roster: &RosterSheet, paper: Paper) -> Result<Pdf, Pr
 }
 
 /// A date `YYYY-MM-DD` from seconds since the Unix epoch (UTC).
+/// Options as a card prints them, a count before those taken more than
+/// once: `Volcano Cannon, 2× Chain Fist`.
+pub(crate) fn counted_names(upgrades: &[(String, u32)]) -> String {
+    upgrades
+        .iter()
+        .map(|(name, count)| match count {
+            1 => name.clone(),
+            n => format!("{n}× {name}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub fn date_from_unix(seconds: i64) -> String {
     // Civil-from-days, after Howard Hinnant's algorithm.
     let days = seconds.div_euclid(86_400);

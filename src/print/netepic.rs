@@ -268,21 +268,6 @@ pub struct CardView {
     pub member: bool,
 }
 
-/// `Volcano Cannon, 2× Chain Fist`.
-fn options(upgrades: &[(String, u32)]) -> String {
-    upgrades
-        .iter()
-        .map(|(name, count)| {
-            if *count == 1 {
-                name.clone()
-            } else {
-                format!("{count}× {name}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A card armed titan by titan: `2× Titan (850 points each): Volcano
 /// Cannon, Chain Fist; Titan (800 points): Quake Cannon, Power Fist`.
 fn titans(titans: &[crate::check::TitanSummary]) -> String {
@@ -293,7 +278,11 @@ fn titans(titans: &[crate::check::TitanSummary]) -> String {
                 1 => ("Titan".to_string(), ""),
                 n => (format!("{n}× Titan"), " each"),
             };
-            format!("{who} ({} points{each}): {}", t.points, options(&t.upgrades))
+            format!(
+                "{who} ({} points{each}): {}",
+                t.points,
+                super::counted_names(&t.upgrades)
+            )
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -348,7 +337,7 @@ impl CardsView {
                 kind,
                 units: units.get(i).cloned().unwrap_or_default(),
                 upgrades: if f.titans.is_empty() {
-                    options(&f.upgrades)
+                    super::counted_names(&f.upgrades)
                 } else {
                     titans(&f.titans)
                 },

@@ -223,19 +223,7 @@ impl FleetView {
     /// `hits` gives a ship's hits (or damage points) from its datasheet.
     pub fn new(army: &ArmySummary, hits: &dyn Fn(&FormationSummary) -> Option<u32>) -> FleetView {
         let boxes = |f: &FormationSummary| hits(f).map(hit_boxes).unwrap_or_default();
-        let options = |f: &FormationSummary| {
-            f.upgrades
-                .iter()
-                .map(|(name, count)| {
-                    if *count == 1 {
-                        name.clone()
-                    } else {
-                        format!("{count}× {name}")
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let options = |f: &FormationSummary| super::counted_names(&f.upgrades);
         let mut rows = Vec::new();
         for (i, f) in army.formations.iter().enumerate() {
             if f.group.is_some() {
