@@ -1488,7 +1488,10 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
         card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
     }
     for fault in &ship.faults {
-        card.push(Block::Boxed(vec![bold("Source fault: "), plain(crate::diagnostic::quoted(fault))]));
+        card.push(Block::Boxed(vec![
+            bold("Source fault: "),
+            plain(crate::diagnostic::quoted(fault)),
+        ]));
     }
     for f in &ship.fielded {
         card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
@@ -1584,7 +1587,10 @@ fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
         card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
     }
     for fault in &ship.faults {
-        card.push(Block::Boxed(vec![bold("Source fault: "), plain(crate::diagnostic::quoted(fault))]));
+        card.push(Block::Boxed(vec![
+            bold("Source fault: "),
+            plain(crate::diagnostic::quoted(fault)),
+        ]));
     }
     card.push(Block::Gap(6.0));
     card
@@ -1636,7 +1642,10 @@ fn ne_unit_card(unit: &NeUnitCard) -> Vec<Block> {
         ]));
     }
     for fault in &unit.faults {
-        card.push(Block::Boxed(vec![bold("Source fault: "), plain(crate::diagnostic::quoted(fault))]));
+        card.push(Block::Boxed(vec![
+            bold("Source fault: "),
+            plain(crate::diagnostic::quoted(fault)),
+        ]));
     }
     card.push(Block::Gap(6.0));
     card
