@@ -589,15 +589,7 @@ impl Writer<'_, '_> {
             if !self.count() {
                 continue;
             }
-            let n = self.number(child);
-            match self.list.upgrade_names.lookup(&child_name) {
-                Lookup::NotFound if is_container(child) => {}
-                _ => upgrades.push((child, child_name, n)),
-            }
-            if level < MAX_DEPTH {
-                let inner: Vec<_> = children(child, "selections", "selection").collect();
-                stack.extend(inner.into_iter().rev().map(|c| (c, level + 1)));
-            }
+            self.take_upgrade(child, child_name, level, &mut upgrades, &mut stack);
         }
         self.write_upgrades(&upgrades);
         if let Some(cost) = cost.filter(|c| *c >= 0) {
@@ -612,6 +604,27 @@ impl Writer<'_, '_> {
         }
         for member in members {
             self.formation(member, depth + 1);
+        }
+    }
+
+    /// A selection read as an upgrade (a container of upgrades is not one
+    /// itself), with the selections it holds queued to be read next.
+    fn take_upgrade<'a, 'i>(
+        &mut self,
+        child: roxmltree::Node<'a, 'i>,
+        name: String,
+        level: usize,
+        upgrades: &mut Vec<(roxmltree::Node<'a, 'i>, String, u32)>,
+        stack: &mut Vec<(roxmltree::Node<'a, 'i>, usize)>,
+    ) {
+        let n = self.number(child);
+        match self.list.upgrade_names.lookup(&name) {
+            Lookup::NotFound if is_container(child) => {}
+            _ => upgrades.push((child, name, n)),
+        }
+        if level < MAX_DEPTH {
+            let inner: Vec<_> = children(child, "selections", "selection").collect();
+            stack.extend(inner.into_iter().rev().map(|c| (c, level + 1)));
         }
     }
 
@@ -634,15 +647,7 @@ impl Writer<'_, '_> {
                 continue;
             }
             let child_name = sanitize(child.attribute("name").unwrap_or_default());
-            let n = self.number(child);
-            match self.list.upgrade_names.lookup(&child_name) {
-                Lookup::NotFound if is_container(child) => {}
-                _ => upgrades.push((child, child_name, n)),
-            }
-            if level < MAX_DEPTH {
-                let inner: Vec<_> = children(child, "selections", "selection").collect();
-                stack.extend(inner.into_iter().rev().map(|c| (c, level + 1)));
-            }
+            self.take_upgrade(child, child_name, level, &mut upgrades, &mut stack);
         }
         self.roster.push_str(&"  ".repeat(depth));
         let start = self.roster.len();
