@@ -332,7 +332,7 @@ fn check_file<'c>(
                 )
                 .at(&file, army.span);
                 // The suggestion and the nearest lists from one pass.
-                let (suggestion, nearest) = catalogue.nearest_lists_and_name(&army.value, 3);
+                let (suggestion, nearest) = catalogue.nearest_lists_memo(&army.value, 3);
                 if let Some(s) = suggestion {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }

@@ -55,7 +55,26 @@ pub struct Catalogue {
     /// The datasheets by id, made on the first lookup (the army's facts
     /// look up every unit of every roster).
     datasheet_index: std::sync::OnceLock<DatasheetIndex>,
+    /// The hints for names that match no list, by the name as written
+    /// (`Catalogue::nearest_lists_memo`): a batch meets the same unknown
+    /// army in many rosters.
+    near_lists: std::sync::Mutex<NearLists>,
 }
+
+/// The memo behind [`Catalogue::nearest_lists_memo`]: a name as written to
+/// its suggestion and the positions of its nearest lists; made for the
+/// catalogue's lists at `lists` (a catalogue given more lists clears it),
+/// for the number of lists asked for.
+#[derive(Debug, Default)]
+struct NearLists {
+    lists: usize,
+    by_name:
+        std::collections::HashMap<String, (usize, Option<String>, Vec<usize>), rustc_hash::FxBuildHasher>,
+}
+
+/// At most this many names are remembered, so a folder of many different
+/// unknown armies does not grow memory.
+const NEAR_LISTS_KEPT: usize = 256;
 
 /// Each datasheet id to the datasheets that have it (game, position), in
 /// catalogue order.
@@ -372,6 +391,39 @@ impl Catalogue {
         // Closest first; equals in the catalogue's order.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let nearest = scored.into_iter().take(n).map(|(_, list)| list).collect();
+        (suggestion, nearest)
+    }
+
+    /// [`Catalogue::nearest_lists_and_name`], remembered per name as
+    /// written (up to a bound): the same answer, worked out once for each
+    /// distinct unknown army of a batch.
+    pub fn nearest_lists_memo(&self, name: &str, n: usize) -> (Option<String>, Vec<&ArmyList>) {
+        let lists = self.lists.len();
+        let recall = |memo: &NearLists| {
+            let (kept, suggestion, at) = memo.by_name.get(name).filter(|_| memo.lists == lists)?;
+            let nearest = at.iter().filter_map(|&i| self.lists.get(i)).collect();
+            (*kept == n).then(|| (suggestion.clone(), nearest))
+        };
+        if let Ok(memo) = self.near_lists.lock()
+            && let Some(found) = recall(&memo)
+        {
+            return found;
+        }
+        let (suggestion, nearest) = self.nearest_lists_and_name(name, n);
+        let suggestion = suggestion.map(str::to_string);
+        if let Ok(mut memo) = self.near_lists.lock() {
+            if memo.lists != lists {
+                memo.by_name.clear();
+                memo.lists = lists;
+            }
+            if memo.by_name.len() < NEAR_LISTS_KEPT {
+                let at = nearest
+                    .iter()
+                    .filter_map(|l| self.lists.iter().position(|x| std::ptr::eq(x, *l)))
+                    .collect();
+                memo.by_name.insert(name.to_string(), (n, suggestion.clone(), at));
+            }
+        }
         (suggestion, nearest)
     }
 

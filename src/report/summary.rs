@@ -8,6 +8,7 @@
 
 use crate::batch::{Duplicate, DuplicateKind};
 use crate::check::Checked;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// A roster's verdict in a batch.
@@ -257,44 +258,64 @@ pub fn table(summary: &Summary) -> String {
         "STATUS",
         "FIRST ERROR",
     ];
-    let cells: Vec<[String; 7]> = summary
+    // Cells borrow the row's text where it needs no cleaning (most do),
+    // each with its width in characters, counted once.
+    let cells: Vec<[(Cow<'_, str>, usize); 7]> = summary
         .rows
         .iter()
         .map(|r| {
+            let who = match (&r.player, &r.title) {
+                (Some(p), _) => cell(p, PLAYER_WIDTH),
+                (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
+                (None, None) => cell("-", PLAYER_WIDTH),
+            };
+            let status = match r.status {
+                Status::Legal => Cow::Borrowed("legal"),
+                Status::Illegal => Cow::Owned(format!("NOT legal ({})", r.errors)),
+                Status::Unreadable => Cow::Borrowed("unreadable"),
+                Status::NotARoster => Cow::Borrowed("not a roster"),
+            };
+            let points = match (r.points, r.limit) {
+                (None, None) => Cow::Borrowed(""),
+                _ => Cow::Owned(r.points_text()),
+            };
             [
-                clean(&r.file, usize::MAX),
-                clean(r.who().as_deref().unwrap_or("-"), PLAYER_WIDTH),
-                clean(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                clean(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                r.points_text(),
-                r.status_text(),
-                clean(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
+                cell(&r.file, usize::MAX),
+                who,
+                cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
+                cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
+                counted(points),
+                counted(status),
+                cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
             ]
         })
         .collect();
     let mut widths = header.map(|h| h.chars().count());
     for row in &cells {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+        for (w, (_, width)) in widths.iter_mut().zip(row) {
+            *w = (*w).max(*width);
         }
     }
-    let mut out = String::new();
-    let mut line = |cells: &[&str]| {
-        let mut text = String::new();
-        for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
-            if i + 1 == cells.len() {
-                text.push_str(cell);
-            } else {
-                let pad = width - cell.chars().count();
-                let _ = write!(text, "{cell}{}  ", " ".repeat(pad));
+    let mut out = String::with_capacity(cells.len() * 128 + 256);
+    let mut text = String::new();
+    let mut line = |cells: &mut dyn Iterator<Item = (&str, usize)>| {
+        text.clear();
+        let mut cells = cells.zip(widths).peekable();
+        while let Some(((cell, count), width)) = cells.next() {
+            text.push_str(cell);
+            if cells.peek().is_some() {
+                for _ in count..width {
+                    text.push(' ');
+                }
+                text.push_str("  ");
             }
         }
         out.push_str(text.trim_end());
         out.push('\n');
     };
-    line(&header);
+    line(&mut header.iter().map(|h| (*h, h.chars().count())));
     for row in &cells {
-        line(&row.each_ref().map(String::as_str));
+        line(&mut row.iter().map(|(c, n)| (c.as_ref(), *n)));
     }
     let groups = summary.duplicate_groups();
     if !groups.is_empty() {
@@ -337,6 +358,23 @@ pub fn table(summary: &Summary) -> String {
     out.push_str(&summary.totals());
     out.push('\n');
     out
+}
+
+/// [`clean`] borrowing `text` where it is clean already, with its width
+/// in characters.
+fn cell(text: &str, width: usize) -> (Cow<'_, str>, usize) {
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_control()) && text.len() <= width {
+        return (Cow::Borrowed(text), text.len());
+    }
+    let cleaned = clean(text, width);
+    let count = cleaned.chars().count();
+    (Cow::Owned(cleaned), count)
+}
+
+/// A cell that needs no cleaning, with its width in characters.
+fn counted(text: Cow<'_, str>) -> (Cow<'_, str>, usize) {
+    let count = text.chars().count();
+    (text, count)
 }
 
 /// A cell for the terminal: control characters (which could move the
