@@ -64,24 +64,43 @@ impl Keys {
                 .as_ref()
                 .map(|p| names::normalize(&p.value))
                 .filter(|k| !k.is_empty())
-                .map(|k| digest(|h| h.write(k.as_bytes()))),
+                .map(|k| digest(k.as_bytes())),
             list: fingerprint(c).map(|f| [(f >> 64) as u64, f as u64]),
         }
     }
 }
 
-/// Two independent 64-bit hashes of what `feed` writes: a collision in
-/// both is not a concern at any number of rosters an event receives.
-fn digest(mut feed: impl FnMut(&mut dyn std::hash::Hasher)) -> [u64; 2] {
-    use std::hash::Hasher;
-    let mut out = [0; 2];
-    for (seed, slot) in [1u64, 2].into_iter().zip(&mut out) {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write_u64(seed);
-        feed(&mut h);
-        *slot = h.finish();
+/// A 128-bit digest of `bytes`: two independent 64-bit lanes, each word
+/// folded in by a full 64x64-bit multiplication; a collision in both is not
+/// a concern at any number of rosters an event receives. Made here rather
+/// than with SipHash twice, which was most of a roster's keys.
+fn digest(bytes: &[u8]) -> [u64; 2] {
+    const K: [u64; 4] = [
+        0xa076_1d64_78bd_642f,
+        0xe703_7ed1_a0b4_28db,
+        0x8ebc_6af0_9c88_c6e3,
+        0x5899_65cc_7537_4cc3,
+    ];
+    let fold = |x: u64, k: u64| {
+        let p = u128::from(x) * u128::from(k);
+        (p as u64) ^ ((p >> 64) as u64)
+    };
+    let (mut a, mut b) = (K[2], K[3]);
+    let mut words = bytes.chunks_exact(8);
+    let mut step = |w: u64| {
+        a = fold(a ^ w, K[0]);
+        b = fold(b ^ w.rotate_left(29), K[1]);
+    };
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        step(u64::from_le_bytes(word));
     }
-    out
+    let mut last = [0u8; 8];
+    last[..words.remainder().len()].copy_from_slice(words.remainder());
+    step(u64::from_le_bytes(last));
+    step(bytes.len() as u64);
+    [fold(a, K[1]), fold(b, K[0])]
 }
 
 /// Which of a roster's [`Keys`] a kind of duplicate compares.
@@ -158,27 +177,15 @@ pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
 /// nothing. A digest, not the text, so memory does not grow with rosters;
 /// the text is hashed as it is normalized, line by line, never copied whole.
 pub fn fingerprint(c: &Checked<'_>) -> Option<u128> {
-    use std::hash::Hasher;
-    // Two independent 64-bit hashes: a collision in both is not a concern
-    // at any number of rosters an event receives.
-    let seeded = |seed: u64| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write_u64(seed);
-        h
-    };
-    let (mut a, mut b) = (seeded(1), seeded(2));
-    let mut any = false;
-    normalized_lines(c, |line| {
-        any = true;
-        a.write(line);
-        b.write(line);
-    })?;
-    any.then(|| (u128::from(a.finish()) << 64) | u128::from(b.finish()))
+    let mut text = Vec::new();
+    normalized_lines(c, &mut text)?;
+    let [a, b] = (!text.is_empty()).then(|| digest(&text))?;
+    Some((u128::from(a) << 64) | u128::from(b))
 }
 
-/// The roster's text as [`fingerprint`] compares it, a line at a time
-/// (each with its line break); `None` when there is no text.
-fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> {
+/// The roster's text as [`fingerprint`] compares it, into `out`, each line
+/// with its line break; `None` when there is no text.
+fn normalized_lines(c: &Checked<'_>, out: &mut Vec<u8>) -> Option<()> {
     let file = c.file.as_ref()?;
     // Lines naming the player, the event or Snapfire's force name do not
     // make a list different.
@@ -188,10 +195,11 @@ fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> 
         .zip([&c.header.player, &c.header.event, &c.header.title])
     {
         if let Some(s) = s {
-            *slot = file.line_col(s.span.start).0;
+            *slot = file.line_of(s.span.start);
         }
     }
-    let mut out = String::new();
+    out.reserve(file.text().len());
+    let mut buffer = [0u8; 4];
     for (n, line) in file.text().lines().enumerate() {
         if skip.contains(&(n + 1)) {
             continue;
@@ -200,18 +208,29 @@ fn normalized_lines(c: &Checked<'_>, mut each: impl FnMut(&[u8])) -> Option<()> 
         // Case and quotes as names are matched (`names::normalize`, written
         // straight into the text); spacing dropped altogether, so
         // `Tactical:Captain` and `Tactical : Captain` meet.
-        out.clear();
-        for c in line.chars().filter(|c| !c.is_whitespace()) {
-            match c {
-                '\u{2018}' | '\u{2019}' | '`' => out.push('\''),
-                '\u{00d7}' => out.push('x'),
-                c if c.is_ascii() => out.push(c.to_ascii_lowercase()),
-                c => out.extend(c.to_lowercase()),
+        let start = out.len();
+        if line.is_ascii() {
+            for b in line.bytes() {
+                match b {
+                    // `char::is_whitespace` of the ASCII characters.
+                    b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => {}
+                    b'`' => out.push(b'\''),
+                    b => out.push(b.to_ascii_lowercase()),
+                }
+            }
+        } else {
+            let mut push = |c: char| out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+            for c in line.chars().filter(|c| !c.is_whitespace()) {
+                match c {
+                    '\u{2018}' | '\u{2019}' | '`' => push('\''),
+                    '\u{00d7}' => push('x'),
+                    c if c.is_ascii() => push(c.to_ascii_lowercase()),
+                    c => c.to_lowercase().for_each(&mut push),
+                }
             }
         }
-        if !out.is_empty() {
-            out.push('\n');
-            each(out.as_bytes());
+        if out.len() > start {
+            out.push(b'\n');
         }
     }
     Some(())
