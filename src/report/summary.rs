@@ -380,6 +380,24 @@ fn counted(text: Cow<'_, str>) -> (Cow<'_, str>, usize) {
 /// A cell for the terminal: control characters (which could move the
 /// cursor or change colours) shown as `?`, and cut to `width` characters.
 fn clean(text: &str, width: usize) -> String {
+    if text.is_ascii() {
+        // A byte a character: cut and replace without decoding.
+        let cut = if text.len() > width {
+            width.saturating_sub(1)
+        } else {
+            text.len()
+        };
+        let mut out = String::with_capacity(cut + 3);
+        out.extend(
+            text.bytes()
+                .take(cut)
+                .map(|b| if b.is_ascii_control() { '?' } else { char::from(b) }),
+        );
+        if cut < text.len() {
+            out.push('…');
+        }
+        return out;
+    }
     let mut out: String = text
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })
