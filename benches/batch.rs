@@ -265,10 +265,14 @@ fn main() {
     let mut counts = Counts::default();
     muster::batch::check_each(
         &inputs,
-        // As the CLI checks for its table: no share links, which only
-        // the JSON documents print.
+        // As the CLI checks for its table: no share links and no
+        // formation facts, which only the detailed documents print.
         |bytes, name| {
-            check::check_bytes_with(catalogue, None, name, bytes, check::Wants { share_link: false })
+            let wants = check::Wants {
+                share_link: false,
+                facts: false,
+            };
+            check::check_bytes_with(catalogue, None, name, bytes, wants)
         },
         |c| {
             (

@@ -214,11 +214,21 @@ pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Check
 pub struct Wants {
     /// The army's Snapfire share link ([`Checked::share`]).
     pub share_link: bool,
+    /// Each formation's facts and the strategy rating in the army's
+    /// summary (garrison, reserve, strength, victory points: what the
+    /// detailed outputs print). Without it the core army's formations
+    /// carry blank facts (`Verdict::Unknown` with no reason) and no
+    /// strategy rating: a table of rows, which prints none of them, does
+    /// not work them out.
+    pub facts: bool,
 }
 
 impl Wants {
     /// Everything: what [`check_bytes`] and [`check_text`] make.
-    pub const ALL: Wants = Wants { share_link: true };
+    pub const ALL: Wants = Wants {
+        share_link: true,
+        facts: true,
+    };
 }
 
 /// [`check_bytes`] for an event: its rules apply as well as the list's.
@@ -446,7 +456,14 @@ fn check_file<'c>(
             &army,
             limit.map(|l| l.points),
         ));
-        let mut summary = summary(&file, &army, catalogue, limit, parsed.header.army_line);
+        let mut summary = summary(
+            &file,
+            &army,
+            catalogue,
+            limit,
+            parsed.header.army_line,
+            wants.facts,
+        );
         let lists = if parsed.header.allies.is_empty() {
             Vec::new()
         } else {
@@ -771,8 +788,13 @@ fn summary(
     catalogue: &Catalogue,
     limit: Option<Limit>,
     army_line: Option<crate::source::Span>,
+    with_facts: bool,
 ) -> ArmySummary {
-    let facts = facts::derive(army, catalogue);
+    let facts = if with_facts {
+        facts::derive(army, catalogue)
+    } else {
+        facts::blank(army)
+    };
     let line = |span: Option<crate::source::Span>| span.map_or(0, |s| file.line_col(s.start).0);
     ArmySummary {
         forces: vec![ForceSummary {
@@ -1161,7 +1183,7 @@ fn summary_of_force(
     limit: Option<Limit>,
     line: crate::source::Span,
 ) -> ArmySummary {
-    summary(file, army, catalogue, limit, Some(line))
+    summary(file, army, catalogue, limit, Some(line), true)
 }
 
 /// The army rules of a game with allies (NetEpic Gold 1.2.2-1.2.4) over

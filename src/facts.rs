@@ -203,6 +203,24 @@ fn strength(units: &[Unit<'_>]) -> Option<i64> {
         .sum()
 }
 
+/// Facts not worked out, for a result whose outputs print none: no
+/// strategy rating, and each formation's verdicts unknown with no reason.
+pub fn blank(army: &Army<'_>) -> ArmyFacts {
+    let none = || FormationFacts {
+        initiative: None,
+        garrison: Verdict::Unknown(String::new()),
+        reserve: Verdict::Unknown(String::new()),
+        strength: None,
+        vp_full: 0,
+        vp_half: 0,
+        break_their_spirit: false,
+    };
+    ArmyFacts {
+        strategy_rating: None,
+        formations: army.formations.iter().map(|_| none()).collect(),
+    }
+}
+
 /// Works out the facts of a resolved army.
 pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
     // Break Their Spirit is an Epic Armageddon victory condition; other

@@ -107,8 +107,12 @@ pub fn check(
     let (mut named_unusable, mut all_legal) = (false, true);
     let (want_json, want_html) = (spool.is_some(), html.is_some());
     let keep_whole = single && format == Format::Text;
+    // Facts (garrison, reserve, strength, victory points) are printed
+    // by the JSON documents, the HTML findings and the detailed text of a
+    // single roster; the table, the CSV and the rows print none.
     let wants = check::Wants {
         share_link: want_json,
+        facts: want_json || want_html || keep_whole,
     };
     batch::check_each(
         &inputs,
