@@ -123,7 +123,7 @@ struct Line<'a> {
 }
 
 fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     let mut start = 0;
     for piece in text.split_inclusive('\n') {
         let body = piece.strip_suffix('\n').unwrap_or(piece);
@@ -246,7 +246,8 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
         file,
         header: Header::default(),
         allied_at: Vec::new(),
-        flat: Vec::new(),
+        // Most lines are entries; a bound, so a huge file grows as it goes.
+        flat: Vec::with_capacity(all.len().min(64)),
         counts_as: Vec::new(),
         diagnostics: Vec::new(),
     };
@@ -402,6 +403,11 @@ fn parse_cost(pair: Pair<'_, Rule>, offset: usize) -> Spanned<u32> {
 
 /// Points as people write them: `3000`, `3,000`, `3000 points`.
 fn parse_points(value: &str) -> Option<u32> {
+    // Digits alone (nearly every roster): what the general path makes of
+    // them, without its copies.
+    if (1..=9).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit()) {
+        return value.parse().ok();
+    }
     let lower = value.to_lowercase();
     let digits = lower
         .trim()
@@ -952,7 +958,7 @@ fn nest(flat: Vec<(usize, Entry)>) -> Vec<Entry> {
             None => roots.push(done),
         }
     }
-    let mut roots = Vec::new();
+    let mut roots = Vec::with_capacity(flat.len());
     let mut stack: Vec<(usize, Entry)> = Vec::new();
     for (indent, entry) in flat {
         while stack.last().is_some_and(|(top, _)| *top >= indent) {

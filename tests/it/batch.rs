@@ -484,3 +484,71 @@ fn duplicates_are_reported_once_per_set_in_linear_size() {
         1
     );
 }
+
+/// What a batch skips for its table (share links, formation facts) changes
+/// nothing it prints: over every roster case, the findings, the row and the
+/// duplicate keys are those of a full check; and an unknown army's hints,
+/// remembered after the first roster that names it, are the same for the
+/// rosters after.
+#[test]
+fn a_check_for_the_table_finds_what_a_full_check_finds() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let mut paths = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    assert!(paths.len() > 100, "{} roster cases", paths.len());
+    let table = muster::check::Wants {
+        share_link: false,
+        facts: false,
+    };
+    let seen = |c: &muster::check::Checked<'_>| {
+        let findings: Vec<String> = c
+            .diagnostics
+            .iter()
+            .map(|d| format!("{:?} {:?} {:?} {}", d.severity, d.code, d.line_col(), d.message))
+            .collect();
+        let row = muster::report::summary::Row::of(c);
+        (
+            findings,
+            format!("{row:?}"),
+            muster::batch::Keys::of(c),
+            c.army.as_ref().map(|a| (a.total, a.formations.len())),
+        )
+    };
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let name = path.display().to_string();
+        let full = muster::check::check_bytes_with(catalogue, None, &name, &bytes, muster::check::Wants::ALL);
+        let slim = muster::check::check_bytes_with(catalogue, None, &name, &bytes, table);
+        assert_eq!(seen(&full), seen(&slim), "{name}");
+        assert!(slim.share.is_none(), "{name}");
+    }
+
+    let unknown = "Army: Squats of Doom\nPoints: 3000\nTactical\n";
+    let first = muster::check::check_text(catalogue, "a.txt", unknown);
+    let again = muster::check::check_text(catalogue, "a.txt", unknown);
+    assert_eq!(
+        format!("{:?}", first.diagnostics),
+        format!("{:?}", again.diagnostics)
+    );
+    let d = &first.diagnostics[0];
+    assert_eq!(d.code, muster::diagnostic::Code::UnknownArmy);
+    assert!(
+        d.hints
+            .iter()
+            .any(|h| h.starts_with("the nearest lists muster knows: ")),
+        "{:?}",
+        d.hints
+    );
+}
