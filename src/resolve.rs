@@ -352,20 +352,29 @@ impl Resolver<'_, '_> {
         for &(unit, count) in &f.units {
             units[unit] += i64::from(count);
         }
-        let own = ArmyFormation {
-            formation,
-            upgrades: taken.clone(),
-            points: 0,
-            points_known: true,
-            name_span: name.span,
-            units: units.clone(),
-            group: parent,
-            titans: Vec::new(),
-            titans_rounded: false,
-        };
+        // The formation as written, for costs that depend on what it took
+        // (`cost_when`); only made when a taken upgrade has such a cost.
+        let own = taken
+            .iter()
+            .any(|t| !list.upgrades[t.upgrade].cost_when.is_empty())
+            .then(|| ArmyFormation {
+                formation,
+                upgrades: taken.clone(),
+                points: 0,
+                points_known: true,
+                name_span: name.span,
+                units: units.clone(),
+                group: parent,
+                titans: Vec::new(),
+                titans_rounded: false,
+            });
         for t in &taken {
             let u = &list.upgrades[t.upgrade];
-            match cost_for(u, &own) {
+            let cost = match &own {
+                Some(own) => cost_for(u, own),
+                None => u.cost.as_ref(),
+            };
+            match cost {
                 Some(cost) => points += cost.of(t.count),
                 None => points_known = false,
             }

@@ -205,7 +205,9 @@ fn normalized_lines(c: &Checked<'_>, out: &mut Vec<u8>) -> Option<()> {
 /// [`normalized_lines`] of `text`, leaving out the 1-based lines `skip`.
 fn normalize_text(text: &str, skip: &[usize; 3], out: &mut Vec<u8>) {
     out.reserve(text.len());
-    if text.is_ascii() {
+    // NUL is kept as it is, so it takes the general path (it is no
+    // roster's text: a file with one is refused as binary).
+    if text.is_ascii() && !text.as_bytes().contains(&0) {
         ascii_lines(text.as_bytes(), skip, out);
         return;
     }
@@ -245,31 +247,47 @@ fn normalize_text(text: &str, skip: &[usize; 3], out: &mut Vec<u8>) {
     }
 }
 
-/// [`normalized_lines`] of an ASCII text, in one pass over its bytes.
-fn ascii_lines(text: &[u8], skip: &[usize; 3], out: &mut Vec<u8>) {
-    let (mut line, mut start, mut comment) = (1usize, out.len(), false);
-    let mut skipping = skip.contains(&line);
-    for &b in text {
-        match b {
-            b'\n' => {
-                if out.len() > start {
-                    out.push(b'\n');
-                }
-                line += 1;
-                start = out.len();
-                comment = false;
-                skipping = skip.contains(&line);
-            }
-            _ if comment || skipping => {}
-            b'#' => comment = true,
-            // `char::is_whitespace` of the ASCII characters.
-            b' ' | b'\t' | 0x0b | 0x0c | b'\r' => {}
-            b'`' => out.push(b'\''),
-            b => out.push(b.to_ascii_lowercase()),
-        }
+/// What [`ascii_lines`] writes for each ASCII byte: 0 for nothing (the
+/// blanks of `char::is_whitespace`: tab to carriage return, and space),
+/// else the byte lowercased, `` ` `` as `'`.
+const ASCII_KEPT: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            0x09..=0x0d | b' ' => 0,
+            b'`' => b'\'',
+            c => c.to_ascii_lowercase(),
+        };
+        b += 1;
     }
-    if out.len() > start {
-        out.push(b'\n');
+    table
+};
+
+/// [`normalized_lines`] of an ASCII text: each line up to its `#`, its
+/// bytes mapped through [`ASCII_KEPT`] without a branch a byte.
+fn ascii_lines(text: &[u8], skip: &[usize; 3], out: &mut Vec<u8>) {
+    for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+        if skip.contains(&(n + 1)) {
+            continue;
+        }
+        let line = line
+            .iter()
+            .position(|&b| b == b'#')
+            .map_or(line, |at| &line[..at]);
+        let start = out.len();
+        out.resize(start + line.len() + 1, 0);
+        let mut len = start;
+        for &b in line {
+            let kept = ASCII_KEPT[usize::from(b & 0x7f)];
+            out[len] = kept;
+            len += usize::from(kept != 0);
+        }
+        if len > start {
+            out[len] = b'\n';
+            len += 1;
+        }
+        out.truncate(len);
     }
 }
 
@@ -312,18 +330,20 @@ mod tests {
 
     #[test]
     fn ascii_text_is_normalized_as_any_other() {
-        let text = "Army: Codex Astartes\r\nPlayer: Ann\n\n  Tactical :  Captain, `x`  # two\n\t# only\nSUPREME\u{0b}Commander[100]";
-        let mut fast = Vec::new();
-        normalize_text(text, &[2, 0, 0], &mut fast);
-        // The same text with a letter past the comment mark takes the
-        // general path; the comment is left out, so the result is the same.
-        let mut general = Vec::new();
-        normalize_text(&text.replace("# two", "# twö"), &[2, 0, 0], &mut general);
-        assert_eq!(
-            String::from_utf8_lossy(&fast),
-            "army:codexastartes\ntactical:captain,'x'\nsupremecommander[100]\n"
-        );
-        assert_eq!(fast, general);
+        let text = "Army: Codex Astartes\r\nPlayer: Ann\n\n  Tactical :  Captain, `x`  # two\n\t# only\nSUPREME\u{0b}Commander[100]\n";
+        for text in [text, text.trim_end(), &text.replace('\n', "\r\n")] {
+            let mut fast = Vec::new();
+            normalize_text(text, &[2, 0, 0], &mut fast);
+            // The same text with a letter past the comment mark takes the
+            // general path; the comment is left out, so the result is the same.
+            let mut general = Vec::new();
+            normalize_text(&text.replace("# two", "# twö"), &[2, 0, 0], &mut general);
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                "army:codexastartes\ntactical:captain,'x'\nsupremecommander[100]\n"
+            );
+            assert_eq!(fast, general);
+        }
     }
 
     #[test]
