@@ -197,7 +197,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
         })
         .map(|(_, ((name, text, packed), facts))| {
             (
-                SourceFile::new(format!("lists/{name}"), *text),
+                SourceFile::embedded(format!("lists/{name}"), text),
                 Origin::Embedded((*name).to_string()),
                 Some(*packed).filter(Packed::is_some),
                 facts.known.then_some(facts.kind),

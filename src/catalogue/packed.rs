@@ -1,11 +1,12 @@
 //! The built-in list files in the form `build.rs` prepares them: their
 //! data read once at build time (YAML into a JSON value) and packed into a
-//! tree of tagged values and a string table (the format is described in
-//! `packed/encode.rs`, which the build script shares).
+//! tree of tagged values and the text of its strings (the format is
+//! described in `packed/encode.rs`, which the build script shares).
 //!
 //! Reading it is a serde deserializer that parses nothing: no text to
 //! scan, no escapes, no numbers to read, every string borrowed from the
-//! table, every array and object sized in advance. It hands serde the
+//! text, every key known by its number, every array and object sized in
+//! advance. It hands serde the
 //! same values, in the same order, as `serde_json` reading the same data,
 //! so the typed structs come out the same (a test proves it for every
 //! built-in file). A value that does not fit its type is an error with no
@@ -18,7 +19,7 @@ use encode::{ARRAY, FALSE, FLOAT, NEGATIVE, NULL, OBJECT, STRING, TRUE, UNSIGNED
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
-/// A built-in file's packed data: the tree and its string table. Both empty
+/// A built-in file's packed data: the tree and its strings. Both empty
 /// when the build could not read the file.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Packed {
@@ -32,17 +33,24 @@ impl Packed {
         !self.tree.is_empty()
     }
 
-    /// The file's data as `T`, every byte of the tree read.
+    /// The file's data as `T`, every byte of the tree and the text read.
     pub fn decode<T: de::Deserialize<'static>>(&self) -> Result<T, Error> {
         let mut reader = Reader {
             tree: self.tree,
             strings: self.strings,
+            keys: Vec::new(),
         };
+        let keys = reader.count()?;
+        reader.keys.reserve(keys);
+        for _ in 0..keys {
+            let key = reader.string()?;
+            reader.keys.push(key);
+        }
         let value = T::deserialize(&mut reader)?;
-        if reader.tree.is_empty() {
+        if reader.tree.is_empty() && reader.strings.is_empty() {
             Ok(value)
         } else {
-            Err(Error("bytes left after the value"))
+            Err(Error("data left after the value"))
         }
     }
 }
@@ -69,10 +77,11 @@ impl de::Error for Error {
 
 const TRUNCATED: Error = Error("the packed data ends early");
 
-/// The tree not read yet, and the table its strings point into.
+/// The tree and the text not read yet, and the keys of the file.
 struct Reader<'de> {
     tree: &'de [u8],
     strings: &'de str,
+    keys: Vec<&'de str>,
 }
 
 impl<'de> Reader<'de> {
@@ -86,7 +95,19 @@ impl<'de> Reader<'de> {
         self.tree.first().copied().ok_or(TRUNCATED)
     }
 
+    /// A varint: most are one byte (counts, lengths), read inline.
+    #[inline]
     fn varint(&mut self) -> Result<u64, Error> {
+        match self.tree.split_first() {
+            Some((&b, rest)) if b < 0x80 => {
+                self.tree = rest;
+                Ok(u64::from(b))
+            }
+            _ => self.long_varint(),
+        }
+    }
+
+    fn long_varint(&mut self) -> Result<u64, Error> {
         let mut n = 0u64;
         let mut shift = 0;
         loop {
@@ -112,13 +133,25 @@ impl<'de> Reader<'de> {
             .ok_or(Error("a count larger than the data"))
     }
 
+    /// The next string of the text, as long as the tree says.
     fn string(&mut self) -> Result<&'de str, Error> {
-        let offset = usize::try_from(self.varint()?).map_err(|_| TRUNCATED)?;
         let len = usize::try_from(self.varint()?).map_err(|_| TRUNCATED)?;
-        offset
-            .checked_add(len)
-            .and_then(|end| self.strings.get(offset..end))
-            .ok_or(Error("a string outside the table"))
+        let (string, rest) = self
+            .strings
+            .split_at_checked(len)
+            .ok_or(Error("a string beyond the text"))?;
+        self.strings = rest;
+        Ok(string)
+    }
+
+    /// A key, by its number.
+    fn key(&mut self) -> Result<&'de str, Error> {
+        let number = self.varint()?;
+        usize::try_from(number)
+            .ok()
+            .and_then(|n| self.keys.get(n))
+            .copied()
+            .ok_or(Error("an unknown key"))
     }
 
     /// Reads past one value.
@@ -141,7 +174,7 @@ impl<'de> Reader<'de> {
             }
             OBJECT => {
                 for _ in 0..self.count()? {
-                    self.string()?;
+                    self.key()?;
                     self.skip()?;
                 }
             }
@@ -255,7 +288,7 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        let key = self.reader.string()?;
+        let key = self.reader.key()?;
         seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some)
     }
 
@@ -279,7 +312,7 @@ impl<'a, 'de> de::EnumAccess<'de> for Variant<'a, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
-        let name = self.reader.string()?;
+        let name = self.reader.key()?;
         let value = seed.deserialize(de::value::BorrowedStrDeserializer::new(name))?;
         Ok((value, self))
     }
@@ -335,9 +368,9 @@ mod tests {
     }
 
     #[test]
-    fn strings_are_stored_once() {
-        let (_, strings) = encode::encode(&json!(["name", {"name": "name"}]));
-        assert_eq!(strings, "name");
+    fn keys_are_stored_once_and_strings_in_order() {
+        let (_, strings) = encode::encode(&json!(["a", {"name": "b"}, {"id": "c"}, {"name": "d"}]));
+        assert_eq!(strings, "nameidabcd");
     }
 
     #[test]
@@ -361,11 +394,11 @@ mod tests {
                 let _ = damaged.decode::<serde_json::Value>();
             }
         }
-        let no_table = Packed {
+        let no_text = Packed {
             tree: packed.tree,
             strings: "",
         };
-        assert!(no_table.decode::<serde_json::Value>().is_err());
+        assert!(no_text.decode::<serde_json::Value>().is_err());
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! The packed form of a list file, written by `build.rs` (which includes
 //! this file) and read by `catalogue::packed`.
 //!
-//! A file's data (the YAML as a JSON value) becomes two parts: a string
-//! table, every distinct string (keys and values) once, one after the
-//! other; and a tree of tagged values, each string in it written as its
-//! place in the table. Numbers are LEB128 varints.
+//! A file's data (the YAML as a JSON value) becomes two parts: a tree of
+//! tagged values, and the text of its strings, one after the other, so
+//! that a reader takes each string's bytes from where the last one ended.
+//! The keys of objects come first, each distinct key once, and the tree
+//! names a key by its number; the strings that are values follow, in the
+//! order of the tree. Numbers are LEB128 varints.
+//!
+//! The tree: the number of keys and each key's length, then the value.
 //!
 //! | tag | value | followed by |
 //! |---|---|---|
@@ -13,9 +17,9 @@
 //! | 3 | an integer from 0 up | the integer |
 //! | 4 | a negative integer `n` | `-(n + 1)` |
 //! | 5 | any other number | its `f64` bits, 8 bytes little-endian |
-//! | 6 | a string | its offset in the table, its length in bytes |
+//! | 6 | a string | its length in bytes |
 //! | 7 | an array | the number of items, then each item |
-//! | 8 | an object | the number of entries, then each key (offset, length) and value |
+//! | 8 | an object | the number of entries, then each key's number and value |
 
 /// The tags of the packed form.
 pub(crate) const NULL: u8 = 0;
@@ -28,22 +32,51 @@ pub(crate) const STRING: u8 = 6;
 pub(crate) const ARRAY: u8 = 7;
 pub(crate) const OBJECT: u8 = 8;
 
-/// A file's packed form: the tree, and the string table it points into.
+/// A file's packed form: the tree, and the text of its strings.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn encode(value: &serde_json::Value) -> (Vec<u8>, String) {
+    let mut keys = Vec::new();
+    let mut numbers = std::collections::HashMap::new();
+    collect_keys(value, &mut keys, &mut numbers);
     let mut packer = Packer {
         tree: Vec::new(),
         strings: String::new(),
-        placed: std::collections::HashMap::new(),
+        numbers,
     };
+    packer.varint(keys.len() as u64);
+    for key in &keys {
+        packer.varint(key.len() as u64);
+        packer.strings.push_str(key);
+    }
     packer.value(value);
     (packer.tree, packer.strings)
+}
+
+/// Every distinct key of the objects in `value`, numbered in the order met.
+fn collect_keys<'a>(
+    value: &'a serde_json::Value,
+    keys: &mut Vec<&'a str>,
+    numbers: &mut std::collections::HashMap<&'a str, u64>,
+) {
+    match value {
+        serde_json::Value::Array(items) => items.iter().for_each(|i| collect_keys(i, keys, numbers)),
+        serde_json::Value::Object(map) => {
+            for (key, item) in map {
+                numbers.entry(key.as_str()).or_insert_with(|| {
+                    keys.push(key.as_str());
+                    keys.len() as u64 - 1
+                });
+                collect_keys(item, keys, numbers);
+            }
+        }
+        _ => {}
+    }
 }
 
 struct Packer<'a> {
     tree: Vec<u8>,
     strings: String,
-    placed: std::collections::HashMap<&'a str, (usize, usize)>,
+    numbers: std::collections::HashMap<&'a str, u64>,
 }
 
 impl<'a> Packer<'a> {
@@ -69,7 +102,8 @@ impl<'a> Packer<'a> {
             }
             Value::String(s) => {
                 self.tree.push(STRING);
-                self.string(s);
+                self.varint(s.len() as u64);
+                self.strings.push_str(s);
             }
             Value::Array(items) => {
                 self.tree.push(ARRAY);
@@ -82,25 +116,12 @@ impl<'a> Packer<'a> {
                 self.tree.push(OBJECT);
                 self.varint(map.len() as u64);
                 for (key, item) in map {
-                    self.string(key);
+                    let number = self.numbers.get(key.as_str()).copied().unwrap_or_default();
+                    self.varint(number);
                     self.value(item);
                 }
             }
         }
-    }
-
-    fn string(&mut self, s: &'a str) {
-        let (offset, len) = match self.placed.get(s) {
-            Some(&place) => place,
-            None => {
-                let place = (self.strings.len(), s.len());
-                self.strings.push_str(s);
-                self.placed.insert(s, place);
-                place
-            }
-        };
-        self.varint(offset as u64);
-        self.varint(len as u64);
     }
 
     fn varint(&mut self, mut n: u64) {
