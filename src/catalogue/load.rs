@@ -5,9 +5,9 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
+use super::packed::Packed;
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 use super::{Catalogue, link};
-use super::packed::Packed;
 use super::{locate, schema_words};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::SourceFile;

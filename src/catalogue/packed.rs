@@ -289,7 +289,8 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
         }
         self.left -= 1;
         let key = self.reader.key()?;
-        seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some)
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
+            .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
