@@ -32,6 +32,9 @@ pub struct NeUnitCard {
     pub faults: Vec<String>,
 }
 
+/// The label of a card's pinning class, its first characteristic.
+pub const PINNING: &str = "Pinning class";
+
 /// One weapon: `-` where the profile has no such part.
 #[derive(Debug, Clone)]
 pub struct NeWeaponRow {
@@ -68,7 +71,7 @@ impl NeUnitCard {
                     None => NOT_IN_SOURCES.to_string(),
                 };
                 let mut stats = vec![
-                    ("Pinning class".to_string(), pinning),
+                    (PINNING.to_string(), pinning),
                     ("Move".to_string(), stat(&s.moves)),
                     ("Save".to_string(), stat(&s.save)),
                     ("CAF".to_string(), stat(&s.caf)),
@@ -168,6 +171,202 @@ impl NeUnitCard {
             .map(|(label, value)| format!("{label} {value}"))
             .collect::<Vec<_>>()
             .join(" · ")
+    }
+}
+
+/// A NetEpic crib sheet laid out as one grid, so that a player reads
+/// across the units: each card a row group, its name with its class and
+/// pinning class under it, its characteristics down its weapon rows, its abilities, the army
+/// book's rules and the source's faults on a line under them. Every card
+/// keeps all it says; only the layout is shared. Built on demand from
+/// `CribSheet::ne_units`, so both renderers lay out the same thing, and
+/// its column widths are computed once for the whole sheet
+/// ([`NeGrid::widths`]).
+#[derive(Debug, Clone)]
+pub struct NeGrid<'a> {
+    /// The characteristics' columns, in the cards' order: `Move`,
+    /// `Save`, `CAF`, `Morale` (a label no card has gets no column; the
+    /// pinning class is printed with the class, under them).
+    pub stats: Vec<&'a str>,
+    pub units: Vec<NeGridUnit<'a>>,
+}
+
+/// One card of a [`NeGrid`].
+#[derive(Debug, Clone)]
+pub struct NeGridUnit<'a> {
+    pub card: &'a NeUnitCard,
+    /// One value per column of `NeGrid::stats`; empty where the card
+    /// states none (a datasheet without a morale value).
+    pub stats: Vec<&'a str>,
+    /// The class, pinning class, abilities and the army book's rules with
+    /// their labels, printed on one line (`Class: `, `Pinning class: `,
+    /// `Abilities: `, `Army book rules: `).
+    pub notes: Vec<(&'static str, String)>,
+    /// The source's faults, one line each, names quoted typographically.
+    pub faults: Vec<String>,
+}
+
+/// The weapon columns of a NetEpic grid, after the unit's.
+pub const WEAPON_COLUMNS: [&str; 6] = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"];
+
+/// No column takes more than this share of the width for its longest
+/// text: the others still get what their words need.
+const MOST: f32 = 0.3;
+
+impl NeGridUnit<'_> {
+    /// Rows the unit's weapons take (at least one, for its name and stats).
+    pub fn weapon_rows(&self) -> usize {
+        self.card.weapons.len().max(1)
+    }
+
+    /// Rows the unit takes: its weapon rows, and one for its class,
+    /// notes and faults.
+    pub fn rows(&self) -> usize {
+        self.weapon_rows() + 1
+    }
+}
+
+impl<'a> NeGrid<'a> {
+    pub fn new(cards: &'a [NeUnitCard]) -> NeGrid<'a> {
+        // The labels of every card, each after the one before it on its
+        // card, so that the columns keep the order of a card.
+        let mut stats: Vec<&str> = Vec::new();
+        for card in cards {
+            let mut at = 0;
+            for (label, _) in card.stats.iter().filter(|(l, _)| l != PINNING) {
+                match stats.iter().position(|s| *s == label.as_str()) {
+                    Some(i) => at = i + 1,
+                    None => {
+                        stats.insert(at, label.as_str());
+                        at += 1;
+                    }
+                }
+            }
+        }
+        let units = cards
+            .iter()
+            .map(|card| {
+                let mut notes = vec![("Class: ", card.class.clone())];
+                if let Some((_, pinning)) = card.stats.iter().find(|(l, _)| l == PINNING) {
+                    notes.push(("Pinning class: ", pinning.clone()));
+                }
+                if !card.abilities.is_empty() {
+                    notes.push(("Abilities: ", card.abilities.join(", ")));
+                }
+                if !card.rules.is_empty() {
+                    notes.push(("Army book rules: ", card.rules.join(", ")));
+                }
+                NeGridUnit {
+                    card,
+                    stats: stats
+                        .iter()
+                        .map(|label| {
+                            (card.stats.iter())
+                                .find(|(l, _)| l == label)
+                                .map_or("", |(_, v)| v.as_str())
+                        })
+                        .collect(),
+                    notes,
+                    faults: card.faults.iter().map(|f| crate::diagnostic::quoted(f)).collect(),
+                }
+            })
+            .collect();
+        NeGrid { stats, units }
+    }
+
+    /// The column headings: `Unit`, the characteristics, then the weapon
+    /// columns.
+    pub fn header(&self) -> Vec<&str> {
+        let mut header = vec!["Unit"];
+        header.extend(&self.stats);
+        header.extend(WEAPON_COLUMNS);
+        header
+    }
+
+    /// Each column's texts, as (text, bold): the unit's name is bold.
+    fn columns(&self) -> Vec<Vec<(&str, bool)>> {
+        let weapons = 1 + self.stats.len();
+        let mut columns: Vec<Vec<(&str, bool)>> = vec![Vec::new(); weapons + WEAPON_COLUMNS.len()];
+        for unit in &self.units {
+            let card = unit.card;
+            columns[0].push((card.name.as_str(), true));
+            for (i, value) in unit.stats.iter().enumerate() {
+                columns[1 + i].push((value, false));
+            }
+            for w in &card.weapons {
+                let cells = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
+                for (i, text) in cells.into_iter().enumerate() {
+                    columns[weapons + i].push((text.as_str(), false));
+                }
+            }
+        }
+        columns
+    }
+
+    /// The width of each column as a share of `total`, computed once for
+    /// the whole sheet from what its cells hold. Each column gets at least
+    /// its longest word (or heading word), so no word breaks; then the
+    /// room left goes first to giving nine cells in ten of each column
+    /// one line (a rare long value, such as "not in the sources" among
+    /// moves, may wrap: it does not widen its column for every other
+    /// unit), then to the longest texts (at most [`MOST`] of the width),
+    /// each in proportion to what its column still lacks; what is left
+    /// after that widens every column alike. `measure` gives a text's
+    /// width (bold or not) in the unit of `total`; `pad` is a cell's
+    /// padding, both sides together.
+    pub fn widths(&self, measure: impl Fn(&str, bool) -> f32, total: f32, pad: f32) -> Vec<f32> {
+        let words = |text: &str, bold: bool| text.split(' ').map(|w| measure(w, bold)).fold(0.0f32, f32::max);
+        // Per column: its longest word, the width nine cells in ten fit
+        // in, its longest text.
+        let needs: Vec<[f32; 3]> = self
+            .header()
+            .iter()
+            .zip(self.columns())
+            .map(|(head, cells)| {
+                let least = cells
+                    .iter()
+                    .map(|(t, b)| words(t, *b))
+                    .fold(words(head, true), f32::max);
+                let mut full: Vec<f32> = cells.iter().map(|(t, b)| measure(t, *b)).collect();
+                full.sort_by(f32::total_cmp);
+                let most = full.last().copied().unwrap_or(0.0).min(total * MOST).max(least);
+                let nine = (full.len() * 9).div_ceil(10);
+                let usual = full
+                    .get(nine.saturating_sub(1))
+                    .copied()
+                    .unwrap_or(0.0)
+                    .clamp(least, most);
+                [least + pad, usual + pad, most + pad]
+            })
+            .collect();
+        let sum = |level: usize| needs.iter().map(|n| n[level]).sum::<f32>();
+        let widths: Vec<f32> = match (0..3).find(|&level| sum(level) >= total) {
+            // Not even the longest words fit: they break in every column
+            // alike.
+            Some(0) => needs.iter().map(|n| n[0] * total / sum(0)).collect(),
+            // Between two levels: the lower one, and the room left shared
+            // in proportion to what each column lacks of the higher one.
+            Some(level) => {
+                let (room, lack) = (total - sum(level - 1), sum(level) - sum(level - 1));
+                needs
+                    .iter()
+                    .map(|n| n[level - 1] + room * (n[level] - n[level - 1]) / lack.max(f32::EPSILON))
+                    .collect()
+            }
+            // Everything fits on one line: every column a little wider.
+            None => needs
+                .iter()
+                .map(|n| n[2] * total / sum(2).max(f32::EPSILON))
+                .collect(),
+        };
+        widths.iter().map(|w| w / total).collect()
+    }
+}
+
+impl super::view::CribSheet {
+    /// The NetEpic cards as one grid (see [`NeGrid`]).
+    pub fn ne_grid(&self) -> NeGrid<'_> {
+        NeGrid::new(&self.ne_units)
     }
 }
 
