@@ -582,3 +582,112 @@ impl CardsView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(name: &str, stats: &[(&str, &str)], weapons: &[&str]) -> NeUnitCard {
+        NeUnitCard {
+            id: name.to_lowercase(),
+            name: name.to_string(),
+            class: "Infantry".to_string(),
+            stats: stats
+                .iter()
+                .map(|(l, v)| (l.to_string(), v.to_string()))
+                .collect(),
+            weapons: weapons
+                .iter()
+                .map(|w| NeWeaponRow {
+                    name: w.to_string(),
+                    range: "50cm".to_string(),
+                    attacks: "1d".to_string(),
+                    to_hit: "5+".to_string(),
+                    tsm: "(0)".to_string(),
+                    notes: String::new(),
+                })
+                .collect(),
+            abilities: vec!["Elite".to_string()],
+            rules: Vec::new(),
+            faults: vec!["weapon `Bolters`: odd".to_string()],
+        }
+    }
+
+    fn chars(text: &str, _bold: bool) -> f32 {
+        text.chars().count() as f32
+    }
+
+    #[test]
+    fn the_grid_has_a_column_for_each_characteristic_any_card_states() {
+        let cards = [
+            card(
+                "Scouts",
+                &[(PINNING, "1"), ("Move", "10cm"), ("Save", "6+"), ("CAF", "+1")],
+                &["Bolters"],
+            ),
+            card(
+                "Marines",
+                &[
+                    (PINNING, "1"),
+                    ("Move", "10cm"),
+                    ("Save", "5+"),
+                    ("CAF", "+2"),
+                    ("Morale", "2+"),
+                ],
+                &[],
+            ),
+        ];
+        let grid = NeGrid::new(&cards);
+        assert_eq!(grid.stats, ["Move", "Save", "CAF", "Morale"]);
+        assert_eq!(grid.header().len(), 1 + 4 + WEAPON_COLUMNS.len());
+        // A card without a morale value leaves its cell empty.
+        assert_eq!(grid.units[0].stats, ["10cm", "6+", "+1", ""]);
+        assert_eq!(grid.units[1].stats, ["10cm", "5+", "+2", "2+"]);
+        // The class and pinning class go on the line under the stats.
+        assert_eq!(
+            grid.units[0].notes,
+            [
+                ("Class: ", "Infantry".to_string()),
+                ("Pinning class: ", "1".to_string()),
+                ("Abilities: ", "Elite".to_string())
+            ]
+        );
+        assert_eq!(grid.units[0].faults, ["weapon ‘Bolters’: odd"]);
+        // A card without weapons still takes a row, and one for its line.
+        assert_eq!((grid.units[1].weapon_rows(), grid.units[1].rows()), (1, 2));
+    }
+
+    #[test]
+    fn every_column_gets_its_longest_word_and_the_widths_fill_the_line() {
+        let mut cards: Vec<NeUnitCard> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+            .collect();
+        cards.push(card(
+            "Titan",
+            &[("Move", "not in the sources")],
+            &["Gatling Blaster (carapace or arm)"],
+        ));
+        let grid = NeGrid::new(&cards);
+        for total in [60.0, 100.0, 300.0] {
+            let widths = grid.widths(chars, total, 1.0);
+            assert_eq!(widths.len(), grid.header().len());
+            assert!((widths.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{widths:?}");
+            if total >= 100.0 {
+                // Move: its heading, `sources`, and the padding.
+                assert!(widths[1] * total >= 8.0 - 1e-3, "{widths:?} of {total}");
+                // Weapon: `(carapace`, and the padding.
+                assert!(widths[2] * total >= 10.0 - 1e-3, "{widths:?} of {total}");
+            }
+        }
+        // Short of room, one long move among ten short ones does not take
+        // the width of its whole text: it wraps.
+        let widths = grid.widths(chars, 60.0, 1.0);
+        assert!(widths[1] * 60.0 < 19.0, "{widths:?}");
+        // With room to spare, every text is on one line.
+        let widths = grid.widths(chars, 300.0, 1.0);
+        assert!(
+            widths[1] * 300.0 >= 19.0 && widths[2] * 300.0 >= 34.0,
+            "{widths:?}"
+        );
+    }
+}
