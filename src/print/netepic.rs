@@ -219,10 +219,11 @@ impl NeGridUnit<'_> {
         self.card.weapons.len().max(1)
     }
 
-    /// Rows the unit takes: its weapon rows, and one for its class,
-    /// notes and faults.
+    /// Rows the unit takes: its weapon rows, one for its class and notes,
+    /// and one for each fault (so that a titan's long list of them may
+    /// run on to the next page).
     pub fn rows(&self) -> usize {
-        self.weapon_rows() + 1
+        self.weapon_rows() + 1 + self.faults.len()
     }
 }
 
@@ -283,20 +284,22 @@ impl<'a> NeGrid<'a> {
         header
     }
 
-    /// Each column's texts, as (text, bold): the unit's name is bold.
-    fn columns(&self) -> Vec<Vec<(&str, bool)>> {
+    /// Each column's cells, as (text, bold, the rows it runs down): the
+    /// unit's name is bold and runs down all the unit's rows, its
+    /// characteristics down its weapon rows.
+    fn columns(&self) -> Vec<Vec<(&str, bool, usize)>> {
         let weapons = 1 + self.stats.len();
-        let mut columns: Vec<Vec<(&str, bool)>> = vec![Vec::new(); weapons + WEAPON_COLUMNS.len()];
+        let mut columns: Vec<Vec<(&str, bool, usize)>> = vec![Vec::new(); weapons + WEAPON_COLUMNS.len()];
         for unit in &self.units {
             let card = unit.card;
-            columns[0].push((card.name.as_str(), true));
+            columns[0].push((card.name.as_str(), true, unit.rows()));
             for (i, value) in unit.stats.iter().enumerate() {
-                columns[1 + i].push((value, false));
+                columns[1 + i].push((value, false, unit.weapon_rows()));
             }
             for w in &card.weapons {
                 let cells = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
                 for (i, text) in cells.into_iter().enumerate() {
-                    columns[weapons + i].push((text.as_str(), false));
+                    columns[weapons + i].push((text.as_str(), false, 1));
                 }
             }
         }
@@ -307,9 +310,10 @@ impl<'a> NeGrid<'a> {
     /// the whole sheet from what its cells hold. Each column gets at least
     /// its longest word (or heading word), so no word breaks; then the
     /// room left goes first to giving nine cells in ten of each column
-    /// one line (a rare long value, such as "not in the sources" among
-    /// moves, may wrap: it does not widen its column for every other
-    /// unit), then to the longest texts (at most [`MOST`] of the width),
+    /// no more lines than the rows they run down (a rare long value, such
+    /// as "not in the sources" among ranges, may wrap: it does not widen
+    /// its column for every other unit; a titan's save, down twenty weapon
+    /// rows, may take three lines), then to the longest texts (at most [`MOST`] of the width),
     /// each in proportion to what its column still lacks; what is left
     /// after that widens every column alike. `measure` gives a text's
     /// width (bold or not) in the unit of `total`; `pad` is a cell's
@@ -325,9 +329,14 @@ impl<'a> NeGrid<'a> {
             .map(|(head, cells)| {
                 let least = cells
                     .iter()
-                    .map(|(t, b)| words(t, *b))
+                    .map(|(t, b, _)| words(t, *b))
                     .fold(words(head, true), f32::max);
-                let mut full: Vec<f32> = cells.iter().map(|(t, b)| measure(t, *b)).collect();
+                // What a cell needs to take no more lines than its rows
+                // (near enough: a text wraps at its words).
+                let mut full: Vec<f32> = cells
+                    .iter()
+                    .map(|(t, b, rows)| measure(t, *b) / *rows as f32)
+                    .collect();
                 full.sort_by(f32::total_cmp);
                 let most = full.last().copied().unwrap_or(0.0).min(total * MOST).max(least);
                 let nine = (full.len() * 9).div_ceil(10);
@@ -653,8 +662,9 @@ mod tests {
             ]
         );
         assert_eq!(grid.units[0].faults, ["weapon ‘Bolters’: odd"]);
-        // A card without weapons still takes a row, and one for its line.
-        assert_eq!((grid.units[1].weapon_rows(), grid.units[1].rows()), (1, 2));
+        // A card without weapons still takes a row, and one for its line,
+        // and one for each fault.
+        assert_eq!((grid.units[1].weapon_rows(), grid.units[1].rows()), (1, 3));
     }
 
     #[test]

@@ -879,7 +879,10 @@ impl Writer<'_> {
             let total: f32 = heights.iter().sum();
             let needed = total + if open { 0.0 } else { header_h };
             let rule = if grid.ruled { 0.8 } else { 0.0 };
-            if open && needed > self.room() && self.y < self.top() {
+            // A group goes to the next page when it fits on one; a group
+            // longer than a page starts where it is and runs on.
+            let fits_a_page = total + header_h <= self.top() - BOTTOM;
+            if open && fits_a_page && needed > self.room() && self.y < self.top() {
                 self.hline(left, right, self.y, rule);
                 self.new_page();
                 open = false;
@@ -892,13 +895,19 @@ impl Writer<'_> {
                 open = true;
             }
             self.hline(left, right, self.y, rule);
-            for (row, &h) in group.iter().zip(&heights) {
+            for (r, (row, &h)) in group.iter().zip(&heights).enumerate() {
                 if h > self.room() && self.y < self.top() {
                     self.hline(left, right, self.y, rule);
                     self.new_page();
                     if !grid.header.is_empty() {
                         self.grid_row(&edges, &header, header_h, true, grid);
                     }
+                    // The cells running down from the last page (a unit's
+                    // name and characteristics) are printed again.
+                    let carried = self.carried_cells(grid, &edges, group, &heights, r);
+                    let row: Vec<GridCell> = carried.into_iter().chain(row.iter().cloned()).collect();
+                    self.grid_row(&edges, &row, h, false, grid);
+                    continue;
                 }
                 self.grid_row(&edges, row, h, false, grid);
             }
@@ -906,6 +915,30 @@ impl Writer<'_> {
         if open && grid.ruled {
             self.hline(left, right, self.y, 0.8);
         }
+    }
+
+    /// The cells of rows before `r` of a group that run down into row `r`,
+    /// as cells of row `r`, when their text fits in the rows they have left.
+    fn carried_cells(
+        &self,
+        grid: &Grid,
+        edges: &[f32],
+        group: &[Vec<GridCell>],
+        heights: &[f32],
+        r: usize,
+    ) -> Vec<GridCell> {
+        let mut carried = Vec::new();
+        for (from, row) in group.iter().enumerate().take(r) {
+            for c in row.iter().filter(|c| from + c.rows > r) {
+                let rows = from + c.rows - r;
+                let room: f32 = heights[r..(r + rows).min(heights.len())].iter().sum();
+                let lines = self.grid_cell_lines(edges, std::slice::from_ref(c), grid.size);
+                if Self::grid_lines_height(&lines, grid) <= room {
+                    carried.push(GridCell { rows, ..c.clone() });
+                }
+            }
+        }
+        carried
     }
 
     /// A grid row: its cells' text, a rule over each cell, and the column
@@ -1604,7 +1637,7 @@ fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
 /// NetEpic units as one grid (see `netepic::NeGrid`): a row group per
 /// card, its name down all its rows, its characteristics down its weapon
 /// rows, its class, pinning class, abilities and the army book's rules on
-/// the line under them and each source fault on its own line; the column widths measured once for the whole sheet.
+/// the line under them and each source fault on a row of its own; the column widths measured once for the whole sheet.
 fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
     let header: Vec<String> = grid.header().into_iter().map(String::from).collect();
     let columns = header.len();
@@ -1637,7 +1670,7 @@ fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mu
                 ..cell(1 + i, 1, vec![plain(v.to_string())])
             });
             let name = GridCell {
-                rows: down + 1,
+                rows: u.rows(),
                 ..cell(0, 1, vec![bold(c.name.clone())])
             };
             if let Some(first) = rows.first_mut() {
@@ -1651,11 +1684,14 @@ fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mu
                 runs.push(bold(*label));
                 runs.push(plain(text.clone()));
             }
-            for fault in &u.faults {
-                runs.push(bold("\nSource fault: "));
-                runs.push(plain(fault.clone()));
-            }
             rows.push(vec![cell(1, columns - 1, runs)]);
+            for fault in &u.faults {
+                rows.push(vec![cell(
+                    1,
+                    columns - 1,
+                    vec![bold("Source fault: "), plain(fault.clone())],
+                )]);
+            }
             rows
         })
         .collect();
