@@ -209,9 +209,9 @@ pub struct NeGridUnit<'a> {
 /// The weapon columns of a NetEpic grid, after the unit's.
 pub const WEAPON_COLUMNS: [&str; 6] = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"];
 
-/// No column takes more than this share of the width for its longest
-/// text: the others still get what their words need.
-const MOST: f32 = 0.3;
+/// The steps in which [`NeGrid::widths`] hands out room: this share of
+/// the width at a time.
+const STEP: f32 = 0.005;
 
 impl NeGridUnit<'_> {
     /// Rows the unit's weapons take (at least one, for its name and stats).
@@ -284,91 +284,199 @@ impl<'a> NeGrid<'a> {
         header
     }
 
-    /// Each column's cells, as (text, bold, the rows it runs down): the
-    /// unit's name is bold and runs down all the unit's rows, its
-    /// characteristics down its weapon rows.
-    fn columns(&self) -> Vec<Vec<(&str, bool, usize)>> {
+    /// Every cell whose text sets a column's width: its column, text,
+    /// weight, the lines it may take for free (the rows it runs down) and
+    /// the weapon row it shares its height with, if any.
+    fn cells(&self) -> Vec<Cell<'_>> {
         let weapons = 1 + self.stats.len();
-        let mut columns: Vec<Vec<(&str, bool, usize)>> = vec![Vec::new(); weapons + WEAPON_COLUMNS.len()];
+        let mut cells = Vec::new();
+        let mut row = 0;
         for unit in &self.units {
             let card = unit.card;
-            columns[0].push((card.name.as_str(), true, unit.rows()));
+            cells.push(Cell::new(0, &card.name, true, unit.rows(), None));
             for (i, value) in unit.stats.iter().enumerate() {
-                columns[1 + i].push((value, false, unit.weapon_rows()));
+                cells.push(Cell::new(1 + i, value, false, unit.weapon_rows(), None));
             }
             for w in &card.weapons {
-                let cells = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
-                for (i, text) in cells.into_iter().enumerate() {
-                    columns[weapons + i].push((text.as_str(), false, 1));
+                let texts = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
+                for (i, text) in texts.into_iter().enumerate() {
+                    cells.push(Cell::new(weapons + i, text, false, 1, Some(row)));
                 }
+                row += 1;
             }
         }
-        columns
+        cells
     }
 
     /// The width of each column as a share of `total`, computed once for
-    /// the whole sheet from what its cells hold. Each column gets at least
-    /// its longest word (or heading word), so no word breaks; then the
-    /// room left goes first to giving nine cells in ten of each column
-    /// no more lines than the rows they run down (a rare long value, such
-    /// as "not in the sources" among ranges, may wrap: it does not widen
-    /// its column for every other unit; a titan's save, down twenty weapon
-    /// rows, may take three lines), then to the longest texts (at most [`MOST`] of the width),
-    /// each in proportion to what its column still lacks; what is left
-    /// after that widens every column alike. `measure` gives a text's
-    /// width (bold or not) in the unit of `total`; `pad` is a cell's
-    /// padding, both sides together.
+    /// the whole sheet from what its cells hold, so that the grid takes
+    /// as few lines as it can. Each column gets at least its longest word
+    /// (or heading word), so no word breaks; then the room left is handed
+    /// out to the column where it saves the most lines per step of
+    /// width, looking at every width the room allows (a text fits only
+    /// once its column has grown by its whole overhang). A weapon row is as high
+    /// as its highest cell, so widening one of its cells saves a line only
+    /// if none of the others wraps; a name or a characteristic runs down
+    /// its unit's rows and wraps at no cost within them (a titan's save
+    /// down twenty weapon rows may take three lines). Room no line needs
+    /// goes to the columns whose longest texts still wrap, else to every
+    /// column alike. `measure` gives a text's width (bold or not) in the
+    /// unit of `total`; `pad` is a cell's padding, both sides together.
     pub fn widths(&self, measure: impl Fn(&str, bool) -> f32, total: f32, pad: f32) -> Vec<f32> {
-        let words = |text: &str, bold: bool| text.split(' ').map(|w| measure(w, bold)).fold(0.0f32, f32::max);
-        // Per column: its longest word, the width nine cells in ten fit
-        // in, its longest text.
-        let needs: Vec<[f32; 3]> = self
-            .header()
+        let header = self.header();
+        let space = measure(" ", false);
+        let mut cells = self.cells();
+        for c in &mut cells {
+            c.words = c.text.split(' ').map(|w| measure(w, c.bold)).collect();
+        }
+        let mut least: Vec<f32> = header
             .iter()
-            .zip(self.columns())
-            .map(|(head, cells)| {
-                let least = cells
-                    .iter()
-                    .map(|(t, b, _)| words(t, *b))
-                    .fold(words(head, true), f32::max);
-                // What a cell needs to take no more lines than its rows
-                // (near enough: a text wraps at its words).
-                let mut full: Vec<f32> = cells
-                    .iter()
-                    .map(|(t, b, rows)| measure(t, *b) / *rows as f32)
-                    .collect();
-                full.sort_by(f32::total_cmp);
-                let most = full.last().copied().unwrap_or(0.0).min(total * MOST).max(least);
-                let nine = (full.len() * 9).div_ceil(10);
-                let usual = full
-                    .get(nine.saturating_sub(1))
-                    .copied()
-                    .unwrap_or(0.0)
-                    .clamp(least, most);
-                [least + pad, usual + pad, most + pad]
-            })
+            .map(|h| h.split(' ').map(|w| measure(w, true)).fold(0.0, f32::max))
             .collect();
-        let sum = |level: usize| needs.iter().map(|n| n[level]).sum::<f32>();
-        let widths: Vec<f32> = match (0..3).find(|&level| sum(level) >= total) {
+        let mut most = least.clone();
+        for c in &cells {
+            least[c.col] = c.words.iter().copied().fold(least[c.col], f32::max);
+            // What it needs to take no more lines than it has rows.
+            most[c.col] = most[c.col].max(measure(c.text, c.bold) / f32::from(c.free.max(1)));
+        }
+        let least: Vec<f32> = least.iter().map(|l| l + pad).collect();
+        let most: Vec<f32> = most.iter().map(|m| m + pad).collect();
+        let sum_least: f32 = least.iter().sum();
+        if sum_least >= total {
             // Not even the longest words fit: they break in every column
             // alike.
-            Some(0) => needs.iter().map(|n| n[0] * total / sum(0)).collect(),
-            // Between two levels: the lower one, and the room left shared
-            // in proportion to what each column lacks of the higher one.
-            Some(level) => {
-                let (room, lack) = (total - sum(level - 1), sum(level) - sum(level - 1));
-                needs
-                    .iter()
-                    .map(|n| n[level - 1] + room * (n[level] - n[level - 1]) / lack.max(f32::EPSILON))
-                    .collect()
+            return least.iter().map(|l| l / sum_least).collect();
+        }
+        let step = total * STEP;
+        let levels = ((total - sum_least) / step) as usize;
+        // The lines each cell takes beyond its free ones, at each level
+        // of its column (its least width and so many steps more).
+        let extra: Vec<Vec<u16>> = cells
+            .iter()
+            .map(|c| {
+                let mut out = Vec::with_capacity(levels + 1);
+                for k in 0..=levels {
+                    let lines = match out.last() {
+                        Some(0) => 0,
+                        _ => c
+                            .lines(least[c.col] - pad + k as f32 * step, space)
+                            .saturating_sub(c.free),
+                    };
+                    out.push(lines);
+                }
+                out
+            })
+            .collect();
+        let mut by_row: Vec<Vec<usize>> = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(r) = c.row {
+                by_row.resize_with(by_row.len().max(r + 1), Vec::new);
+                by_row[r].push(i);
             }
-            // Everything fits on one line: every column a little wider.
-            None => needs
-                .iter()
-                .map(|n| n[2] * total / sum(2).max(f32::EPSILON))
-                .collect(),
+        }
+        let mut by_col: Vec<Vec<usize>> = vec![Vec::new(); header.len()];
+        for (i, c) in cells.iter().enumerate() {
+            by_col[c.col].push(i);
+        }
+        let mut level = vec![0usize; header.len()];
+        let mut left = levels;
+        // For column `col`, the lines it saves at each number of steps
+        // more than it has (index 0: none).
+        let saves = |level: &[usize], col: usize, left: usize| -> Vec<i64> {
+            let from = level[col];
+            let mut gains = vec![0i64; left + 1];
+            for &i in &by_col[col] {
+                if extra[i][from] == 0 {
+                    continue;
+                }
+                let others = cells[i].row.map_or(0, |r| {
+                    (by_row[r].iter())
+                        .filter(|&&j| j != i)
+                        .map(|&j| extra[j][level[cells[j].col]])
+                        .max()
+                        .unwrap_or(0)
+                });
+                let old = extra[i][from].max(others);
+                for (ahead, gain) in gains.iter_mut().enumerate().skip(1) {
+                    *gain += i64::from(old) - i64::from(extra[i][from + ahead].max(others));
+                }
+            }
+            gains
         };
+        loop {
+            let mut best: Option<(usize, usize, f32)> = None;
+            for col in 0..header.len() {
+                for (ahead, gain) in saves(&level, col, left).into_iter().enumerate().skip(1) {
+                    let rate = gain as f32 / ahead as f32;
+                    if gain > 0 && best.is_none_or(|(_, _, r)| rate > r) {
+                        best = Some((col, ahead, rate));
+                    }
+                }
+            }
+            let Some((col, ahead, _)) = best else { break };
+            level[col] += ahead;
+            left -= ahead;
+        }
+        let mut widths: Vec<f32> = (least.iter().zip(&level))
+            .map(|(l, k)| l + *k as f32 * step)
+            .collect();
+        let room = total - widths.iter().sum::<f32>();
+        let lack: Vec<f32> = (most.iter().zip(&widths))
+            .map(|(m, w)| (m - w).max(0.0))
+            .collect();
+        let (weights, sum) = match lack.iter().sum::<f32>() {
+            sum if sum > 0.0 => (lack, sum),
+            _ => (widths.clone(), widths.iter().sum()),
+        };
+        for (w, weight) in widths.iter_mut().zip(&weights) {
+            *w += room * weight / sum;
+        }
         widths.iter().map(|w| w / total).collect()
+    }
+}
+
+/// A cell of a [`NeGrid`] as its column's width sees it.
+#[derive(Debug, Clone)]
+struct Cell<'a> {
+    col: usize,
+    text: &'a str,
+    bold: bool,
+    /// The width of each of its words.
+    words: Vec<f32>,
+    /// The lines it takes at no cost: the rows it runs down.
+    free: u16,
+    /// The weapon row it is in (a row is as high as its highest cell).
+    row: Option<usize>,
+}
+
+impl<'a> Cell<'a> {
+    fn new(col: usize, text: &'a str, bold: bool, rows: usize, row: Option<usize>) -> Cell<'a> {
+        Cell {
+            col,
+            text,
+            bold,
+            words: Vec::new(),
+            free: u16::try_from(rows).unwrap_or(u16::MAX),
+            row,
+        }
+    }
+
+    /// The lines its words take wrapped at `width`, as the renderers
+    /// wrap: greedily, a space between words.
+    fn lines(&self, width: f32, space: f32) -> u16 {
+        let mut lines: u16 = 1;
+        let mut x: Option<f32> = None;
+        for &w in &self.words {
+            x = match x {
+                Some(at) if at + space + w > width => {
+                    lines = lines.saturating_add(1);
+                    Some(w)
+                }
+                Some(at) => Some(at + space + w),
+                None => Some(w),
+            };
+        }
+        lines
     }
 }
 
@@ -678,26 +786,58 @@ mod tests {
             &["Gatling Blaster (carapace or arm)"],
         ));
         let grid = NeGrid::new(&cards);
-        for total in [60.0, 100.0, 300.0] {
+        for total in [40.0, 60.0, 100.0, 300.0] {
             let widths = grid.widths(chars, total, 1.0);
             assert_eq!(widths.len(), grid.header().len());
             assert!((widths.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{widths:?}");
-            if total >= 100.0 {
-                // Move: its heading, `sources`, and the padding.
+            if total >= 60.0 {
+                // Move: `sources`, and the padding.
                 assert!(widths[1] * total >= 8.0 - 1e-3, "{widths:?} of {total}");
                 // Weapon: `(carapace`, and the padding.
                 assert!(widths[2] * total >= 10.0 - 1e-3, "{widths:?} of {total}");
             }
         }
-        // Short of room, one long move among ten short ones does not take
-        // the width of its whole text: it wraps.
-        let widths = grid.widths(chars, 60.0, 1.0);
-        assert!(widths[1] * 60.0 < 19.0, "{widths:?}");
         // With room to spare, every text is on one line.
         let widths = grid.widths(chars, 300.0, 1.0);
         assert!(
             widths[1] * 300.0 >= 19.0 && widths[2] * 300.0 >= 34.0,
             "{widths:?}"
         );
+    }
+
+    #[test]
+    fn the_room_goes_where_it_saves_the_most_lines() {
+        // Ten weapons whose range is missing, one with a long name: room
+        // for only one of them to fit on a line goes to the ranges.
+        let mut cards: Vec<NeUnitCard> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+            .collect();
+        for c in &mut cards {
+            c.weapons[0].range = NOT_IN_SOURCES.to_string();
+        }
+        cards.push(card("Tank", &[("Move", "10cm")], &["Twin Linked Heavy Bolters"]));
+        let grid = NeGrid::new(&cards);
+        let least: f32 = grid.header().iter().map(|h| chars(h, true) + 1.0).sum::<f32>() + 4.0;
+        let total = least + 16.0;
+        let widths: Vec<f32> = grid.widths(chars, total, 1.0).iter().map(|w| w * total).collect();
+        assert!(widths[3] >= 19.0 - 1e-3, "the ranges fit: {widths:?}");
+        assert!(widths[2] < 26.0, "the long name wraps: {widths:?}");
+    }
+
+    #[test]
+    fn a_value_down_many_rows_wraps_at_no_cost() {
+        // A titan's save down twenty weapon rows takes three lines rather
+        // than widening its column for every unit.
+        let weapons: Vec<String> = (0..20).map(|i| format!("Weapon {i} (carapace or arm)")).collect();
+        let names: Vec<&str> = weapons.iter().map(String::as_str).collect();
+        let cards = [
+            card("Titan", &[("Save", NOT_IN_SOURCES)], &names),
+            card("Squad", &[("Save", "5+")], &["Bolters"]),
+        ];
+        let grid = NeGrid::new(&cards);
+        let total = 70.0;
+        let widths: Vec<f32> = grid.widths(chars, total, 1.0).iter().map(|w| w * total).collect();
+        assert!(widths[1] < 10.0, "the save wraps: {widths:?}");
+        assert!(widths[2] >= 26.0 - 1e-3, "the weapons fit: {widths:?}");
     }
 }
