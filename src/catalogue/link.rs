@@ -11,7 +11,10 @@ use super::{
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item, SelectorSyntax};
 use crate::source::{SourceFile, Span};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+/// A set of the catalogue's short keys, hashed as [`KeyMap`] is.
+type KeySet<K> = std::collections::HashSet<K, rustc_hash::FxBuildHasher>;
 
 /// Reports problems in one file, pointing at JSON-pointer paths inside it.
 pub(super) struct FileErrors<'a> {
@@ -68,7 +71,17 @@ pub fn link(
         };
         // Ids repeat across files only to override (a `--lists` file over
         // a built-in one); within one file a repeat is a slip.
-        let mut in_this_file = std::collections::HashSet::new();
+        let mut in_this_file: KeySet<String> = KeySet::with_capacity_and_hasher(
+            file.ships.len() + file.sf_ships.len() + file.heresy_units.len() + file.ne_units.len() + file.units.len(),
+            Default::default(),
+        );
+        // Room for the file's datasheets up front: they are large, and
+        // growing the vectors one by one copied them again and again.
+        catalogue.ships.reserve(file.ships.len());
+        catalogue.sf_ships.reserve(file.sf_ships.len());
+        catalogue.heresy_units.reserve(file.heresy_units.len());
+        catalogue.ne_units.reserve(file.ne_units.len());
+        catalogue.datasheets.reserve(file.units.len());
         for (i, ship) in file.ships.into_iter().enumerate() {
             if !in_this_file.insert(ship.id.clone()) {
                 errors.error(
@@ -372,8 +385,11 @@ fn link_list(
             }
         }
     }
-    let mut ids: HashMap<&str, Defined> = HashMap::new();
-    let mut upgrade_index: HashMap<&str, usize> = HashMap::new();
+    let formation_count = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
+    let mut ids: KeyMap<&str, Defined> =
+        KeyMap::with_capacity_and_hasher(formation_count + file.upgrades.len(), Default::default());
+    let mut upgrade_index: KeyMap<&str, usize> =
+        KeyMap::with_capacity_and_hasher(file.upgrades.len(), Default::default());
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         let here = Defined::Upgrade(u);
         if let Some(first) = ids.insert(&upgrade.id, here) {
@@ -398,10 +414,10 @@ fn link_list(
 
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
-    let mut unit_at: HashMap<&str, usize> = HashMap::new();
+    let mut unit_at: KeyMap<&str, usize> = KeyMap::default();
     // The game's datasheet ids, gathered once rather than scanned per use.
     let game = file.game;
-    let sheet_ids: std::collections::HashSet<&str> = (catalogue.datasheets.iter())
+    let sheet_ids: KeySet<&str> = (catalogue.datasheets.iter())
         .filter(|d| d.game == game)
         .map(|d| d.id.as_str())
         .chain(
@@ -444,8 +460,9 @@ fn link_list(
             }))
         };
 
-    let mut upgrades = Vec::new();
-    let mut upgrade_names = NameIndex::default();
+    let mut upgrades = Vec::with_capacity(file.upgrades.len());
+    let mut upgrade_names =
+        NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         let mut counts = |list: &[raw::UnitCount], field: &str, errors: &mut FileErrors<'_>| {
             list.iter()
@@ -507,11 +524,16 @@ fn link_list(
         });
     }
 
-    let mut sections = Vec::new();
-    let mut formations = Vec::new();
-    let mut formation_names = NameIndex::default();
+    let mut sections = Vec::with_capacity(file.sections.len());
+    let mut formations = Vec::with_capacity(formation_count);
+    let mut formation_names = NameIndex::with_capacity(
+        (file.sections.iter())
+            .flat_map(|s| &s.formations)
+            .map(|f| 1 + f.aliases.len())
+            .sum(),
+    );
     // The upgrades of each tag, in the file's order.
-    let mut upgrades_tagged: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut upgrades_tagged: KeyMap<&str, Vec<usize>> = KeyMap::default();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         for tag in &upgrade.tags {
             let tagged = upgrades_tagged.entry(tag.as_str()).or_default();
@@ -673,11 +695,12 @@ fn link_list(
     {
         let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
         // Each formation id's first index, and the ids of group formations.
-        let mut formation_at: HashMap<&str, usize> = HashMap::with_capacity(formations.len());
+        let mut formation_at: KeyMap<&str, usize> =
+            KeyMap::with_capacity_and_hasher(formations.len(), Default::default());
         for (i, f) in formations.iter().enumerate() {
             formation_at.entry(f.id.as_str()).or_insert(i);
         }
-        let group_ids: std::collections::HashSet<&str> = (file.sections.iter())
+        let group_ids: KeySet<&str> = (file.sections.iter())
             .flat_map(|s| &s.formations)
             .filter(|g| g.group.is_some())
             .map(|g| g.id.as_str())

@@ -34,6 +34,20 @@ pub(crate) fn normalize_chars(name: &str) -> String {
 /// several times cheaper): the same words (`char::is_whitespace` of ASCII
 /// is tab to carriage return, and space), the same characters.
 fn normalize_ascii(name: &[u8]) -> String {
+    // Nearly every name is already spaced as `normalize` leaves it (words
+    // apart by one space, no other white space, no backtick): then it is
+    // only lowered, which is a copy rather than a byte-by-byte rebuild.
+    let mut after_space = true;
+    let tidy = name.iter().all(|&b| {
+        let space = b == b' ';
+        let ok = !(space && after_space) && b != b'`' && !(0x09..=0x0d).contains(&b);
+        after_space = space;
+        ok
+    }) && !after_space;
+    if tidy {
+        // ASCII in, ASCII out: always UTF-8.
+        return String::from_utf8(name.to_ascii_lowercase()).unwrap_or_default();
+    }
     let mut out = Vec::with_capacity(name.len());
     let mut gap = false;
     for &b in name {
@@ -57,7 +71,8 @@ fn normalize_ascii(name: &[u8]) -> String {
 /// Only letters and digits: "Land-Raider" and "land raider" meet here.
 pub fn compact(normalized: &str) -> String {
     if normalized.is_ascii() {
-        let kept: Vec<u8> = normalized.bytes().filter(u8::is_ascii_alphanumeric).collect();
+        let mut kept = normalized.as_bytes().to_vec();
+        kept.retain(u8::is_ascii_alphanumeric);
         // ASCII in, ASCII out: always UTF-8.
         String::from_utf8(kept).unwrap_or_default()
     } else {
