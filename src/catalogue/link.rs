@@ -72,7 +72,11 @@ pub fn link(
         // Ids repeat across files only to override (a `--lists` file over
         // a built-in one); within one file a repeat is a slip.
         let mut in_this_file: KeySet<String> = KeySet::with_capacity_and_hasher(
-            file.ships.len() + file.sf_ships.len() + file.heresy_units.len() + file.ne_units.len() + file.units.len(),
+            file.ships.len()
+                + file.sf_ships.len()
+                + file.heresy_units.len()
+                + file.ne_units.len()
+                + file.units.len(),
             Default::default(),
         );
         // Room for the file's datasheets up front: they are large, and
@@ -347,6 +351,18 @@ fn card_values(formation: &raw::Formation) -> Option<super::CardValues> {
     })
 }
 
+/// The set of two lists of tags: a handful, inserted one by one (collecting
+/// them copied every tag into a vector to sort it first, a repeated one too).
+fn tag_set(first: &[String], then: &[String]) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    for tag in first.iter().chain(then) {
+        if !set.contains(tag) {
+            set.insert(tag.clone());
+        }
+    }
+    set
+}
+
 fn known<T>(value: Known<T>) -> Option<T> {
     match value {
         Known::Value(v) => Some(v),
@@ -458,8 +474,7 @@ fn link_list(
         };
 
     let mut upgrades = Vec::with_capacity(file.upgrades.len());
-    let mut upgrade_names =
-        NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
+    let mut upgrade_names = NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
     // What the linked entries keep that nothing reads from the file later
     // (names, aliases, notes, profile changes) is moved out of it rather
     // than copied; ids and tags stay, for the indexes below.
@@ -515,7 +530,7 @@ fn link_list(
             cost: known(upgrade.points.clone()),
             adds,
             replaces,
-            tags: upgrade.tags.iter().cloned().collect(),
+            tags: tag_set(&upgrade.tags, &[]),
             note: upgrade.note.take(),
             fills,
             cost_when: Vec::new(),
@@ -598,7 +613,7 @@ fn link_list(
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
                 formation_names.insert(name, index);
             }
-            let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
+            let tags = tag_set(&section.tags, &formation.tags);
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {

@@ -101,42 +101,6 @@ fn push_str(map: &mut KeyMap<String, Entries>, key: &str, index: usize) {
     }
 }
 
-/// [`normalize`] of a name and [`compact`] of that: for an ASCII name
-/// (nearly all) in one pass, each kept byte going to one or both.
-fn keys_of(name: &str) -> (String, String) {
-    if !name.is_ascii() {
-        let n = normalize(name);
-        let c = compact(&n);
-        return (n, c);
-    }
-    let mut n = Vec::with_capacity(name.len());
-    let mut c = Vec::with_capacity(name.len());
-    let mut gap = false;
-    for &b in name.as_bytes() {
-        if b == b' ' || (0x09..=0x0d).contains(&b) {
-            gap = !n.is_empty();
-            continue;
-        }
-        if gap {
-            n.push(b' ');
-            gap = false;
-        }
-        let b = match b {
-            b'`' => b'\'',
-            b => b.to_ascii_lowercase(),
-        };
-        n.push(b);
-        if b.is_ascii_alphanumeric() {
-            c.push(b);
-        }
-    }
-    // ASCII in, ASCII out: always UTF-8.
-    (
-        String::from_utf8(n).unwrap_or_default(),
-        String::from_utf8(c).unwrap_or_default(),
-    )
-}
-
 /// `stem` followed by `y`.
 fn with_y(stem: &str) -> String {
     let mut key = String::with_capacity(stem.len() + 1);
@@ -159,7 +123,8 @@ impl NameIndex {
 
     pub fn insert(&mut self, name: &str, index: usize) {
         self.display.push((name.to_string(), index));
-        let (n, c) = keys_of(name);
+        let n = normalize(name);
+        let c = compact(&n);
         // The singulars the name might stand for, as `singulars`. Their
         // compact forms are cut from the name's (the suffixes are letters,
         // which `compact` keeps), not compacted again.
@@ -264,7 +229,6 @@ mod tests {
                 super::super::normalize::compact_chars(&n),
                 "{name:?}"
             );
-            assert_eq!(keys_of(name), (n.clone(), compact(&n)), "{name:?}");
         }
     }
 
