@@ -351,18 +351,6 @@ fn card_values(formation: &raw::Formation) -> Option<super::CardValues> {
     })
 }
 
-/// The set of two lists of tags: a handful, inserted one by one (collecting
-/// them copied every tag into a vector to sort it first, a repeated one too).
-fn tag_set(first: &[String], then: &[String]) -> BTreeSet<String> {
-    let mut set = BTreeSet::new();
-    for tag in first.iter().chain(then) {
-        if !set.contains(tag) {
-            set.insert(tag.clone());
-        }
-    }
-    set
-}
-
 fn known<T>(value: Known<T>) -> Option<T> {
     match value {
         Known::Value(v) => Some(v),
@@ -530,7 +518,7 @@ fn link_list(
             cost: known(upgrade.points.clone()),
             adds,
             replaces,
-            tags: tag_set(&upgrade.tags, &[]),
+            tags: upgrade.tags.iter().cloned().collect(),
             note: upgrade.note.take(),
             fills,
             cost_when: Vec::new(),
@@ -613,7 +601,7 @@ fn link_list(
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
                 formation_names.insert(name, index);
             }
-            let tags = tag_set(&section.tags, &formation.tags);
+            let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {
