@@ -26,8 +26,10 @@ pub enum Lookup {
 pub struct NameIndex {
     exact: KeyMap<String, Entries>,
     compact: KeyMap<String, Entries>,
-    /// Every name and alias as written, for suggestions.
-    pub display: Vec<(String, usize)>,
+    /// Every name and alias as written, for suggestions: one after the
+    /// other in `written`, each as its end there (one allocation for all).
+    written: String,
+    ends: Vec<usize>,
 }
 
 pub use super::normalize::{compact, normalize};
@@ -117,12 +119,14 @@ impl NameIndex {
         NameIndex {
             exact: KeyMap::with_capacity_and_hasher(keys, Default::default()),
             compact: KeyMap::with_capacity_and_hasher(keys, Default::default()),
-            display: Vec::with_capacity(names),
+            written: String::with_capacity(names * 24),
+            ends: Vec::with_capacity(names),
         }
     }
 
     pub fn insert(&mut self, name: &str, index: usize) {
-        self.display.push((name.to_string(), index));
+        self.written.push_str(name);
+        self.ends.push(self.written.len());
         let n = normalize(name);
         let c = compact(&n);
         // The singulars the name might stand for, as `singulars`. Their
@@ -185,7 +189,11 @@ impl NameIndex {
 
     /// The closest known name, for "did you mean".
     pub fn suggest(&self, name: &str) -> Option<&str> {
-        crate::diagnostic::nearest(name, self.display.iter().map(|(n, _)| n.as_str()))
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let names = starts
+            .zip(&self.ends)
+            .filter_map(|(start, &end)| self.written.get(start..end));
+        crate::diagnostic::nearest(name, names)
     }
 }
 
