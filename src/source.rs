@@ -37,7 +37,9 @@ pub struct SourceFile {
 #[derive(Debug)]
 struct Inner {
     name: String,
-    text: String,
+    /// Borrowed for a text built into the binary (a list file's YAML, which
+    /// copying cost more than linking some lists), owned otherwise.
+    text: std::borrow::Cow<'static, str>,
     /// Found on first use: most files (the built-in lists) never report a
     /// position, and scanning them for line breaks was a tenth of a check.
     line_starts: std::sync::OnceLock<Vec<usize>>,
@@ -48,7 +50,18 @@ impl SourceFile {
         SourceFile {
             inner: Arc::new(Inner {
                 name: name.into(),
-                text: text.into(),
+                text: std::borrow::Cow::Owned(text.into()),
+                line_starts: std::sync::OnceLock::new(),
+            }),
+        }
+    }
+
+    /// [`SourceFile::new`] of a text built into the binary, not copied.
+    pub fn embedded(name: impl Into<String>, text: &'static str) -> SourceFile {
+        SourceFile {
+            inner: Arc::new(Inner {
+                name: name.into(),
+                text: std::borrow::Cow::Borrowed(text),
                 line_starts: std::sync::OnceLock::new(),
             }),
         }

@@ -195,7 +195,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
         })
         .map(|(_, ((name, text, json), facts))| {
             (
-                SourceFile::new(format!("lists/{name}"), *text),
+                SourceFile::embedded(format!("lists/{name}"), text),
                 Origin::Embedded((*name).to_string()),
                 Some(*json).filter(|j| !j.is_empty()),
                 facts.known.then_some(facts.kind),
