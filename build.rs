@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 #[path = "src/catalogue/normalize.rs"]
 mod normalize;
 
+// The packed form the run reads the built-in files from.
+#[path = "src/catalogue/packed/encode.rs"]
+mod encode;
+
 fn main() {
     // Read at run time: `env!` would bake in the folder the build script was
     // compiled in, and a copied `target/` would then embed another tree's lists.
@@ -15,15 +19,17 @@ fn main() {
     let root = Path::new(&manifest_dir).join("lists");
     println!("cargo:rerun-if-changed=lists");
     println!("cargo:rerun-if-changed=src/catalogue/normalize.rs");
+    println!("cargo:rerun-if-changed=src/catalogue/packed/encode.rs");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
     // Each file is embedded twice: the YAML, for error positions and
-    // `--lists`-style reporting, and the same data as JSON, which parses
-    // an order of magnitude faster at every start. A file that is not
-    // valid YAML gets no JSON; the run-time load then reports the error.
+    // `--lists`-style reporting, and its data read once here and packed
+    // (`catalogue::packed`), which a run reads without parsing any text.
+    // A file that is not valid YAML is not packed; the run-time load then
+    // reports the error.
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
-    let mut out = String::from("pub static EMBEDDED: &[(&str, &str, &str)] = &[\n");
+    let mut out = String::from("pub static EMBEDDED: &[(&str, &str, Packed)] = &[\n");
     let mut manifest = String::from("pub static MANIFEST: &[FileFacts] = &[\n");
     for (i, file) in files.iter().enumerate() {
         let relative = file.strip_prefix(&root).unwrap_or(file);
@@ -32,16 +38,20 @@ fn main() {
             .ok()
             .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
         let _ = writeln!(manifest, "    {},", facts(value.as_ref()));
-        let json = value.map(|value| value.to_string()).unwrap_or_default();
-        let json_path = dest.join(format!("list-{i}.json"));
-        if let Err(e) = std::fs::write(&json_path, json) {
-            println!("cargo:warning=cannot write {}: {e}", json_path.display());
+        let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
+        let tree_path = dest.join(format!("list-{i}.tree"));
+        let strings_path = dest.join(format!("list-{i}.strings"));
+        for (path, bytes) in [(&tree_path, tree.as_slice()), (&strings_path, strings.as_bytes())] {
+            if let Err(e) = std::fs::write(path, bytes) {
+                println!("cargo:warning=cannot write {}: {e}", path.display());
+            }
         }
         let _ = writeln!(
             out,
-            "    ({name:?}, include_str!({:?}), include_str!({:?})),",
+            "    ({name:?}, include_str!({:?}), Packed {{ tree: include_bytes!({:?}), strings: include_str!({:?}) }}),",
             file.display().to_string(),
-            json_path.display().to_string()
+            tree_path.display().to_string(),
+            strings_path.display().to_string()
         );
     }
     out.push_str("];\n");

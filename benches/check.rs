@@ -26,8 +26,14 @@ fn check(c: &mut Criterion) {
         b.iter(|| catalogue::load_for_check(None, black_box("Codex Astartes")))
     });
     // What `muster check ROSTER` loads for a roster without a `Scenario:`
-    // line, per game (a NetEpic army book is the largest list).
-    for army in ["Codex Astartes", "Armageddon Sector", "NetEpic Adeptus Astartes"] {
+    // line, per game (a NetEpic army book is the largest list): the files'
+    // packed data decoded (`catalogue::packed`), then linked.
+    for army in [
+        "Codex Astartes",
+        "Armageddon Sector",
+        "NetEpic Adeptus Astartes",
+        "Space Fleet Tyranid Hive Fleet",
+    ] {
         c.bench_function(
             &format!("load what one {army} roster without a scenario needs"),
             |b| b.iter(|| catalogue::load_for_check_with(None, black_box(army), false)),

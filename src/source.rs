@@ -37,8 +37,8 @@ pub struct SourceFile {
 #[derive(Debug)]
 struct Inner {
     name: String,
-    /// Borrowed for a text built into the binary (a list file's YAML, which
-    /// copying cost more than linking some lists), owned otherwise.
+    /// Borrowed for a built-in list (its YAML is in the binary), so that
+    /// loading one does not copy it.
     text: std::borrow::Cow<'static, str>,
     /// Found on first use: most files (the built-in lists) never report a
     /// position, and scanning them for line breaks was a tenth of a check.
@@ -56,7 +56,7 @@ impl SourceFile {
         }
     }
 
-    /// [`SourceFile::new`] of a text built into the binary, not copied.
+    /// A text built into the binary, not copied.
     pub fn embedded(name: impl Into<String>, text: &'static str) -> SourceFile {
         SourceFile {
             inner: Arc::new(Inner {

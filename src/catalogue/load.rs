@@ -5,6 +5,7 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
+use super::packed::Packed;
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 use super::{Catalogue, link};
 use super::{locate, schema_words};
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 mod embedded {
     use super::{FileFacts, FileKind};
+    use crate::catalogue::packed::Packed;
     include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
 }
 
@@ -183,7 +185,7 @@ fn sorted_overlap(a: &[&str], b: &[&str]) -> bool {
 /// Loads the built-in files `selection` marks (all without one), then `extra`.
 fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<bool>>) -> LoadReport {
     let mut diagnostics = Vec::new();
-    type Source = (SourceFile, Origin, Option<&'static str>, Option<FileKind>);
+    type Source = (SourceFile, Origin, Option<Packed>, Option<FileKind>);
     let mut sources: Vec<Source> = embedded::EMBEDDED
         .iter()
         .zip(embedded::MANIFEST)
@@ -193,11 +195,11 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
                 .as_ref()
                 .is_none_or(|s| s.get(*i).copied().unwrap_or(true))
         })
-        .map(|(_, ((name, text, json), facts))| {
+        .map(|(_, ((name, text, packed), facts))| {
             (
                 SourceFile::embedded(format!("lists/{name}"), text),
                 Origin::Embedded((*name).to_string()),
-                Some(*json).filter(|j| !j.is_empty()),
+                Some(*packed).filter(Packed::is_some),
                 facts.known.then_some(facts.kind),
             )
         })
@@ -214,16 +216,16 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
     let mut models = Vec::new();
     let mut glossaries = Vec::new();
     let mut scenarios = Vec::new();
-    for (file, origin, json, kind) in sources {
+    for (file, origin, packed, kind) in sources {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
-        // A built-in file nobody asked to prove goes straight from its JSON
-        // into the typed structs; anything unusual takes the long way,
-        // which says what is wrong.
-        let fast = match (validate, json, kind) {
-            (false, Some(json), Some(kind)) => parse_typed(json, kind),
+        // A built-in file nobody asked to prove goes straight from its
+        // packed form into the typed structs; anything unusual takes the
+        // long way, which says what is wrong.
+        let fast = match (validate, packed, kind) {
+            (false, Some(packed), Some(kind)) => parse_typed(packed, kind),
             _ => None,
         };
-        let parsed = fast.or_else(|| parse_file(&file, json, validate, &mut diagnostics));
+        let parsed = fast.or_else(|| parse_file(&file, packed, validate, &mut diagnostics));
         match parsed {
             Some(Parsed::List(list)) => lists.push((list, file, origin, validate)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
@@ -319,26 +321,27 @@ pub(crate) enum FileKind {
     Scenarios,
 }
 
-/// A built-in file's JSON read directly as the kind the build recorded.
-fn parse_typed(json: &str, kind: FileKind) -> Option<Parsed> {
+/// A built-in file's packed data read directly as the kind the build
+/// recorded.
+fn parse_typed(packed: Packed, kind: FileKind) -> Option<Parsed> {
     match kind {
-        FileKind::List => serde_json::from_str(json).ok().map(|l| Parsed::List(Box::new(l))),
-        FileKind::Datasheets => serde_json::from_str(json).ok().map(Parsed::Datasheets),
-        FileKind::Models => serde_json::from_str(json).ok().map(Parsed::Models),
-        FileKind::Glossary => serde_json::from_str(json).ok().map(Parsed::Glossary),
-        FileKind::Scenarios => serde_json::from_str(json).ok().map(Parsed::Scenarios),
+        FileKind::List => packed.decode().ok().map(|l| Parsed::List(Box::new(l))),
+        FileKind::Datasheets => packed.decode().ok().map(Parsed::Datasheets),
+        FileKind::Models => packed.decode().ok().map(Parsed::Models),
+        FileKind::Glossary => packed.decode().ok().map(Parsed::Glossary),
+        FileKind::Scenarios => packed.decode().ok().map(Parsed::Scenarios),
     }
 }
 
-/// Reads one file: from its pre-converted JSON when built in (`json`),
-/// else from its YAML; checked against its schema when `validate`.
+/// Reads one file: from its packed data when built in (`packed`), else
+/// from its YAML; checked against its schema when `validate`.
 fn parse_file(
     file: &SourceFile,
-    json: Option<&str>,
+    packed: Option<Packed>,
     validate: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Parsed> {
-    let pre_converted = json.and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok());
+    let pre_converted = packed.and_then(|p| p.decode::<serde_json::Value>().ok());
     let parsed = match pre_converted {
         Some(value) => Ok(value),
         None => locate::parse_yaml(file, Code::ListData),
@@ -439,16 +442,33 @@ fn parse_file(
 mod tests {
     use super::*;
 
-    /// The JSON built in beside each list file says exactly what its YAML
-    /// says, so reading the faster form changes nothing.
+    /// The data packed beside each built-in file says exactly what its
+    /// YAML says, and reads into the same typed structs as the YAML's
+    /// value does through `serde_json`, so reading the packed form changes
+    /// nothing.
     #[test]
-    fn pre_converted_json_matches_the_yaml() {
+    fn packed_data_matches_the_yaml() {
         assert!(!embedded::EMBEDDED.is_empty());
-        for (name, yaml, json) in embedded::EMBEDDED {
+        for ((name, yaml, packed), facts) in embedded::EMBEDDED.iter().zip(embedded::MANIFEST) {
             let file = SourceFile::new(format!("lists/{name}"), *yaml);
             let from_yaml = locate::parse_yaml(&file, Code::ListData).expect("built-in YAML parses");
-            let from_json: serde_json::Value = serde_json::from_str(json).expect("built-in JSON parses");
-            assert_eq!(from_yaml, from_json, "{name}");
+            let from_packed: serde_json::Value = packed.decode().expect("built-in packed data reads");
+            assert_eq!(from_yaml, from_packed, "{name}");
+            assert!(facts.known, "{name}");
+            let typed = |parsed: Option<Parsed>| match parsed {
+                Some(Parsed::List(l)) => format!("{l:?}"),
+                Some(Parsed::Datasheets(d)) => format!("{d:?}"),
+                Some(Parsed::Models(m)) => format!("{m:?}"),
+                Some(Parsed::Glossary(g)) => format!("{g:?}"),
+                Some(Parsed::Scenarios(s)) => format!("{s:?}"),
+                None => String::new(),
+            };
+            let fast = typed(parse_typed(*packed, facts.kind));
+            let mut diagnostics = Vec::new();
+            let long_way = typed(parse_file(&file, None, false, &mut diagnostics));
+            assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+            assert!(!fast.is_empty(), "{name}");
+            assert_eq!(fast, long_way, "{name}");
         }
     }
 }

@@ -14,6 +14,7 @@ mod load;
 pub mod locate;
 pub mod names;
 mod normalize;
+mod packed;
 pub mod raw;
 pub mod scenarios;
 pub mod schema_words;

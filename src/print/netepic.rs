@@ -32,6 +32,9 @@ pub struct NeUnitCard {
     pub faults: Vec<String>,
 }
 
+/// The label of a card's pinning class, its first characteristic.
+pub const PINNING: &str = "Pinning class";
+
 /// One weapon: `-` where the profile has no such part.
 #[derive(Debug, Clone)]
 pub struct NeWeaponRow {
@@ -68,7 +71,7 @@ impl NeUnitCard {
                     None => NOT_IN_SOURCES.to_string(),
                 };
                 let mut stats = vec![
-                    ("Pinning class".to_string(), pinning),
+                    (PINNING.to_string(), pinning),
                     ("Move".to_string(), stat(&s.moves)),
                     ("Save".to_string(), stat(&s.save)),
                     ("CAF".to_string(), stat(&s.caf)),
@@ -168,6 +171,319 @@ impl NeUnitCard {
             .map(|(label, value)| format!("{label} {value}"))
             .collect::<Vec<_>>()
             .join(" · ")
+    }
+}
+
+/// A NetEpic crib sheet laid out as one grid, so that a player reads
+/// across the units: each card a row group, its name with its class and
+/// pinning class under it, its characteristics down its weapon rows, its abilities, the army
+/// book's rules and the source's faults on a line under them. Every card
+/// keeps all it says; only the layout is shared. Built on demand from
+/// `CribSheet::ne_units`, so both renderers lay out the same thing, and
+/// its column widths are computed once for the whole sheet
+/// ([`NeGrid::widths`]).
+#[derive(Debug, Clone)]
+pub struct NeGrid<'a> {
+    /// The characteristics' columns, in the cards' order: `Move`,
+    /// `Save`, `CAF`, `Morale` (a label no card has gets no column; the
+    /// pinning class is printed with the class, under them).
+    pub stats: Vec<&'a str>,
+    pub units: Vec<NeGridUnit<'a>>,
+}
+
+/// One card of a [`NeGrid`].
+#[derive(Debug, Clone)]
+pub struct NeGridUnit<'a> {
+    pub card: &'a NeUnitCard,
+    /// One value per column of `NeGrid::stats`; empty where the card
+    /// states none (a datasheet without a morale value).
+    pub stats: Vec<&'a str>,
+    /// The class, pinning class, abilities and the army book's rules with
+    /// their labels, printed on one line (`Class: `, `Pinning class: `,
+    /// `Abilities: `, `Army book rules: `).
+    pub notes: Vec<(&'static str, String)>,
+    /// The source's faults, one line each, names quoted typographically.
+    pub faults: Vec<String>,
+}
+
+/// The weapon columns of a NetEpic grid, after the unit's.
+pub const WEAPON_COLUMNS: [&str; 6] = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"];
+
+/// The steps in which [`NeGrid::widths`] hands out room: this share of
+/// the width at a time.
+const STEP: f32 = 0.005;
+
+impl NeGridUnit<'_> {
+    /// Rows the unit's weapons take (at least one, for its name and stats).
+    pub fn weapon_rows(&self) -> usize {
+        self.card.weapons.len().max(1)
+    }
+
+    /// Rows the unit takes: its weapon rows, one for its class and notes,
+    /// and one for each fault (so that a titan's long list of them may
+    /// run on to the next page).
+    pub fn rows(&self) -> usize {
+        self.weapon_rows() + 1 + self.faults.len()
+    }
+}
+
+impl<'a> NeGrid<'a> {
+    pub fn new(cards: &'a [NeUnitCard]) -> NeGrid<'a> {
+        // The labels of every card, each after the one before it on its
+        // card, so that the columns keep the order of a card.
+        let mut stats: Vec<&str> = Vec::new();
+        for card in cards {
+            let mut at = 0;
+            for (label, _) in card.stats.iter().filter(|(l, _)| l != PINNING) {
+                match stats.iter().position(|s| *s == label.as_str()) {
+                    Some(i) => at = i + 1,
+                    None => {
+                        stats.insert(at, label.as_str());
+                        at += 1;
+                    }
+                }
+            }
+        }
+        let units = cards
+            .iter()
+            .map(|card| {
+                let mut notes = vec![("Class: ", card.class.clone())];
+                if let Some((_, pinning)) = card.stats.iter().find(|(l, _)| l == PINNING) {
+                    notes.push(("Pinning class: ", pinning.clone()));
+                }
+                if !card.abilities.is_empty() {
+                    notes.push(("Abilities: ", card.abilities.join(", ")));
+                }
+                if !card.rules.is_empty() {
+                    notes.push(("Army book rules: ", card.rules.join(", ")));
+                }
+                NeGridUnit {
+                    card,
+                    stats: stats
+                        .iter()
+                        .map(|label| {
+                            (card.stats.iter())
+                                .find(|(l, _)| l == label)
+                                .map_or("", |(_, v)| v.as_str())
+                        })
+                        .collect(),
+                    notes,
+                    faults: card.faults.iter().map(|f| crate::diagnostic::quoted(f)).collect(),
+                }
+            })
+            .collect();
+        NeGrid { stats, units }
+    }
+
+    /// The column headings: `Unit`, the characteristics, then the weapon
+    /// columns.
+    pub fn header(&self) -> Vec<&str> {
+        let mut header = vec!["Unit"];
+        header.extend(&self.stats);
+        header.extend(WEAPON_COLUMNS);
+        header
+    }
+
+    /// Every cell whose text sets a column's width: its column, text,
+    /// weight, the lines it may take for free (the rows it runs down) and
+    /// the weapon row it shares its height with, if any.
+    fn cells(&self) -> Vec<Cell<'_>> {
+        let weapons = 1 + self.stats.len();
+        let mut cells = Vec::new();
+        let mut row = 0;
+        for unit in &self.units {
+            let card = unit.card;
+            cells.push(Cell::new(0, &card.name, true, unit.rows(), None));
+            for (i, value) in unit.stats.iter().enumerate() {
+                cells.push(Cell::new(1 + i, value, false, unit.weapon_rows(), None));
+            }
+            for w in &card.weapons {
+                let texts = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
+                for (i, text) in texts.into_iter().enumerate() {
+                    cells.push(Cell::new(weapons + i, text, false, 1, Some(row)));
+                }
+                row += 1;
+            }
+        }
+        cells
+    }
+
+    /// The width of each column as a share of `total`, computed once for
+    /// the whole sheet from what its cells hold, so that the grid takes
+    /// as few lines as it can. Each column gets at least its longest word
+    /// (or heading word), so no word breaks; then the room left is handed
+    /// out to the column where it saves the most lines per step of
+    /// width, looking at every width the room allows (a text fits only
+    /// once its column has grown by its whole overhang). A weapon row is as high
+    /// as its highest cell, so widening one of its cells saves a line only
+    /// if none of the others wraps; a name or a characteristic runs down
+    /// its unit's rows and wraps at no cost within them (a titan's save
+    /// down twenty weapon rows may take three lines). Room no line needs
+    /// goes to the columns whose longest texts still wrap, else to every
+    /// column alike. `measure` gives a text's width (bold or not) in the
+    /// unit of `total`; `pad` is a cell's padding, both sides together.
+    pub fn widths(&self, measure: impl Fn(&str, bool) -> f32, total: f32, pad: f32) -> Vec<f32> {
+        let header = self.header();
+        let space = measure(" ", false);
+        let mut cells = self.cells();
+        for c in &mut cells {
+            c.words = c.text.split(' ').map(|w| measure(w, c.bold)).collect();
+        }
+        let mut least: Vec<f32> = header
+            .iter()
+            .map(|h| h.split(' ').map(|w| measure(w, true)).fold(0.0, f32::max))
+            .collect();
+        let mut most = least.clone();
+        for c in &cells {
+            least[c.col] = c.words.iter().copied().fold(least[c.col], f32::max);
+            // What it needs to take no more lines than it has rows.
+            most[c.col] = most[c.col].max(measure(c.text, c.bold) / f32::from(c.free.max(1)));
+        }
+        let least: Vec<f32> = least.iter().map(|l| l + pad).collect();
+        let most: Vec<f32> = most.iter().map(|m| m + pad).collect();
+        let sum_least: f32 = least.iter().sum();
+        if sum_least >= total {
+            // Not even the longest words fit: they break in every column
+            // alike.
+            return least.iter().map(|l| l / sum_least).collect();
+        }
+        let step = total * STEP;
+        let levels = ((total - sum_least) / step) as usize;
+        // The lines each cell takes beyond its free ones, at each level
+        // of its column (its least width and so many steps more).
+        let extra: Vec<Vec<u16>> = cells
+            .iter()
+            .map(|c| {
+                let mut out = Vec::with_capacity(levels + 1);
+                for k in 0..=levels {
+                    let lines = match out.last() {
+                        Some(0) => 0,
+                        _ => c
+                            .lines(least[c.col] - pad + k as f32 * step, space)
+                            .saturating_sub(c.free),
+                    };
+                    out.push(lines);
+                }
+                out
+            })
+            .collect();
+        let mut by_row: Vec<Vec<usize>> = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(r) = c.row {
+                by_row.resize_with(by_row.len().max(r + 1), Vec::new);
+                by_row[r].push(i);
+            }
+        }
+        let mut by_col: Vec<Vec<usize>> = vec![Vec::new(); header.len()];
+        for (i, c) in cells.iter().enumerate() {
+            by_col[c.col].push(i);
+        }
+        let mut level = vec![0usize; header.len()];
+        let mut left = levels;
+        // For column `col`, the lines it saves at each number of steps
+        // more than it has (index 0: none).
+        let saves = |level: &[usize], col: usize, left: usize| -> Vec<i64> {
+            let from = level[col];
+            let mut gains = vec![0i64; left + 1];
+            for &i in &by_col[col] {
+                if extra[i][from] == 0 {
+                    continue;
+                }
+                let others = cells[i].row.map_or(0, |r| {
+                    (by_row[r].iter())
+                        .filter(|&&j| j != i)
+                        .map(|&j| extra[j][level[cells[j].col]])
+                        .max()
+                        .unwrap_or(0)
+                });
+                let old = extra[i][from].max(others);
+                for (ahead, gain) in gains.iter_mut().enumerate().skip(1) {
+                    *gain += i64::from(old) - i64::from(extra[i][from + ahead].max(others));
+                }
+            }
+            gains
+        };
+        loop {
+            let mut best: Option<(usize, usize, f32)> = None;
+            for col in 0..header.len() {
+                for (ahead, gain) in saves(&level, col, left).into_iter().enumerate().skip(1) {
+                    let rate = gain as f32 / ahead as f32;
+                    if gain > 0 && best.is_none_or(|(_, _, r)| rate > r) {
+                        best = Some((col, ahead, rate));
+                    }
+                }
+            }
+            let Some((col, ahead, _)) = best else { break };
+            level[col] += ahead;
+            left -= ahead;
+        }
+        let mut widths: Vec<f32> = (least.iter().zip(&level))
+            .map(|(l, k)| l + *k as f32 * step)
+            .collect();
+        let room = total - widths.iter().sum::<f32>();
+        let lack: Vec<f32> = (most.iter().zip(&widths))
+            .map(|(m, w)| (m - w).max(0.0))
+            .collect();
+        let (weights, sum) = match lack.iter().sum::<f32>() {
+            sum if sum > 0.0 => (lack, sum),
+            _ => (widths.clone(), widths.iter().sum()),
+        };
+        for (w, weight) in widths.iter_mut().zip(&weights) {
+            *w += room * weight / sum;
+        }
+        widths.iter().map(|w| w / total).collect()
+    }
+}
+
+/// A cell of a [`NeGrid`] as its column's width sees it.
+#[derive(Debug, Clone)]
+struct Cell<'a> {
+    col: usize,
+    text: &'a str,
+    bold: bool,
+    /// The width of each of its words.
+    words: Vec<f32>,
+    /// The lines it takes at no cost: the rows it runs down.
+    free: u16,
+    /// The weapon row it is in (a row is as high as its highest cell).
+    row: Option<usize>,
+}
+
+impl<'a> Cell<'a> {
+    fn new(col: usize, text: &'a str, bold: bool, rows: usize, row: Option<usize>) -> Cell<'a> {
+        Cell {
+            col,
+            text,
+            bold,
+            words: Vec::new(),
+            free: u16::try_from(rows).unwrap_or(u16::MAX),
+            row,
+        }
+    }
+
+    /// The lines its words take wrapped at `width`, as the renderers
+    /// wrap: greedily, a space between words.
+    fn lines(&self, width: f32, space: f32) -> u16 {
+        let mut lines: u16 = 1;
+        let mut x: Option<f32> = None;
+        for &w in &self.words {
+            x = match x {
+                Some(at) if at + space + w > width => {
+                    lines = lines.saturating_add(1);
+                    Some(w)
+                }
+                Some(at) => Some(at + space + w),
+                None => Some(w),
+            };
+        }
+        lines
+    }
+}
+
+impl super::view::CribSheet {
+    /// The NetEpic cards as one grid (see [`NeGrid`]).
+    pub fn ne_grid(&self) -> NeGrid<'_> {
+        NeGrid::new(&self.ne_units)
     }
 }
 
@@ -381,5 +697,147 @@ impl CardsView {
             victory_points,
             to_win,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(name: &str, stats: &[(&str, &str)], weapons: &[&str]) -> NeUnitCard {
+        NeUnitCard {
+            id: name.to_lowercase(),
+            name: name.to_string(),
+            class: "Infantry".to_string(),
+            stats: stats
+                .iter()
+                .map(|(l, v)| (l.to_string(), v.to_string()))
+                .collect(),
+            weapons: weapons
+                .iter()
+                .map(|w| NeWeaponRow {
+                    name: w.to_string(),
+                    range: "50cm".to_string(),
+                    attacks: "1d".to_string(),
+                    to_hit: "5+".to_string(),
+                    tsm: "(0)".to_string(),
+                    notes: String::new(),
+                })
+                .collect(),
+            abilities: vec!["Elite".to_string()],
+            rules: Vec::new(),
+            faults: vec!["weapon `Bolters`: odd".to_string()],
+        }
+    }
+
+    fn chars(text: &str, _bold: bool) -> f32 {
+        text.chars().count() as f32
+    }
+
+    #[test]
+    fn the_grid_has_a_column_for_each_characteristic_any_card_states() {
+        let cards = [
+            card(
+                "Scouts",
+                &[(PINNING, "1"), ("Move", "10cm"), ("Save", "6+"), ("CAF", "+1")],
+                &["Bolters"],
+            ),
+            card(
+                "Marines",
+                &[
+                    (PINNING, "1"),
+                    ("Move", "10cm"),
+                    ("Save", "5+"),
+                    ("CAF", "+2"),
+                    ("Morale", "2+"),
+                ],
+                &[],
+            ),
+        ];
+        let grid = NeGrid::new(&cards);
+        assert_eq!(grid.stats, ["Move", "Save", "CAF", "Morale"]);
+        assert_eq!(grid.header().len(), 1 + 4 + WEAPON_COLUMNS.len());
+        // A card without a morale value leaves its cell empty.
+        assert_eq!(grid.units[0].stats, ["10cm", "6+", "+1", ""]);
+        assert_eq!(grid.units[1].stats, ["10cm", "5+", "+2", "2+"]);
+        // The class and pinning class go on the line under the stats.
+        assert_eq!(
+            grid.units[0].notes,
+            [
+                ("Class: ", "Infantry".to_string()),
+                ("Pinning class: ", "1".to_string()),
+                ("Abilities: ", "Elite".to_string())
+            ]
+        );
+        assert_eq!(grid.units[0].faults, ["weapon ‘Bolters’: odd"]);
+        // A card without weapons still takes a row, and one for its line,
+        // and one for each fault.
+        assert_eq!((grid.units[1].weapon_rows(), grid.units[1].rows()), (1, 3));
+    }
+
+    #[test]
+    fn every_column_gets_its_longest_word_and_the_widths_fill_the_line() {
+        let mut cards: Vec<NeUnitCard> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+            .collect();
+        cards.push(card(
+            "Titan",
+            &[("Move", "not in the sources")],
+            &["Gatling Blaster (carapace or arm)"],
+        ));
+        let grid = NeGrid::new(&cards);
+        for total in [40.0, 60.0, 100.0, 300.0] {
+            let widths = grid.widths(chars, total, 1.0);
+            assert_eq!(widths.len(), grid.header().len());
+            assert!((widths.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{widths:?}");
+            if total >= 60.0 {
+                // Move: `sources`, and the padding.
+                assert!(widths[1] * total >= 8.0 - 1e-3, "{widths:?} of {total}");
+                // Weapon: `(carapace`, and the padding.
+                assert!(widths[2] * total >= 10.0 - 1e-3, "{widths:?} of {total}");
+            }
+        }
+        // With room to spare, every text is on one line.
+        let widths = grid.widths(chars, 300.0, 1.0);
+        assert!(
+            widths[1] * 300.0 >= 19.0 && widths[2] * 300.0 >= 34.0,
+            "{widths:?}"
+        );
+    }
+
+    #[test]
+    fn the_room_goes_where_it_saves_the_most_lines() {
+        // Ten weapons whose range is missing, one with a long name: room
+        // for only one of them to fit on a line goes to the ranges.
+        let mut cards: Vec<NeUnitCard> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+            .collect();
+        for c in &mut cards {
+            c.weapons[0].range = NOT_IN_SOURCES.to_string();
+        }
+        cards.push(card("Tank", &[("Move", "10cm")], &["Twin Linked Heavy Bolters"]));
+        let grid = NeGrid::new(&cards);
+        let least: f32 = grid.header().iter().map(|h| chars(h, true) + 1.0).sum::<f32>() + 4.0;
+        let total = least + 16.0;
+        let widths: Vec<f32> = grid.widths(chars, total, 1.0).iter().map(|w| w * total).collect();
+        assert!(widths[3] >= 19.0 - 1e-3, "the ranges fit: {widths:?}");
+        assert!(widths[2] < 26.0, "the long name wraps: {widths:?}");
+    }
+
+    #[test]
+    fn a_value_down_many_rows_wraps_at_no_cost() {
+        // A titan's save down twenty weapon rows takes three lines rather
+        // than widening its column for every unit.
+        let weapons: Vec<String> = (0..20).map(|i| format!("Weapon {i} (carapace or arm)")).collect();
+        let names: Vec<&str> = weapons.iter().map(String::as_str).collect();
+        let cards = [
+            card("Titan", &[("Save", NOT_IN_SOURCES)], &names),
+            card("Squad", &[("Save", "5+")], &["Bolters"]),
+        ];
+        let grid = NeGrid::new(&cards);
+        let total = 70.0;
+        let widths: Vec<f32> = grid.widths(chars, total, 1.0).iter().map(|w| w * total).collect();
+        assert!(widths[1] < 10.0, "the save wraps: {widths:?}");
+        assert!(widths[2] >= 26.0 - 1e-3, "the weapons fit: {widths:?}");
     }
 }

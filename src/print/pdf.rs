@@ -10,7 +10,7 @@
 //! Text is measured with the font's own advance widths, so columns line up
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
-use super::netepic::{CardsView, NeUnitCard};
+use super::netepic::{CardsView, NeGrid, WEAPON_COLUMNS};
 use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
 use super::space_fleet::SfShipCard;
 use super::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
@@ -879,7 +879,10 @@ impl Writer<'_> {
             let total: f32 = heights.iter().sum();
             let needed = total + if open { 0.0 } else { header_h };
             let rule = if grid.ruled { 0.8 } else { 0.0 };
-            if open && needed > self.room() && self.y < self.top() {
+            // A group goes to the next page when it fits on one; a group
+            // longer than a page starts where it is and runs on.
+            let fits_a_page = total + header_h <= self.top() - BOTTOM;
+            if open && fits_a_page && needed > self.room() && self.y < self.top() {
                 self.hline(left, right, self.y, rule);
                 self.new_page();
                 open = false;
@@ -892,13 +895,19 @@ impl Writer<'_> {
                 open = true;
             }
             self.hline(left, right, self.y, rule);
-            for (row, &h) in group.iter().zip(&heights) {
+            for (r, (row, &h)) in group.iter().zip(&heights).enumerate() {
                 if h > self.room() && self.y < self.top() {
                     self.hline(left, right, self.y, rule);
                     self.new_page();
                     if !grid.header.is_empty() {
                         self.grid_row(&edges, &header, header_h, true, grid);
                     }
+                    // The cells running down from the last page (a unit's
+                    // name and characteristics) are printed again.
+                    let carried = self.carried_cells(grid, &edges, group, &heights, r);
+                    let row: Vec<GridCell> = carried.into_iter().chain(row.iter().cloned()).collect();
+                    self.grid_row(&edges, &row, h, false, grid);
+                    continue;
                 }
                 self.grid_row(&edges, row, h, false, grid);
             }
@@ -906,6 +915,30 @@ impl Writer<'_> {
         if open && grid.ruled {
             self.hline(left, right, self.y, 0.8);
         }
+    }
+
+    /// The cells of rows before `r` of a group that run down into row `r`,
+    /// as cells of row `r`, when their text fits in the rows they have left.
+    fn carried_cells(
+        &self,
+        grid: &Grid,
+        edges: &[f32],
+        group: &[Vec<GridCell>],
+        heights: &[f32],
+        r: usize,
+    ) -> Vec<GridCell> {
+        let mut carried = Vec::new();
+        for (from, row) in group.iter().enumerate().take(r) {
+            for c in row.iter().filter(|c| from + c.rows > r) {
+                let rows = from + c.rows - r;
+                let room: f32 = heights[r..(r + rows).min(heights.len())].iter().sum();
+                let lines = self.grid_cell_lines(edges, std::slice::from_ref(c), grid.size);
+                if Self::grid_lines_height(&lines, grid) <= room {
+                    carried.push(GridCell { rows, ..c.clone() });
+                }
+            }
+        }
+        carried
     }
 
     /// A grid row: its cells' text, a rule over each cell, and the column
@@ -1240,7 +1273,12 @@ pub fn unprintable_note(chars: &[char]) -> String {
     )
 }
 
-fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
+/// The width of the text on a page of `paper`, between the margins.
+fn text_width(paper: Paper) -> f32 {
+    size(paper).0 - 2.0 * MARGIN
+}
+
+fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
     blocks.push(Block::Title(sheet.title.clone()));
     blocks.push(Block::Text {
         runs: vec![plain(sheet.subtitle.clone())],
@@ -1260,8 +1298,8 @@ fn crib_blocks(sheet: &CribSheet, blocks: &mut Vec<Block>) {
     for ship in &sheet.sf_ships {
         blocks.push(Block::Keep(sf_ship_card(ship)));
     }
-    for unit in &sheet.ne_units {
-        blocks.push(Block::Keep(ne_unit_card(unit)));
+    if !sheet.ne_units.is_empty() {
+        ne_grid_blocks(&sheet.ne_grid(), fonts, text_width, blocks);
     }
     if sheet.has_missing() {
         blocks.push(Block::Text {
@@ -1596,64 +1634,80 @@ fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
     card
 }
 
-/// A NetEpic datasheet: a bar with the class and characteristics, the
-/// weapon table, abilities, the army book's rules and the source's faults,
-/// kept on one page.
-fn ne_unit_card(unit: &NeUnitCard) -> Vec<Block> {
-    let mut card = vec![Block::Bar {
-        left: vec![bold(unit.name.clone()), plain(format!("  {}", unit.class))],
-        right: unit.stats_line(),
-    }];
-    if !unit.weapons.is_empty() {
-        card.push(Block::Table(Table {
-            widths: vec![0.3, 0.12, 0.1, 0.08, 0.09, 0.31],
-            header: ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"]
-                .map(String::from)
-                .to_vec(),
-            rows: unit
+/// NetEpic units as one grid (see `netepic::NeGrid`): a row group per
+/// card, its name down all its rows, its characteristics down its weapon
+/// rows, its class, pinning class, abilities and the army book's rules on
+/// the line under them and each source fault on a row of its own; the column widths measured once for the whole sheet.
+fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
+    let header: Vec<String> = grid.header().into_iter().map(String::from).collect();
+    let columns = header.len();
+    let weapons = columns - WEAPON_COLUMNS.len();
+    // Half a point more than the padding, so that a word measured to fit
+    // still fits after rounding.
+    let widths = grid.widths(|t, b| fonts.width(t, b, BODY), text_width, 2.0 * PAD_X + 0.5);
+    let groups = grid
+        .units
+        .iter()
+        .map(|u| {
+            let c = u.card;
+            let mut rows: Vec<Vec<GridCell>> = c
                 .weapons
                 .iter()
-                .map(|w| Row {
-                    cells: vec![
-                        vec![plain(w.name.clone())],
-                        vec![plain(w.range.clone())],
-                        vec![plain(w.attacks.clone())],
-                        vec![plain(w.to_hit.clone())],
-                        vec![plain(w.tsm.clone())],
-                        vec![plain(w.notes.clone())],
-                    ],
-                    bold: false,
+                .map(|w| {
+                    [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes]
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, text)| cell(weapons + i, 1, vec![plain(text.clone())]))
+                        .collect()
                 })
-                .collect(),
-            right: Vec::new(),
-            borders: true,
-        }));
-    }
-    if !unit.abilities.is_empty() {
-        card.push(Block::Boxed(vec![
-            bold("Abilities: "),
-            plain(unit.abilities.join(", ")),
-        ]));
-    }
-    if !unit.rules.is_empty() {
-        card.push(Block::Boxed(vec![
-            bold("Army book rules: "),
-            plain(unit.rules.join(", ")),
-        ]));
-    }
-    for fault in &unit.faults {
-        card.push(Block::Boxed(vec![
-            bold("Source fault: "),
-            plain(crate::diagnostic::quoted(fault)),
-        ]));
-    }
-    card.push(Block::Gap(6.0));
-    card
+                .collect();
+            if rows.is_empty() {
+                rows.push(vec![cell(weapons, WEAPON_COLUMNS.len(), Vec::new())]);
+            }
+            let down = rows.len();
+            let stats = (u.stats.iter().enumerate()).map(|(i, v)| GridCell {
+                rows: down,
+                ..cell(1 + i, 1, vec![plain(v.to_string())])
+            });
+            let name = GridCell {
+                rows: u.rows(),
+                ..cell(0, 1, vec![bold(c.name.clone())])
+            };
+            if let Some(first) = rows.first_mut() {
+                first.splice(0..0, std::iter::once(name).chain(stats));
+            }
+            let mut runs = Vec::new();
+            for (i, (label, text)) in u.notes.iter().enumerate() {
+                if i > 0 {
+                    runs.push(plain(" · "));
+                }
+                runs.push(bold(*label));
+                runs.push(plain(text.clone()));
+            }
+            rows.push(vec![cell(1, columns - 1, runs)]);
+            for fault in &u.faults {
+                rows.push(vec![cell(
+                    1,
+                    columns - 1,
+                    vec![bold("Source fault: "), plain(fault.clone())],
+                )]);
+            }
+            rows
+        })
+        .collect();
+    blocks.push(Block::Grid(Grid {
+        widths,
+        header,
+        groups,
+        ruled: true,
+        size: BODY,
+    }));
+    blocks.push(Block::Gap(6.0));
 }
 
 pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Pdf, PrintError> {
     let mut blocks = Vec::new();
-    crib_blocks(sheet, &mut blocks);
+    crib_blocks(sheet, fonts()?, text_width(paper), &mut blocks);
     render(
         &sheet.title,
         &format!("{} · {}", sheet.title, sheet.stamp),
@@ -1982,7 +2036,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     }
     if let Some(sheet) = &roster.sheet {
         blocks.push(Block::PageBreak);
-        crib_blocks(sheet, &mut blocks);
+        crib_blocks(sheet, fonts()?, text_width(paper), &mut blocks);
     }
     render(
         &title,

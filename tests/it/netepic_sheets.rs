@@ -380,6 +380,133 @@ fn a_netepic_crib_sheet_of_a_roster_as_html() {
     insta::assert_snapshot!("crib_sheet_html", run.stdout);
 }
 
+/// Every piece of text the PDF draws, with its page and where it starts:
+/// (page, x, y, text), as the content streams place it (each cell line is
+/// drawn as its own piece).
+fn placed_texts(path: &std::path::Path) -> Vec<(u32, f32, f32, String)> {
+    let doc = lopdf::Document::load(path).expect("a PDF lopdf can read");
+    let number = |o: &lopdf::Object| {
+        o.as_float()
+            .or_else(|_| o.as_i64().map(|i| i as f32))
+            .expect("a number")
+    };
+    let mut out = Vec::new();
+    for (page, id) in doc.get_pages() {
+        let fonts = doc.get_page_fonts(id).expect("the page's fonts");
+        let content = lopdf::content::Content::decode(&doc.get_page_content(id)).expect("decodable content");
+        let (mut font, mut at) = (None, (0.0, 0.0));
+        for op in &content.operations {
+            match op.operator.as_str() {
+                "Tf" => font = op.operands[0].as_name().ok().and_then(|n| fonts.get(n)),
+                "Td" => at = (number(&op.operands[0]), number(&op.operands[1])),
+                "Tj" => {
+                    let encoding = font
+                        .expect("a font set")
+                        .get_font_encoding(&doc)
+                        .expect("encoding");
+                    let bytes = op.operands[0].as_str().expect("a string");
+                    let text = lopdf::Document::decode_text(&encoding, bytes).expect("text");
+                    out.push((page, at.0, at.1, text));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The left edges (to a tenth of a point) of the pieces of text that are
+/// exactly one of `texts`, one per text found.
+fn lefts(placed: &[(u32, f32, f32, String)], texts: &[&str]) -> Vec<(String, i64)> {
+    texts
+        .iter()
+        .filter_map(|t| {
+            (placed.iter().find(|(_, _, _, p)| p == t))
+                .map(|(_, x, _, _)| (t.to_string(), (x * 10.0).round() as i64))
+        })
+        .collect()
+}
+
+#[test]
+fn a_netepic_crib_sheet_is_one_grid_whose_columns_line_up_across_cards_in_pdf() {
+    // Each card was a table of its own, its characteristics a line of
+    // text: a player could not read across the cards.
+    let path = out_dir().join("aligned.pdf");
+    let run = muster(&["sheet", "--roster", ROSTER, "--pdf", &path.display().to_string()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let placed = placed_texts(&path);
+    for column in [
+        // CAF: Company HQ, Tactical Squad, Devastator, Warlord Titan, Mole Mortar.
+        &["+3", "+2", "+1", "+14", "-3"][..],
+        // Move: Land Raider, Warlord Titan, Mole Mortar.
+        &["20cm", "15cm", "5cm"][..],
+        // Weapons, and their ranges.
+        &[
+            "Bolt Pistols",
+            "Bolters",
+            "Heavy Weapons",
+            "Lascannons",
+            "Chain Fist (arm)",
+        ][..],
+        &["50cm", "75cm", "100cm", "LoS"][..],
+        // Attack dice, to-hit rolls and TSMs.
+        &["1d", "2d", "4d"][..],
+        &["(0)", "(-1)", "(-2)", "(-4)"][..],
+    ] {
+        let found = lefts(&placed, column);
+        assert_eq!(
+            found.len(),
+            column.len(),
+            "{column:?} not all drawn alone: {found:?}"
+        );
+        assert!(
+            found.windows(2).all(|w| w[0].1 == w[1].1),
+            "not one column: {found:?}"
+        );
+    }
+    // Each card keeps what it said.
+    let text: String = placed
+        .iter()
+        .map(|(_, _, _, t)| t.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_contains(
+        &text,
+        &[
+            "Warlord Titan",
+            "not in the sources",
+            "Penetrating +3",
+            "Class: Titan · Pinning class: 5",
+            "Source fault: weapon ‘Chain Fist’: no shooting profile",
+            "Army book rules: Ignores Cover, Ignores Shields",
+        ],
+    );
+}
+
+#[test]
+fn a_netepic_crib_sheet_is_one_grid_in_html_with_widths_set_once() {
+    let run = muster(&["sheet", "netepic-adeptus-astartes"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    assert_eq!(html.matches("<table").count(), 1, "one table for every card");
+    assert!(!html.contains("<section class=\"unit\">"), "a card of its own");
+    assert_eq!(html.matches("<colgroup>").count(), 1);
+    let cols = html.matches("<col style=\"width:").count();
+    let heads = html
+        .split_once("<thead>")
+        .and_then(|(_, rest)| rest.split_once("</thead>"))
+        .map_or(0, |(head, _)| head.matches("<th>").count());
+    assert_eq!(cols, heads, "a width for each column");
+    let total: f32 = html
+        .split("<col style=\"width:")
+        .skip(1)
+        .filter_map(|c| c.split_once('%').and_then(|(w, _)| w.parse::<f32>().ok()))
+        .sum();
+    assert!((total - 100.0).abs() < 0.5, "the widths add up to {total}%");
+    let cards = html.matches("<tbody class=\"unit\">").count();
+    assert!(cards > 100, "{cards} cards");
+}
+
 #[test]
 fn a_netepic_roster_prints_as_army_cards_in_html() {
     let run = muster(&["roster", ROSTER, "--with-sheet", "--html", "-"]);
@@ -421,7 +548,7 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "850 pts · break point none (broken when destroyed) · victory points 9",
             // The crib sheet.
             "Tactical Squad",
-            "Pinning class 1 · Move 10cm · Save 5+ · CAF +2 · Morale 2+",
+            "Class: Infantry · Pinning class: 1",
             "Bolters",
             "Point Defence (1), Transport (2)",
             "Target save modifier",
