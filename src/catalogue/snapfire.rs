@@ -121,7 +121,10 @@ pub(super) fn link(
     let mut seen: super::names::KeyMap<u32, Claimed> = super::names::KeyMap::default();
     let mut claim = |id: u32, here: Claimed, errors: &mut FileErrors<'_>| {
         if let Some(first) = seen.get(&id) {
-            errors.error(&here.to_string(), format!("Snapfire id {id} is already used at {first}"));
+            errors.error(
+                &here.to_string(),
+                format!("Snapfire id {id} is already used at {first}"),
+            );
             false
         } else {
             seen.insert(id, here);
