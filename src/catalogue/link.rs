@@ -11,7 +11,10 @@ use super::{
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item, SelectorSyntax};
 use crate::source::{SourceFile, Span};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+/// A set of the catalogue's short keys, hashed as [`KeyMap`] is.
+type KeySet<K> = std::collections::HashSet<K, rustc_hash::FxBuildHasher>;
 
 /// Reports problems in one file, pointing at JSON-pointer paths inside it.
 pub(super) struct FileErrors<'a> {
@@ -68,7 +71,21 @@ pub fn link(
         };
         // Ids repeat across files only to override (a `--lists` file over
         // a built-in one); within one file a repeat is a slip.
-        let mut in_this_file = std::collections::HashSet::new();
+        let mut in_this_file: KeySet<String> = KeySet::with_capacity_and_hasher(
+            file.ships.len()
+                + file.sf_ships.len()
+                + file.heresy_units.len()
+                + file.ne_units.len()
+                + file.units.len(),
+            Default::default(),
+        );
+        // Room for the file's datasheets up front: they are large, and
+        // growing the vectors one by one copied them again and again.
+        catalogue.ships.reserve(file.ships.len());
+        catalogue.sf_ships.reserve(file.sf_ships.len());
+        catalogue.heresy_units.reserve(file.heresy_units.len());
+        catalogue.ne_units.reserve(file.ne_units.len());
+        catalogue.datasheets.reserve(file.units.len());
         for (i, ship) in file.ships.into_iter().enumerate() {
             if !in_this_file.insert(ship.id.clone()) {
                 errors.error(
@@ -342,7 +359,7 @@ fn known<T>(value: Known<T>) -> Option<T> {
 }
 
 fn link_list(
-    file: ArmyListFile,
+    mut file: ArmyListFile,
     source: &SourceFile,
     origin: Origin,
     prove: bool,
@@ -372,8 +389,9 @@ fn link_list(
             }
         }
     }
-    let mut ids: HashMap<&str, Defined> = HashMap::new();
-    let mut upgrade_index: HashMap<&str, usize> = HashMap::new();
+    let formation_count = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
+    let mut ids: KeyMap<&str, Defined> =
+        KeyMap::with_capacity_and_hasher(formation_count + file.upgrades.len(), Default::default());
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         let here = Defined::Upgrade(u);
         if let Some(first) = ids.insert(&upgrade.id, here) {
@@ -382,7 +400,6 @@ fn link_list(
                 format!("id `{}` is already used at {first}", upgrade.id),
             );
         }
-        upgrade_index.insert(&upgrade.id, u);
     }
     for (s, section) in file.sections.iter().enumerate() {
         for (f, formation) in section.formations.iter().enumerate() {
@@ -398,10 +415,10 @@ fn link_list(
 
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
-    let mut unit_at: HashMap<&str, usize> = HashMap::new();
+    let mut unit_at: KeyMap<&str, usize> = KeyMap::default();
     // The game's datasheet ids, gathered once rather than scanned per use.
     let game = file.game;
-    let sheet_ids: std::collections::HashSet<&str> = (catalogue.datasheets.iter())
+    let sheet_ids: KeySet<&str> = (catalogue.datasheets.iter())
         .filter(|d| d.game == game)
         .map(|d| d.id.as_str())
         .chain(
@@ -444,9 +461,12 @@ fn link_list(
             }))
         };
 
-    let mut upgrades = Vec::new();
-    let mut upgrade_names = NameIndex::default();
-    for (u, upgrade) in file.upgrades.iter().enumerate() {
+    let mut upgrades = Vec::with_capacity(file.upgrades.len());
+    let mut upgrade_names = NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
+    // What the linked entries keep that nothing reads from the file later
+    // (names, aliases, notes, profile changes) is moved out of it rather
+    // than copied; ids and tags stay, for the indexes below.
+    for (u, upgrade) in file.upgrades.iter_mut().enumerate() {
         let mut counts = |list: &[raw::UnitCount], field: &str, errors: &mut FileErrors<'_>| {
             list.iter()
                 .enumerate()
@@ -493,25 +513,35 @@ fn link_list(
         }
         upgrades.push(Upgrade {
             id: upgrade.id.clone(),
-            name: upgrade.name.clone(),
-            aliases: upgrade.aliases.clone(),
+            name: std::mem::take(&mut upgrade.name),
+            aliases: std::mem::take(&mut upgrade.aliases),
             cost: known(upgrade.points.clone()),
             adds,
             replaces,
             tags: upgrade.tags.iter().cloned().collect(),
-            note: upgrade.note.clone(),
+            note: upgrade.note.take(),
             fills,
             cost_when: Vec::new(),
-            fielded: upgrade.fielded.clone(),
-            not_shown: upgrade.not_shown.clone(),
+            fielded: std::mem::take(&mut upgrade.fielded),
+            not_shown: upgrade.not_shown.take(),
         });
     }
+    let mut upgrade_index: KeyMap<&str, usize> =
+        KeyMap::with_capacity_and_hasher(file.upgrades.len(), Default::default());
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        upgrade_index.insert(&upgrade.id, u);
+    }
 
-    let mut sections = Vec::new();
-    let mut formations = Vec::new();
-    let mut formation_names = NameIndex::default();
+    let mut sections = Vec::with_capacity(file.sections.len());
+    let mut formations = Vec::with_capacity(formation_count);
+    let mut formation_names = NameIndex::with_capacity(
+        (file.sections.iter())
+            .flat_map(|s| &s.formations)
+            .map(|f| 1 + f.aliases.len())
+            .sum(),
+    );
     // The upgrades of each tag, in the file's order.
-    let mut upgrades_tagged: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut upgrades_tagged: KeyMap<&str, Vec<usize>> = KeyMap::default();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         for tag in &upgrade.tags {
             let tagged = upgrades_tagged.entry(tag.as_str()).or_default();
@@ -520,9 +550,9 @@ fn link_list(
             }
         }
     }
-    for (s, section) in file.sections.iter().enumerate() {
-        let mut members = Vec::new();
-        for (f, formation) in section.formations.iter().enumerate() {
+    for (s, section) in file.sections.iter_mut().enumerate() {
+        let mut members = Vec::with_capacity(section.formations.len());
+        for (f, formation) in section.formations.iter_mut().enumerate() {
             let base = || format!("/sections/{s}/formations/{f}");
             let index = formations.len();
             members.push(index);
@@ -588,8 +618,8 @@ fn link_list(
             };
             formations.push(Formation {
                 id: formation.id.clone(),
-                name: formation.name.clone(),
-                aliases: formation.aliases.clone(),
+                name: std::mem::take(&mut formation.name),
+                aliases: std::mem::take(&mut formation.aliases),
                 section: s,
                 points: known(formation.points.clone()),
                 initiative,
@@ -597,8 +627,8 @@ fn link_list(
                 units: fixed,
                 upgrades: allowed,
                 tags,
-                note: formation.note.clone(),
-                snapfire_units: formation.snapfire_units.clone(),
+                note: formation.note.take(),
+                snapfire_units: formation.snapfire_units.take(),
                 heresy_vp: match formation.victory_points {
                     Some(raw::VictoryPoints::BrokenDestroyed(vp)) => Some(vp),
                     _ => None,
@@ -673,11 +703,12 @@ fn link_list(
     {
         let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
         // Each formation id's first index, and the ids of group formations.
-        let mut formation_at: HashMap<&str, usize> = HashMap::with_capacity(formations.len());
+        let mut formation_at: KeyMap<&str, usize> =
+            KeyMap::with_capacity_and_hasher(formations.len(), Default::default());
         for (i, f) in formations.iter().enumerate() {
             formation_at.entry(f.id.as_str()).or_insert(i);
         }
-        let group_ids: std::collections::HashSet<&str> = (file.sections.iter())
+        let group_ids: KeySet<&str> = (file.sections.iter())
             .flat_map(|s| &s.formations)
             .filter(|g| g.group.is_some())
             .map(|g| g.id.as_str())
@@ -688,12 +719,13 @@ fn link_list(
                 if formation.group.is_none() && formation.grouped_in.is_none() && formation.titans.is_none() {
                     continue;
                 }
-                let base = format!("/sections/{s}/formations/{f}");
+                // Pointers are written only for an error.
+                let base = || format!("/sections/{s}/formations/{f}");
                 let index = formation_index(&formation.id);
                 if let Some(group) = &formation.group {
                     if group.max.is_some_and(|max| group.min > max) {
                         errors.error(
-                            &format!("{base}/group"),
+                            &format!("{}/group", base()),
                             format!(
                                 "the group's min ({}) is more than its max ({}): no roster could satisfy it",
                                 group.min,
@@ -708,12 +740,12 @@ fn link_list(
                         // mistake in the list, not a deeper army.
                         Ok(mask) if mask.formations.get(index).copied().unwrap_or(false) => {
                             errors.error(
-                                &format!("{base}/group/members"),
+                                &format!("{}/group/members", base()),
                                 "a group cannot be a member of itself".to_string(),
                             );
                         }
                         Ok(mask) => {
-                            group_pointers.push(format!("{base}/group/members"));
+                            group_pointers.push((s, f));
                             groups.push((
                                 index,
                                 super::GroupSpec {
@@ -724,14 +756,14 @@ fn link_list(
                                 },
                             ));
                         }
-                        Err(message) => errors.error(&format!("{base}/group/members"), message),
+                        Err(message) => errors.error(&format!("{}/group/members", base()), message),
                     }
                 }
                 if formation.group.is_some() && formation.grouped_in.is_some() {
                     // `grouped_in` puts a lone line in a group of its own; on a
                     // group it could loop, so only member formations have it.
                     errors.error(
-                        &format!("{base}/grouped_in"),
+                        &format!("{}/grouped_in", base()),
                         "a group formation cannot itself belong to a group".to_string(),
                     );
                 }
@@ -747,7 +779,7 @@ fn link_list(
                             titans.push((index, t.count, e));
                         }
                         _ => errors.error(
-                            &format!("{base}/titans/each"),
+                            &format!("{}/titans/each", base()),
                             format!(
                                 "`{}` is not another formation of this list that is neither a group nor a card of several titans",
                                 t.each
@@ -761,7 +793,7 @@ fn link_list(
                     match target {
                         Some(g) if is_group => grouped_in.push((index, g)),
                         _ => errors.error(
-                            &format!("{base}/grouped_in"),
+                            &format!("{}/grouped_in", base()),
                             format!("`{id}` is not a group formation of this list (one with `group`)"),
                         ),
                     }
@@ -772,31 +804,31 @@ fn link_list(
             for (f, formation) in section.formations.iter().enumerate() {
                 let index = formation_index(&formation.id);
                 for (w, alternative) in formation.initiative_when.iter().enumerate() {
-                    let pointer = format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
+                    let pointer = || format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
                     match compile_condition(&alternative.when, &scope) {
                         Ok(cond) if cond.uses(rules::Measure::Points) => {
-                            errors.error(&pointer, "an initiative cannot depend on points".to_string())
+                            errors.error(&pointer(), "an initiative cannot depend on points".to_string())
                         }
                         Ok(cond) => initiative_when.push((
                             index,
                             cond,
                             known(alternative.initiative.clone()).map(|i| i.0),
                         )),
-                        Err(message) => errors.error(&pointer, message),
+                        Err(message) => errors.error(&pointer(), message),
                     }
                 }
             }
         }
         for (u, upgrade) in file.upgrades.iter().enumerate() {
             for (w, alternative) in upgrade.points_when.iter().enumerate() {
-                let pointer = format!("/upgrades/{u}/points_when/{w}/when");
+                let pointer = || format!("/upgrades/{u}/points_when/{w}/when");
                 match compile_condition(&alternative.when, &scope) {
                     Ok(cond) if cond.uses(rules::Measure::Points) => errors.error(
-                        &pointer,
+                        &pointer(),
                         "a cost cannot depend on points, which it is part of".to_string(),
                     ),
                     Ok(cond) => cost_when.push((u, cond, known(alternative.points.clone()))),
-                    Err(message) => errors.error(&pointer, message),
+                    Err(message) => errors.error(&pointer(), message),
                 }
             }
         }
@@ -807,8 +839,9 @@ fn link_list(
             .chain(circle.first())
             .map(|&g| format!("`{}`", formations.get(groups[g].0).map_or("?", |f| f.id.as_str())))
             .collect();
+        let (s, f) = group_pointers[circle[0]];
         errors.error(
-            &group_pointers[circle[0]],
+            &format!("/sections/{s}/formations/{f}/group/members"),
             format!(
                 "groups admit each other in a circle ({}): no roster could nest them",
                 names.join(" admits ")

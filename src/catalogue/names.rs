@@ -26,8 +26,10 @@ pub enum Lookup {
 pub struct NameIndex {
     exact: KeyMap<String, Entries>,
     compact: KeyMap<String, Entries>,
-    /// Every name and alias as written, for suggestions.
-    pub display: Vec<(String, usize)>,
+    /// Every name and alias as written, for suggestions: one after the
+    /// other in `written`, each as its end there (one allocation for all).
+    written: String,
+    ends: Vec<usize>,
 }
 
 pub use super::normalize::{compact, normalize};
@@ -91,20 +93,58 @@ fn push(map: &mut KeyMap<String, Entries>, key: String, index: usize) {
     }
 }
 
-impl NameIndex {
-    pub fn insert(&mut self, name: &str, index: usize) {
-        self.display.push((name.to_string(), index));
-        let n = normalize(name);
-        // The name and the singulars it might stand for, as `singulars`.
-        let ies = n.strip_suffix("ies").map(|stem| format!("{stem}y"));
-        let es = n.strip_suffix("es").map(str::to_string);
-        let s = n.strip_suffix('s').map(str::to_string);
-        for key in [ies, es, s].into_iter().flatten() {
-            push(&mut self.compact, compact(&key), index);
-            push(&mut self.exact, key, index);
+/// [`push`] of a key that is copied only when it is new.
+fn push_str(map: &mut KeyMap<String, Entries>, key: &str, index: usize) {
+    match map.get_mut(key) {
+        Some(entry) => entry.add(index),
+        None => {
+            map.insert(key.to_string(), Entries::One([index]));
         }
-        let compacted = compact(&n);
-        push(&mut self.compact, compacted, index);
+    }
+}
+
+/// `stem` followed by `y`.
+fn with_y(stem: &str) -> String {
+    let mut key = String::with_capacity(stem.len() + 1);
+    key.push_str(stem);
+    key.push('y');
+    key
+}
+
+impl NameIndex {
+    /// An index with room for `names` names (and their plural forms)
+    /// without growing.
+    pub fn with_capacity(names: usize) -> Self {
+        let keys = names + names / 2;
+        NameIndex {
+            exact: KeyMap::with_capacity_and_hasher(keys, Default::default()),
+            compact: KeyMap::with_capacity_and_hasher(keys, Default::default()),
+            written: String::with_capacity(names * 24),
+            ends: Vec::with_capacity(names),
+        }
+    }
+
+    pub fn insert(&mut self, name: &str, index: usize) {
+        self.written.push_str(name);
+        self.ends.push(self.written.len());
+        let n = normalize(name);
+        let c = compact(&n);
+        // The singulars the name might stand for, as `singulars`. Their
+        // compact forms are cut from the name's (the suffixes are letters,
+        // which `compact` keeps), not compacted again.
+        if let (Some(stem), Some(compact_stem)) = (n.strip_suffix("ies"), c.strip_suffix("ies")) {
+            push(&mut self.exact, with_y(stem), index);
+            push(&mut self.compact, with_y(compact_stem), index);
+        }
+        if let (Some(stem), Some(compact_stem)) = (n.strip_suffix("es"), c.strip_suffix("es")) {
+            push_str(&mut self.exact, stem, index);
+            push_str(&mut self.compact, compact_stem, index);
+        }
+        if let (Some(stem), Some(compact_stem)) = (n.strip_suffix('s'), c.strip_suffix('s')) {
+            push_str(&mut self.exact, stem, index);
+            push_str(&mut self.compact, compact_stem, index);
+        }
+        push(&mut self.compact, c, index);
         push(&mut self.exact, n, index);
     }
 
@@ -149,7 +189,11 @@ impl NameIndex {
 
     /// The closest known name, for "did you mean".
     pub fn suggest(&self, name: &str) -> Option<&str> {
-        crate::diagnostic::nearest(name, self.display.iter().map(|(n, _)| n.as_str()))
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let names = starts
+            .zip(&self.ends)
+            .filter_map(|(start, &end)| self.written.get(start..end));
+        crate::diagnostic::nearest(name, names)
     }
 }
 
@@ -177,6 +221,9 @@ mod tests {
             " ",
             "Warhound-Class Titans x2",
             "\x1f odd \x7f bytes",
+            "Space Wolves - Great Company",
+            "already tidy",
+            "Café Crème",
         ];
         for name in names {
             assert_eq!(

@@ -91,7 +91,7 @@ pub(super) fn link(
     errors: &mut FileErrors<'_>,
 ) -> SnapfireIds {
     let imports = file.imports.as_ref();
-    let upgrade_index: HashMap<&str, UpgradeIdx> = upgrades
+    let upgrade_index: super::names::KeyMap<&str, UpgradeIdx> = upgrades
         .iter()
         .enumerate()
         .map(|(i, u)| (u.id.as_str(), i))
@@ -104,13 +104,30 @@ pub(super) fn link(
     };
 
     // Unique within the list, formations and upgrades together.
-    let mut seen: HashMap<u32, String> = HashMap::new();
-    let mut claim = |id: u32, pointer: String, errors: &mut FileErrors<'_>| {
+    // Where each id was claimed: its pointer is written only for an error.
+    #[derive(Clone, Copy)]
+    enum Claimed {
+        Formation(usize, usize),
+        Upgrade(usize, usize),
+    }
+    impl std::fmt::Display for Claimed {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Claimed::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/snapfire_id"),
+                Claimed::Upgrade(u, i) => write!(f, "/upgrades/{u}/snapfire_ids/{i}"),
+            }
+        }
+    }
+    let mut seen: super::names::KeyMap<u32, Claimed> = super::names::KeyMap::default();
+    let mut claim = |id: u32, here: Claimed, errors: &mut FileErrors<'_>| {
         if let Some(first) = seen.get(&id) {
-            errors.error(&pointer, format!("Snapfire id {id} is already used at {first}"));
+            errors.error(
+                &here.to_string(),
+                format!("Snapfire id {id} is already used at {first}"),
+            );
             false
         } else {
-            seen.insert(id, pointer);
+            seen.insert(id, here);
             true
         }
     };
@@ -118,7 +135,7 @@ pub(super) fn link(
     for (s, section) in file.sections.iter().enumerate() {
         for (f, formation) in section.formations.iter().enumerate() {
             if let Some(id) = formation.snapfire_id {
-                if claim(id, format!("/sections/{s}/formations/{f}/snapfire_id"), errors) {
+                if claim(id, Claimed::Formation(s, f), errors) {
                     ids.formations.insert(id, index);
                     ids.formation_ids[index] = Some(id);
                 }
@@ -128,7 +145,7 @@ pub(super) fn link(
     }
     for (u, upgrade) in file.upgrades.iter().enumerate() {
         for (i, &id) in upgrade.snapfire_ids.iter().enumerate() {
-            if claim(id, format!("/upgrades/{u}/snapfire_ids/{i}"), errors) {
+            if claim(id, Claimed::Upgrade(u, i), errors) {
                 ids.picks.insert(
                     id,
                     Pick {
@@ -195,7 +212,7 @@ pub(super) fn link(
 
     // Ids restricted per formation: the formation offers the upgrade, and
     // each id is one the upgrade's picks use.
-    let formation_index: HashMap<&str, FormationIdx> = formations
+    let formation_index: super::names::KeyMap<&str, FormationIdx> = formations
         .iter()
         .enumerate()
         .map(|(i, f)| (f.id.as_str(), i))

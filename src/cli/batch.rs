@@ -401,7 +401,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io:
 /// `path`: a run that is interrupted or fails leaves the old file or none,
 /// never half of one, and a symbolic link at `path` is replaced, not
 /// followed. A `path` that is one of `inputs` (the same file, by any name)
-/// is refused: `roster x.txt --html x.txt` once overwrote the roster.
+/// is refused: `roster x.txt --html x.txt` once overwrote the roster. A
+/// device or a named pipe at `path` is written in place (see `open_stream`).
 pub fn write_atomically_with(
     path: &Path,
     inputs: &[&Path],
@@ -409,6 +410,11 @@ pub fn write_atomically_with(
 ) -> std::io::Result<()> {
     if inputs.iter().any(|input| same_file(path, input)) {
         return Err(std::io::Error::other("it is one of the files being read"));
+    }
+    if let Some(mut device) = open_stream(path)? {
+        let mut out = std::io::BufWriter::new(&mut device);
+        write(&mut out)?;
+        return out.flush();
     }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -432,6 +438,32 @@ pub fn write_atomically_with(
     }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A destination that is a stream rather than a file (`/dev/null`,
+/// `/dev/stdout`, a named pipe), opened to be written in place: renaming a
+/// file over it would replace the device, which a run as root can do
+/// (`--report /dev/null` once left a plain file there, and every later
+/// program that read "nothing" from it read an old report). A block device
+/// is refused: a PDF written over a disk is never what was meant.
+fn open_stream(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(None);
+        };
+        let kind = meta.file_type();
+        if kind.is_block_device() {
+            return Err(std::io::Error::other("it is a block device, not a file"));
+        }
+        if kind.is_char_device() || kind.is_fifo() {
+            return std::fs::OpenOptions::new().write(true).open(path).map(Some);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(None)
 }
 
 /// `MUSTER_TEST_PAUSE_BEFORE_RENAME_MS`: a pause between writing the

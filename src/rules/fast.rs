@@ -1,7 +1,12 @@
 //! A hand-written reader of the constraint language: one function per rule
-//! of `grammar/rules.pest`, with the grammar's ordered choices and
-//! backtracking, building the same tree with the same spans as
-//! `parse.rs` does from pest's pairs. It reads a rule in a few hundred
+//! of `grammar/rules.pest`, with the grammar's ordered choices, building
+//! the same tree with the same spans as `parse.rs` does from pest's pairs.
+//! Where the alternatives of a choice start differently (a call's name, a
+//! factor's first character) the reader looks once and tries only the one
+//! that can match, which is what the ordered choice would end with; the one
+//! real ambiguity, a `(` that opens either a sum or a condition, is tried in
+//! the grammar's order with the sum read inside remembered (`memo`), so the
+//! second reading does not read it again. It reads a rule in a few hundred
 //! instructions instead of pest's tens of thousands, and every list loads
 //! dozens of rules on every run.
 //!
@@ -18,6 +23,7 @@ pub(super) fn constraint(text: &str) -> Option<Cond<SelectorSyntax>> {
         text: text.as_bytes(),
         pos: 0,
         src: text,
+        memo: None,
     };
     r.skip();
     let cond = r.expr()?;
@@ -31,6 +37,7 @@ pub(super) fn item(text: &str) -> Option<Item> {
         text: text.as_bytes(),
         pos: 0,
         src: text,
+        memo: None,
     };
     let (item, _) = r.item()?;
     (r.pos == r.text.len()).then_some(item)
@@ -40,6 +47,11 @@ struct Reader<'a> {
     text: &'a [u8],
     src: &'a str,
     pos: usize,
+    /// A `sum` read inside `(` that turned out not to close with `)`: its
+    /// start, its end and the sum. `sum` at that start takes it instead of
+    /// reading it again (a sum at a position is the same wherever it is
+    /// asked for), which is what `(` of a condition does next.
+    memo: Option<(usize, usize, Num<SelectorSyntax>)>,
 }
 
 fn ident_char(b: u8) -> bool {
@@ -57,6 +69,29 @@ impl Reader<'_> {
 
     fn peek(&self) -> Option<u8> {
         self.text.get(self.pos).copied()
+    }
+
+    /// The next character after white space, without consuming anything.
+    fn next_byte(&self) -> Option<u8> {
+        let mut at = self.pos;
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(at) {
+            at += 1;
+        }
+        self.text.get(at).copied()
+    }
+
+    /// The identifier characters after white space (`ident_char*`), without
+    /// consuming anything: a keyword matches only the whole of them.
+    fn next_word(&self) -> &[u8] {
+        let mut at = self.pos;
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(at) {
+            at += 1;
+        }
+        let from = at;
+        while self.text.get(at).copied().is_some_and(ident_char) {
+            at += 1;
+        }
+        &self.text[from..at]
     }
 
     /// A literal, after white space; nothing consumed when it is not there.
@@ -130,55 +165,57 @@ impl Reader<'_> {
     /// `disjunction = { conjunction ~ (op_or ~ conjunction)* }`
     fn disjunction(&mut self) -> Option<Cond<SelectorSyntax>> {
         self.attempt(|r| {
-            let mut parts = vec![r.conjunction()?];
+            // One part (nearly always) needs no `Vec`.
+            let mut first = Some(r.conjunction()?);
+            let mut parts = Vec::new();
             while let Some(next) = r.attempt(|r| {
                 if !r.keyword("or", true) {
                     return None;
                 }
                 r.conjunction()
             }) {
+                parts.extend(first.take());
                 parts.push(next);
             }
-            Some(if parts.len() == 1 {
-                parts.remove(0)
-            } else {
-                Cond::Or(parts)
-            })
+            Some(first.unwrap_or(Cond::Or(parts)))
         })
     }
 
     /// `conjunction = { negation ~ (op_and ~ negation)* }`
     fn conjunction(&mut self) -> Option<Cond<SelectorSyntax>> {
         self.attempt(|r| {
-            let mut parts = vec![r.negation()?];
+            let mut first = Some(r.negation()?);
+            let mut parts = Vec::new();
             while let Some(next) = r.attempt(|r| {
                 if !r.keyword("and", true) {
                     return None;
                 }
                 r.negation()
             }) {
+                parts.extend(first.take());
                 parts.push(next);
             }
-            Some(if parts.len() == 1 {
-                parts.remove(0)
-            } else {
-                Cond::And(parts)
-            })
+            Some(first.unwrap_or(Cond::And(parts)))
         })
     }
 
     /// `negation = { op_not ~ negation | comparison | "(" ~ expr ~ ")" }`
     fn negation(&mut self) -> Option<Cond<SelectorSyntax>> {
-        if let Some(n) = self.attempt(|r| {
-            if !r.keyword("not", true) {
-                return None;
-            }
-            r.negation()
-        }) {
-            return Some(Cond::Not(Box::new(n)));
+        // After `not` nothing else can match: a comparison starts with a
+        // number, `-`, `(` or a call's name, and `not` names no call.
+        if self.next_word().eq_ignore_ascii_case(b"not") {
+            return self.attempt(|r| {
+                if !r.keyword("not", true) {
+                    return None;
+                }
+                Some(Cond::Not(Box::new(r.negation()?)))
+            });
         }
         if let Some(c) = self.comparison() {
             return Some(c);
+        }
+        if self.next_byte() != Some(b'(') {
+            return None;
         }
         self.attempt(|r| {
             if !r.lit("(") {
@@ -193,17 +230,19 @@ impl Reader<'_> {
     fn comparison(&mut self) -> Option<Cond<SelectorSyntax>> {
         self.attempt(|r| {
             let a = r.sum()?;
-            let op = [
-                ("<=", Compare::Le),
-                (">=", Compare::Ge),
-                ("==", Compare::Eq),
-                ("!=", Compare::Ne),
-                ("<", Compare::Lt),
-                (">", Compare::Gt),
-            ]
-            .into_iter()
-            .find(|(s, _)| r.lit(s))?
-            .1;
+            // `op_compare`, its alternatives in the grammar's order.
+            r.skip();
+            let rest = &r.text[r.pos..];
+            let (op, len) = match rest {
+                [b'<', b'=', ..] => (Compare::Le, 2),
+                [b'>', b'=', ..] => (Compare::Ge, 2),
+                [b'=', b'=', ..] => (Compare::Eq, 2),
+                [b'!', b'=', ..] => (Compare::Ne, 2),
+                [b'<', ..] => (Compare::Lt, 1),
+                [b'>', ..] => (Compare::Gt, 1),
+                _ => return None,
+            };
+            r.pos += len;
             let b = r.sum()?;
             Some(Cond::Compare(Box::new(a), op, Box::new(b)))
         })
@@ -211,6 +250,12 @@ impl Reader<'_> {
 
     /// `sum = { product ~ (op_add ~ product)* }`
     fn sum(&mut self) -> Option<Num<SelectorSyntax>> {
+        if self.memo.as_ref().is_some_and(|(start, _, _)| *start == self.pos)
+            && let Some((_, end, sum)) = self.memo.take()
+        {
+            self.pos = end;
+            return Some(sum);
+        }
         self.attempt(|r| {
             let mut acc = r.product()?;
             while let Some((plus, rhs)) = r.attempt(|r| {
@@ -250,28 +295,34 @@ impl Reader<'_> {
     }
 
     /// `factor = { negate | integer | call | "(" ~ sum ~ ")" }`
+    ///
+    /// The four start with different characters (`-`, a digit, a call's
+    /// name, `(`), so the first one tells which to read.
     fn factor(&mut self) -> Option<Num<SelectorSyntax>> {
-        if let Some(n) = self.attempt(|r| {
-            if !r.lit("-") {
-                return None;
-            }
-            r.factor()
-        }) {
-            return Some(Num::Neg(Box::new(n)));
+        match self.next_byte()? {
+            b'-' => self.attempt(|r| {
+                if !r.lit("-") {
+                    return None;
+                }
+                Some(Num::Neg(Box::new(r.factor()?)))
+            }),
+            b'0'..=b'9' => self.integer(),
+            b'(' => self.attempt(|r| {
+                if !r.lit("(") {
+                    return None;
+                }
+                let from = r.pos;
+                let s = r.sum()?;
+                if r.lit(")") {
+                    return Some(s);
+                }
+                // Not a sum in parentheses: most likely a condition's, which
+                // `negation` reads next from the same place.
+                r.memo = Some((from, r.pos, s));
+                None
+            }),
+            _ => self.call(),
         }
-        if let Some(n) = self.integer() {
-            return Some(n);
-        }
-        if let Some(n) = self.call() {
-            return Some(n);
-        }
-        self.attempt(|r| {
-            if !r.lit("(") {
-                return None;
-            }
-            let s = r.sum()?;
-            r.lit(")").then_some(s)
-        })
     }
 
     /// `integer = @{ ASCII_DIGIT+ }`
@@ -289,9 +340,24 @@ impl Reader<'_> {
         Some(Num::Int(self.src[from..self.pos].parse().unwrap_or(i64::MAX)))
     }
 
-    /// `call = { rounding | extreme | across | measure | limit }`
+    /// `call = { rounding | extreme | across | measure | limit }`: each
+    /// starts with its own keyword (the measure's, or `army.`), so the word
+    /// ahead tells which to read.
     fn call(&mut self) -> Option<Num<SelectorSyntax>> {
-        let rounding = self.attempt(|r| {
+        match self.next_word() {
+            b"floor" | b"ceil" => self.rounding(),
+            b"min" | b"max" => self.extreme(),
+            b"most" | b"least" => self.across(),
+            b"limit" => self.keyword("limit", false).then_some(Num::Limit),
+            b"count" | b"points" | b"units" | b"kinds" => self.measure(),
+            word if word.starts_with(b"army.") => self.measure(),
+            _ => None,
+        }
+    }
+
+    /// `rounding = { rounding_fn ~ "(" ~ sum ~ "/" ~ sum ~ ")" }`
+    fn rounding(&mut self) -> Option<Num<SelectorSyntax>> {
+        self.attempt(|r| {
             let f = match r.one_of(&["floor", "ceil"])? {
                 "floor" => Rounding::Floor,
                 _ => Rounding::Ceil,
@@ -305,11 +371,12 @@ impl Reader<'_> {
             }
             let b = r.sum()?;
             r.lit(")").then(|| Num::Div(f, Box::new(a), Box::new(b)))
-        });
-        if rounding.is_some() {
-            return rounding;
-        }
-        let extreme = self.attempt(|r| {
+        })
+    }
+
+    /// `extreme = { extreme_fn ~ "(" ~ sum ~ "," ~ sum ~ ")" }`
+    fn extreme(&mut self) -> Option<Num<SelectorSyntax>> {
+        self.attempt(|r| {
             let min = r.one_of(&["min", "max"])? == "min";
             if !r.lit("(") {
                 return None;
@@ -324,11 +391,12 @@ impl Reader<'_> {
                 return None;
             }
             Some(if min { Num::Min(a, b) } else { Num::Max(a, b) })
-        });
-        if extreme.is_some() {
-            return extreme;
-        }
-        let across = self.attempt(|r| {
+        })
+    }
+
+    /// `across = { across_fn ~ "(" ~ measure_fn ~ "(" ~ selector? ~ ")" ~ ")" }`
+    fn across(&mut self) -> Option<Num<SelectorSyntax>> {
+        self.attempt(|r| {
             let extreme = match r.one_of(&["most", "least"])? {
                 "least" => Extreme::Least,
                 _ => Extreme::Most,
@@ -345,11 +413,12 @@ impl Reader<'_> {
                 return None;
             }
             Some(Num::Across(extreme, measure, selector))
-        });
-        if across.is_some() {
-            return across;
-        }
-        let measure = self.attempt(|r| {
+        })
+    }
+
+    /// `measure = { army_prefix? ~ measure_fn ~ "(" ~ selector? ~ ")" }`
+    fn measure(&mut self) -> Option<Num<SelectorSyntax>> {
+        self.attempt(|r| {
             // `army_prefix = @{ "army." }`
             let reach = if r.lit("army.") { Reach::Army } else { Reach::Local };
             let measure = r.measure_fn()?;
@@ -358,11 +427,7 @@ impl Reader<'_> {
             }
             let selector = r.selector();
             r.lit(")").then_some(Num::Measure(reach, measure, selector))
-        });
-        if measure.is_some() {
-            return measure;
-        }
-        self.keyword("limit", false).then_some(Num::Limit)
+        })
     }
 
     /// `measure_fn = @{ ("count" | "points" | "units" | "kinds") ~ !ident_char }`

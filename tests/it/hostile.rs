@@ -553,6 +553,52 @@ fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
     }
 }
 
+/// A stream at the destination (a named pipe here; `/dev/null` and
+/// `/dev/stdout` are character devices, handled alike) is written into, not
+/// replaced by a file: `--report /dev/null` run as root once left a plain
+/// file in place of the device.
+#[cfg(unix)]
+#[test]
+fn hostile_outputs_to_a_pipe_are_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("outputs-pipe");
+    let fifo = dir.join("out.html");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo not available; skipped");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let run = muster(&["roster", LEGAL, "--html", fifo.to_str().unwrap()], None);
+    run.orderly();
+    // Before joining: a pipe replaced by a file would leave the reader waiting.
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    let html = reader.join().unwrap();
+    assert!(html.contains("<html"), "{html:.200}");
+    // And a report through the same pipe.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let run = muster(
+        &[
+            "check",
+            LEGAL,
+            "--report",
+            fifo.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    run.orderly();
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(reader.join().unwrap().contains("\"legal\""));
+}
+
 // ------------------------------------------------------------ 7. misreports
 
 fn utf16le(text: &str) -> Vec<u8> {

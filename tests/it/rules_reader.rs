@@ -147,6 +147,37 @@ fn hand_picked_corners_read_the_same() {
         "count(é) <= 1",
         "count(a) <= 1 ôr count(b) <= 1",
         "kinds(a) >= 2 or units(b) > 0",
+        // A `(` opening a condition, a sum, or both, at several depths (the
+        // reader remembers the sum it read inside one and reads it again
+        // from there), and the words a call is told apart by.
+        "((count(a) <= 1))",
+        "((count(a) <= 1) and (count(b) + 1) * 2 >= 3)",
+        "(((count(a)))) == 1",
+        "((count(a)) == 1)",
+        "((count(a)) + (count(b) - 1) == 1 or (count(c) == 0))",
+        "(count(a) == 0 or (count(b) <= 2 and (count(c)) <= 1)) and (count(d) == 0)",
+        "( count(a) ) <= 1",
+        "(count(a) <= 1",
+        "((count(a) <= 1)",
+        "(count(a) + ) <= 1",
+        "NOT count(a) == 0",
+        "Not(count(a) == 0)",
+        "not not count(a) == 0",
+        "not",
+        "not count(a)",
+        "note(a) == 0",
+        "army.count.x(a) == 1",
+        "army.floor(1 / 2) == 0",
+        "army(a) == 1",
+        "limit(a) == 1",
+        "limit_x == 1",
+        "floor(3) == 1",
+        "min(1) == 1",
+        "most(count) == 1",
+        "counts(a) == 1",
+        "-(count(a)) < 0",
+        "-x < 0",
+        "9 == 9",
     ] {
         same(text);
     }
