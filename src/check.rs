@@ -795,7 +795,7 @@ fn summary(
     } else {
         facts::blank(army)
     };
-    let line = |span: Option<crate::source::Span>| span.map_or(0, |s| file.line_col(s.start).0);
+    let line = |span: Option<crate::source::Span>| span.map_or(0, |s| file.line_of(s.start));
     ArmySummary {
         forces: vec![ForceSummary {
             list_id: army.list.id.clone(),
@@ -823,7 +823,7 @@ fn summary(
                     name: formation.name.clone(),
                     id: formation.id.clone(),
                     points: f.points,
-                    line: file.line_col(f.name_span.start).0,
+                    line: file.line_of(f.name_span.start),
                     upgrades: f
                         .upgrades
                         .iter()

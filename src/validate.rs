@@ -243,11 +243,15 @@ fn check<F: Facts<Selector> + Locate>(
             let mut d = Diagnostic::new(severity, code, constraint.message.clone())
                 .at(file, primary)
                 .rule(&constraint.id, &constraint.provenance)
-                .expression(format!(
-                    "`{}`{}",
-                    constraint.text,
-                    explain(&constraint.cond, facts)
-                ));
+                .expression({
+                    // One string, written in place.
+                    let mut expression = String::with_capacity(constraint.text.len() + 24);
+                    expression.push('`');
+                    expression.push_str(&constraint.text);
+                    expression.push('`');
+                    explain(&constraint.cond, facts, &mut expression);
+                    expression
+                });
             for span in others.into_iter().take(6) {
                 d = d.also(file, span, "counted here");
             }
@@ -282,15 +286,19 @@ fn check<F: Facts<Selector> + Locate>(
     }
 }
 
-/// The numbers behind a broken top-level comparison: ` (here: 2 <= 1)`.
-fn explain<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> String {
+/// The numbers behind a broken top-level comparison, added to `out`:
+/// ` (here: 2 <= 1)`.
+fn explain<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F, out: &mut String) {
+    use std::fmt::Write as _;
     match cond {
-        Cond::Compare(a, op, b) => match (a.eval(facts), b.eval(facts)) {
-            (Ok(a), Ok(b)) => format!(" (here: {a} {} {b})", op.symbol()),
-            _ => String::new(),
-        },
-        Cond::Implies(_, b) => explain(b, facts),
-        _ => String::new(),
+        Cond::Compare(a, op, b) => {
+            if let (Ok(a), Ok(b)) = (a.eval(facts), b.eval(facts)) {
+                // Writing to a `String` cannot fail.
+                let _ = write!(out, " (here: {a} {} {b})", op.symbol());
+            }
+        }
+        Cond::Implies(_, b) => explain(b, facts, out),
+        _ => {}
     }
 }
 
@@ -378,7 +386,7 @@ impl ArmyFacts<'_, '_> {
             .army
             .formations
             .iter()
-            .filter(|f| s.is_none_or(|s| !self.spans_in(f, s).is_empty()))
+            .filter(|f| s.is_none_or(|s| self.has_span_in(f, s)))
             .map(|f| (self.measure_one(f, m, s), f));
         match e {
             Extreme::Most => values.max_by_key(|(v, _)| *v),
@@ -386,11 +394,11 @@ impl ArmyFacts<'_, '_> {
         }
     }
 
-    /// The spans a selector matches in one formation, in roster order.
-    fn spans_in(&self, f: &ArmyFormation, s: &Selector) -> Vec<Span> {
-        let mut spans = Vec::new();
+    /// The spans a selector matches in one formation, in roster order,
+    /// added to `spans`.
+    fn spans_in(&self, f: &ArmyFormation, s: &Selector, spans: &mut Vec<Span>) {
         if !f.admits(s) {
-            return spans;
+            return;
         }
         let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
         if f.is(s) || has_unit {
@@ -399,7 +407,17 @@ impl ArmyFacts<'_, '_> {
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {
             spans.extend(&t.spans);
         }
-        spans
+    }
+
+    /// Whether [`Self::spans_in`] would find any span, without collecting
+    /// them.
+    fn has_span_in(&self, f: &ArmyFormation, s: &Selector) -> bool {
+        f.admits(s)
+            && (f.is(s)
+                || f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u))
+                || f.upgrades
+                    .iter()
+                    .any(|t| s.upgrade(t.upgrade) && !t.spans.is_empty()))
     }
 }
 
@@ -425,12 +443,10 @@ impl Locate for ArmyFacts<'_, '_> {
             }
         }
         for s in cond.selectors() {
-            let mut spans: Vec<Span> = self
-                .army
-                .formations
-                .iter()
-                .flat_map(|f| self.spans_in(f, s))
-                .collect();
+            let mut spans: Vec<Span> = Vec::new();
+            for f in &self.army.formations {
+                self.spans_in(f, s, &mut spans);
+            }
             spans.sort_by_key(|s| s.start);
             spans.dedup();
             if let Some(last) = spans.pop() {

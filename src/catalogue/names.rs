@@ -30,6 +30,24 @@ pub struct NameIndex {
     /// other in `written`, each as its end there (one allocation for all).
     written: String,
     ends: Vec<usize>,
+    /// [`NameIndex::suggest`]'s answers, remembered per name as written.
+    suggested: SuggestMemo,
+}
+
+/// How many misspelt names a [`NameIndex`] remembers its suggestion for: a
+/// folder of rosters misspells the same names again and again, and each
+/// suggestion compares the name with every name of the index.
+const SUGGESTIONS_KEPT: usize = 256;
+
+/// A name as written to the place of its suggestion in `written` (start,
+/// end), or `None` when nothing is near. A clone starts empty.
+#[derive(Debug, Default)]
+struct SuggestMemo(std::sync::Mutex<KeyMap<String, Option<(usize, usize)>>>);
+
+impl Clone for SuggestMemo {
+    fn clone(&self) -> Self {
+        SuggestMemo::default()
+    }
 }
 
 pub use super::normalize::{compact, normalize};
@@ -121,10 +139,14 @@ impl NameIndex {
             compact: KeyMap::with_capacity_and_hasher(keys, Default::default()),
             written: String::with_capacity(names * 24),
             ends: Vec::with_capacity(names),
+            suggested: SuggestMemo::default(),
         }
     }
 
     pub fn insert(&mut self, name: &str, index: usize) {
+        if let Ok(memo) = self.suggested.0.get_mut() {
+            memo.clear();
+        }
         self.written.push_str(name);
         self.ends.push(self.written.len());
         let n = normalize(name);
@@ -188,12 +210,36 @@ impl NameIndex {
     }
 
     /// The closest known name, for "did you mean".
+    /// Worked out once per name as written (up to [`SUGGESTIONS_KEPT`]).
     pub fn suggest(&self, name: &str) -> Option<&str> {
+        if let Ok(memo) = self.suggested.0.lock()
+            && let Some(&found) = memo.get(name)
+        {
+            return found.and_then(|(start, end)| self.written.get(start..end));
+        }
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         let names = starts
             .zip(&self.ends)
-            .filter_map(|(start, &end)| self.written.get(start..end));
-        crate::diagnostic::nearest(name, names)
+            .filter_map(|(start, &end)| self.written.get(start..end).map(|n| (start, n)));
+        let lower = name.to_lowercase();
+        let near = crate::diagnostic::Near::new(&lower);
+        // As `diagnostic::nearest`: the first of the closest names.
+        let mut best: Option<(f64, usize, &str)> = None;
+        for (start, candidate) in names {
+            let Some(score) = near.closeness(candidate) else {
+                continue;
+            };
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, start, candidate));
+            }
+        }
+        if let Ok(mut memo) = self.suggested.0.lock()
+            && memo.len() < SUGGESTIONS_KEPT
+        {
+            let at = best.map(|(_, start, n)| (start, start + n.len()));
+            memo.insert(name.to_string(), at);
+        }
+        best.map(|(_, _, n)| n)
     }
 }
 

@@ -11,7 +11,7 @@ use super::link::FileErrors;
 use super::raw::ArmyListFile;
 use super::{Formation, FormationIdx, Upgrade, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A list's Snapfire ids.
 #[derive(Debug, Clone, Default)]
@@ -30,7 +30,8 @@ pub struct SnapfireIds {
     pub upgrade_picks: Vec<Vec<u32>>,
     /// The only ids a link writes for an upgrade in a formation, where
     /// Snapfire offers only some of them there (`snapfire_ids_by_formation`).
-    restricted: HashMap<(FormationIdx, UpgradeIdx), Vec<u32>>,
+    /// (Fx-hashed: a share link asks it for each pick a formation could use.)
+    restricted: super::names::KeyMap<(FormationIdx, UpgradeIdx), Vec<u32>>,
 }
 
 /// What one upgrade pick gives.
@@ -70,13 +71,18 @@ impl SnapfireIds {
     /// giving an upgrade whose ids the formation restricts must be one of
     /// those ids.
     pub fn writings_in(&self, formation: FormationIdx) -> impl Iterator<Item = &Pick> {
-        self.writings().filter(move |p| {
-            p.gives.iter().all(|&(u, _)| {
+        self.writings().filter(move |p| self.offers(formation, p))
+    }
+
+    /// Whether Snapfire offers pick `p` in `formation` (see
+    /// [`Self::writings_in`]).
+    pub fn offers(&self, formation: FormationIdx, p: &Pick) -> bool {
+        self.restricted.is_empty()
+            || p.gives.iter().all(|&(u, _)| {
                 self.restricted
                     .get(&(formation, u))
                     .is_none_or(|ids| ids.contains(&p.id))
             })
-        })
     }
 }
 

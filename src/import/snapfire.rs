@@ -627,13 +627,15 @@ pub fn share(army: &Army<'_>, name: &str) -> Result<Shared, ShareError> {
                 None => target.push((taken.upgrade, count)),
             }
         }
-        let picks = decompose(ids.writings_in(f.formation), &target).ok_or_else(|| ShareError::Upgrades {
-            formation: formation.name.clone(),
-            upgrades: target
-                .iter()
-                .map(|&(u, n)| format!("{n} {}", list.upgrades[u].name))
-                .collect::<Vec<_>>()
-                .join(", "),
+        let picks = decompose(ids.writings(), |p| ids.offers(f.formation, p), &target).ok_or_else(|| {
+            ShareError::Upgrades {
+                formation: formation.name.clone(),
+                upgrades: target
+                    .iter()
+                    .map(|&(u, n)| format!("{n} {}", list.upgrades[u].name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
         })?;
         formations.push(LinkFormation {
             id,
@@ -665,11 +667,14 @@ pub fn share(army: &Army<'_>, name: &str) -> Result<Shared, ShareError> {
 /// The answer is in id order.
 fn decompose<'a>(
     picks: impl Iterator<Item = &'a Pick>,
+    offered: impl Fn(&Pick) -> bool,
     target: &[(UpgradeIdx, u32)],
 ) -> Option<Vec<(u32, u32)>> {
     let wanted = |u: UpgradeIdx| target.iter().find(|(t, _)| *t == u).map_or(0, |&(_, n)| n);
+    // Whether a pick fits the target first (cheap, and rules out nearly
+    // every pick), then whether the formation is offered it (a map lookup).
     let mut candidates: Vec<&Pick> = picks
-        .filter(|p| p.gives.iter().all(|&(u, n)| n <= wanted(u)))
+        .filter(|p| p.gives.iter().all(|&(u, n)| n <= wanted(u)) && offered(p))
         .collect();
     let size = |p: &Pick| p.gives.iter().map(|&(_, n)| u64::from(n)).sum::<u64>();
     // Stable: equal sizes keep the order of ids.
