@@ -469,81 +469,16 @@ impl<'n> Near<'n> {
         if !prefix && length.abs_diff(other) > allowed {
             return None;
         }
-        let distance = osa_distance(name, &lower);
+        let distance = strsim::osa_distance(name, &lower);
         if distance > allowed && !prefix {
             return None;
         }
         Some(if prefix && distance > allowed {
-            0.5 + normalized_levenshtein(name, &lower)
+            0.5 + strsim::normalized_levenshtein(name, &lower)
         } else {
-            2.0 + normalized_levenshtein(name, &lower)
+            2.0 + strsim::normalized_levenshtein(name, &lower)
         })
     }
-}
-
-/// The longest name the byte-at-a-time distances below take; longer ones
-/// (and names that are not ASCII) go to `strsim`.
-const SHORT_NAME: usize = 64;
-
-/// `strsim::osa_distance` (optimal string alignment: insertions, deletions,
-/// substitutions and swaps of neighbours), a byte at a time for short
-/// ASCII names, where a character is a byte; the same answer.
-fn osa_distance(a_text: &str, b_text: &str) -> usize {
-    let (a, b) = (a_text.as_bytes(), b_text.as_bytes());
-    if !(a.is_ascii() && b.is_ascii() && b.len() <= SHORT_NAME) {
-        return strsim::osa_distance(a_text, b_text);
-    }
-    let n = b.len();
-    let mut two_back = [0usize; SHORT_NAME + 1];
-    let mut back = [0usize; SHORT_NAME + 1];
-    let mut row = [0usize; SHORT_NAME + 1];
-    for (j, slot) in back.iter_mut().enumerate().take(n + 1) {
-        *slot = j;
-    }
-    two_back[..=n].copy_from_slice(&back[..=n]);
-    for (i, &x) in a.iter().enumerate() {
-        row[0] = i + 1;
-        for (j, &y) in b.iter().enumerate() {
-            let cost = usize::from(x != y);
-            let mut d = (row[j] + 1).min(back[j + 1] + 1).min(back[j] + cost);
-            if i > 0 && j > 0 && x != y && x == b[j - 1] && y == a[i - 1] {
-                d = d.min(two_back[j - 1] + 1);
-            }
-            row[j + 1] = d;
-        }
-        std::mem::swap(&mut two_back, &mut back);
-        std::mem::swap(&mut back, &mut row);
-    }
-    back[n]
-}
-
-/// `strsim::normalized_levenshtein`, a byte at a time for short ASCII
-/// names; the same answer.
-fn normalized_levenshtein(a: &str, b: &str) -> f64 {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    if !(x.is_ascii() && y.is_ascii() && y.len() <= SHORT_NAME) {
-        return strsim::normalized_levenshtein(a, b);
-    }
-    if x.is_empty() && y.is_empty() {
-        return 1.0;
-    }
-    let n = y.len();
-    let mut cache = [0usize; SHORT_NAME];
-    for (j, slot) in cache.iter_mut().enumerate().take(n) {
-        *slot = j + 1;
-    }
-    let mut result = n;
-    for (i, &p) in x.iter().enumerate() {
-        result = i + 1;
-        let mut distance_b = i;
-        for (j, &q) in y.iter().enumerate() {
-            let distance_a = distance_b + usize::from(p != q);
-            distance_b = cache[j];
-            result = (result + 1).min(distance_a.min(distance_b + 1));
-            cache[j] = result;
-        }
-    }
-    1.0 - (result as f64) / (x.len().max(y.len()) as f64)
 }
 
 /// How many letters two ASCII names do not share (each letter counted as
@@ -589,64 +524,6 @@ pub fn quoted(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// The byte-at-a-time distances give `strsim`'s answers, on names and
-    /// on every pair of their mutations (cut, swapped, doubled, changed).
-    #[test]
-    fn byte_distances_agree_with_strsim() {
-        let names = [
-            "",
-            "a",
-            "ab",
-            "ba",
-            "tactical detachment",
-            "tactcial detachemnt",
-            "warhound class titan",
-            "warhond titan",
-            "land raider",
-            "landraider",
-            "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0",
-            "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz01",
-            "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012",
-            "caf\u{e9} racer",
-            "cafe racer",
-        ];
-        let mut all: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        for n in names {
-            let b = n.as_bytes();
-            for i in 0..b.len().min(8) {
-                if !n.is_char_boundary(i) || !n.is_char_boundary(i + 1) {
-                    continue;
-                }
-                all.push(format!("{}{}", &n[..i], &n[i + 1..]));
-                all.push(format!("{}x{}", &n[..i], &n[i + 1..]));
-                all.push(format!("{}{}{}", &n[..i], &n[i..=i], &n[i..]));
-                if i + 2 <= b.len() && n.is_char_boundary(i + 2) {
-                    all.push(format!(
-                        "{}{}{}{}",
-                        &n[..i],
-                        &n[i + 1..i + 2],
-                        &n[i..=i],
-                        &n[i + 2..]
-                    ));
-                }
-            }
-        }
-        for a in &all {
-            for b in &all {
-                assert_eq!(
-                    super::osa_distance(a, b),
-                    strsim::osa_distance(a, b),
-                    "{a:?} {b:?}"
-                );
-                assert_eq!(
-                    super::normalized_levenshtein(a, b).to_bits(),
-                    strsim::normalized_levenshtein(a, b).to_bits(),
-                    "{a:?} {b:?}"
-                );
-            }
-        }
-    }
-
     /// [`letters_apart`] as first written: every letter's count in
     /// both names, then the sum of the differences.
     fn letters_apart_plain(a: &[u8], b: &[u8]) -> usize {
