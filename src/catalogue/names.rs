@@ -311,4 +311,24 @@ mod tests {
         assert_eq!(index.lookup("warhound"), Lookup::Ambiguous(vec![0, 1]));
         assert_eq!(index.clashes().len(), 1);
     }
+
+    /// A remembered suggestion is the one worked out, and a name added
+    /// later is not hidden by it.
+    #[test]
+    fn suggestions_are_remembered_until_a_name_is_added() {
+        let mut index = NameIndex::default();
+        index.insert("Land Raider", 0);
+        index.insert("Tactical Detachment", 1);
+        let names: Vec<&str> = vec!["Land Raider", "Tactical Detachment"];
+        let expected = crate::diagnostic::nearest("Tactcal Detachment", names.iter().copied());
+        assert_eq!(expected, Some("Tactical Detachment"));
+        assert_eq!(index.suggest("Tactcal Detachment"), expected);
+        assert_eq!(index.suggest("Tactcal Detachment"), expected);
+        assert_eq!(index.suggest("Predator"), None);
+        assert_eq!(index.suggest("Predator"), None);
+        index.insert("Predator", 2);
+        assert_eq!(index.suggest("Predatr"), Some("Predator"));
+        assert_eq!(index.suggest("Predator"), Some("Predator"));
+        assert_eq!(index.clone().suggest("Land Raidr"), Some("Land Raider"));
+    }
 }
