@@ -60,10 +60,18 @@ pub fn ne_widths(grid: &NeGrid<'_>) -> Vec<String> {
     const EM: f32 = 9.0;
     let total = 190.0 / 25.4 * 72.0 / EM;
     let pad = 7.0 / EM;
-    grid.widths(approximate_width, total, pad)
-        .into_iter()
-        .map(|w| format!("{:.1}%", w * 100.0))
-        .collect()
+    percent(&grid.widths(approximate_width, total, pad))
+}
+
+/// Column widths (fractions of the text width) as CSS percentages.
+pub fn percent(widths: &[f32]) -> Vec<String> {
+    widths.iter().map(|w| format!("{:.1}%", w * 100.0)).collect()
+}
+
+/// The BFG ship tables' column widths, the same for every ship of a sheet
+/// (`ships::WEAPON_WIDTHS`, as the PDF draws them).
+pub fn ship_widths() -> Vec<String> {
+    percent(&super::ships::WEAPON_WIDTHS)
 }
 
 /// A text's width in ems, near enough to the browser's for column widths

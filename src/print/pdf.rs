@@ -1498,7 +1498,7 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
     }];
     if !ship.weapons.is_empty() {
         card.push(Block::Table(Table {
-            widths: vec![0.3, 0.38, 0.14, 0.18],
+            widths: super::ships::WEAPON_WIDTHS.to_vec(),
             header: ["Weapon", "Range or craft", "Firepower", "Arc"]
                 .map(String::from)
                 .to_vec(),
@@ -1595,12 +1595,8 @@ fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
         right: ship.stats_line(),
     }];
     if !ship.weapons.is_empty() {
-        let bands = ship.bands.len().max(1);
-        let band_width = 0.5 / bands as f32;
-        let mut widths = vec![0.28, 0.22];
-        widths.extend(std::iter::repeat_n(band_width, bands));
         card.push(Block::Table(Table {
-            widths,
+            widths: ship.widths(),
             header: ship.header(),
             rows: ship
                 .weapons

@@ -14,6 +14,11 @@ use std::fmt::Display;
 /// Printed for a value the sources do not give.
 pub const NOT_IN_SOURCES: &str = "not in the sources";
 
+/// The weapon table's column widths (weapon, range or craft, firepower,
+/// arc) as fractions of the text width: the same for every ship, in the
+/// PDF and the HTML, so a sheet's columns line up from ship to ship.
+pub const WEAPON_WIDTHS: [f32; 4] = [0.3, 0.38, 0.14, 0.18];
+
 /// One ship datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct ShipCard {

@@ -151,6 +151,12 @@ impl SfShipCard {
             .join(" · ")
     }
 
+    /// The weapon table's column widths as fractions of the text width
+    /// (`weapon_widths` of its number of dice columns).
+    pub fn widths(&self) -> Vec<f32> {
+        weapon_widths(self.bands.len().max(1))
+    }
+
     /// The weapon table's header: weapon, arc, then a column per band.
     pub fn header(&self) -> Vec<String> {
         let mut head = vec!["Weapon".to_string(), "Fire arc".to_string()];
@@ -160,6 +166,18 @@ impl SfShipCard {
         }
         head
     }
+}
+
+/// A weapon table's column widths for `dice` dice columns, as fractions
+/// of the text width: weapon and fire arc the same on every ship, the dice
+/// sharing the rest evenly, so every ship's first dice column starts at
+/// the same place and ships with as many bands line up column for column
+/// (in the PDF and the HTML alike).
+pub fn weapon_widths(dice: usize) -> Vec<f32> {
+    let dice = dice.max(1);
+    let mut widths = vec![0.28, 0.22];
+    widths.extend(std::iter::repeat_n(0.5 / dice as f32, dice));
+    widths
 }
 
 /// Cells padded with blanks to one per band (a `Special` weapon has one).

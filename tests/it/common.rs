@@ -36,3 +36,44 @@ pub fn out_dir(module: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The weapon tables of the ships on an HTML crib sheet, in order: each
+/// table's column widths (its `<col>`s, none when it has no `<colgroup>`)
+/// and how many column heads its first row has. A ship without a weapon
+/// table is left out.
+pub fn ship_tables(html: &str) -> Vec<(Vec<String>, usize)> {
+    html.split("<section class=\"unit ship\">")
+        .skip(1)
+        .filter_map(|section| {
+            let section = section.split("</section>").next().unwrap_or("");
+            let (_, table) = section.split_once("<table")?;
+            let table = table.split("</table>").next().unwrap_or("");
+            let widths = table
+                .split("<col style=\"width:")
+                .skip(1)
+                .filter_map(|c| c.split_once('"').map(|(w, _)| w.to_string()))
+                .collect();
+            let heads = table
+                .split_once("<tr>")
+                .and_then(|(_, row)| row.split_once("</tr>"))
+                .map_or(0, |(row, _)| row.matches("<th>").count());
+            Some((widths, heads))
+        })
+        .collect()
+}
+
+/// Asserts that a ship table's widths are set (a width for each column,
+/// in a fixed table layout) and add up to the whole width.
+pub fn assert_widths_set(html: &str, widths: &[String], heads: usize) {
+    assert_eq!(widths.len(), heads, "a width for each column: {widths:?}");
+    let total: f32 = widths
+        .iter()
+        .filter_map(|w| w.strip_suffix('%').and_then(|w| w.parse::<f32>().ok()))
+        .sum();
+    assert!((total - 100.0).abs() < 0.5, "the widths add up to {total}%");
+    assert!(
+        html.lines()
+            .any(|l| l.contains("table.ship") && l.contains("table-layout: fixed")),
+        "the browser keeps the widths only in a fixed layout"
+    );
+}

@@ -4,7 +4,7 @@
 //! PDFs read back with lopdf). The Epic outputs are covered by
 //! `tests/print.rs`, whose snapshots must not change.
 
-use super::common::{Run, muster};
+use super::common::{Run, assert_widths_set, muster, ship_tables};
 use muster::catalogue::{self, GameId};
 use muster::notation::ship;
 use std::collections::BTreeSet;
@@ -234,6 +234,29 @@ fn fleet_crib_sheet_as_html() {
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(run.stderr.contains("NOT legal (1 error)"), "{}", run.stderr);
     insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_fleet_crib_sheets_ship_tables_share_one_set_of_column_widths_in_html() {
+    // Each ship's table sized its own columns to what it held, so the
+    // columns were ragged from ship to ship (the PDF was aligned).
+    for args in [
+        &["sheet", "armageddon-sector"][..],
+        &["sheet", "--roster", FLEET][..],
+        &["sheet", "--roster", "examples/armageddon-sector-1500.txt"][..],
+    ] {
+        let run = muster(args);
+        let html = &run.stdout;
+        let tables = ship_tables(html);
+        assert!(tables.len() >= 3, "{args:?}: {} ship tables", tables.len());
+        let (first, heads) = &tables[0];
+        assert_widths_set(html, first, *heads);
+        // The PDF's widths (`ships::WEAPON_WIDTHS`).
+        assert_eq!(first, &["30.0%", "38.0%", "14.0%", "18.0%"], "{args:?}");
+        for (i, (widths, _)) in tables.iter().enumerate() {
+            assert_eq!(widths, first, "{args:?}: ship table {i}");
+        }
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! file, line, ship and field; the fleets print (HTML and PDF) and
 //! `muster explain` shows a ship.
 
-use super::common::muster;
+use super::common::{assert_widths_set, muster, ship_tables};
 use muster::catalogue::{self, GameId};
 use muster::notation::space_fleet as sf;
 use std::collections::BTreeSet;
@@ -224,6 +224,41 @@ fn explain_shows_a_ship_of_the_fleet_and_takes_notation_apart() {
     let run = muster(&["explain", "Wraithshp", "--army", "eldar-battlefleet"]);
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("did you mean"), "{}", run.stderr);
+}
+
+#[test]
+fn space_fleet_ship_tables_share_their_column_widths_in_html() {
+    // Each ship's table sized its own columns to what it held, so the
+    // columns were ragged from ship to ship (the PDF was aligned).
+    for list in [
+        "imperial-battlefleet",
+        "eldar-battlefleet",
+        "space-fleet-tyranids",
+    ] {
+        let run = muster(&["sheet", list]);
+        assert_eq!(run.status, 0, "{list}: {}", run.stderr);
+        let html = &run.stdout;
+        let tables = ship_tables(html);
+        assert!(tables.len() >= 2, "{list}: {} ship tables", tables.len());
+        for (i, (widths, heads)) in tables.iter().enumerate() {
+            assert_widths_set(html, widths, *heads);
+            // Weapon and fire arc alike on every ship, so the dice start
+            // at the same place; ships with as many range bands alike in
+            // every column.
+            assert_eq!(widths[..2], ["28.0%", "22.0%"], "{list}: ship table {i}");
+            for (other, _) in tables.iter().filter(|(w, _)| w.len() == widths.len()) {
+                assert_eq!(widths, other, "{list}: ship table {i}");
+            }
+        }
+    }
+    // The Imperial ships all have three range bands: one set of widths.
+    let html = muster(&["sheet", "imperial-battlefleet"]).stdout;
+    let tables = ship_tables(&html);
+    assert!(tables.iter().all(|(w, _)| w == &tables[0].0), "{tables:?}");
+    // The Tyranid sheets print one, two or three bands.
+    let html = muster(&["sheet", "space-fleet-tyranids"]).stdout;
+    let counts: BTreeSet<usize> = ship_tables(&html).iter().map(|(_, h)| *h).collect();
+    assert_eq!(counts, BTreeSet::from([3, 4, 5]));
 }
 
 #[test]
