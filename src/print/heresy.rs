@@ -13,6 +13,11 @@ use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
 
+/// The weapon table's column widths (fractions of the text width), the
+/// same on every card of a sheet and in both renderers, so the columns line
+/// up from unit to unit: Weapon, Range, Penetration, Firepower, Type, Mount.
+pub const WEAPON_WIDTHS: [f32; 6] = [0.26, 0.14, 0.13, 0.12, 0.18, 0.17];
+
 /// One Heresy datasheet, every value in canonical notation.
 #[derive(Debug, Clone)]
 pub struct HeresyCard {

@@ -74,6 +74,12 @@ pub fn ship_widths() -> Vec<String> {
     percent(&super::ships::WEAPON_WIDTHS)
 }
 
+/// The Heresy weapon tables' column widths, the same for every unit of a
+/// sheet (`heresy::WEAPON_WIDTHS`, as the PDF draws them).
+pub fn heresy_widths() -> Vec<String> {
+    percent(&super::heresy::WEAPON_WIDTHS)
+}
+
 /// A text's width in ems, near enough to the browser's for column widths
 /// (DejaVu Sans Condensed's advances by kind of character; the PDF
 /// measures the font itself, but parsing it would cost an HTML page more

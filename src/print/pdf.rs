@@ -1547,7 +1547,7 @@ fn heresy_card(unit: &super::heresy::HeresyCard) -> Vec<Block> {
     }];
     if !unit.weapons.is_empty() {
         card.push(Block::Table(Table {
-            widths: vec![0.26, 0.14, 0.13, 0.12, 0.18, 0.17],
+            widths: super::heresy::WEAPON_WIDTHS.to_vec(),
             header: ["Weapon", "Range", "Penetration", "Firepower", "Type", "Mount"]
                 .map(String::from)
                 .to_vec(),

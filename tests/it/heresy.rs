@@ -507,3 +507,39 @@ fn a_heresy_roster_naming_a_heresy_scenario_gets_no_scenario_error() {
         assert_eq!(scenarios.len(), 1, "{scenario}");
     }
 }
+
+#[test]
+fn heresy_weapon_tables_share_one_set_of_column_widths_in_html() {
+    // Each unit's weapon table sized its own columns, so they were ragged
+    // from unit to unit; the PDF was aligned.
+    let run = crate::common::muster(&["sheet", "--lists", "tests/fixtures/heresy", "heresy-test-legion"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = &run.stdout;
+    let tables: Vec<&str> = html
+        .split("<table class=\"weapons\">")
+        .skip(1)
+        .map(|t| t.split("</table>").next().unwrap_or(""))
+        .collect();
+    assert!(tables.len() >= 2, "{} weapon tables", tables.len());
+    let colgroup = |t: &str| t.split("</colgroup>").next().unwrap_or("").to_string();
+    for table in &tables {
+        let widths: Vec<String> = table
+            .split("<col style=\"width:")
+            .skip(1)
+            .filter_map(|c| c.split_once('"').map(|(w, _)| w.to_string()))
+            .collect();
+        let heads = table.split("</tr>").next().unwrap_or("").matches("<th>").count();
+        assert_eq!(widths.len(), heads, "a width for each column: {widths:?}");
+        let total: f32 = widths
+            .iter()
+            .filter_map(|w| w.strip_suffix('%').and_then(|w| w.parse::<f32>().ok()))
+            .sum();
+        assert!((total - 100.0).abs() < 0.5, "the widths add up to {total}%");
+        assert_eq!(colgroup(table), colgroup(tables[0]), "one set of widths");
+    }
+    assert!(
+        html.lines()
+            .any(|l| l.contains("table.weapons") && l.contains("table-layout: fixed")),
+        "the browser keeps the widths only in a fixed layout"
+    );
+}
