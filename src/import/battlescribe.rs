@@ -400,6 +400,16 @@ fn whole(value: &str) -> Option<i64> {
     (v.is_finite() && v.fract() == 0.0 && v.abs() < 1e12).then_some(v as i64)
 }
 
+/// The selections directly inside `node`, each at depth 1, as a stack
+/// whose top is the first: walked depth first in document order.
+fn selection_stack<'a, 'i>(node: roxmltree::Node<'a, 'i>) -> Vec<(roxmltree::Node<'a, 'i>, usize)> {
+    let mut stack: Vec<_> = children(node, "selections", "selection")
+        .map(|c| (c, 1))
+        .collect();
+    stack.reverse();
+    stack
+}
+
 /// Element children of `node` named `inner` inside its `outer` children.
 fn children<'a, 'i>(
     node: roxmltree::Node<'a, 'i>,
@@ -560,12 +570,7 @@ impl Writer<'_, '_> {
             .and_then(|f| self.list.formations[f].titans)
             .map(|(_, each)| self.list.formations[each].name.clone());
         let mut titans = Vec::new();
-        let mut stack: Vec<(roxmltree::Node<'_, '_>, usize)> = children(node, "selections", "selection")
-            .map(|c| (c, 1))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let mut stack = selection_stack(node);
         while let Some((child, level)) = stack.pop() {
             let child_name = sanitize(child.attribute("name").unwrap_or_default());
             let is_member = formation
@@ -636,12 +641,7 @@ impl Writer<'_, '_> {
         }
         let number = self.number(node);
         let mut upgrades: Vec<(roxmltree::Node<'_, '_>, String, u32)> = Vec::new();
-        let mut stack: Vec<(roxmltree::Node<'_, '_>, usize)> = children(node, "selections", "selection")
-            .map(|c| (c, 1))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let mut stack = selection_stack(node);
         while let Some((child, level)) = stack.pop() {
             if !self.count() {
                 continue;

@@ -189,6 +189,17 @@ pub struct UpgradeReport {
     pub count: u32,
 }
 
+/// A formation's or a titan's upgrades, by name with their count.
+fn upgrade_reports(upgrades: &[(String, u32)]) -> Vec<UpgradeReport> {
+    upgrades
+        .iter()
+        .map(|(name, count)| UpgradeReport {
+            name: name.clone(),
+            count: *count,
+        })
+        .collect()
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FormationReport {
     pub name: String,
@@ -323,14 +334,7 @@ impl From<&Checked<'_>> for RosterReport {
                     id: f.id.clone(),
                     points: f.points,
                     line: f.line,
-                    upgrades: f
-                        .upgrades
-                        .iter()
-                        .map(|(name, count)| UpgradeReport {
-                            name: name.clone(),
-                            count: *count,
-                        })
-                        .collect(),
+                    upgrades: upgrade_reports(&f.upgrades),
                     initiative: f.facts.initiative.clone(),
                     garrison: VerdictReport::from(&f.facts.garrison),
                     reserve: VerdictReport::from(&f.facts.reserve),
@@ -350,14 +354,7 @@ impl From<&Checked<'_>> for RosterReport {
                         .iter()
                         .map(|t| TitanReport {
                             count: t.count,
-                            upgrades: t
-                                .upgrades
-                                .iter()
-                                .map(|(name, count)| UpgradeReport {
-                                    name: name.clone(),
-                                    count: *count,
-                                })
-                                .collect(),
+                            upgrades: upgrade_reports(&t.upgrades),
                             points: t.points,
                         })
                         .collect(),

@@ -65,6 +65,12 @@ pub fn ship_tables(html: &str) -> Vec<(Vec<String>, usize)> {
 /// Asserts that a ship table's widths are set (a width for each column,
 /// in a fixed table layout) and add up to the whole width.
 pub fn assert_widths_set(html: &str, widths: &[String], heads: usize) {
+    assert_widths_set_in(html, "table.ship", widths, heads);
+}
+
+/// [`assert_widths_set`] for tables of the CSS class `class`
+/// (`table.weapons`, say).
+pub fn assert_widths_set_in(html: &str, class: &str, widths: &[String], heads: usize) {
     assert_eq!(widths.len(), heads, "a width for each column: {widths:?}");
     let total: f32 = widths
         .iter()
@@ -73,7 +79,7 @@ pub fn assert_widths_set(html: &str, widths: &[String], heads: usize) {
     assert!((total - 100.0).abs() < 0.5, "the widths add up to {total}%");
     assert!(
         html.lines()
-            .any(|l| l.contains("table.ship") && l.contains("table-layout: fixed")),
+            .any(|l| l.contains(class) && l.contains("table-layout: fixed")),
         "the browser keeps the widths only in a fixed layout"
     );
 }
