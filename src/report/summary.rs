@@ -246,9 +246,80 @@ const PLAYER_WIDTH: usize = 24;
 const ARMY_WIDTH: usize = 30;
 const ERROR_WIDTH: usize = 70;
 
+/// A row's seven cells as the table prints them (cleaned, cut, with their
+/// widths in characters), made apart from the table so a batch makes them
+/// on the thread that checked the roster: what is left to [`table_of`],
+/// on one thread, is the widths' maximum and the copying.
+#[derive(Debug, Clone)]
+pub struct Cells {
+    /// The cells one after another.
+    text: String,
+    /// Where each cell ends in `text`.
+    ends: [u32; 7],
+    /// Each cell's width in characters.
+    widths: [u32; 7],
+}
+
+impl Cells {
+    pub fn of(r: &Row) -> Cells {
+        let who = match (&r.player, &r.title) {
+            (Some(p), _) => cell(p, PLAYER_WIDTH),
+            (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
+            (None, None) => cell("-", PLAYER_WIDTH),
+        };
+        let status = match r.status {
+            Status::Legal => Cow::Borrowed("legal"),
+            Status::Illegal => Cow::Owned(format!("NOT legal ({})", r.errors)),
+            Status::Unreadable => Cow::Borrowed("unreadable"),
+            Status::NotARoster => Cow::Borrowed("not a roster"),
+        };
+        let points = match (r.points, r.limit) {
+            (None, None) => Cow::Borrowed(""),
+            _ => Cow::Owned(r.points_text()),
+        };
+        let cells = [
+            cell(&r.file, usize::MAX),
+            who,
+            cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
+            cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
+            counted(points),
+            counted(status),
+            cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
+        ];
+        let mut text = String::with_capacity(cells.iter().map(|(c, _)| c.len()).sum());
+        let (mut ends, mut widths) = ([0u32; 7], [0u32; 7]);
+        for (i, (c, width)) in cells.iter().enumerate() {
+            text.push_str(c);
+            // A roster is at most `MAX_ROSTER_BYTES` (and a name a path):
+            // far below 4 GiB.
+            ends[i] = u32::try_from(text.len()).unwrap_or(u32::MAX);
+            widths[i] = u32::try_from(*width).unwrap_or(u32::MAX);
+        }
+        Cells { text, ends, widths }
+    }
+
+    /// The cells, each with its width.
+    fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
+        let mut start = 0;
+        self.ends.iter().zip(self.widths).map(move |(&end, width)| {
+            let end = (end as usize).min(self.text.len());
+            let cell = self.text.get(start..end).unwrap_or("");
+            start = end;
+            (cell, width as usize)
+        })
+    }
+}
+
 /// The terminal table: a header, one line per roster, the duplicates, and
 /// the totals.
 pub fn table(summary: &Summary) -> String {
+    let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
+    table_of(summary, &cells)
+}
+
+/// [`table`] from each row's [`Cells`], made beforehand (`cells[i]` of
+/// `summary.rows[i]`).
+pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
     let header = [
         "FILE",
         "PLAYER",
@@ -258,64 +329,37 @@ pub fn table(summary: &Summary) -> String {
         "STATUS",
         "FIRST ERROR",
     ];
-    // Cells borrow the row's text where it needs no cleaning (most do),
-    // each with its width in characters, counted once.
-    let cells: Vec<[(Cow<'_, str>, usize); 7]> = summary
-        .rows
-        .iter()
-        .map(|r| {
-            let who = match (&r.player, &r.title) {
-                (Some(p), _) => cell(p, PLAYER_WIDTH),
-                (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
-                (None, None) => cell("-", PLAYER_WIDTH),
-            };
-            let status = match r.status {
-                Status::Legal => Cow::Borrowed("legal"),
-                Status::Illegal => Cow::Owned(format!("NOT legal ({})", r.errors)),
-                Status::Unreadable => Cow::Borrowed("unreadable"),
-                Status::NotARoster => Cow::Borrowed("not a roster"),
-            };
-            let points = match (r.points, r.limit) {
-                (None, None) => Cow::Borrowed(""),
-                _ => Cow::Owned(r.points_text()),
-            };
-            [
-                cell(&r.file, usize::MAX),
-                who,
-                cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                counted(points),
-                counted(status),
-                cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
-            ]
-        })
-        .collect();
     let mut widths = header.map(|h| h.chars().count());
-    for row in &cells {
-        for (w, (_, width)) in widths.iter_mut().zip(row) {
-            *w = (*w).max(*width);
+    for row in cells {
+        for (w, width) in widths.iter_mut().zip(row.widths) {
+            *w = (*w).max(width as usize);
         }
     }
-    let mut out = String::with_capacity(cells.len() * 128 + 256);
-    let mut text = String::new();
+    let mut out =
+        String::with_capacity(cells.iter().map(|c| c.text.len()).sum::<usize>() + cells.len() * 32 + 256);
+    // Padding is copied from here rather than pushed a space at a time.
+    const SPACES: &str = "                                                                ";
     let mut line = |cells: &mut dyn Iterator<Item = (&str, usize)>| {
-        text.clear();
+        let start = out.len();
         let mut cells = cells.zip(widths).peekable();
         while let Some(((cell, count), width)) = cells.next() {
-            text.push_str(cell);
+            out.push_str(cell);
             if cells.peek().is_some() {
-                for _ in count..width {
-                    text.push(' ');
+                let mut pad = width.saturating_sub(count) + 2;
+                while pad > 0 {
+                    let n = pad.min(SPACES.len());
+                    out.push_str(&SPACES[..n]);
+                    pad -= n;
                 }
-                text.push_str("  ");
             }
         }
-        out.push_str(text.trim_end());
+        let kept = out[start..].trim_end().len();
+        out.truncate(start + kept);
         out.push('\n');
     };
     line(&mut header.iter().map(|h| (*h, h.chars().count())));
-    for row in &cells {
-        line(&mut row.iter().map(|(c, n)| (c.as_ref(), *n)));
+    for row in cells {
+        line(&mut row.iter());
     }
     let groups = summary.duplicate_groups();
     if !groups.is_empty() {
