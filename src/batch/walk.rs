@@ -275,3 +275,39 @@ fn is_output(name: &[u8]) -> bool {
             .iter()
             .any(|o| o.as_bytes().eq_ignore_ascii_case(&name[dot + 1..]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{file_name, is_output};
+    use std::path::Path;
+
+    /// `is_output` reads a name's extension as `Path::extension` does.
+    #[test]
+    fn output_files_are_told_by_their_extension_as_paths_read_it() {
+        for name in [
+            "r.html",
+            "r.HTM",
+            "a.b.csv",
+            "x.Json",
+            "y.pdf",
+            "z.txt",
+            "html",
+            ".html",
+            "..",
+            "x.",
+            "x.html.txt",
+            "report.html.",
+            "a..csv",
+            "noext",
+        ] {
+            let path = Path::new("/tmp/d").join(name);
+            let by_path = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| super::OUTPUT_EXTENSIONS.iter().any(|o| o.eq_ignore_ascii_case(e)));
+            assert_eq!(is_output(file_name(&path)), by_path, "{name}");
+        }
+        assert_eq!(file_name(Path::new("/tmp/d/a.txt")), b"a.txt");
+        assert_eq!(file_name(Path::new("a.txt")), b"a.txt");
+    }
+}

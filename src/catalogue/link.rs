@@ -285,8 +285,23 @@ pub fn link(
             }
         }
     }
-    for (file, source, origin, prove) in lists {
-        if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, diagnostics) {
+    // Each list links on its own against the datasheets: over the thread
+    // pool when there are several (a folder's check, `lists`), each list's
+    // diagnostics kept apart and added in the lists' order.
+    let one = |(file, source, origin, prove): (Box<ArmyListFile>, SourceFile, Origin, bool)| {
+        let mut found = Vec::new();
+        let list = link_list(*file, &source, origin, prove, &catalogue, &mut found);
+        (list, found)
+    };
+    let linked: Vec<_> = if lists.len() > 1 {
+        use rayon::prelude::*;
+        lists.into_par_iter().map(one).collect()
+    } else {
+        lists.into_iter().map(one).collect()
+    };
+    for (list, found) in linked {
+        diagnostics.extend(found);
+        if let Some(list) = list {
             match catalogue
                 .lists
                 .iter_mut()
