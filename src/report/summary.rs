@@ -326,7 +326,10 @@ impl Cells {
 
     /// Adds [`clean`] of `text` to the cells' text; its width in characters.
     fn push_cell(&mut self, text: &str, width: usize) -> usize {
-        if !text.is_ascii() {
+        // Printable ASCII, the usual case, told in one pass without an
+        // early exit, which the compiler turns into a few wide compares.
+        let printable = text.bytes().fold(true, |ok, b| ok & (b >= b' ') & (b < 0x7f));
+        if !printable && !text.is_ascii() {
             let cleaned = clean(text, width);
             self.text.push_str(&cleaned);
             return cleaned.chars().count();
@@ -338,13 +341,13 @@ impl Cells {
             text.len()
         };
         let kept = text.get(..cut).unwrap_or(text);
-        if kept.bytes().any(|b| b.is_ascii_control()) {
+        if printable {
+            self.text.push_str(kept);
+        } else {
             self.text.extend(
                 kept.bytes()
                     .map(|b| if b.is_ascii_control() { '?' } else { char::from(b) }),
             );
-        } else {
-            self.text.push_str(kept);
         }
         if cut < text.len() {
             self.text.push('…');
@@ -406,12 +409,34 @@ pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
             *w = (*w).max(width as usize);
         }
     }
-    let mut out =
-        String::with_capacity(cells.iter().map(|c| c.text.len()).sum::<usize>() + cells.len() * 32 + 256);
+    // The longest a line can be: every column at its width, the gaps, the
+    // line break (more only where a character takes several bytes).
+    let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
+    let mut out = String::with_capacity((cells.len() + 1) * longest + 256);
     let header_widths = header.map(|h| h.chars().count());
     line(&mut out, header.iter().copied().zip(header_widths), &widths);
-    for row in cells {
-        line(&mut out, row.iter(), &widths);
+    // The lines of a large table are written a block at a time on the
+    // thread pool, then put together in order.
+    const BLOCK: usize = 1024;
+    if cells.len() > BLOCK {
+        use rayon::prelude::*;
+        let blocks: Vec<String> = cells
+            .par_chunks(BLOCK)
+            .map(|block| {
+                let mut text = String::with_capacity(block.len() * longest);
+                for row in block {
+                    line(&mut text, row.iter(), &widths);
+                }
+                text
+            })
+            .collect();
+        for block in blocks {
+            out.push_str(&block);
+        }
+    } else {
+        for row in cells {
+            line(&mut out, row.iter(), &widths);
+        }
     }
     let groups = summary.duplicate_groups();
     if !groups.is_empty() {
