@@ -17,7 +17,7 @@ use crate::report::batch_json::stream;
 use crate::report::summary::{self, Cells, Row, Status, Summary};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What `--report OUT` writes, from OUT's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +48,8 @@ impl ReportFormat {
 pub fn check(
     catalogue: &Catalogue,
     event: Option<&Event>,
-    files: &[PathBuf],
-    // `files` expanded already (`batch::collect`), when the caller did so.
-    collected: Option<Vec<batch::Input>>,
+    // The paths given, expanded (`batch::collect`).
+    inputs: Vec<batch::Input>,
     format: Format,
     report: Option<&Path>,
     color: bool,
@@ -62,7 +61,6 @@ pub fn check(
         Some(Ok(report)) => Some(report),
         None => None,
     };
-    let inputs = collected.unwrap_or_else(|| batch::collect(files));
     let bar = progress_bar(inputs.len());
     let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
     let report_format = report.map(|(_, f)| f);

@@ -107,8 +107,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     super::batch::check(
                         catalogue,
                         event.as_ref(),
-                        files,
-                        walked,
+                        walked.unwrap_or_else(|| crate::batch::collect(files)),
                         *format,
                         report.as_deref(),
                         color,

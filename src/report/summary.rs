@@ -328,7 +328,7 @@ impl Cells {
     fn push_cell(&mut self, text: &str, width: usize) -> usize {
         // Printable ASCII, the usual case, told in one pass without an
         // early exit, which the compiler turns into a few wide compares.
-        let printable = text.bytes().fold(true, |ok, b| ok & (b >= b' ') & (b < 0x7f));
+        let printable = text.bytes().fold(true, |ok, b| ok & (b' '..0x7f).contains(&b));
         if !printable && !text.is_ascii() {
             let cleaned = clean(text, width);
             self.text.push_str(&cleaned);
