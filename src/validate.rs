@@ -9,7 +9,7 @@ use crate::catalogue::{Constraint, RuleSeverity, Scope, Selector};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve::{Army, ArmyFormation};
 use crate::roster::Roster;
-use crate::rules::{Cond, EvalError, Extreme, Facts, Measure, Reach};
+use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Reach};
 use crate::source::Span;
 
 /// The points limit a roster is held to, and where it was written (`None`
@@ -233,9 +233,9 @@ fn check<F: Facts<Selector> + Locate>(
         RuleSeverity::Error => Severity::Error,
         RuleSeverity::Warning => Severity::Warning,
     };
-    match constraint.cond.eval(facts) {
-        Ok(true) => None,
-        Ok(false) => {
+    match eval_seen(&constraint.cond, facts) {
+        Ok((true, _)) => None,
+        Ok((false, seen)) => {
             let (primary, others) = match constraint.scope {
                 Scope::Formation | Scope::Group => (fallback, Vec::new()),
                 Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
@@ -249,7 +249,9 @@ fn check<F: Facts<Selector> + Locate>(
                     expression.push('`');
                     expression.push_str(&constraint.text);
                     expression.push('`');
-                    explain(&constraint.cond, facts, &mut expression);
+                    if let Some((a, op, b)) = seen {
+                        explain(a, op, b, &mut expression);
+                    }
                     expression
                 });
             for span in others.into_iter().take(6) {
@@ -286,19 +288,60 @@ fn check<F: Facts<Selector> + Locate>(
     }
 }
 
-/// The numbers behind a broken top-level comparison, added to `out`:
-/// ` (here: 2 <= 1)`.
-fn explain<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F, out: &mut String) {
-    use std::fmt::Write as _;
+/// A rule's verdict, with the two numbers of the comparison that decided
+/// it when that is the rule itself or what its `=>` implies (`a => b`,
+/// broken, is `b` broken): [`explain`] shows them, and they are worked out
+/// once for both. The verdict is [`Cond::eval`]'s, errors included.
+type Seen = Option<(i64, Compare, i64)>;
+
+fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bool, Seen), EvalError> {
     match cond {
         Cond::Compare(a, op, b) => {
-            if let (Ok(a), Ok(b)) = (a.eval(facts), b.eval(facts)) {
-                // Writing to a `String` cannot fail.
-                let _ = write!(out, " (here: {a} {} {b})", op.symbol());
+            let (a, b) = (a.eval(facts)?, b.eval(facts)?);
+            Ok((op.holds(a, b), Some((a, *op, b))))
+        }
+        Cond::Implies(a, b) => {
+            if a.eval(facts)? {
+                eval_seen(b, facts)
+            } else {
+                Ok((true, None))
             }
         }
-        Cond::Implies(_, b) => explain(b, facts, out),
-        _ => {}
+        _ => Ok((cond.eval(facts)?, None)),
+    }
+}
+
+/// The numbers behind a broken comparison, added to `out`:
+/// ` (here: 2 <= 1)`.
+fn explain(a: i64, op: Compare, b: i64, out: &mut String) {
+    out.push_str(" (here: ");
+    push_number(out, a);
+    out.push(' ');
+    out.push_str(op.symbol());
+    out.push(' ');
+    push_number(out, b);
+    out.push(')');
+}
+
+/// `n` in decimal, as `Display` writes it, without the formatter.
+fn push_number(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        // A digit: `rest % 10` is below 10.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -345,18 +388,23 @@ impl ArmyFacts<'_, '_> {
             .formations
             .iter()
             .enumerate()
-            .filter(|(i, f)| which(*i, f));
-        match m {
-            Measure::Kinds => {
+            .filter(|(i, f)| which(*i, f))
+            .map(|(_, f)| f);
+        // The measure decided once, not once a formation.
+        match (m, s) {
+            (Measure::Kinds, _) => {
                 let mut kinds = Vec::new();
-                for (_, f) in formations {
+                for f in formations {
                     f.kinds(s, &mut kinds);
                 }
                 kinds.sort_unstable();
                 kinds.dedup();
                 kinds.len() as i64
             }
-            _ => formations.map(|(_, f)| self.measure_one(f, m, s)).sum(),
+            (Measure::Count, Some(s)) => formations.map(|f| f.count(s)).sum(),
+            (Measure::Count, None) => formations.count() as i64,
+            (Measure::Points, s) => formations.map(|f| self.points_in(f, s)).sum(),
+            (Measure::Units, s) => formations.map(|f| f.units_of(s)).sum(),
         }
     }
 
@@ -400,8 +448,9 @@ impl ArmyFacts<'_, '_> {
         if !f.admits(s) {
             return;
         }
-        let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
-        if f.is(s) || has_unit {
+        // The units (the list's whole unit table) only when the formation
+        // itself does not match.
+        if f.is(s) || f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u)) {
             spans.push(f.name_span);
         }
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {

@@ -67,7 +67,7 @@ impl Compare {
         }
     }
 
-    fn holds(self, a: i64, b: i64) -> bool {
+    pub fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Compare::Le => a <= b,
             Compare::Ge => a >= b,
