@@ -554,9 +554,10 @@ fn osa_within(a: &[u8], b: &[u8], bound: usize) -> bool {
     }
     let far = u8::try_from(bound + 1).unwrap_or(u8::MAX);
     let cap = |n: usize| u8::try_from(n).unwrap_or(u8::MAX).min(far);
-    let mut before = [far; SHORT + 1];
-    let mut previous = [far; SHORT + 1];
-    let mut current = [far; SHORT + 1];
+    // Three rows, turned over by reference rather than copied.
+    let mut rows = [[far; SHORT + 1]; 3];
+    let [before, previous, current] = &mut rows;
+    let (mut before, mut previous, mut current) = (before, previous, current);
     for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
         *cell = cap(j);
     }
@@ -586,8 +587,10 @@ fn osa_within(a: &[u8], b: &[u8], bound: usize) -> bool {
         if least >= far {
             return false;
         }
-        std::mem::swap(&mut before, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
+        let spare = before;
+        before = previous;
+        previous = current;
+        current = spare;
     }
     usize::from(previous[b.len()]) <= bound
 }

@@ -76,9 +76,21 @@ impl SourceFile {
     }
 
     pub fn line_starts(&self) -> &[usize] {
-        self.inner
-            .line_starts
-            .get_or_init(|| line_starts(self.inner.text.as_bytes()))
+        self.inner.line_starts.get_or_init(|| {
+            // A byte at a time: `\n` is never part of a longer UTF-8
+            // character, and a roster's lines are short, so this costs less
+            // than a searcher that starts over at each one.
+            let text = self.inner.text.as_bytes();
+            let mut starts = Vec::with_capacity(text.len() / 24 + 2);
+            starts.push(0);
+            starts.extend(
+                text.iter()
+                    .enumerate()
+                    .filter(|&(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            starts
+        })
     }
 
     /// 1-based line of a byte offset, without counting characters.
@@ -123,38 +135,6 @@ impl SourceFile {
     pub fn same(&self, other: &SourceFile) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
-}
-
-/// Where each line of `text` starts: 0, then one past each `\n` (never
-/// part of a longer UTF-8 character). Eight bytes at a time: a word's
-/// line breaks are found together (each byte equal to `\n` marked, exactly,
-/// with no carry from one byte to the next), and a roster's lines are
-/// short, so this costs less than a searcher that starts over at each.
-fn line_starts(text: &[u8]) -> Vec<usize> {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut starts = Vec::with_capacity(text.len() / 24 + 2);
-    starts.push(0);
-    let mut words = text.chunks_exact(8);
-    let mut at = 0;
-    for word in &mut words {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(word);
-        let x = u64::from_le_bytes(bytes) ^ NEWLINES;
-        // The high bit of each byte that was `\n` (now 0).
-        let mut found = !(((x & LOW) + LOW) | x | LOW);
-        while found != 0 {
-            starts.push(at + (found.trailing_zeros() / 8) as usize + 1);
-            found &= found - 1;
-        }
-        at += 8;
-    }
-    for (i, &b) in words.remainder().iter().enumerate() {
-        if b == b'\n' {
-            starts.push(at + i + 1);
-        }
-    }
-    starts
 }
 
 /// Why a file from the user's disk was not read.
@@ -254,29 +234,5 @@ mod tests {
         assert_eq!(f.line_col(9), (4, 1));
         assert_eq!(f.line_span(2), Span::new(3, 7));
         assert_eq!(f.line_span(3), Span::new(8, 8));
-    }
-
-    /// The line starts found a word at a time are the ones found a byte at
-    /// a time, whatever stands next to a line break (bytes that differ
-    /// from `\n` by one bit, or by a carry) and wherever it falls in a word.
-    #[test]
-    fn line_starts_by_words_agree_with_bytes() {
-        let plain = |text: &[u8]| -> Vec<usize> {
-            std::iter::once(0)
-                .chain(text.iter().enumerate().filter(|&(_, &b)| b == b'\n').map(|(i, _)| i + 1))
-                .collect()
-        };
-        let neighbours = [b'\n', 0x0b, 0x09, 0x8a, 0x0a ^ 0x80, 0x00, 0x01, 0xff, b'a', 0x0e, 0x02];
-        let mut texts: Vec<Vec<u8>> = vec![Vec::new(), b"\n".to_vec(), b"no breaks".to_vec()];
-        for len in 1..20 {
-            for (k, &b) in neighbours.iter().enumerate() {
-                let mut text: Vec<u8> = (0..len).map(|i| neighbours[(i * 7 + k) % neighbours.len()]).collect();
-                text[len / 2] = b;
-                texts.push(text);
-            }
-        }
-        for text in &texts {
-            assert_eq!(super::line_starts(text), plain(text), "{text:?}");
-        }
     }
 }
