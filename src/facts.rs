@@ -162,17 +162,25 @@ fn garrison(units: &[Unit<'_>]) -> Verdict {
     if scouts * 2 >= total {
         return Verdict::Yes("half or more of its units are scouts".into());
     }
-    if units.iter().any(|u| speed(u.sheet) == Some(0)) {
+    // Each unit's speed read once: whether one is 0, the first one the
+    // sources lack, and how many units are fast.
+    let mut immobile = false;
+    let mut unknown = None;
+    let mut fast: i64 = 0;
+    for u in units {
+        match speed(u.sheet) {
+            Some(0) => immobile = true,
+            Some(s) if s > 15 => fast += u.count,
+            Some(_) => {}
+            None => unknown = unknown.or(Some(u)),
+        }
+    }
+    if immobile {
         return Verdict::Yes("it includes a unit of speed 0".into());
     }
-    if let Some(u) = units.iter().find(|u| speed(u.sheet).is_none()) {
+    if let Some(u) = unknown {
         return Verdict::Unknown(format!("the speed of {} is not in the sources", u.sheet.name).into());
     }
-    let fast: i64 = units
-        .iter()
-        .filter(|u| speed(u.sheet).is_some_and(|s| s > 15))
-        .map(|u| u.count)
-        .sum();
     let war_engines = units.iter().any(|u| u.sheet.unit_type == UnitType::WarEngine);
     match (fast <= 1, war_engines) {
         (true, false) => {

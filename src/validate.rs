@@ -124,15 +124,17 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                 for (i, f) in army.formations.iter().enumerate() {
                     // A card of several titans armed titan by titan: the
                     // rules of the titan each one is hold for each line,
-                    // in place of the card's own count of them all.
-                    let each = army.list.formations[f.formation]
-                        .titans
-                        .map(|(_, each)| each)
-                        .filter(|&each| {
-                            !f.titans.is_empty()
-                                && constraint.scope == Scope::Formation
-                                && constraint.applies_to(each)
-                        });
+                    // in place of the card's own count of them all. (Only
+                    // a formation with titan lines looks: most pairs of a
+                    // rule and a formation end at `applies_to` below.)
+                    let each = if f.titans.is_empty() || constraint.scope != Scope::Formation {
+                        None
+                    } else {
+                        army.list.formations[f.formation]
+                            .titans
+                            .map(|(_, each)| each)
+                            .filter(|&each| constraint.applies_to(each))
+                    };
                     if let Some(each) = each {
                         out.extend(titan_rules(constraint, code, &facts, army, f, each, roster));
                         continue;
