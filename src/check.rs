@@ -632,6 +632,11 @@ fn check_battlescribe<'c>(
 /// Whether a version written in a roster names the list's version: the
 /// same text, the same label, or the list's date inside it.
 fn version_matches(list: &ArmyList, written: &str) -> bool {
+    // Written as the list has it (nearly every roster): the same once
+    // normalized, without normalizing.
+    if written == list.version {
+        return true;
+    }
     let written = names::normalize(written);
     let version = names::normalize(&list.version);
     written == version

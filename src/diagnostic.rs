@@ -392,7 +392,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let near = Near::new(&lower);
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
-        let Some(score) = near.closeness(candidate) else {
+        let Some(score) = near.closeness_over(candidate, best.map(|(s, _)| s)) else {
             continue;
         };
         if best.is_none_or(|(s, _)| score > s) {
@@ -434,6 +434,32 @@ impl<'n> Near<'n> {
             length: name.chars().count(),
             letters,
         }
+    }
+
+    /// [`Near::closeness`] for a search that keeps the first of the
+    /// closest candidates: `None` also for a candidate that cannot score
+    /// above `floor` (the best so far), told from the lengths alone before
+    /// anything is measured. A score is at most 3 less the share of the
+    /// longer name the lengths differ by (the edit distance is at least
+    /// that difference, and `f64` division and subtraction keep the order),
+    /// so a candidate ruled out here would not have been taken.
+    pub fn closeness_over(&self, candidate: &str, floor: Option<f64>) -> Option<f64> {
+        if let Some(floor) = floor
+            && self.letters.is_some()
+            && candidate.is_ascii()
+        {
+            let (n, c) = (self.name.len(), candidate.len());
+            let longer = n.max(c);
+            let best = if longer == 0 {
+                3.0
+            } else {
+                2.0 + (1.0 - (n.abs_diff(c) as f64) / (longer as f64))
+            };
+            if best <= floor {
+                return None;
+            }
+        }
+        self.closeness(candidate)
     }
 
     /// [`closeness`] of `candidate` to the prepared name.
@@ -798,6 +824,43 @@ mod tests {
                 ),
                 None => assert!(name.len() > super::SHORT || candidate.len() > super::SHORT),
             }
+        }
+    }
+
+    /// Ruling candidates out by length against the best so far never
+    /// changes which one a search keeps.
+    #[test]
+    fn closeness_over_keeps_the_same_best() {
+        let names = [
+            "Tactical Detachment",
+            "Terminator Detachment",
+            "Tactical",
+            "Tactcal Detachment",
+            "Whirlwind",
+            "Whirlwinds",
+            "Land Raider",
+            "Land Raiders",
+            "Thunderhawk Gunship",
+            "Tac",
+            "",
+            "Café",
+        ];
+        for written in names.iter().chain(&["tactical detachmen", "whirlwnd", "land", "xyz", "thunderhawk"]) {
+            let lower = written.to_lowercase();
+            let near = Near::new(&lower);
+            let mut plain: Option<(f64, &str)> = None;
+            for c in names {
+                if let Some(s) = near.closeness(c)
+                    && plain.is_none_or(|(b, _)| s > b)
+                {
+                    plain = Some((s, c));
+                }
+            }
+            assert_eq!(
+                nearest(written, names),
+                plain.map(|(_, c)| c),
+                "{written}"
+            );
         }
     }
 
