@@ -414,17 +414,20 @@ pub struct Near<'n> {
     name: &'n str,
     /// In characters.
     length: usize,
+    /// Whether the name is ASCII (then measured a byte at a time).
+    ascii: bool,
     /// How often each ASCII letter occurs, case aside; `None` for a name
-    /// that is not ASCII.
-    letters: Option<[i16; 128]>,
+    /// that is not ASCII, or so long that a count might not fit a byte.
+    letters: Option<[u8; 128]>,
 }
 
 impl<'n> Near<'n> {
     pub fn new(name: &'n str) -> Near<'n> {
-        let letters = name.is_ascii().then(|| {
-            let mut count = [0i16; 128];
+        let ascii = name.is_ascii();
+        let letters = (ascii && name.len() <= usize::from(u8::MAX)).then(|| {
+            let mut count = [0u8; 128];
             for &x in name.as_bytes() {
-                let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+                let slot = &mut count[usize::from(LOWER[usize::from(x & 0x7f)] & 0x7f)];
                 *slot = slot.saturating_add(1);
             }
             count
@@ -432,6 +435,7 @@ impl<'n> Near<'n> {
         Near {
             name,
             length: name.chars().count(),
+            ascii,
             letters,
         }
     }
@@ -445,7 +449,7 @@ impl<'n> Near<'n> {
     /// so a candidate ruled out here would not have been taken.
     pub fn closeness_over(&self, candidate: &str, floor: Option<f64>) -> Option<f64> {
         if let Some(floor) = floor
-            && self.letters.is_some()
+            && self.ascii
             && candidate.is_ascii()
         {
             let (n, c) = (self.name.len(), candidate.len());
@@ -486,7 +490,7 @@ impl<'n> Near<'n> {
             }
             // Both ASCII and short (nearly every name): the same measure a
             // byte at a time, without a lower-case copy on the heap.
-            if self.letters.is_some()
+            if self.ascii
                 && let Some(score) = closeness_ascii(n, c)
             {
                 return score;
@@ -658,11 +662,13 @@ fn levenshtein_bytes(a: &[u8], b: &[u8]) -> usize {
 /// at all. Lets [`closeness`] skip the distance for most candidates.
 /// `letters` are the first name's counts, `total` its length; the sum of
 /// the differences is kept as each letter of `b` is taken away.
-fn letters_apart(letters: &[i16; 128], total: usize, b: &[u8]) -> usize {
+/// (A count is a byte: the name has at most 255 bytes, so none overflows,
+/// and one taken below 0 stays at 0, which counts as below 0 would.)
+fn letters_apart(letters: &[u8; 128], total: usize, b: &[u8]) -> usize {
     let mut count = *letters;
     let mut apart = total;
     for &x in b {
-        let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+        let slot = &mut count[usize::from(LOWER[usize::from(x & 0x7f)] & 0x7f)];
         // Taking a letter the first name still has brings them closer;
         // any other takes them further apart.
         if *slot > 0 {
@@ -674,6 +680,18 @@ fn letters_apart(letters: &[i16; 128], total: usize, b: &[u8]) -> usize {
     }
     apart
 }
+
+/// Each ASCII byte lowered: one load where `to_ascii_lowercase` is a few
+/// operations, in the loop over every candidate's letters.
+static LOWER: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = (i as u8).to_ascii_lowercase();
+        i += 1;
+    }
+    table
+};
 
 /// Messages quote names in backticks, as a terminal shows them; a page
 /// shows typographic quotes instead (`Squigoth` becomes ‘Squigoth’). The

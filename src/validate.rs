@@ -299,7 +299,7 @@ type Seen = Option<(i64, Compare, i64)>;
 fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bool, Seen), EvalError> {
     match cond {
         Cond::Compare(a, op, b) => {
-            let (a, b) = (a.eval(facts)?, b.eval(facts)?);
+            let (a, b) = (a.value(facts)?, b.value(facts)?);
             Ok((op.holds(a, b), Some((a, *op, b))))
         }
         Cond::Implies(a, b) => {
