@@ -780,7 +780,11 @@ mod tests {
                     panic!("ASCII");
                 };
                 let distance = strsim::osa_distance(x, y);
-                assert_eq!(super::levenshtein_bytes(a, b), strsim::levenshtein(x, y), "{x} / {y}");
+                assert_eq!(
+                    super::levenshtein_bytes(a, b),
+                    strsim::levenshtein(x, y),
+                    "{x} / {y}"
+                );
                 for bound in 0..7 {
                     assert_eq!(
                         super::osa_within(a, b, bound),
@@ -863,7 +867,10 @@ mod tests {
             "",
             "Café",
         ];
-        for written in names.iter().chain(&["tactical detachmen", "whirlwnd", "land", "xyz", "thunderhawk"]) {
+        for written in names
+            .iter()
+            .chain(&["tactical detachmen", "whirlwnd", "land", "xyz", "thunderhawk"])
+        {
             let lower = written.to_lowercase();
             let near = Near::new(&lower);
             let mut plain: Option<(f64, &str)> = None;
@@ -874,11 +881,7 @@ mod tests {
                     plain = Some((s, c));
                 }
             }
-            assert_eq!(
-                nearest(written, names),
-                plain.map(|(_, c)| c),
-                "{written}"
-            );
+            assert_eq!(nearest(written, names), plain.map(|(_, c)| c), "{written}");
         }
     }
 

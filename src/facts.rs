@@ -115,8 +115,7 @@ fn damage_capacity(sheet: &Datasheet) -> Option<i64> {
 /// `text` without its prefix `prefix` (ASCII), case aside.
 fn strip_prefix_ignore_case<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
     let head = text.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &text[prefix.len()..])
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
 }
 
 /// `text` without its suffix `suffix` (ASCII), case aside.
