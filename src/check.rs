@@ -305,7 +305,9 @@ fn check_file<'c>(
 
     let (mut parsed, mut diagnostics) = roster::parse(&file);
     checked.dialect = Some(parsed.dialect);
-    checked.header = parsed.header.clone();
+    // The header as written goes to the result at the end, moved rather
+    // than copied (an event's optional rules, added to it below, taken off).
+    let written_rules = parsed.header.optional_rules.len();
 
     let list = match &parsed.header.army {
         None => {
@@ -494,6 +496,8 @@ fn check_file<'c>(
         }
     }
 
+    parsed.header.optional_rules.truncate(written_rules);
+    checked.header = std::mem::take(&mut parsed.header);
     sort(&mut diagnostics);
     checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked

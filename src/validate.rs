@@ -181,19 +181,24 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     }
 
     if !army.list.not_enforced.is_empty() {
-        let mut d = Diagnostic::note(
-            Code::Unchecked,
-            match army.list.not_enforced.len() {
-                1 => format!(
-                    "1 rule of {} is not checked by muster; check it by hand",
-                    army.list.name
-                ),
-                n => format!(
-                    "{n} rules of {} are not checked by muster; check them by hand",
-                    army.list.name
-                ),
-            },
-        );
+        // Written in place (most rosters' lists have such rules, so this
+        // note is in most results).
+        let name = &army.list.name;
+        let mut message = String::with_capacity(name.len() + 64);
+        match army.list.not_enforced.len() {
+            1 => {
+                message.push_str("1 rule of ");
+                message.push_str(name);
+                message.push_str(" is not checked by muster; check it by hand");
+            }
+            n => {
+                push_number(&mut message, i64::try_from(n).unwrap_or(i64::MAX));
+                message.push_str(" rules of ");
+                message.push_str(name);
+                message.push_str(" are not checked by muster; check them by hand");
+            }
+        }
+        let mut d = Diagnostic::note(Code::Unchecked, message);
         for rule in &army.list.not_enforced {
             d = d.hint(rule.rule.clone());
         }
@@ -213,10 +218,11 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         if !sources.is_empty() {
             d = d.rule("not-enforced", sources.join("; "));
         }
-        out.push(d.hint(format!(
-            "`muster options {}` says why each is not checked",
-            army.list.id
-        )));
+        let mut options = String::with_capacity(army.list.id.len() + 48);
+        options.push_str("`muster options ");
+        options.push_str(&army.list.id);
+        options.push_str("` says why each is not checked");
+        out.push(d.hint(options));
     }
 
     out
