@@ -19,15 +19,57 @@ use super::parse::{Body, HeaderKey, NativeLine};
 use super::{Item, Spanned};
 use crate::source::Span;
 
+/// What each byte is to the grammar, one lookup a byte: `WHITESPACE`,
+/// `name_char`, `value_char` (of a header's value).
+const WS: u8 = 1;
+const NAME: u8 = 2;
+const VALUE: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b' ' | b'\t' => WS,
+            b'#' => 0,
+            b',' | b':' | b'[' | b']' | b'=' => VALUE,
+            _ => NAME | VALUE,
+        };
+        b += 1;
+    }
+    table
+};
+
 #[inline]
 fn is_ws(b: u8) -> bool {
-    b == b' ' || b == b'\t'
+    CLASS[usize::from(b)] & WS != 0
 }
 
 /// `name_char`: anything but `, : [ ] # =` and blanks.
 #[inline]
 fn is_name(b: u8) -> bool {
-    !matches!(b, b',' | b':' | b'[' | b']' | b'#' | b'=' | b' ' | b'\t')
+    CLASS[usize::from(b)] & NAME != 0
+}
+
+/// `value_char`: anything but `#` and blanks.
+#[inline]
+fn is_value(b: u8) -> bool {
+    CLASS[usize::from(b)] & VALUE != 0
+}
+
+/// The header keys a line may start with, by its first byte (lowercased),
+/// in the grammar's order: the first key that matches is the one taken.
+fn keys_from(first: u8) -> &'static [HeaderKey] {
+    use HeaderKey::*;
+    match first | 0x20 {
+        b'a' => &[Army, Allies, Ally],
+        b'l' => &[List, Limit],
+        b'p' => &[PointsLimit, Points, Player],
+        b'e' => &[Event],
+        b'v' => &[Version],
+        b's' => &[Scenario, Side],
+        b'o' => &[OpponentPoints, OptionalRules],
+        _ => &[],
+    }
 }
 
 struct Reader<'a> {
@@ -272,6 +314,9 @@ impl Reader<'_> {
 
     /// `counts_as`: `Counts as: model = target`.
     fn counts_as(&self, p: usize) -> Option<(usize, Body)> {
+        if self.at(p)? | 0x20 != b'c' {
+            return None;
+        }
         let q = self.ws(self.literal_ci(p, "counts as")?);
         if self.at(q) != Some(b':') {
             return None;
@@ -295,7 +340,7 @@ impl Reader<'_> {
 
     /// `header`: `Key: value`, the value's words up to a comment.
     fn header(&self, p: usize) -> Option<(usize, Body)> {
-        let (k, key) = HeaderKey::ALL
+        let (k, key) = keys_from(self.at(p)?)
             .iter()
             .find_map(|key| self.literal_ci(p, key.text()).map(|end| (end, *key)))?;
         let q = self.ws(k);
@@ -303,7 +348,7 @@ impl Reader<'_> {
             return None;
         }
         let start = self.ws(q + 1);
-        let value_char = |b: u8| !is_ws(b) && b != b'#';
+        let value_char = is_value;
         let mut end = start;
         while self.at(end).is_some_and(value_char) {
             end += 1;
@@ -333,10 +378,9 @@ impl Reader<'_> {
     /// `line`: indentation, a body, blanks, a comment, the end.
     fn line(&self) -> Option<NativeLine> {
         let indent_end = self.ws(0);
-        let indent = self.b[..indent_end]
-            .iter()
-            .map(|&b| if b == b'\t' { 4 } else { 1 })
-            .sum();
+        // A tab counts four: one, and three more for each.
+        let tabs = self.b[..indent_end].iter().filter(|&&b| b == b'\t').count();
+        let indent = indent_end + 3 * tabs;
         let (end, body) = match self
             .counts_as(indent_end)
             .or_else(|| self.header(indent_end))
@@ -393,4 +437,32 @@ pub(super) fn snapfire_rule(text: &str) -> bool {
     let b = text.as_bytes();
     let rule = b.iter().take_while(|&&c| c == b'=').count();
     rule >= 3 && b[rule..].iter().all(|&c| is_ws(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `keys_from` offers every key the grammar has, under its first
+    /// letter in either case, in the grammar's order.
+    #[test]
+    fn header_keys_by_first_letter_keep_the_grammar_order() {
+        for key in HeaderKey::ALL {
+            let first = key.text().as_bytes()[0];
+            for b in [first, first.to_ascii_uppercase()] {
+                let offered = keys_from(b);
+                assert!(offered.contains(&key), "{key:?} under {:?}", b as char);
+                let in_grammar: Vec<HeaderKey> = HeaderKey::ALL
+                    .into_iter()
+                    .filter(|k| k.text().as_bytes()[0] == first)
+                    .collect();
+                assert_eq!(offered, &in_grammar[..]);
+            }
+        }
+        for b in 0..=255u8 {
+            if !b.is_ascii_alphabetic() {
+                assert!(keys_from(b).is_empty(), "{b}");
+            }
+        }
+    }
 }
