@@ -290,31 +290,37 @@ fn normalize_text(text: &str, skip: &[usize; 3], out: &mut Vec<u8>) {
     }
 }
 
-/// Each byte of a word's that equals `b`, as its top bit; exact (no
-/// borrow from one byte into the next).
+const ONES: u64 = 0x0101_0101_0101_0101;
+const TOP: u64 = 0x8080_8080_8080_8080;
+const LOW: u64 = !TOP;
+
+/// The top bit of each byte of `x` that is zero, exact in the lowest one
+/// (a byte above a zero one may be marked too: only the lowest is used).
 #[inline]
-fn bytes_eq(x: u64, b: u8) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let y = x ^ (0x0101_0101_0101_0101 * u64::from(b));
-    !(((y & LOW) + LOW) | y | LOW)
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & TOP
 }
 
-/// Each ASCII byte of a word's that is at least `b` (at most 0x80), as its
-/// top bit.
-#[inline]
-fn bytes_at_least(x: u64, b: u8) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    ((x & LOW) + 0x0101_0101_0101_0101 * u64::from(0x80 - b)) & !LOW
+/// The first `\n` at or after `p`, or the end.
+fn next_newline(t: &[u8], mut p: usize) -> usize {
+    while let Some(w) = t.get(p..p + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let found = zero_bytes(u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n')));
+        if found != 0 {
+            return p + (found.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    let rest = t.get(p..).unwrap_or_default();
+    memchr::memchr(b'\n', rest).map_or(t.len(), |i| p + i)
 }
 
 /// [`text_digest`] of an ASCII text, eight bytes at a time: each word
 /// lowercased, its spaces squeezed out as it is copied into a small
 /// buffer that is digested whenever it fills; a line break, a tab or other
-/// control byte, a `#` or the end is met one at a time. `None` at the
-/// first byte that is not ASCII (outside a comment): the text then goes
-/// the general way.
+/// control byte, a `#`, a `` ` `` or the end is met one at a time. `None`
+/// at the first byte that is not ASCII (outside a comment): the text then
+/// goes the general way.
 fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
-    const TOP: u64 = 0x8080_8080_8080_8080;
     const FLUSH: usize = 256;
     let end = t.len();
     let mut buf = [0u8; FLUSH + 32];
@@ -326,13 +332,8 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
     'lines: while p <= end {
         // At a line's start: leave out the lines not compared.
         if skip.contains(&p) {
-            match memchr::memchr(b'\n', &t[p..]) {
-                Some(i) => {
-                    p += i + 1;
-                    continue;
-                }
-                None => break,
-            }
+            p = next_newline(t, p) + 1;
+            continue;
         }
         // What was written before this line.
         let line_from = flushed + len;
@@ -343,17 +344,25 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
                 len -= FLUSH;
                 flushed += FLUSH;
             }
-            let x = word_at(t, p);
-            let spaces = bytes_eq(x, b' ');
-            let low = !bytes_at_least(x, 0x21) & TOP;
-            let special = (x & TOP) | bytes_eq(x, b'#') | (low & !spaces);
-            let upper = bytes_at_least(x, b'A') & !bytes_at_least(x, b'[');
-            let ticks = bytes_eq(x, b'`');
-            let kept = (x | (upper >> 2)) ^ ((ticks >> 7) * u64::from(b'`' ^ b'\''));
+            let x = match t.get(p..p + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                Some(w) => u64::from_le_bytes(w),
+                None => word_at(t, p),
+            };
+            // For each ASCII byte (the top bit of its byte): at least a
+            // space, at least `!`, an upper-case letter. A byte that is not
+            // ASCII is special, and nothing after a special byte is used.
+            let low = x & LOW;
+            let blank_or_more = (low + ONES * (0x80 - 0x20)) & TOP;
+            let printable = (low + ONES * (0x80 - 0x21)) & TOP;
+            let upper = (low + ONES * (0x80 - 0x41)) & !(low + ONES * (0x80 - 0x5b)) & TOP;
+            let special = ((x | !blank_or_more) & TOP)
+                | zero_bytes(x ^ (ONES * u64::from(b'#')))
+                | zero_bytes(x ^ (ONES * u64::from(b'`')));
+            let kept = x | (upper >> 2);
             // The bytes up to the first special one, spaces left out.
             let n = (special.trailing_zeros() / 8) as usize;
             let mut from = 0;
-            let mut gaps = spaces & special.wrapping_sub(1) & !special;
+            let mut gaps = blank_or_more & !printable & special.wrapping_sub(1) & !special;
             while gaps != 0 {
                 let at = (gaps.trailing_zeros() / 8) as usize;
                 buf[len..len + 8].copy_from_slice(&(kept >> (8 * from)).to_le_bytes());
@@ -379,7 +388,12 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
                     p += 1;
                     continue 'lines;
                 }
-                Some(b'#') => p = memchr::memchr(b'\n', &t[p..]).map_or(end, |i| p + i),
+                Some(b'#') => p = next_newline(t, p),
+                Some(b'`') => {
+                    buf[len] = b'\'';
+                    len += 1;
+                    p += 1;
+                }
                 Some(&b) if !b.is_ascii() => return None,
                 // The other blanks of `char::is_whitespace`.
                 Some(b'\t' | 0x0b | 0x0c | b'\r') => p += 1,

@@ -56,18 +56,22 @@ fn is_value(b: u8) -> bool {
     CLASS[usize::from(b)] & VALUE != 0
 }
 
-/// The header keys a line may start with, by its first byte (lowercased),
-/// in the grammar's order: the first key that matches is the one taken.
-fn keys_from(first: u8) -> &'static [HeaderKey] {
+/// The header keys a line may start with, by its first two bytes in either
+/// case, in the grammar's order: the first key that matches is the one
+/// taken. (`b | 0x20` is a letter's lower case, and no other byte's.)
+fn keys_from(first: u8, second: u8) -> &'static [HeaderKey] {
     use HeaderKey::*;
-    match first | 0x20 {
-        b'a' => &[Army, Allies, Ally],
-        b'l' => &[List, Limit],
-        b'p' => &[PointsLimit, Points, Player],
-        b'e' => &[Event],
-        b'v' => &[Version],
-        b's' => &[Scenario, Side],
-        b'o' => &[OpponentPoints, OptionalRules],
+    match (first | 0x20, second | 0x20) {
+        (b'a', b'r') => &[Army],
+        (b'a', b'l') => &[Allies, Ally],
+        (b'l', b'i') => &[List, Limit],
+        (b'p', b'o') => &[PointsLimit, Points],
+        (b'p', b'l') => &[Player],
+        (b'e', b'v') => &[Event],
+        (b'v', b'e') => &[Version],
+        (b's', b'c') => &[Scenario],
+        (b's', b'i') => &[Side],
+        (b'o', b'p') => &[OpponentPoints, OptionalRules],
         _ => &[],
     }
 }
@@ -234,7 +238,11 @@ impl Reader<'_> {
     /// `upgrades`: items separated by commas, with an optional last comma.
     fn upgrades(&self, p: usize) -> Option<(usize, Vec<Item>)> {
         let (mut end, first) = self.item(p)?;
-        let mut items = vec![first];
+        // Room for an item after each comma left on the line (a few at
+        // most: a line of commas is not a list of upgrades).
+        let commas = self.b[end..].iter().filter(|&&b| b == b',').count();
+        let mut items = Vec::with_capacity(1 + commas.min(7));
+        items.push(first);
         loop {
             let q = self.ws(end);
             if self.at(q) == Some(b',')
@@ -340,7 +348,7 @@ impl Reader<'_> {
 
     /// `header`: `Key: value`, the value's words up to a comment.
     fn header(&self, p: usize) -> Option<(usize, Body)> {
-        let (k, key) = keys_from(self.at(p)?)
+        let (k, key) = keys_from(self.at(p)?, self.at(p + 1)?)
             .iter()
             .find_map(|key| self.literal_ci(p, key.text()).map(|end| (end, *key)))?;
         let q = self.ws(k);
@@ -448,20 +456,22 @@ mod tests {
     #[test]
     fn header_keys_by_first_letter_keep_the_grammar_order() {
         for key in HeaderKey::ALL {
-            let first = key.text().as_bytes()[0];
-            for b in [first, first.to_ascii_uppercase()] {
-                let offered = keys_from(b);
-                assert!(offered.contains(&key), "{key:?} under {:?}", b as char);
-                let in_grammar: Vec<HeaderKey> = HeaderKey::ALL
-                    .into_iter()
-                    .filter(|k| k.text().as_bytes()[0] == first)
-                    .collect();
-                assert_eq!(offered, &in_grammar[..]);
+            let [a, b, ..] = *key.text().as_bytes() else {
+                panic!("{key:?}")
+            };
+            let in_grammar: Vec<HeaderKey> = HeaderKey::ALL
+                .into_iter()
+                .filter(|k| k.text().as_bytes()[..2] == [a, b])
+                .collect();
+            for (x, y) in [(a, b), (a.to_ascii_uppercase(), b), (a, b.to_ascii_uppercase())] {
+                assert_eq!(keys_from(x, y), &in_grammar[..], "{key:?}");
             }
         }
-        for b in 0..=255u8 {
-            if !b.is_ascii_alphabetic() {
-                assert!(keys_from(b).is_empty(), "{b}");
+        // Nothing offered for any other pair.
+        for x in 0..=255u8 {
+            for y in 0..=255u8 {
+                let offered = keys_from(x, y);
+                assert!(offered.iter().all(|k| k.text().as_bytes()[..2].eq_ignore_ascii_case(&[x, y])));
             }
         }
     }

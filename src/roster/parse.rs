@@ -467,8 +467,12 @@ fn first_place(whole: &str, part: &str) -> usize {
     let (Some(&first), Some(last)) = (p.first(), w.len().checked_sub(p.len())) else {
         return 0;
     };
-    (0..=last)
-        .find(|&i| w[i] == first && w[i..].starts_with(p))
+    // Where the piece stands, then only the bytes before it searched.
+    let at = (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize);
+    let stands = (at <= last && w[at..].starts_with(p)).then_some(at);
+    memchr::memchr_iter(first, &w[..stands.unwrap_or(last + 1)])
+        .find(|&i| w[i..].starts_with(p))
+        .or(stands)
         .unwrap_or(0)
 }
 
@@ -477,18 +481,20 @@ fn first_place(whole: &str, part: &str) -> usize {
 fn split_version(value: &str) -> (&str, Option<&str>) {
     let trimmed = value.trim_end();
     if let Some(inner) = trimmed.strip_suffix(')') {
+        // Bytes, not characters: a parenthesis is never part of a longer
+        // UTF-8 character.
         let mut depth = 0usize;
-        for (i, c) in inner.char_indices().rev() {
+        for (i, &c) in inner.as_bytes().iter().enumerate().rev() {
             match c {
-                ')' => depth += 1,
-                '(' if depth == 0 => {
+                b')' => depth += 1,
+                b'(' if depth == 0 => {
                     let version = &inner[i + 1..];
-                    if version.chars().any(|c| c.is_ascii_digit()) {
+                    if version.bytes().any(|c| c.is_ascii_digit()) {
                         return (inner[..i].trim_end(), Some(version));
                     }
                     break;
                 }
-                '(' => depth -= 1,
+                b'(' => depth -= 1,
                 _ => {}
             }
         }
@@ -1058,6 +1064,18 @@ mod tests {
             ("Codex Astartes", Some("NetEA Tournament Pack (2026-02-04)"))
         );
         assert_eq!(split_version("Blitz (Big)"), ("Blitz (Big)", None));
+    }
+
+    #[test]
+    fn a_version_is_placed_where_its_text_first_stands() {
+        for value in ["Codex Astartes (2026-02-04)", "2026 (2026)", "a(1) (1)", "(9)", "Blitz (x9) (9)"] {
+            let (_, version) = split_version(value);
+            let version = version.unwrap();
+            assert_eq!(first_place(value, version), value.find(version).unwrap(), "{value}");
+        }
+        assert_eq!(first_place("abc", "abcd"), 0);
+        assert_eq!(first_place("abc", ""), 0);
+        assert_eq!(first_place("xbcbc", "bc"), 1);
     }
 
     #[test]
