@@ -379,8 +379,9 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
                 continue;
             }
             match t.get(p) {
-                // The end of a line, or of the text.
-                None | Some(b'\n') => {
+                // The end of a line, or of the text; a comment runs to it.
+                None | Some(b'\n' | b'#') => {
+                    p = next_newline(t, p);
                     if flushed + len > line_from {
                         buf[len] = b'\n';
                         len += 1;
@@ -388,7 +389,6 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
                     p += 1;
                     continue 'lines;
                 }
-                Some(b'#') => p = next_newline(t, p),
                 Some(b'`') => {
                     buf[len] = b'\'';
                     len += 1;

@@ -295,13 +295,19 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
     // Each allied force nests on its own: a line indented under an
     // `Allies:` line never joins an entry of the force before it.
     let mut flat = std::mem::take(&mut parser.flat);
-    let mut indents = std::mem::take(&mut parser.indents);
+    let mut indented = std::mem::take(&mut parser.indented);
     let mut forces = Vec::new();
     for &at in parser.allied_at.iter().rev() {
         let at = at.min(flat.len());
-        forces.push(nest(flat.split_off(at), &indents.split_off(at)));
+        let force: Vec<(usize, usize)> = indented
+            .iter()
+            .filter(|&&(i, _)| i >= at)
+            .map(|&(i, indent)| (i - at, indent))
+            .collect();
+        indented.retain(|&(i, _)| i < at);
+        forces.push(nest(flat.split_off(at), &force));
     }
-    let mut entries = nest(flat, &indents);
+    let mut entries = nest(flat, &indented);
     for (ally, nested) in forces.into_iter().rev().enumerate() {
         if let Some(allied) = parser.header.allies.get_mut(ally) {
             allied.first = entries.len();
@@ -327,9 +333,11 @@ struct Builder<'f> {
     allied_at: Vec<usize>,
     /// The entries in the order written, not yet nested.
     flat: Vec<Entry>,
-    /// The indentation of each of `flat`, apart so that a roster with no
-    /// nesting keeps `flat` as its entries without moving them.
-    indents: Vec<usize>,
+    /// The entries of `flat` that are indented: their index and their
+    /// indentation (the others have none). Apart, and only for those, so
+    /// that a roster with no nesting keeps `flat` as its entries, without
+    /// moving them or allocating for their indentation.
+    indented: Vec<(usize, usize)>,
     counts_as: Vec<CountsAs>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -513,7 +521,7 @@ impl<'f> Builder<'f> {
             header: Header::default(),
             allied_at: Vec::new(),
             flat: Vec::with_capacity(entries),
-            indents: Vec::with_capacity(entries),
+            indented: Vec::new(),
             counts_as: Vec::new(),
             diagnostics: Vec::new(),
         }
@@ -568,7 +576,9 @@ impl<'f> Builder<'f> {
                 span: line_span,
             }),
             Some(Body::Entry { item, upgrades, cost }) => {
-                self.indents.push(parsed.indent);
+                if parsed.indent > 0 {
+                    self.indented.push((self.flat.len(), parsed.indent));
+                }
                 self.flat.push(Entry {
                     item,
                     upgrades,
@@ -680,7 +690,6 @@ impl<'f> Builder<'f> {
                 Reader::Pest => pest_snapfire_heading(*line),
             };
             if let Some((item, cost)) = heading {
-                self.indents.push(0);
                 self.flat.push(Entry {
                     item,
                     upgrades: Vec::new(),
@@ -1019,9 +1028,9 @@ fn limit_counts(flat: &mut [Entry], file: &SourceFile, diagnostics: &mut Vec<Dia
     }
 }
 
-/// Builds the tree of entries from their indentation (`indents`, one for
-/// each of `flat`).
-fn nest(flat: Vec<Entry>, indents: &[usize]) -> Vec<Entry> {
+/// Builds the tree of entries from their indentation (`indented`: the
+/// index in `flat` and the indentation of each entry that has one).
+fn nest(flat: Vec<Entry>, indented: &[(usize, usize)]) -> Vec<Entry> {
     fn attach(done: Entry, stack: &mut [(usize, Entry)], roots: &mut Vec<Entry>) {
         match stack.last_mut() {
             Some((_, parent)) => parent.children.push(done),
@@ -1030,6 +1039,15 @@ fn nest(flat: Vec<Entry>, indents: &[usize]) -> Vec<Entry> {
     }
     // No entry indented deeper than the one before it (most rosters): no
     // entry has children, every entry is a root, in order, where it is.
+    if indented.is_empty() {
+        return flat;
+    }
+    let mut indents = vec![0; flat.len()];
+    for &(i, indent) in indented {
+        if let Some(slot) = indents.get_mut(i) {
+            *slot = indent;
+        }
+    }
     if indents.windows(2).all(|w| w[1] <= w[0]) {
         return flat;
     }
