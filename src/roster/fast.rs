@@ -16,7 +16,7 @@
 //! word never ends inside a character.
 
 use super::parse::{Body, HeaderKey, NativeLine};
-use super::{Item, Spanned};
+use super::{Entry, Item, Spanned};
 use crate::source::Span;
 
 /// What each byte is to the grammar, one lookup a byte: `WHITESPACE`,
@@ -116,12 +116,21 @@ impl Reader<'_> {
         Spanned::new(self.text[start..end].to_string(), self.span(start, end))
     }
 
-    /// Case-insensitive ASCII literal, as pest's `^"..."`.
+    /// Case-insensitive ASCII literal, as pest's `^"..."`. Every literal
+    /// of the grammar is lower-case letters and spaces, so a byte matches
+    /// when it is the letter in either case (`| 0x20`, which makes a
+    /// lower-case letter of its upper case and of nothing else) or the
+    /// space itself (NUL is the one other byte that `| 0x20` makes a space).
     #[inline]
     fn literal_ci(&self, p: usize, lit: &str) -> Option<usize> {
+        debug_assert!(lit.bytes().all(|b| b == b' ' || b.is_ascii_lowercase()));
         let end = p + lit.len();
         let slice = self.b.get(p..end)?;
-        slice.eq_ignore_ascii_case(lit.as_bytes()).then_some(end)
+        slice
+            .iter()
+            .zip(lit.bytes())
+            .all(|(&a, b)| a | 0x20 == b && a != 0)
+            .then_some(end)
     }
 
     /// `times`: `x`, `X` or `×`.
@@ -294,14 +303,7 @@ impl Reader<'_> {
                     upgrades = items;
                 }
             }
-            return Some((
-                end,
-                Body::Entry {
-                    item,
-                    upgrades,
-                    cost: Some(cost),
-                },
-            ));
+            return Some((end, self.entry_body(item, upgrades, Some(cost))));
         }
         let mut end = q;
         if self.at(end) == Some(b':') {
@@ -317,7 +319,21 @@ impl Reader<'_> {
             end = c;
             cost = Some(value);
         }
-        Some((end, Body::Entry { item, upgrades, cost }))
+        Some((end, self.entry_body(item, upgrades, cost)))
+    }
+
+    /// The entry of this line, made where it will stay (the reader's
+    /// caller takes it as it is).
+    #[inline]
+    fn entry_body(&self, item: Item, upgrades: Vec<Item>, cost: Option<Spanned<u32>>) -> Body {
+        Body::Entry(Entry {
+            item,
+            upgrades,
+            cost,
+            children: Vec::new(),
+            line_span: self.span(0, self.b.len()),
+            details: None,
+        })
     }
 
     /// `counts_as`: `Counts as: model = target`.

@@ -478,8 +478,8 @@ fn first_place(whole: &str, part: &str) -> usize {
     // Where the piece stands, then only the bytes before it searched.
     let at = (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize);
     let stands = (at <= last && w[at..].starts_with(p)).then_some(at);
-    memchr::memchr_iter(first, &w[..stands.unwrap_or(last + 1)])
-        .find(|&i| w[i..].starts_with(p))
+    (0..stands.unwrap_or(last + 1))
+        .find(|&i| w[i] == first && w[i..].starts_with(p))
         .or(stands)
         .unwrap_or(0)
 }
@@ -575,18 +575,11 @@ impl<'f> Builder<'f> {
                 target,
                 span: line_span,
             }),
-            Some(Body::Entry { item, upgrades, cost }) => {
+            Some(Body::Entry(entry)) => {
                 if parsed.indent > 0 {
                     self.indented.push((self.flat.len(), parsed.indent));
                 }
-                self.flat.push(Entry {
-                    item,
-                    upgrades,
-                    cost,
-                    children: Vec::new(),
-                    line_span,
-                    details: None,
-                });
+                self.flat.push(entry);
             }
         }
     }
@@ -814,11 +807,9 @@ pub(super) enum Body {
         model: Spanned<String>,
         target: Spanned<String>,
     },
-    Entry {
-        item: Item,
-        upgrades: Vec<Item>,
-        cost: Option<Spanned<u32>>,
-    },
+    /// An entry as it goes into the roster: the line's span set, no
+    /// children yet.
+    Entry(Entry),
 }
 
 /// One native line read: its indentation (a tab counts four) and its body,
@@ -851,7 +842,7 @@ fn pest_native_line(line: Line<'_>) -> Result<NativeLine, pest::error::Error<Rul
             Rule::indent => out.indent = indent_width(pair.as_str()),
             Rule::body => {
                 for inner in pair.into_inner() {
-                    out.body = pest_body(inner, offset);
+                    out.body = pest_body(inner, offset, line);
                 }
             }
             Rule::comment | Rule::EOI => {}
@@ -861,7 +852,7 @@ fn pest_native_line(line: Line<'_>) -> Result<NativeLine, pest::error::Error<Rul
     Ok(out)
 }
 
-fn pest_body(pair: Pair<'_, Rule>, offset: usize) -> Option<Body> {
+fn pest_body(pair: Pair<'_, Rule>, offset: usize, line: Line<'_>) -> Option<Body> {
     match pair.as_rule() {
         Rule::header => {
             let mut key = None;
@@ -899,11 +890,14 @@ fn pest_body(pair: Pair<'_, Rule>, offset: usize) -> Option<Body> {
                     other => unreachable!("{other:?} not supposed to get there (entry)"),
                 }
             }
-            Some(Body::Entry {
+            Some(Body::Entry(Entry {
                 item: item?,
                 upgrades,
                 cost,
-            })
+                children: Vec::new(),
+                line_span: Span::new(line.start, line.start + line.text.len()),
+                details: None,
+            }))
         }
         other => unreachable!("{other:?} not supposed to get there (body)"),
     }
