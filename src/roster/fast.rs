@@ -16,7 +16,7 @@
 //! word never ends inside a character.
 
 use super::parse::{Body, HeaderKey, NativeLine};
-use super::{Entry, Item, Spanned};
+use super::{Item, Spanned};
 use crate::source::Span;
 
 /// What each byte is to the grammar, one lookup a byte: `WHITESPACE`,
@@ -303,7 +303,14 @@ impl Reader<'_> {
                     upgrades = items;
                 }
             }
-            return Some((end, self.entry_body(item, upgrades, Some(cost))));
+            return Some((
+                end,
+                Body::Entry {
+                    item,
+                    upgrades,
+                    cost: Some(cost),
+                },
+            ));
         }
         let mut end = q;
         if self.at(end) == Some(b':') {
@@ -319,21 +326,7 @@ impl Reader<'_> {
             end = c;
             cost = Some(value);
         }
-        Some((end, self.entry_body(item, upgrades, cost)))
-    }
-
-    /// The entry of this line, made where it will stay (the reader's
-    /// caller takes it as it is).
-    #[inline]
-    fn entry_body(&self, item: Item, upgrades: Vec<Item>, cost: Option<Spanned<u32>>) -> Body {
-        Body::Entry(Entry {
-            item,
-            upgrades,
-            cost,
-            children: Vec::new(),
-            line_span: self.span(0, self.b.len()),
-            details: None,
-        })
+        Some((end, Body::Entry { item, upgrades, cost }))
     }
 
     /// `counts_as`: `Counts as: model = target`.
@@ -487,7 +480,11 @@ mod tests {
         for x in 0..=255u8 {
             for y in 0..=255u8 {
                 let offered = keys_from(x, y);
-                assert!(offered.iter().all(|k| k.text().as_bytes()[..2].eq_ignore_ascii_case(&[x, y])));
+                assert!(
+                    offered
+                        .iter()
+                        .all(|k| k.text().as_bytes()[..2].eq_ignore_ascii_case(&[x, y]))
+                );
             }
         }
     }

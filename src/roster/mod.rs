@@ -101,7 +101,7 @@ pub struct Item {
 }
 
 /// One formation line with what hangs under it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Entry {
     pub item: Item,
     /// Upgrades after the colon, or on a Snapfire details line.

@@ -575,11 +575,18 @@ impl<'f> Builder<'f> {
                 target,
                 span: line_span,
             }),
-            Some(Body::Entry(entry)) => {
+            Some(Body::Entry { item, upgrades, cost }) => {
                 if parsed.indent > 0 {
                     self.indented.push((self.flat.len(), parsed.indent));
                 }
-                self.flat.push(entry);
+                self.flat.push(Entry {
+                    item,
+                    upgrades,
+                    cost,
+                    children: Vec::new(),
+                    line_span,
+                    details: None,
+                });
             }
         }
     }
@@ -807,9 +814,11 @@ pub(super) enum Body {
         model: Spanned<String>,
         target: Spanned<String>,
     },
-    /// An entry as it goes into the roster: the line's span set, no
-    /// children yet.
-    Entry(Entry),
+    Entry {
+        item: Item,
+        upgrades: Vec<Item>,
+        cost: Option<Spanned<u32>>,
+    },
 }
 
 /// One native line read: its indentation (a tab counts four) and its body,
@@ -842,7 +851,7 @@ fn pest_native_line(line: Line<'_>) -> Result<NativeLine, pest::error::Error<Rul
             Rule::indent => out.indent = indent_width(pair.as_str()),
             Rule::body => {
                 for inner in pair.into_inner() {
-                    out.body = pest_body(inner, offset, line);
+                    out.body = pest_body(inner, offset);
                 }
             }
             Rule::comment | Rule::EOI => {}
@@ -852,7 +861,7 @@ fn pest_native_line(line: Line<'_>) -> Result<NativeLine, pest::error::Error<Rul
     Ok(out)
 }
 
-fn pest_body(pair: Pair<'_, Rule>, offset: usize, line: Line<'_>) -> Option<Body> {
+fn pest_body(pair: Pair<'_, Rule>, offset: usize) -> Option<Body> {
     match pair.as_rule() {
         Rule::header => {
             let mut key = None;
@@ -890,14 +899,11 @@ fn pest_body(pair: Pair<'_, Rule>, offset: usize, line: Line<'_>) -> Option<Body
                     other => unreachable!("{other:?} not supposed to get there (entry)"),
                 }
             }
-            Some(Body::Entry(Entry {
+            Some(Body::Entry {
                 item: item?,
                 upgrades,
                 cost,
-                children: Vec::new(),
-                line_span: Span::new(line.start, line.start + line.text.len()),
-                details: None,
-            }))
+            })
         }
         other => unreachable!("{other:?} not supposed to get there (body)"),
     }
@@ -1080,10 +1086,20 @@ mod tests {
 
     #[test]
     fn a_version_is_placed_where_its_text_first_stands() {
-        for value in ["Codex Astartes (2026-02-04)", "2026 (2026)", "a(1) (1)", "(9)", "Blitz (x9) (9)"] {
+        for value in [
+            "Codex Astartes (2026-02-04)",
+            "2026 (2026)",
+            "a(1) (1)",
+            "(9)",
+            "Blitz (x9) (9)",
+        ] {
             let (_, version) = split_version(value);
             let version = version.unwrap();
-            assert_eq!(first_place(value, version), value.find(version).unwrap(), "{value}");
+            assert_eq!(
+                first_place(value, version),
+                value.find(version).unwrap(),
+                "{value}"
+            );
         }
         assert_eq!(first_place("abc", "abcd"), 0);
         assert_eq!(first_place("abc", ""), 0);

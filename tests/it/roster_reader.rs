@@ -378,7 +378,10 @@ fn entries_nest_within_each_force_and_flat_rosters_stay_flat() {
             named("Last", &[]),
         ]
     );
-    assert_eq!(roster.entries[2].children[1].children[0].item.name.value, "Deeper");
+    assert_eq!(
+        roster.entries[2].children[1].children[0].item.name.value,
+        "Deeper"
+    );
     let firsts: Vec<usize> = roster.header.allies.iter().map(|a| a.first).collect();
     assert_eq!(firsts, [1, 3]);
 
