@@ -346,6 +346,11 @@ fn both_readers_agree_on_the_cases_the_fast_paths_single_out() {
         "Army: X\nCompany\n  Support\nAllies: Y (1)\n  Stray\nCard\n  Under\n\tUnder too\nAllies: Z\nLast\n",
         // Lines of one or two bytes, and a key cut short.
         "A\nAr\nArm\nArmy\nArmy:\nP\n#\n:\n",
+        // Snapfire's export: with Windows line endings, blank lines and a
+        // comment before it, tabs, names that are not ASCII, costs in
+        // every form.
+        "Incompertus, 3000 POINTS\r\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\r\n=====\r\n\r\nTACTICAL [325]\r\n6 Tacticals plus transport, Captain, Rhinos\r\n",
+        "\n# sent by mail\n \t\nDie Ünbeugsamen, 2000 points\nCodex Astartes (2026-02-04)\n====\t\nTACTICAL [ 325 pts ]\n\t6 Tacticals, Capitão ×2,\nSUPREME COMMANDER [100points]\nTERMINATOR [ 300 ]: Land Raider\n",
     ];
     let failures: Vec<String> = cases
         .iter()
