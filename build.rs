@@ -83,7 +83,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// the files that list needs (see `catalogue::load`).
 fn facts(value: Option<&serde_json::Value>) -> String {
     const UNKNOWN: &str =
-        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[] }";
+        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[], names: &[] }";
     let Some(value) = value else {
         return UNKNOWN.to_string();
     };
@@ -108,6 +108,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
     let mut names = Vec::new();
     let mut units = Vec::new();
+    let mut entries = Vec::new();
     if kind == "List" {
         for key in ["id", "name"] {
             if let Some(n) = value.get(key).and_then(|n| n.as_str()) {
@@ -121,6 +122,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
             names.push(s.to_string());
         }
         used_units(value, &mut units);
+        entry_names(value, &mut entries);
     } else if kind == "Datasheets" {
         for key in ["units", "ships", "sf_ships", "heresy_units", "ne_units"] {
             for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
@@ -140,9 +142,41 @@ fn facts(value: Option<&serde_json::Value>) -> String {
             (normalized, compact)
         })
         .collect();
+    let names: Vec<(String, String)> = entries
+        .iter()
+        .map(|n| {
+            let normalized = normalize::normalize(n);
+            let compact = normalize::compact(&normalized);
+            (normalized, compact)
+        })
+        .collect();
     format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?} }}"
+        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?}, names: &{names:?} }}"
     )
+}
+
+/// The names and aliases of a list's upgrades, then of its formations
+/// section by section, in the order the linker indexes them
+/// (`catalogue::link`); none if any is not text (the run then
+/// normalizes them itself).
+fn entry_names(value: &serde_json::Value, out: &mut Vec<String>) {
+    let upgrades = value.get("upgrades").and_then(|u| u.as_array());
+    let formations = (value.get("sections").and_then(|s| s.as_array()).into_iter().flatten())
+        .flat_map(|s| s.get("formations").and_then(|f| f.as_array()).into_iter().flatten());
+    for entry in upgrades.into_iter().flatten().chain(formations) {
+        let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
+            out.clear();
+            return;
+        };
+        out.push(name.to_string());
+        for alias in entry.get("aliases").and_then(|a| a.as_array()).into_iter().flatten() {
+            let Some(alias) = alias.as_str() else {
+                out.clear();
+                return;
+            };
+            out.push(alias.to_string());
+        }
+    }
 }
 
 /// Every datasheet id a list file names: `unit:` anywhere, and `carries:`.

@@ -285,19 +285,74 @@ pub fn link(
             }
         }
     }
-    for (file, source, origin, prove) in lists {
-        if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, diagnostics) {
-            match catalogue
-                .lists
-                .iter_mut()
-                .find(|l| l.game == list.game && l.id == list.id)
-            {
-                Some(existing) => *existing = list,
-                None => catalogue.lists.push(list),
+    // Each game's datasheet ids, gathered once for all its lists (every
+    // list of a game used to gather them again: a twelfth of loading every
+    // file).
+    let mut linked: Vec<ArmyList> = Vec::with_capacity(lists.len());
+    {
+        let mut sheet_ids: Vec<(raw::GameId, KeySet<&str>)> = Vec::new();
+        for (file, source, origin, prove) in lists {
+            let game = file.game;
+            let at = match sheet_ids.iter().position(|(g, _)| *g == game) {
+                Some(at) => at,
+                None => {
+                    sheet_ids.push((game, game_sheet_ids(&catalogue, game)));
+                    sheet_ids.len() - 1
+                }
+            };
+            let ids = &sheet_ids[at].1;
+            let prepared = super::load::prepared_names(&origin);
+            if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, ids, prepared, diagnostics) {
+                match linked
+                    .iter_mut()
+                    .find(|l| l.game == list.game && l.id == list.id)
+                {
+                    Some(existing) => *existing = list,
+                    None => linked.push(list),
+                }
             }
         }
     }
+    catalogue.lists = linked;
     catalogue
+}
+
+/// Every datasheet id of one game, of every kind of datasheet.
+fn game_sheet_ids(catalogue: &Catalogue, game: raw::GameId) -> KeySet<&str> {
+    let mut ids = KeySet::with_capacity_and_hasher(
+        catalogue.datasheets.len()
+            + catalogue.ships.len()
+            + catalogue.sf_ships.len()
+            + catalogue.heresy_units.len()
+            + catalogue.ne_units.len(),
+        Default::default(),
+    );
+    ids.extend(
+        (catalogue.datasheets.iter())
+            .filter(|d| d.game == game)
+            .map(|d| d.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.ships.iter())
+            .filter(|s| s.game == game)
+            .map(|s| s.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.sf_ships.iter())
+            .filter(|s| s.game == game)
+            .map(|s| s.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.heresy_units.iter())
+            .filter(|u| u.game == game)
+            .map(|u| u.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.ne_units.iter())
+            .filter(|u| u.game == game)
+            .map(|u| u.data.id.as_str()),
+    );
+    ids
 }
 
 pub(super) fn datasheet(
@@ -364,6 +419,10 @@ fn link_list(
     origin: Origin,
     prove: bool,
     catalogue: &Catalogue,
+    // The game's datasheet ids (`game_sheet_ids`).
+    sheet_ids: &KeySet<&str>,
+    // A built-in list's names as the build normalized them.
+    prepared: Option<super::load::PreparedNames>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
     let mut errors = FileErrors {
@@ -416,38 +475,7 @@ fn link_list(
     // Units: every datasheet id must exist for the game.
     let mut units: Vec<String> = Vec::new();
     let mut unit_at: KeyMap<&str, usize> = KeyMap::default();
-    // The game's datasheet ids, gathered once rather than scanned per use.
     let game = file.game;
-    let sheet_ids: KeySet<&str> = (catalogue.datasheets.iter())
-        .filter(|d| d.game == game)
-        .map(|d| d.id.as_str())
-        .chain(
-            catalogue
-                .ships
-                .iter()
-                .filter(|s| s.game == game)
-                .map(|s| s.data.id.as_str()),
-        )
-        .chain(
-            catalogue
-                .sf_ships
-                .iter()
-                .filter(|s| s.game == game)
-                .map(|s| s.data.id.as_str()),
-        )
-        .chain(
-            (catalogue.heresy_units.iter())
-                .filter(|u| u.game == game)
-                .map(|u| u.data.id.as_str()),
-        )
-        .chain(
-            catalogue
-                .ne_units
-                .iter()
-                .filter(|u| u.game == game)
-                .map(|u| u.data.id.as_str()),
-        )
-        .collect();
     // `pointer` is only written when the id is wrong.
     let mut unit_slot =
         |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
@@ -461,8 +489,24 @@ fn link_list(
             }))
         };
 
+    let upgrade_name_count: usize = file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum();
+    let formation_name_count: usize = (file.sections.iter())
+        .flat_map(|s| &s.formations)
+        .map(|f| 1 + f.aliases.len())
+        .sum();
+    // The build's normalized names, one per name the indexes below take
+    // in the same order (upgrades, then formations), or none.
+    let mut prepared_entries = prepared
+        .map(|p| p.entries)
+        .filter(|e| e.len() == upgrade_name_count + formation_name_count)
+        .unwrap_or_default()
+        .iter();
+    let mut index_name = |names: &mut NameIndex, name: &str, index: usize| match prepared_entries.next() {
+        Some(&(normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
+        None => names.insert(name, index),
+    };
     let mut upgrades = Vec::with_capacity(file.upgrades.len());
-    let mut upgrade_names = NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
+    let mut upgrade_names = NameIndex::with_capacity(upgrade_name_count);
     // What the linked entries keep that nothing reads from the file later
     // (names, aliases, notes, profile changes) is moved out of it rather
     // than copied; ids and tags stay, for the indexes below.
@@ -509,7 +553,7 @@ fn link_list(
             })
         });
         for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
-            upgrade_names.insert(name, u);
+            index_name(&mut upgrade_names, name, u);
         }
         upgrades.push(Upgrade {
             id: upgrade.id.clone(),
@@ -534,12 +578,7 @@ fn link_list(
 
     let mut sections = Vec::with_capacity(file.sections.len());
     let mut formations = Vec::with_capacity(formation_count);
-    let mut formation_names = NameIndex::with_capacity(
-        (file.sections.iter())
-            .flat_map(|s| &s.formations)
-            .map(|f| 1 + f.aliases.len())
-            .sum(),
-    );
+    let mut formation_names = NameIndex::with_capacity(formation_name_count);
     // The upgrades of each tag, in the file's order.
     let mut upgrades_tagged: KeyMap<&str, Vec<usize>> = KeyMap::default();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
@@ -599,7 +638,7 @@ fn link_list(
                 }
             }
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
-                formation_names.insert(name, index);
+                index_name(&mut formation_names, name, index);
             }
             let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
             let initiative = match (&formation.initiative, file.game) {
@@ -1110,7 +1149,14 @@ fn link_list(
         origin,
     })
     .map(|mut list| {
-        list.name_keys = list.all_names().map(super::ListName::new).collect();
+        // The build's forms of a built-in list's names, in the same order.
+        list.name_keys = match prepared.map(|p| p.list) {
+            Some(keys) if keys.len() == list.all_names().count() => keys
+                .iter()
+                .map(|&(normalized, compact)| super::ListName::prepared(normalized, compact))
+                .collect(),
+            _ => list.all_names().map(super::ListName::new).collect(),
+        };
         list
     })
 }
@@ -1529,5 +1575,44 @@ impl Resolver<'_> {
                 Item::Everything => unreachable!("`*` always matches (Resolver::mark)"),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::load::{self, FileKind};
+
+    /// A built-in list's names, as the build normalized them
+    /// (`load::prepared_names`), index it exactly as normalizing them
+    /// while linking does: the same keys to the same entries, and the
+    /// same forms of the list's own names.
+    #[test]
+    fn prepared_names_index_as_normalizing_does() {
+        let catalogue = load::load_embedded().catalogue;
+        let mut lists = 0;
+        for (name, yaml, packed, kind) in load::built_in() {
+            if kind != FileKind::List {
+                continue;
+            }
+            let origin = Origin::Embedded(name.to_string());
+            let prepared = load::prepared_names(&origin);
+            assert!(prepared.is_some_and(|p| !p.entries.is_empty()), "{name}");
+            let link = |prepared| {
+                let file: ArmyListFile = packed.decode().expect("built-in packed data reads");
+                let ids = game_sheet_ids(&catalogue, file.game);
+                let source = SourceFile::new(format!("lists/{name}"), yaml);
+                let mut diagnostics = Vec::new();
+                let list = link_list(file, &source, origin.clone(), false, &catalogue, &ids, prepared, &mut diagnostics);
+                assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+                list.expect("a built-in list links")
+            };
+            let (fast, slow) = (link(prepared), link(None));
+            assert_eq!(fast.formation_names.sorted_keys(), slow.formation_names.sorted_keys(), "{name}");
+            assert_eq!(fast.upgrade_names.sorted_keys(), slow.upgrade_names.sorted_keys(), "{name}");
+            assert_eq!(format!("{:?}", fast.name_keys), format!("{:?}", slow.name_keys), "{name}");
+            lists += 1;
+        }
+        assert!(lists > 50, "{lists}");
     }
 }

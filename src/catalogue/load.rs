@@ -32,6 +32,40 @@ pub(crate) struct FileFacts {
     keys: &'static [(&'static str, &'static str)],
     /// Datasheet ids a list uses, or a datasheet file defines.
     units: &'static [&'static str],
+    /// A list's entry names, normalized and compacted by the build, in the
+    /// order the linker indexes them (see [`prepared_names`]).
+    names: &'static [(&'static str, &'static str)],
+}
+
+/// What the build prepared of a built-in list's names: its own names
+/// (id, name, aliases, Snapfire name) and its entries' names and aliases
+/// (upgrades, then formations), normalized and compacted in the order
+/// the linker reads them, so that linking it normalizes none. `None` for
+/// a file that is not built in.
+pub(crate) fn prepared_names(origin: &Origin) -> Option<PreparedNames> {
+    let Origin::Embedded(path) = origin else {
+        return None;
+    };
+    let at = embedded::EMBEDDED.iter().position(|(name, _, _)| name == path)?;
+    let facts = embedded::MANIFEST.get(at).filter(|f| f.known && f.kind == FileKind::List)?;
+    Some(PreparedNames {
+        list: facts.keys,
+        entries: facts.names,
+    })
+}
+
+/// Every built-in file: its path below `lists/`, its YAML, its packed
+/// data and its kind.
+#[cfg(test)]
+pub(crate) fn built_in() -> impl Iterator<Item = (&'static str, &'static str, Packed, FileKind)> {
+    (embedded::EMBEDDED.iter().zip(embedded::MANIFEST)).map(|((name, text, packed), f)| (*name, *text, *packed, f.kind))
+}
+
+/// See [`prepared_names`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PreparedNames {
+    pub list: &'static [(&'static str, &'static str)],
+    pub entries: &'static [(&'static str, &'static str)],
 }
 
 /// Where a list came from.

@@ -94,8 +94,8 @@ struct ListIndex {
     /// How many lists there were when it was made: a catalogue given more
     /// lists afterwards is searched one list at a time instead.
     lists: usize,
-    normalized: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
-    compact: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
+    normalized: std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
+    compact: std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
 }
 
 impl ListIndex {
@@ -126,15 +126,29 @@ impl ListIndex {
 /// finding a list in the catalogue and for choosing which files to load.
 #[derive(Debug, Clone)]
 pub struct ListName {
-    normalized: String,
-    compact: String,
+    /// Borrowed from the build's manifest for a built-in list's own names
+    /// ([`ListName::prepared`]).
+    normalized: std::borrow::Cow<'static, str>,
+    compact: std::borrow::Cow<'static, str>,
 }
 
 impl ListName {
     pub fn new(written: &str) -> ListName {
         let normalized = names::normalize(written);
         let compact = names::compact(&normalized);
-        ListName { normalized, compact }
+        ListName {
+            normalized: normalized.into(),
+            compact: compact.into(),
+        }
+    }
+
+    /// A name's forms as the build prepared them (`names::normalize`,
+    /// then `names::compact`).
+    pub(crate) fn prepared(normalized: &'static str, compact: &'static str) -> ListName {
+        ListName {
+            normalized: normalized.into(),
+            compact: compact.into(),
+        }
     }
 
     /// [`ListName::matches`] with the other name's forms prepared at build
