@@ -31,13 +31,15 @@ fn main() {
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
     let mut out = String::from("pub static EMBEDDED: &[(&str, &str, Packed)] = &[\n");
     let mut manifest = String::from("pub static MANIFEST: &[FileFacts] = &[\n");
+    // The manifest's strings, one after the other (see `packed::Texts`).
+    let mut text = String::new();
     for (i, file) in files.iter().enumerate() {
         let relative = file.strip_prefix(&root).unwrap_or(file);
         let name = relative.to_string_lossy().replace('\\', "/");
         let value = std::fs::read_to_string(file)
             .ok()
             .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
-        let _ = writeln!(manifest, "    {},", facts(value.as_ref()));
+        let _ = writeln!(manifest, "    {},", facts(value.as_ref(), &mut text));
         let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
         let tree_path = dest.join(format!("list-{i}.tree"));
         let strings_path = dest.join(format!("list-{i}.strings"));
@@ -57,6 +59,15 @@ fn main() {
     out.push_str("];\n");
     manifest.push_str("];\n");
     out.push_str(&manifest);
+    let text_path = dest.join("manifest.text");
+    if let Err(e) = std::fs::write(&text_path, &text) {
+        println!("cargo:warning=cannot write {}: {e}", text_path.display());
+    }
+    let _ = writeln!(
+        out,
+        "const MANIFEST_TEXT: &str = include_str!({:?});",
+        text_path.display().to_string()
+    );
     if let Err(e) = std::fs::write(dest.join("embedded_lists.rs"), out) {
         println!("cargo:warning=cannot write embedded_lists.rs: {e}");
     }
@@ -81,11 +92,13 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// kind and game, a list's names, the unit ids a list uses or a datasheet
 /// file defines. A check then parses only the list its roster names and
 /// the files that list needs (see `catalogue::load`).
-fn facts(value: Option<&serde_json::Value>) -> String {
-    const UNKNOWN: &str =
-        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[], names: &[] }";
+fn facts(value: Option<&serde_json::Value>, text: &mut String) -> String {
+    const NONE: &str = "Texts { text: MANIFEST_TEXT, from: 0, ends: &[] }";
+    let unknown = format!(
+        "FileFacts {{ known: false, kind: FileKind::List, game: \"\", keys: {NONE}, units: {NONE}, names: {NONE} }}"
+    );
     let Some(value) = value else {
-        return UNKNOWN.to_string();
+        return unknown;
     };
     let kind = if value.get("sections").is_some() {
         "List"
@@ -103,7 +116,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     } else if value.get("scenarios").is_some() {
         "Scenarios"
     } else {
-        return UNKNOWN.to_string();
+        return unknown;
     };
     let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
     let mut names = Vec::new();
@@ -134,25 +147,35 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     }
     units.sort();
     units.dedup();
-    let keys: Vec<(String, String)> = names
-        .iter()
-        .map(|n| {
-            let normalized = normalize::normalize(n);
-            let compact = normalize::compact(&normalized);
-            (normalized, compact)
-        })
-        .collect();
-    let names: Vec<(String, String)> = entries
-        .iter()
-        .map(|n| {
-            let normalized = normalize::normalize(n);
-            let compact = normalize::compact(&normalized);
-            (normalized, compact)
-        })
-        .collect();
+    // Each name's normalized and compact forms, one after the other.
+    let forms = |names: &[String]| -> Vec<String> {
+        names
+            .iter()
+            .flat_map(|n| {
+                let normalized = normalize::normalize(n);
+                let compact = normalize::compact(&normalized);
+                [normalized, compact]
+            })
+            .collect()
+    };
+    let keys = texts(&forms(&names), text);
+    let units = texts(&units, text);
+    let names = texts(&forms(&entries), text);
     format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?}, names: &{names:?} }}"
+        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, units: {units}, names: {names} }}"
     )
+}
+
+/// `strings` added to the manifest's text, as the `Texts` that finds them
+/// there.
+fn texts(strings: &[String], text: &mut String) -> String {
+    let from = text.len();
+    let mut ends = Vec::with_capacity(strings.len());
+    for s in strings {
+        text.push_str(s);
+        ends.push(text.len());
+    }
+    format!("Texts {{ text: MANIFEST_TEXT, from: {from}, ends: &{ends:?} }}")
 }
 
 /// The names and aliases of a list's upgrades, then of its formations

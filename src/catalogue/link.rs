@@ -300,9 +300,12 @@ pub fn link(
                     sheet_ids.len() - 1
                 }
             };
-            let ids = &sheet_ids[at].1;
-            let prepared = super::load::prepared_names(&origin);
-            if let Some(list) = link_list(*file, &source, origin, prove, &catalogue, ids, prepared, diagnostics) {
+            let with = With {
+                catalogue: &catalogue,
+                sheet_ids: &sheet_ids[at].1,
+                prepared: super::load::prepared_names(&origin),
+            };
+            if let Some(list) = link_list(*file, &source, origin, prove, with, diagnostics) {
                 match linked
                     .iter_mut()
                     .find(|l| l.game == list.game && l.id == list.id)
@@ -413,18 +416,30 @@ fn known<T>(value: Known<T>) -> Option<T> {
     }
 }
 
+/// What a list is linked against.
+#[derive(Clone, Copy)]
+struct With<'a> {
+    /// The datasheets, models and lists linked so far.
+    catalogue: &'a Catalogue,
+    /// The list's game's datasheet ids (`game_sheet_ids`).
+    sheet_ids: &'a KeySet<&'a str>,
+    /// A built-in list's names as the build normalized them.
+    prepared: Option<super::load::PreparedNames>,
+}
+
 fn link_list(
     mut file: ArmyListFile,
     source: &SourceFile,
     origin: Origin,
     prove: bool,
-    catalogue: &Catalogue,
-    // The game's datasheet ids (`game_sheet_ids`).
-    sheet_ids: &KeySet<&str>,
-    // A built-in list's names as the build normalized them.
-    prepared: Option<super::load::PreparedNames>,
+    with: With<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
+    let With {
+        catalogue,
+        sheet_ids,
+        prepared,
+    } = with;
     let mut errors = FileErrors {
         file: source,
         positions: None,
@@ -498,11 +513,13 @@ fn link_list(
     // in the same order (upgrades, then formations), or none.
     let mut prepared_entries = prepared
         .map(|p| p.entries)
-        .filter(|e| e.len() == upgrade_name_count + formation_name_count)
-        .unwrap_or_default()
-        .iter();
-    let mut index_name = |names: &mut NameIndex, name: &str, index: usize| match prepared_entries.next() {
-        Some(&(normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
+        .filter(|e| e.len() == 2 * (upgrade_name_count + formation_name_count))
+        .map(|e| e.pairs());
+    let mut index_name = |names: &mut NameIndex, name: &str, index: usize| match prepared_entries
+        .as_mut()
+        .and_then(Iterator::next)
+    {
+        Some((normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
         None => names.insert(name, index),
     };
     let mut upgrades = Vec::with_capacity(file.upgrades.len());
@@ -1151,9 +1168,9 @@ fn link_list(
     .map(|mut list| {
         // The build's forms of a built-in list's names, in the same order.
         list.name_keys = match prepared.map(|p| p.list) {
-            Some(keys) if keys.len() == list.all_names().count() => keys
-                .iter()
-                .map(|&(normalized, compact)| super::ListName::prepared(normalized, compact))
+            Some(keys) if keys.len() == 2 * list.all_names().count() => keys
+                .pairs()
+                .map(|(normalized, compact)| super::ListName::prepared(normalized, compact))
                 .collect(),
             _ => list.all_names().map(super::ListName::new).collect(),
         };
@@ -1597,13 +1614,18 @@ mod tests {
             }
             let origin = Origin::Embedded(name.to_string());
             let prepared = load::prepared_names(&origin);
-            assert!(prepared.is_some_and(|p| !p.entries.is_empty()), "{name}");
+            assert!(prepared.is_some_and(|p| p.entries.len() >= 2), "{name}");
             let link = |prepared| {
                 let file: ArmyListFile = packed.decode().expect("built-in packed data reads");
                 let ids = game_sheet_ids(&catalogue, file.game);
                 let source = SourceFile::new(format!("lists/{name}"), yaml);
                 let mut diagnostics = Vec::new();
-                let list = link_list(file, &source, origin.clone(), false, &catalogue, &ids, prepared, &mut diagnostics);
+                let with = With {
+                    catalogue: &catalogue,
+                    sheet_ids: &ids,
+                    prepared,
+                };
+                let list = link_list(file, &source, origin.clone(), false, with, &mut diagnostics);
                 assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
                 list.expect("a built-in list links")
             };
