@@ -184,15 +184,29 @@ fn texts(strings: &[String], text: &mut String) -> String {
 /// normalizes them itself).
 fn entry_names(value: &serde_json::Value, out: &mut Vec<String>) {
     let upgrades = value.get("upgrades").and_then(|u| u.as_array());
-    let formations = (value.get("sections").and_then(|s| s.as_array()).into_iter().flatten())
-        .flat_map(|s| s.get("formations").and_then(|f| f.as_array()).into_iter().flatten());
+    let formations = (value
+        .get("sections")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten())
+    .flat_map(|s| {
+        s.get("formations")
+            .and_then(|f| f.as_array())
+            .into_iter()
+            .flatten()
+    });
     for entry in upgrades.into_iter().flatten().chain(formations) {
         let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
             out.clear();
             return;
         };
         out.push(name.to_string());
-        for alias in entry.get("aliases").and_then(|a| a.as_array()).into_iter().flatten() {
+        for alias in entry
+            .get("aliases")
+            .and_then(|a| a.as_array())
+            .into_iter()
+            .flatten()
+        {
             let Some(alias) = alias.as_str() else {
                 out.clear();
                 return;

@@ -6,7 +6,7 @@ use super::names::KeyMap;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
-    SpecialRule, Upgrade, names::NameIndex,
+    SpecialRule, Tags, Upgrade, names::NameIndex,
 };
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item, SelectorSyntax};
@@ -306,10 +306,7 @@ pub fn link(
                 prepared: super::load::prepared_names(&origin),
             };
             if let Some(list) = link_list(*file, &source, origin, prove, with, diagnostics) {
-                match linked
-                    .iter_mut()
-                    .find(|l| l.game == list.game && l.id == list.id)
-                {
+                match linked.iter_mut().find(|l| l.game == list.game && l.id == list.id) {
                     Some(existing) => *existing = list,
                     None => linked.push(list),
                 }
@@ -413,6 +410,38 @@ fn known<T>(value: Known<T>) -> Option<T> {
     match value {
         Known::Value(v) => Some(v),
         Known::Missing(_) => None,
+    }
+}
+
+/// Strings kept once and shared (a list's tags).
+#[derive(Default)]
+struct Interned(KeySet<Shared>);
+
+/// A shared string, found in a set by its text.
+#[derive(PartialEq, Eq)]
+struct Shared(std::sync::Arc<String>);
+
+impl std::hash::Hash for Shared {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // As `str` hashes, which `Borrow<str>` requires.
+        self.0.as_str().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<str> for Shared {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl Interned {
+    fn intern(&mut self, text: &str) -> std::sync::Arc<String> {
+        if let Some(kept) = self.0.get(text) {
+            return kept.0.clone();
+        }
+        let kept = std::sync::Arc::new(text.to_string());
+        self.0.insert(Shared(kept.clone()));
+        kept
     }
 }
 
@@ -522,6 +551,8 @@ fn link_list(
         Some((normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
         None => names.insert(name, index),
     };
+    // Each tag once, shared by the entries that have it.
+    let mut tag_names = Interned::default();
     let mut upgrades = Vec::with_capacity(file.upgrades.len());
     let mut upgrade_names = NameIndex::with_capacity(upgrade_name_count);
     // What the linked entries keep that nothing reads from the file later
@@ -579,7 +610,7 @@ fn link_list(
             cost: known(upgrade.points.clone()),
             adds,
             replaces,
-            tags: upgrade.tags.iter().cloned().collect(),
+            tags: Tags::new(upgrade.tags.iter().map(|t| tag_names.intern(t))),
             note: upgrade.note.take(),
             fills,
             cost_when: Vec::new(),
@@ -657,7 +688,7 @@ fn link_list(
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
                 index_name(&mut formation_names, name, index);
             }
-            let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
+            let tags = Tags::new((section.tags.iter().chain(&formation.tags)).map(|t| tag_names.intern(t)));
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {
@@ -755,7 +786,7 @@ fn link_list(
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
     // One index of ids and tags for every selector of the list.
-    let item_index = ItemIndex::of_file(&file, &units);
+    let item_index = ItemIndex::of_file(&file.sections, &file.upgrades, &units);
     {
         let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
         // Each formation id's first index, and the ids of group formations.
@@ -931,10 +962,21 @@ fn link_list(
     }
 
     let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
-    let mut constraints = Vec::new();
-    for (c, constraint) in file.constraints.iter().enumerate() {
-        match compile(constraint, &scope) {
-            Ok(compiled) => constraints.push(compiled),
+    let mut constraints = Vec::with_capacity(file.constraints.len());
+    for (c, constraint) in file.constraints.iter_mut().enumerate() {
+        match compile_parts(constraint, &scope) {
+            // The texts move from the file; its ids stay, for the check of
+            // repeated ids below.
+            Ok((applies_to, cond)) => constraints.push(Constraint {
+                id: constraint.id.clone(),
+                scope: constraint.scope,
+                applies_to,
+                cond,
+                text: std::mem::take(&mut constraint.rule),
+                message: std::mem::take(&mut constraint.message),
+                provenance: std::mem::take(&mut constraint.provenance),
+                severity: constraint.severity,
+            }),
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
         }
     }
@@ -1181,6 +1223,28 @@ fn link_list(
 /// Parses a constraint and resolves its selectors against one list. The
 /// error names the field at fault and says what is wrong.
 fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constraint, (&'static str, String)> {
+    let (applies_to, cond) = compile_parts(constraint, scope)?;
+    Ok(Constraint {
+        id: constraint.id.clone(),
+        scope: constraint.scope,
+        applies_to,
+        cond,
+        text: constraint.rule.clone(),
+        message: constraint.message.clone(),
+        provenance: constraint.provenance.clone(),
+        severity: constraint.severity,
+    })
+}
+
+/// A constraint's formations (`applies_to`) and its condition, compiled
+/// as [`compile`] does.
+type Compiled = (Option<Vec<bool>>, rules::Cond<Selector>);
+
+/// What [`compile`] makes of a constraint, without copying its texts.
+fn compile_parts(
+    constraint: &raw::Constraint,
+    scope: &Resolver<'_>,
+) -> Result<Compiled, (&'static str, String)> {
     let cond = rules::parse(&constraint.rule).map_err(|e| {
         (
             "rule",
@@ -1238,16 +1302,7 @@ fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constra
             ),
         ));
     }
-    Ok(Constraint {
-        id: constraint.id.clone(),
-        scope: constraint.scope,
-        applies_to,
-        cond,
-        text: constraint.rule.clone(),
-        message: constraint.message.clone(),
-        provenance: constraint.provenance.clone(),
-        severity: constraint.severity,
-    })
+    Ok((applies_to, cond))
 }
 
 /// Parses a condition written outside `constraints` (an upgrade's
@@ -1282,14 +1337,17 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
             *slot = Some(g);
         }
     }
+    // The formations that are groups, in order: only they can be
+    // admitted, so a group's mask is read only there.
+    let group_formations: Vec<usize> = (group_at.iter().enumerate())
+        .filter(|(_, g)| g.is_some())
+        .map(|(f, _)| f)
+        .collect();
     let admits = |g: usize| -> Vec<usize> {
-        groups[g]
-            .1
-            .members
-            .iter()
-            .enumerate()
-            .filter(|&(f, &m)| m && f != groups[g].0)
-            .filter_map(|(f, _)| group_at.get(f).copied().flatten())
+        let (own, spec) = &groups[g];
+        (group_formations.iter())
+            .filter(|&&f| f != *own && spec.members.get(f).copied().unwrap_or(false))
+            .filter_map(|&f| group_at.get(f).copied().flatten())
             .collect()
     };
     // 0: not seen, 1: on the current path, 2: done.
@@ -1440,11 +1498,11 @@ impl<'a> ItemIndex<'a> {
     /// formation's tags are its section's and its own; a repeated tag
     /// only marks twice), so that it does not borrow the entries while
     /// linking completes them.
-    fn of_file(file: &'a ArmyListFile, units: &'a [String]) -> Self {
-        let formations = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
-        let mut index = ItemIndex::with_capacity(formations + file.upgrades.len() + units.len());
+    fn of_file(sections: &'a [raw::Section], upgrades: &'a [raw::Upgrade], units: &'a [String]) -> Self {
+        let formations = sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut index = ItemIndex::with_capacity(formations + upgrades.len() + units.len());
         let mut i = 0;
-        for section in &file.sections {
+        for section in sections {
             for f in &section.formations {
                 index.id(&f.id, Hit::Formation(i));
                 section
@@ -1455,7 +1513,7 @@ impl<'a> ItemIndex<'a> {
                 i += 1;
             }
         }
-        for (i, u) in file.upgrades.iter().enumerate() {
+        for (i, u) in upgrades.iter().enumerate() {
             index.id(&u.id, Hit::Upgrade(i));
             u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
         }
@@ -1630,9 +1688,21 @@ mod tests {
                 list.expect("a built-in list links")
             };
             let (fast, slow) = (link(prepared), link(None));
-            assert_eq!(fast.formation_names.sorted_keys(), slow.formation_names.sorted_keys(), "{name}");
-            assert_eq!(fast.upgrade_names.sorted_keys(), slow.upgrade_names.sorted_keys(), "{name}");
-            assert_eq!(format!("{:?}", fast.name_keys), format!("{:?}", slow.name_keys), "{name}");
+            assert_eq!(
+                fast.formation_names.sorted_keys(),
+                slow.formation_names.sorted_keys(),
+                "{name}"
+            );
+            assert_eq!(
+                fast.upgrade_names.sorted_keys(),
+                slow.upgrade_names.sorted_keys(),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", fast.name_keys),
+                format!("{:?}", slow.name_keys),
+                "{name}"
+            );
             lists += 1;
         }
         assert!(lists > 50, "{lists}");

@@ -14,8 +14,8 @@ use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 mod embedded {
-    use super::{FileFacts, FileKind};
     use super::Texts;
+    use super::{FileFacts, FileKind};
     use crate::catalogue::packed::Packed;
     include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
 }
@@ -49,7 +49,9 @@ pub(crate) fn prepared_names(origin: &Origin) -> Option<PreparedNames> {
         return None;
     };
     let at = embedded::EMBEDDED.iter().position(|(name, _, _)| name == path)?;
-    let facts = embedded::MANIFEST.get(at).filter(|f| f.known && f.kind == FileKind::List)?;
+    let facts = embedded::MANIFEST
+        .get(at)
+        .filter(|f| f.known && f.kind == FileKind::List)?;
     Some(PreparedNames {
         list: facts.keys,
         entries: facts.names,
@@ -60,7 +62,8 @@ pub(crate) fn prepared_names(origin: &Origin) -> Option<PreparedNames> {
 /// data and its kind.
 #[cfg(test)]
 pub(crate) fn built_in() -> impl Iterator<Item = (&'static str, &'static str, Packed, FileKind)> {
-    (embedded::EMBEDDED.iter().zip(embedded::MANIFEST)).map(|((name, text, packed), f)| (*name, *text, *packed, f.kind))
+    (embedded::EMBEDDED.iter().zip(embedded::MANIFEST))
+        .map(|((name, text, packed), f)| (*name, *text, *packed, f.kind))
 }
 
 /// See [`prepared_names`]: normalized and compact forms, in pairs.
@@ -546,7 +549,8 @@ mod selection {
             assert_eq!(units.len(), facts.units.len());
             assert!(units.windows(2).all(|w| w[0] < w[1]), "{units:?}");
         }
-        let overlap = |a: &[&'static str], b: &[&'static str]| sorted_overlap(a.iter().copied(), b.iter().copied());
+        let overlap =
+            |a: &[&'static str], b: &[&'static str]| sorted_overlap(a.iter().copied(), b.iter().copied());
         assert!(overlap(&["a", "c", "e"], &["b", "e"]));
         assert!(!overlap(&["a", "c"], &["b", "d"]));
         assert!(!overlap(&[], &["b"]));
