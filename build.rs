@@ -33,13 +33,14 @@ fn main() {
     let mut manifest = String::from("pub static MANIFEST: &[FileFacts] = &[\n");
     // The manifest's strings, one after the other (see `packed::Texts`).
     let mut text = String::new();
+    let mut all_facts = Vec::with_capacity(files.len());
     for (i, file) in files.iter().enumerate() {
         let relative = file.strip_prefix(&root).unwrap_or(file);
         let name = relative.to_string_lossy().replace('\\', "/");
         let value = std::fs::read_to_string(file)
             .ok()
             .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
-        let _ = writeln!(manifest, "    {},", facts(value.as_ref(), &mut text));
+        all_facts.push(facts(value.as_ref(), &mut text));
         let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
         let tree_path = dest.join(format!("list-{i}.tree"));
         let strings_path = dest.join(format!("list-{i}.strings"));
@@ -57,6 +58,22 @@ fn main() {
         );
     }
     out.push_str("];\n");
+    for (i, facts) in all_facts.iter().enumerate() {
+        // The datasheet files a list needs: those of its game defining a
+        // unit it uses (both lists of ids sorted), found here once rather
+        // than on every run.
+        let sheets: Vec<usize> = if facts.kind == "List" {
+            (all_facts.iter().enumerate())
+                .filter(|(j, f)| {
+                    *j != i && f.kind == "Datasheets" && f.game == facts.game && sorted_overlap(&f.units, &facts.units)
+                })
+                .map(|(j, _)| j)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let _ = writeln!(manifest, "    FileFacts {{ {}, sheets: &{sheets:?} }},", facts.fields);
+    }
     manifest.push_str("];\n");
     out.push_str(&manifest);
     let text_path = dest.join("manifest.text");
@@ -92,11 +109,38 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// kind and game, a list's names, the unit ids a list uses or a datasheet
 /// file defines. A check then parses only the list its roster names and
 /// the files that list needs (see `catalogue::load`).
-fn facts(value: Option<&serde_json::Value>, text: &mut String) -> String {
+/// A file's facts: its kind, game and unit ids, and the fields of its
+/// `FileFacts` but for `sheets`.
+struct Facts {
+    kind: &'static str,
+    game: String,
+    units: Vec<String>,
+    fields: String,
+}
+
+/// Whether two sorted lists share an item (as `catalogue::load` asks).
+fn sorted_overlap(a: &[String], b: &[String]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
     const NONE: &str = "Texts { text: MANIFEST_TEXT, from: 0, ends: &[] }";
-    let unknown = format!(
-        "FileFacts {{ known: false, kind: FileKind::List, game: \"\", keys: {NONE}, units: {NONE}, names: {NONE} }}"
-    );
+    let unknown = Facts {
+        kind: "",
+        game: String::new(),
+        units: Vec::new(),
+        fields: format!(
+            "known: false, kind: FileKind::List, game: \"\", keys: {NONE}, #[cfg(test)] units: {NONE}, names: {NONE}"
+        ),
+    };
     let Some(value) = value else {
         return unknown;
     };
@@ -159,11 +203,16 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> String {
             .collect()
     };
     let keys = texts(&forms(&names), text);
-    let units = texts(&units, text);
+    let unit_texts = texts(&units, text);
     let names = texts(&forms(&entries), text);
-    format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, units: {units}, names: {names} }}"
-    )
+    Facts {
+        kind,
+        game: game.to_string(),
+        units,
+        fields: format!(
+            "known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, #[cfg(test)] units: {unit_texts}, names: {names}"
+        ),
+    }
 }
 
 /// `strings` added to the manifest's text, as the `Texts` that finds them

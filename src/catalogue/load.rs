@@ -32,11 +32,16 @@ pub(crate) struct FileFacts {
     /// compacted (`names::normalize`, `names::compact`) by the build: in
     /// pairs.
     keys: Texts,
-    /// Datasheet ids a list uses, or a datasheet file defines, sorted.
+    /// Datasheet ids a list uses, or a datasheet file defines, sorted: for
+    /// the tests, which prove `sheets` from them.
+    #[cfg(test)]
     units: Texts,
     /// A list's entry names, normalized and compacted by the build, in the
     /// order the linker indexes them (see [`prepared_names`]): in pairs.
     names: Texts,
+    /// The datasheet files (by index) of a list's game that define a unit
+    /// it uses, which the build found (`sorted_overlap` of `units`).
+    sheets: &'static [usize],
 }
 
 /// What the build prepared of a built-in list's names: its own names
@@ -197,8 +202,8 @@ fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
                     || (f.game == list.game
                         && match f.kind {
                             FileKind::List => false,
-                            // Both sorted by the build.
-                            FileKind::Datasheets => sorted_overlap(f.units.iter(), list.units.iter()),
+                            // Chosen by the build (`FileFacts::sheets`).
+                            FileKind::Datasheets => list.sheets.contains(&i),
                             FileKind::Glossary => glossary,
                             FileKind::Models => true,
                             FileKind::Scenarios => scenarios,
@@ -209,6 +214,7 @@ fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
 }
 
 /// Whether two sorted lists share an item: one pass over both.
+#[cfg(test)]
 fn sorted_overlap<'a>(a: impl Iterator<Item = &'a str>, b: impl Iterator<Item = &'a str>) -> bool {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
@@ -548,6 +554,16 @@ mod selection {
             let units: Vec<&str> = facts.units.iter().collect();
             assert_eq!(units.len(), facts.units.len());
             assert!(units.windows(2).all(|w| w[0] < w[1]), "{units:?}");
+        }
+        // The datasheet files the build chose for each list are those of
+        // its game that define a unit it uses.
+        for list in embedded::MANIFEST.iter().filter(|f| f.kind == FileKind::List) {
+            for (i, f) in embedded::MANIFEST.iter().enumerate() {
+                let needed = f.kind == FileKind::Datasheets
+                    && f.game == list.game
+                    && sorted_overlap(f.units.iter(), list.units.iter());
+                assert_eq!(list.sheets.contains(&i), needed, "{i}");
+            }
         }
         let overlap =
             |a: &[&'static str], b: &[&'static str]| sorted_overlap(a.iter().copied(), b.iter().copied());
