@@ -65,14 +65,21 @@ fn main() {
         let sheets: Vec<usize> = if facts.kind == "List" {
             (all_facts.iter().enumerate())
                 .filter(|(j, f)| {
-                    *j != i && f.kind == "Datasheets" && f.game == facts.game && sorted_overlap(&f.units, &facts.units)
+                    *j != i
+                        && f.kind == "Datasheets"
+                        && f.game == facts.game
+                        && sorted_overlap(&f.units, &facts.units)
                 })
                 .map(|(j, _)| j)
                 .collect()
         } else {
             Vec::new()
         };
-        let _ = writeln!(manifest, "    FileFacts {{ {}, sheets: &{sheets:?} }},", facts.fields);
+        let _ = writeln!(
+            manifest,
+            "    FileFacts {{ {}, sheets: &{sheets:?} }},",
+            facts.fields
+        );
     }
     manifest.push_str("];\n");
     out.push_str(&manifest);

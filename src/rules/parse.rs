@@ -51,10 +51,10 @@ fn bounds(text: &str) -> Result<(), RuleError> {
     let mut after_operand = false;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
-        if is_word_byte(b) {
+        if WORD_BYTES[usize::from(b)] {
             let start = i;
             i += 1;
-            while bytes.get(i).copied().is_some_and(is_word_byte) {
+            while bytes.get(i).is_some_and(|&b| WORD_BYTES[usize::from(b)]) {
                 i += 1;
             }
             let word = &bytes[start..i];
@@ -133,10 +133,18 @@ fn bounds(text: &str) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The characters of a word, for [`bounds`].
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':')
-}
+/// The characters of a word, for [`bounds`], by byte: a table, read once
+/// per byte.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':');
+        b += 1;
+    }
+    table
+};
 
 /// A word of at most four bytes as one number, lower case, its length in
 /// the top byte; `None` for a longer word.
