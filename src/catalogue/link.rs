@@ -62,6 +62,7 @@ pub fn link(
             });
         }
     }
+    let mut placed = PlacedSheets::default();
     for (file, source, eager) in sheets {
         let mut errors = FileErrors {
             file: &source,
@@ -117,14 +118,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .ships
-                .iter_mut()
-                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
-            {
-                Some(existing) => *existing = ship,
-                None => catalogue.ships.push(ship),
-            }
+                .place(&mut catalogue.ships, ship, |x| (x.game, &x.data.id));
         }
         for (i, ship) in file.sf_ships.into_iter().enumerate() {
             if !in_this_file.insert(ship.id.clone()) {
@@ -157,14 +153,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .sf_ships
-                .iter_mut()
-                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
-            {
-                Some(existing) => *existing = ship,
-                None => catalogue.sf_ships.push(ship),
-            }
+                .place(&mut catalogue.sf_ships, ship, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.heresy_units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -197,14 +188,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .heresy_units
-                .iter_mut()
-                .find(|u| u.game == unit.game && u.data.id == unit.data.id)
-            {
-                Some(existing) => *existing = unit,
-                None => catalogue.heresy_units.push(unit),
-            }
+                .place(&mut catalogue.heresy_units, unit, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.ne_units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -237,14 +223,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .ne_units
-                .iter_mut()
-                .find(|s| s.game == unit.game && s.data.id == unit.data.id)
-            {
-                Some(existing) => *existing = unit,
-                None => catalogue.ne_units.push(unit),
-            }
+                .place(&mut catalogue.ne_units, unit, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -271,18 +252,11 @@ pub fn link(
                 };
                 let _ = sheet.set(parsed);
             }
-            if let Some(existing) = catalogue
+            // A later file (from --lists) overrides a built-in datasheet.
+            let unit = datasheet(file.game, &file.id, unit, sheet);
+            placed
                 .datasheets
-                .iter_mut()
-                .find(|d| d.game == file.game && d.id == unit.id)
-            {
-                // A later file (from --lists) overrides a built-in datasheet.
-                *existing = datasheet(file.game, &file.id, unit, sheet);
-            } else {
-                catalogue
-                    .datasheets
-                    .push(datasheet(file.game, &file.id, unit, sheet));
-            }
+                .place(&mut catalogue.datasheets, unit, |x| (x.game, &x.id));
         }
     }
     // Each game's datasheet ids, gathered once for all its lists (every
@@ -315,6 +289,53 @@ pub fn link(
     }
     catalogue.lists = linked;
     catalogue
+}
+
+/// Where the datasheets of each kind are (see [`Placed`]).
+#[derive(Default)]
+struct PlacedSheets {
+    ships: Placed,
+    sf_ships: Placed,
+    heresy_units: Placed,
+    ne_units: Placed,
+    datasheets: Placed,
+}
+
+/// Where each datasheet of one kind is in its vector, by a hash of its
+/// game and id, so that a later file's datasheet replaces the one of the
+/// same game and id (a `--lists` file over a built-in one) without a scan
+/// of them all for each (which was quadratic in the datasheets: a
+/// fourteenth of loading every file). A hash names the first datasheet
+/// that had it; another with the same hash is found by a scan.
+#[derive(Default)]
+struct Placed(KeyMap<u64, usize>);
+
+impl Placed {
+    fn place<T>(&mut self, items: &mut Vec<T>, item: T, key: impl Fn(&T) -> (raw::GameId, &str)) {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let hash = {
+            let (game, id) = key(&item);
+            let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
+            game.hash(&mut hasher);
+            id.hash(&mut hasher);
+            hasher.finish()
+        };
+        let Some(&at) = self.0.get(&hash) else {
+            // No datasheet has this hash, so none has this game and id.
+            self.0.insert(hash, items.len());
+            items.push(item);
+            return;
+        };
+        let same = |x: &T| key(x) == key(&item);
+        let found = match items.get(at) {
+            Some(x) if same(x) => Some(at),
+            _ => items.iter().position(same),
+        };
+        match found.and_then(|i| items.get_mut(i)) {
+            Some(existing) => *existing = item,
+            None => items.push(item),
+        }
+    }
 }
 
 /// Every datasheet id of one game, of every kind of datasheet.
@@ -1657,6 +1678,30 @@ impl Resolver<'_> {
 mod tests {
     use super::*;
     use crate::catalogue::load::{self, FileKind};
+
+    /// A datasheet of a game and id already placed is replaced, another
+    /// is added, and a hash shared by two ids still finds each.
+    #[test]
+    fn placed_datasheets_replace_their_own_id() {
+        use raw::GameId::{Bfg, Netea};
+        fn key<'a>(x: &'a (raw::GameId, &'static str, u32)) -> (raw::GameId, &'a str) {
+            (x.0, x.1)
+        }
+        let mut placed = Placed::default();
+        let mut items = Vec::new();
+        placed.place(&mut items, (Netea, "a", 1), key);
+        placed.place(&mut items, (Bfg, "a", 2), key);
+        placed.place(&mut items, (Netea, "a", 3), key);
+        assert_eq!(items, [(Netea, "a", 3), (Bfg, "a", 2)]);
+        // "b" given the hash of the first: found by a scan.
+        let mut other = Placed::default();
+        other.place(&mut Vec::new(), (Netea, "b", 0), key);
+        let hash_of_b = *other.0.keys().next().expect("one hash");
+        placed.0.insert(hash_of_b, 0);
+        placed.place(&mut items, (Netea, "b", 4), key);
+        placed.place(&mut items, (Netea, "b", 5), key);
+        assert_eq!(items, [(Netea, "a", 3), (Bfg, "a", 2), (Netea, "b", 5)]);
+    }
 
     /// A built-in list's names, as the build normalized them
     /// (`load::prepared_names`), index it exactly as normalizing them
