@@ -538,8 +538,10 @@ fn link_list(
     }
 
     // Units: every datasheet id must exist for the game.
+    // Room for the units a list is likely to use (at most its game's).
+    let room = sheet_ids.len().min(256);
     let mut units: Vec<String> = Vec::new();
-    let mut unit_at: KeyMap<&str, usize> = KeyMap::default();
+    let mut unit_at: KeyMap<&str, usize> = KeyMap::with_capacity_and_hasher(room, Default::default());
     let game = file.game;
     // `pointer` is only written when the id is wrong.
     let mut unit_slot =
@@ -664,14 +666,14 @@ fn link_list(
             let base = || format!("/sections/{s}/formations/{f}");
             let index = formations.len();
             members.push(index);
-            let mut fixed = Vec::new();
+            let mut fixed = Vec::with_capacity(formation.units.len());
             for (i, c) in formation.units.iter().enumerate() {
                 if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors)
                 {
                     fixed.push((slot, c.count));
                 }
             }
-            let mut allowed = Vec::new();
+            let mut allowed = Vec::with_capacity(section.upgrades.len() + formation.upgrades.len());
             let offered = (section.upgrades.iter().enumerate())
                 .map(|(i, id)| (true, i, id))
                 .chain(
