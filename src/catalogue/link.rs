@@ -62,6 +62,14 @@ pub fn link(
             });
         }
     }
+    // Room for every file's datasheets at once: each is large, and growing
+    // the vectors file by file copied the earlier files' again.
+    let total = |count: fn(&DatasheetFile) -> usize| sheets.iter().map(|(f, _, _)| count(f)).sum::<usize>();
+    catalogue.ships.reserve(total(|f| f.ships.len()));
+    catalogue.sf_ships.reserve(total(|f| f.sf_ships.len()));
+    catalogue.heresy_units.reserve(total(|f| f.heresy_units.len()));
+    catalogue.ne_units.reserve(total(|f| f.ne_units.len()));
+    catalogue.datasheets.reserve(total(|f| f.units.len()));
     let mut placed = PlacedSheets::default();
     for (file, source, eager) in sheets {
         let mut errors = FileErrors {
