@@ -1315,7 +1315,7 @@ fn tags_by_id(list: &ArmyList) -> TagsById<'_> {
 struct TagsById<'l>(&'l ArmyList);
 
 impl<'l> TagsById<'l> {
-    fn get(&self, id: &str) -> Option<&'l std::collections::BTreeSet<String>> {
+    fn get(&self, id: &str) -> Option<&'l crate::catalogue::Tags> {
         // The last of equal ids, as a map collected from them would keep.
         self.0
             .formations
@@ -1342,15 +1342,15 @@ fn force_variant(
         return None;
     }
     let tags = tags_by_id(list);
-    let cards: Vec<(&FormationSummary, &std::collections::BTreeSet<String>)> = summary
+    let cards: Vec<(&FormationSummary, &crate::catalogue::Tags)> = summary
         .formations
         .iter()
         .filter(|f| f.force == force)
         .filter_map(|f| Some((f, tags.get(f.id.as_str())?)))
         .filter(|(_, t)| !t.contains("fortification"))
         .collect();
-    let has = |v: &Variant, t: &std::collections::BTreeSet<String>| {
-        v.tags.iter().any(|x| t.contains(*x)) && !v.unless.iter().any(|x| t.contains(*x))
+    let has = |v: &Variant, t: &crate::catalogue::Tags| {
+        v.tags.iter().any(|x| t.contains(x)) && !v.unless.iter().any(|x| t.contains(x))
     };
     // A variant made of its cards alone (Kroot Mercenaries).
     if let Some(v) = variants
