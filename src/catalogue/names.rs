@@ -257,7 +257,7 @@ impl NameIndex {
         // As `diagnostic::nearest`: the first of the closest names.
         let mut best: Option<(f64, usize, &str)> = None;
         for (start, candidate) in names {
-            let Some(score) = near.closeness(candidate) else {
+            let Some(score) = near.closeness_over(candidate, best.map(|(s, _, _)| s)) else {
                 continue;
             };
             if best.is_none_or(|(s, _, _)| score > s) {
