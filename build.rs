@@ -31,13 +31,16 @@ fn main() {
     let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
     let mut out = String::from("pub static EMBEDDED: &[(&str, &str, Packed)] = &[\n");
     let mut manifest = String::from("pub static MANIFEST: &[FileFacts] = &[\n");
+    // The manifest's strings, one after the other (see `packed::Texts`).
+    let mut text = String::new();
+    let mut all_facts = Vec::with_capacity(files.len());
     for (i, file) in files.iter().enumerate() {
         let relative = file.strip_prefix(&root).unwrap_or(file);
         let name = relative.to_string_lossy().replace('\\', "/");
         let value = std::fs::read_to_string(file)
             .ok()
             .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
-        let _ = writeln!(manifest, "    {},", facts(value.as_ref()));
+        all_facts.push(facts(value.as_ref(), &mut text));
         let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
         let tree_path = dest.join(format!("list-{i}.tree"));
         let strings_path = dest.join(format!("list-{i}.strings"));
@@ -55,8 +58,40 @@ fn main() {
         );
     }
     out.push_str("];\n");
+    for (i, facts) in all_facts.iter().enumerate() {
+        // The datasheet files a list needs: those of its game defining a
+        // unit it uses (both lists of ids sorted), found here once rather
+        // than on every run.
+        let sheets: Vec<usize> = if facts.kind == "List" {
+            (all_facts.iter().enumerate())
+                .filter(|(j, f)| {
+                    *j != i
+                        && f.kind == "Datasheets"
+                        && f.game == facts.game
+                        && sorted_overlap(&f.units, &facts.units)
+                })
+                .map(|(j, _)| j)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let _ = writeln!(
+            manifest,
+            "    FileFacts {{ {}, sheets: &{sheets:?} }},",
+            facts.fields
+        );
+    }
     manifest.push_str("];\n");
     out.push_str(&manifest);
+    let text_path = dest.join("manifest.text");
+    if let Err(e) = std::fs::write(&text_path, &text) {
+        println!("cargo:warning=cannot write {}: {e}", text_path.display());
+    }
+    let _ = writeln!(
+        out,
+        "const MANIFEST_TEXT: &str = include_str!({:?});",
+        text_path.display().to_string()
+    );
     if let Err(e) = std::fs::write(dest.join("embedded_lists.rs"), out) {
         println!("cargo:warning=cannot write embedded_lists.rs: {e}");
     }
@@ -81,11 +116,40 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// kind and game, a list's names, the unit ids a list uses or a datasheet
 /// file defines. A check then parses only the list its roster names and
 /// the files that list needs (see `catalogue::load`).
-fn facts(value: Option<&serde_json::Value>) -> String {
-    const UNKNOWN: &str =
-        "FileFacts { known: false, kind: FileKind::List, game: \"\", keys: &[], units: &[] }";
+/// A file's facts: its kind, game and unit ids, and the fields of its
+/// `FileFacts` but for `sheets`.
+struct Facts {
+    kind: &'static str,
+    game: String,
+    units: Vec<String>,
+    fields: String,
+}
+
+/// Whether two sorted lists share an item (as `catalogue::load` asks).
+fn sorted_overlap(a: &[String], b: &[String]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
+    const NONE: &str = "Texts { text: MANIFEST_TEXT, from: 0, ends: &[] }";
+    let unknown = Facts {
+        kind: "",
+        game: String::new(),
+        units: Vec::new(),
+        fields: format!(
+            "known: false, kind: FileKind::List, game: \"\", keys: {NONE}, #[cfg(test)] units: {NONE}, names: {NONE}"
+        ),
+    };
     let Some(value) = value else {
-        return UNKNOWN.to_string();
+        return unknown;
     };
     let kind = if value.get("sections").is_some() {
         "List"
@@ -103,11 +167,12 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     } else if value.get("scenarios").is_some() {
         "Scenarios"
     } else {
-        return UNKNOWN.to_string();
+        return unknown;
     };
     let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
     let mut names = Vec::new();
     let mut units = Vec::new();
+    let mut entries = Vec::new();
     if kind == "List" {
         for key in ["id", "name"] {
             if let Some(n) = value.get(key).and_then(|n| n.as_str()) {
@@ -121,6 +186,7 @@ fn facts(value: Option<&serde_json::Value>) -> String {
             names.push(s.to_string());
         }
         used_units(value, &mut units);
+        entry_names(value, &mut entries);
     } else if kind == "Datasheets" {
         for key in ["units", "ships", "sf_ships", "heresy_units", "ne_units"] {
             for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
@@ -132,17 +198,78 @@ fn facts(value: Option<&serde_json::Value>) -> String {
     }
     units.sort();
     units.dedup();
-    let keys: Vec<(String, String)> = names
-        .iter()
-        .map(|n| {
-            let normalized = normalize::normalize(n);
-            let compact = normalize::compact(&normalized);
-            (normalized, compact)
-        })
-        .collect();
-    format!(
-        "FileFacts {{ known: true, kind: FileKind::{kind}, game: {game:?}, keys: &{keys:?}, units: &{units:?} }}"
-    )
+    // Each name's normalized and compact forms, one after the other.
+    let forms = |names: &[String]| -> Vec<String> {
+        names
+            .iter()
+            .flat_map(|n| {
+                let normalized = normalize::normalize(n);
+                let compact = normalize::compact(&normalized);
+                [normalized, compact]
+            })
+            .collect()
+    };
+    let keys = texts(&forms(&names), text);
+    let unit_texts = texts(&units, text);
+    let names = texts(&forms(&entries), text);
+    Facts {
+        kind,
+        game: game.to_string(),
+        units,
+        fields: format!(
+            "known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, #[cfg(test)] units: {unit_texts}, names: {names}"
+        ),
+    }
+}
+
+/// `strings` added to the manifest's text, as the `Texts` that finds them
+/// there.
+fn texts(strings: &[String], text: &mut String) -> String {
+    let from = text.len();
+    let mut ends = Vec::with_capacity(strings.len());
+    for s in strings {
+        text.push_str(s);
+        ends.push(text.len());
+    }
+    format!("Texts {{ text: MANIFEST_TEXT, from: {from}, ends: &{ends:?} }}")
+}
+
+/// The names and aliases of a list's upgrades, then of its formations
+/// section by section, in the order the linker indexes them
+/// (`catalogue::link`); none if any is not text (the run then
+/// normalizes them itself).
+fn entry_names(value: &serde_json::Value, out: &mut Vec<String>) {
+    let upgrades = value.get("upgrades").and_then(|u| u.as_array());
+    let formations = (value
+        .get("sections")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten())
+    .flat_map(|s| {
+        s.get("formations")
+            .and_then(|f| f.as_array())
+            .into_iter()
+            .flatten()
+    });
+    for entry in upgrades.into_iter().flatten().chain(formations) {
+        let Some(name) = entry.get("name").and_then(|n| n.as_str()) else {
+            out.clear();
+            return;
+        };
+        out.push(name.to_string());
+        for alias in entry
+            .get("aliases")
+            .and_then(|a| a.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let Some(alias) = alias.as_str() else {
+                out.clear();
+                return;
+            };
+            out.push(alias.to_string());
+        }
+    }
 }
 
 /// Every datasheet id a list file names: `unit:` anywhere, and `carries:`.

@@ -305,7 +305,9 @@ fn check_file<'c>(
 
     let (mut parsed, mut diagnostics) = roster::parse(&file);
     checked.dialect = Some(parsed.dialect);
-    checked.header = parsed.header.clone();
+    // The header as written goes to the result at the end, moved rather
+    // than copied (an event's optional rules, added to it below, taken off).
+    let written_rules = parsed.header.optional_rules.len();
 
     let list = match &parsed.header.army {
         None => {
@@ -494,6 +496,8 @@ fn check_file<'c>(
         }
     }
 
+    parsed.header.optional_rules.truncate(written_rules);
+    checked.header = std::mem::take(&mut parsed.header);
     sort(&mut diagnostics);
     checked.diagnostics = crate::diagnostic::cap(diagnostics);
     checked
@@ -632,6 +636,11 @@ fn check_battlescribe<'c>(
 /// Whether a version written in a roster names the list's version: the
 /// same text, the same label, or the list's date inside it.
 fn version_matches(list: &ArmyList, written: &str) -> bool {
+    // Written as the list has it (nearly every roster): the same once
+    // normalized, without normalizing.
+    if written == list.version {
+        return true;
+    }
     let written = names::normalize(written);
     let version = names::normalize(&list.version);
     written == version
@@ -1306,7 +1315,7 @@ fn tags_by_id(list: &ArmyList) -> TagsById<'_> {
 struct TagsById<'l>(&'l ArmyList);
 
 impl<'l> TagsById<'l> {
-    fn get(&self, id: &str) -> Option<&'l std::collections::BTreeSet<String>> {
+    fn get(&self, id: &str) -> Option<&'l crate::catalogue::Tags> {
         // The last of equal ids, as a map collected from them would keep.
         self.0
             .formations
@@ -1333,15 +1342,15 @@ fn force_variant(
         return None;
     }
     let tags = tags_by_id(list);
-    let cards: Vec<(&FormationSummary, &std::collections::BTreeSet<String>)> = summary
+    let cards: Vec<(&FormationSummary, &crate::catalogue::Tags)> = summary
         .formations
         .iter()
         .filter(|f| f.force == force)
         .filter_map(|f| Some((f, tags.get(f.id.as_str())?)))
         .filter(|(_, t)| !t.contains("fortification"))
         .collect();
-    let has = |v: &Variant, t: &std::collections::BTreeSet<String>| {
-        v.tags.iter().any(|x| t.contains(*x)) && !v.unless.iter().any(|x| t.contains(*x))
+    let has = |v: &Variant, t: &crate::catalogue::Tags| {
+        v.tags.iter().any(|x| t.contains(x)) && !v.unless.iter().any(|x| t.contains(x))
     };
     // A variant made of its cards alone (Kroot Mercenaries).
     if let Some(v) = variants

@@ -392,7 +392,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let near = Near::new(&lower);
     let mut best: Option<(f64, &'a str)> = None;
     for candidate in candidates {
-        let Some(score) = near.closeness(candidate) else {
+        let Some(score) = near.closeness_over(candidate, best.map(|(s, _)| s)) else {
             continue;
         };
         if best.is_none_or(|(s, _)| score > s) {
@@ -414,17 +414,20 @@ pub struct Near<'n> {
     name: &'n str,
     /// In characters.
     length: usize,
+    /// Whether the name is ASCII (then measured a byte at a time).
+    ascii: bool,
     /// How often each ASCII letter occurs, case aside; `None` for a name
-    /// that is not ASCII.
-    letters: Option<[i16; 128]>,
+    /// that is not ASCII, or so long that a count might not fit a byte.
+    letters: Option<[u8; 128]>,
 }
 
 impl<'n> Near<'n> {
     pub fn new(name: &'n str) -> Near<'n> {
-        let letters = name.is_ascii().then(|| {
-            let mut count = [0i16; 128];
+        let ascii = name.is_ascii();
+        let letters = (ascii && name.len() <= usize::from(u8::MAX)).then(|| {
+            let mut count = [0u8; 128];
             for &x in name.as_bytes() {
-                let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+                let slot = &mut count[usize::from(LOWER[usize::from(x & 0x7f)] & 0x7f)];
                 *slot = slot.saturating_add(1);
             }
             count
@@ -432,8 +435,35 @@ impl<'n> Near<'n> {
         Near {
             name,
             length: name.chars().count(),
+            ascii,
             letters,
         }
+    }
+
+    /// [`Near::closeness`] for a search that keeps the first of the
+    /// closest candidates: `None` also for a candidate that cannot score
+    /// above `floor` (the best so far), told from the lengths alone before
+    /// anything is measured. A score is at most 3 less the share of the
+    /// longer name the lengths differ by (the edit distance is at least
+    /// that difference, and `f64` division and subtraction keep the order),
+    /// so a candidate ruled out here would not have been taken.
+    pub fn closeness_over(&self, candidate: &str, floor: Option<f64>) -> Option<f64> {
+        if let Some(floor) = floor
+            && self.ascii
+            && candidate.is_ascii()
+        {
+            let (n, c) = (self.name.len(), candidate.len());
+            let longer = n.max(c);
+            let best = if longer == 0 {
+                3.0
+            } else {
+                2.0 + (1.0 - (n.abs_diff(c) as f64) / (longer as f64))
+            };
+            if best <= floor {
+                return None;
+            }
+        }
+        self.closeness(candidate)
     }
 
     /// [`closeness`] of `candidate` to the prepared name.
@@ -458,27 +488,171 @@ impl<'n> Near<'n> {
             {
                 return None;
             }
+            // Both ASCII and short (nearly every name): the same measure a
+            // byte at a time, without a lower-case copy on the heap.
+            if self.ascii
+                && let Some(score) = closeness_ascii(n, c)
+            {
+                return score;
+            }
         }
-        let lower = candidate.to_lowercase();
-        let other = lower.chars().count();
-        // Short names tolerate fewer edits; long names a few more.
-        let allowed = (length.max(other) / 4).clamp(1, 4);
-        let prefix = lower.starts_with(name) || name.starts_with(&lower);
-        // The edit distance is at least the difference in length: most
-        // candidates are ruled out without computing it.
-        if !prefix && length.abs_diff(other) > allowed {
-            return None;
-        }
-        let distance = strsim::osa_distance(name, &lower);
-        if distance > allowed && !prefix {
-            return None;
-        }
-        Some(if prefix && distance > allowed {
-            0.5 + strsim::normalized_levenshtein(name, &lower)
-        } else {
-            2.0 + strsim::normalized_levenshtein(name, &lower)
-        })
+        closeness_text(name, length, candidate)
     }
+}
+
+/// [`Near::closeness`] of any text: `name` (of `length` characters) and
+/// `candidate` lowered, measured by `strsim`.
+fn closeness_text(name: &str, length: usize, candidate: &str) -> Option<f64> {
+    let lower = candidate.to_lowercase();
+    let other = lower.chars().count();
+    // Short names tolerate fewer edits; long names a few more.
+    let allowed = (length.max(other) / 4).clamp(1, 4);
+    let prefix = lower.starts_with(name) || name.starts_with(&lower);
+    // The edit distance is at least the difference in length: most
+    // candidates are ruled out without computing it.
+    if !prefix && length.abs_diff(other) > allowed {
+        return None;
+    }
+    let distance = strsim::osa_distance(name, &lower);
+    if distance > allowed && !prefix {
+        return None;
+    }
+    Some(if prefix && distance > allowed {
+        0.5 + strsim::normalized_levenshtein(name, &lower)
+    } else {
+        2.0 + strsim::normalized_levenshtein(name, &lower)
+    })
+}
+
+/// The longest ASCII name [`closeness_ascii`] compares on the stack.
+const SHORT: usize = 64;
+
+/// [`Near::closeness`] of two ASCII names of at most [`SHORT`] bytes
+/// (`name` as given, `candidate` lowered), a byte at a time: `None` when
+/// either is longer (the caller then measures as for any text). The
+/// distance is only compared with what is allowed, so it is worked out
+/// within that bound ([`osa_within`]); the score's Levenshtein distance is
+/// exact, and the score the same `f64` as `strsim` gives.
+fn closeness_ascii(name: &[u8], candidate: &[u8]) -> Option<Option<f64>> {
+    if name.len() > SHORT || candidate.len() > SHORT {
+        return None;
+    }
+    let mut buffer = [0u8; SHORT];
+    let lower = &mut buffer[..candidate.len()];
+    lower.copy_from_slice(candidate);
+    lower.make_ascii_lowercase();
+    let lower = &*lower;
+    let (length, other) = (name.len(), lower.len());
+    let allowed = (length.max(other) / 4).clamp(1, 4);
+    let prefix = lower.starts_with(name) || name.starts_with(lower);
+    if !prefix && length.abs_diff(other) > allowed {
+        return Some(None);
+    }
+    let within = osa_within(name, lower, allowed);
+    if !within && !prefix {
+        return Some(None);
+    }
+    let similar = if length == 0 && other == 0 {
+        1.0
+    } else {
+        1.0 - (levenshtein_bytes(name, lower) as f64) / (length.max(other) as f64)
+    };
+    Some(Some(if prefix && !within {
+        0.5 + similar
+    } else {
+        2.0 + similar
+    }))
+}
+
+/// Whether the optimal string alignment distance of `a` and `b` (edits
+/// and swaps of neighbours, as `strsim::osa_distance`) is at most `bound`,
+/// for names of at most [`SHORT`] bytes. Only the cells within `bound` of
+/// the diagonal can be within reach (each step off it costs an edit, and a
+/// swap stays on it), values are capped at `bound + 1`, and the search
+/// stops at a row with nothing within reach (no later row can come back
+/// under it).
+fn osa_within(a: &[u8], b: &[u8], bound: usize) -> bool {
+    if a.len().abs_diff(b.len()) > bound {
+        return false;
+    }
+    if a.len() > SHORT || b.len() > SHORT {
+        return strsim_osa(a, b) <= bound;
+    }
+    // The distance is at most the longer length.
+    if bound >= SHORT {
+        return true;
+    }
+    let far = u8::try_from(bound + 1).unwrap_or(u8::MAX);
+    let cap = |n: usize| u8::try_from(n).unwrap_or(u8::MAX).min(far);
+    // Three rows, turned over by reference rather than copied.
+    let mut rows = [[far; SHORT + 1]; 3];
+    let [before, previous, current] = &mut rows;
+    let (mut before, mut previous, mut current) = (before, previous, current);
+    for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
+        *cell = cap(j);
+    }
+    for i in 1..=a.len() {
+        let low = i.saturating_sub(bound).max(1);
+        let high = (i + bound).min(b.len());
+        current[0] = cap(i);
+        if low > 1 {
+            current[low - 1] = far;
+        }
+        let mut least = current[0].min(current[low - 1]);
+        for j in low..=high {
+            let same = a[i - 1] == b[j - 1];
+            let mut d = (current[j - 1] + 1)
+                .min(previous[j] + 1)
+                .min(previous[j - 1] + u8::from(!same));
+            if i > 1 && j > 1 && !same && a[i - 1] == b[j - 2] && b[j - 1] == a[i - 2] {
+                d = d.min(before[j - 2] + 1);
+            }
+            let d = d.min(far);
+            current[j] = d;
+            least = least.min(d);
+        }
+        if high < b.len() {
+            current[high + 1] = far;
+        }
+        if least >= far {
+            return false;
+        }
+        let spare = before;
+        before = previous;
+        previous = current;
+        current = spare;
+    }
+    usize::from(previous[b.len()]) <= bound
+}
+
+/// `strsim::osa_distance` of two ASCII names.
+fn strsim_osa(a: &[u8], b: &[u8]) -> usize {
+    match (std::str::from_utf8(a), std::str::from_utf8(b)) {
+        (Ok(a), Ok(b)) => strsim::osa_distance(a, b),
+        _ => usize::MAX,
+    }
+}
+
+/// `strsim::levenshtein` of two ASCII names of at most [`SHORT`] bytes (one
+/// byte is one character), by the same recurrence, on the stack.
+fn levenshtein_bytes(a: &[u8], b: &[u8]) -> usize {
+    let mut cache = [0usize; SHORT];
+    let cache = &mut cache[..b.len()];
+    for (j, cell) in cache.iter_mut().enumerate() {
+        *cell = j + 1;
+    }
+    let mut result = b.len();
+    for (i, &x) in a.iter().enumerate() {
+        result = i + 1;
+        let mut diagonal = i;
+        for (j, &y) in b.iter().enumerate() {
+            let through = diagonal + usize::from(x != y);
+            diagonal = cache[j];
+            result = (result + 1).min(through.min(diagonal + 1));
+            cache[j] = result;
+        }
+    }
+    result
 }
 
 /// How many letters two ASCII names do not share (each letter counted as
@@ -488,11 +662,13 @@ impl<'n> Near<'n> {
 /// at all. Lets [`closeness`] skip the distance for most candidates.
 /// `letters` are the first name's counts, `total` its length; the sum of
 /// the differences is kept as each letter of `b` is taken away.
-fn letters_apart(letters: &[i16; 128], total: usize, b: &[u8]) -> usize {
+/// (A count is a byte: the name has at most 255 bytes, so none overflows,
+/// and one taken below 0 stays at 0, which counts as below 0 would.)
+fn letters_apart(letters: &[u8; 128], total: usize, b: &[u8]) -> usize {
     let mut count = *letters;
     let mut apart = total;
     for &x in b {
-        let slot = &mut count[usize::from(x.to_ascii_lowercase() & 0x7f)];
+        let slot = &mut count[usize::from(LOWER[usize::from(x & 0x7f)] & 0x7f)];
         // Taking a letter the first name still has brings them closer;
         // any other takes them further apart.
         if *slot > 0 {
@@ -504,6 +680,18 @@ fn letters_apart(letters: &[i16; 128], total: usize, b: &[u8]) -> usize {
     }
     apart
 }
+
+/// Each ASCII byte lowered: one load where `to_ascii_lowercase` is a few
+/// operations, in the loop over every candidate's letters.
+static LOWER: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = (i as u8).to_ascii_lowercase();
+        i += 1;
+    }
+    table
+};
 
 /// Messages quote names in backticks, as a terminal shows them; a page
 /// shows typographic quotes instead (`Squigoth` becomes ‘Squigoth’). The
@@ -560,6 +748,142 @@ mod tests {
     }
 
     use super::*;
+
+    /// Names over a few letters, every one up to `len` long: enough to
+    /// meet swaps, repeats and prefixes of every kind.
+    fn small_names(letters: &[u8], len: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..len {
+            let mut next = Vec::new();
+            for name in &last {
+                for &l in letters {
+                    let mut longer = name.clone();
+                    longer.push(l);
+                    next.push(longer);
+                }
+            }
+            all.extend(next.iter().cloned());
+            last = next;
+        }
+        all
+    }
+
+    /// The bounded distance says what `strsim`'s full one says, for every
+    /// bound, on every pair of small names over three letters.
+    #[test]
+    fn bounded_osa_agrees_with_strsim() {
+        let names = small_names(b"abc", 5);
+        for a in &names {
+            for b in &names {
+                let (Ok(x), Ok(y)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+                    panic!("ASCII");
+                };
+                let distance = strsim::osa_distance(x, y);
+                assert_eq!(
+                    super::levenshtein_bytes(a, b),
+                    strsim::levenshtein(x, y),
+                    "{x} / {y}"
+                );
+                for bound in 0..7 {
+                    assert_eq!(
+                        super::osa_within(a, b, bound),
+                        distance <= bound,
+                        "{x} / {y} within {bound}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The byte-at-a-time score is the one the text measure gives, to the
+    /// bit, for typos of real names, cases, prefixes and strangers.
+    #[test]
+    fn ascii_closeness_agrees_with_the_text_measure() {
+        let names = [
+            "Tactical Detachment",
+            "Terminator Detachment",
+            "Whirlwind",
+            "Land Raider",
+            "Warhound Titan",
+            "Tactcal Detachment",
+            "tactical",
+            "whirlwnd",
+            "Frobnication Engine",
+            "Imperial Navy",
+            "imperial nav",
+            "aTcitcal Detachment",
+            "Thunderhawk Gunship",
+            "Thudnerhawk",
+            "x",
+            "",
+            "LAND RAIDER",
+            "Land  Raider",
+            "Space Marine Tactical Detachment with a very long name indeed here",
+        ];
+        let mut pairs = Vec::new();
+        for a in names {
+            for b in names {
+                pairs.push((a.to_lowercase(), b.to_string()));
+                pairs.push((a.to_string(), b.to_string()));
+            }
+        }
+        for a in small_names(b"ab", 6) {
+            for b in small_names(b"aB", 4) {
+                pairs.push((
+                    String::from_utf8(a.clone()).unwrap_or_default(),
+                    String::from_utf8(b).unwrap_or_default(),
+                ));
+            }
+        }
+        for (name, candidate) in &pairs {
+            let expected = super::closeness_text(name, name.chars().count(), candidate);
+            match super::closeness_ascii(name.as_bytes(), candidate.as_bytes()) {
+                Some(found) => assert_eq!(
+                    found.map(f64::to_bits),
+                    expected.map(f64::to_bits),
+                    "{name:?} / {candidate:?}"
+                ),
+                None => assert!(name.len() > super::SHORT || candidate.len() > super::SHORT),
+            }
+        }
+    }
+
+    /// Ruling candidates out by length against the best so far never
+    /// changes which one a search keeps.
+    #[test]
+    fn closeness_over_keeps_the_same_best() {
+        let names = [
+            "Tactical Detachment",
+            "Terminator Detachment",
+            "Tactical",
+            "Tactcal Detachment",
+            "Whirlwind",
+            "Whirlwinds",
+            "Land Raider",
+            "Land Raiders",
+            "Thunderhawk Gunship",
+            "Tac",
+            "",
+            "Café",
+        ];
+        for written in names
+            .iter()
+            .chain(&["tactical detachmen", "whirlwnd", "land", "xyz", "thunderhawk"])
+        {
+            let lower = written.to_lowercase();
+            let near = Near::new(&lower);
+            let mut plain: Option<(f64, &str)> = None;
+            for c in names {
+                if let Some(s) = near.closeness(c)
+                    && plain.is_none_or(|(b, _)| s > b)
+                {
+                    plain = Some((s, c));
+                }
+            }
+            assert_eq!(nearest(written, names), plain.map(|(_, c)| c), "{written}");
+        }
+    }
 
     #[test]
     fn nearest_finds_typos_and_prefixes() {

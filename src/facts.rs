@@ -9,16 +9,18 @@
 
 use crate::catalogue::{Catalogue, Datasheet, UnitType};
 use crate::resolve::{Army, ArmyFormation};
+use std::borrow::Cow;
 
-/// A yes/no answer with its reason.
+/// A yes/no answer with its reason (most reasons are fixed words, kept
+/// without a copy).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    Yes(String),
+    Yes(Cow<'static, str>),
     /// Yes, on a condition muster does not check.
-    If(String),
-    No(String),
+    If(Cow<'static, str>),
+    No(Cow<'static, str>),
     /// The sources lack a value the answer needs.
-    Unknown(String),
+    Unknown(Cow<'static, str>),
 }
 
 impl Verdict {
@@ -86,11 +88,14 @@ fn units<'a>(army: &Army<'_>, f: &ArmyFormation, catalogue: &'a Catalogue) -> Re
 /// Speed in cm: `Some(0)` for immobile units, `None` for aircraft speeds
 /// (`Fighter`, `Bomber`) and values the sources lack.
 fn speed(sheet: &Datasheet) -> Option<i64> {
-    let text = sheet.speed.as_deref()?.trim().to_lowercase();
-    if text == "immobile" {
+    // Case aside without a lower-case copy: the words sought are ASCII, and
+    // only ASCII letters lower to them (the Kelvin sign lowers to `k`,
+    // which none of them has), and a number's digits have no case.
+    let text = sheet.speed.as_deref()?.trim();
+    if text.eq_ignore_ascii_case("immobile") {
         return Some(0);
     }
-    text.strip_suffix("cm")?.trim().parse().ok()
+    strip_suffix_ignore_case(text, "cm")?.trim().parse().ok()
 }
 
 fn has_note(sheet: &Datasheet, note: &str) -> bool {
@@ -98,10 +103,26 @@ fn has_note(sheet: &Datasheet, note: &str) -> bool {
 }
 
 fn damage_capacity(sheet: &Datasheet) -> Option<i64> {
+    // As `speed`: case aside, without a copy.
     sheet.notes.iter().find_map(|n| {
-        let lower = n.to_lowercase();
-        lower.strip_prefix("damage capacity ")?.trim().parse().ok()
+        strip_prefix_ignore_case(n, "damage capacity ")?
+            .trim()
+            .parse()
+            .ok()
     })
+}
+
+/// `text` without its prefix `prefix` (ASCII), case aside.
+fn strip_prefix_ignore_case<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &text[prefix.len()..])
+}
+
+/// `text` without its suffix `suffix` (ASCII), case aside.
+fn strip_suffix_ignore_case<'t>(text: &'t str, suffix: &str) -> Option<&'t str> {
+    let at = text.len().checked_sub(suffix.len())?;
+    let tail = text.get(at..)?;
+    tail.eq_ignore_ascii_case(suffix).then(|| &text[..at])
 }
 
 fn is_aircraft(t: UnitType) -> bool {
@@ -115,8 +136,8 @@ fn listed_garrison(army: &Army<'_>, units: &[Unit<'_>]) -> Option<Verdict> {
     let (allowed, rule) = army.list.garrison_units.as_ref()?;
     let outsider = units.iter().find(|u| !allowed.contains(&u.sheet.id));
     match (outsider, units.is_empty()) {
-        (Some(u), _) => Some(Verdict::No(format!("{rule} ({} may not)", u.sheet.name))),
-        (None, true) => Some(Verdict::No(rule.clone())),
+        (Some(u), _) => Some(Verdict::No(format!("{rule} ({} may not)", u.sheet.name).into())),
+        (None, true) => Some(Verdict::No(rule.clone().into())),
         (None, false) => None,
     }
 }
@@ -140,24 +161,32 @@ fn garrison(units: &[Unit<'_>]) -> Verdict {
     if scouts * 2 >= total {
         return Verdict::Yes("half or more of its units are scouts".into());
     }
-    if units.iter().any(|u| speed(u.sheet) == Some(0)) {
+    // Each unit's speed read once: whether one is 0, the first one the
+    // sources lack, and how many units are fast.
+    let mut immobile = false;
+    let mut unknown = None;
+    let mut fast: i64 = 0;
+    for u in units {
+        match speed(u.sheet) {
+            Some(0) => immobile = true,
+            Some(s) if s > 15 => fast += u.count,
+            Some(_) => {}
+            None => unknown = unknown.or(Some(u)),
+        }
+    }
+    if immobile {
         return Verdict::Yes("it includes a unit of speed 0".into());
     }
-    if let Some(u) = units.iter().find(|u| speed(u.sheet).is_none()) {
-        return Verdict::Unknown(format!("the speed of {} is not in the sources", u.sheet.name));
+    if let Some(u) = unknown {
+        return Verdict::Unknown(format!("the speed of {} is not in the sources", u.sheet.name).into());
     }
-    let fast: i64 = units
-        .iter()
-        .filter(|u| speed(u.sheet).is_some_and(|s| s > 15))
-        .map(|u| u.count)
-        .sum();
     let war_engines = units.iter().any(|u| u.sheet.unit_type == UnitType::WarEngine);
     match (fast <= 1, war_engines) {
         (true, false) => {
             Verdict::Yes("no more than one unit moves faster than 15cm, and none is a war engine".into())
         }
         (_, true) => Verdict::No("it includes a war engine".into()),
-        (false, false) => Verdict::No(format!("{fast} of its units move faster than 15cm")),
+        (false, false) => Verdict::No(format!("{fast} of its units move faster than 15cm").into()),
     }
 }
 
@@ -208,8 +237,8 @@ fn strength(units: &[Unit<'_>]) -> Option<i64> {
 pub fn blank(army: &Army<'_>) -> ArmyFacts {
     let none = || FormationFacts {
         initiative: None,
-        garrison: Verdict::Unknown(String::new()),
-        reserve: Verdict::Unknown(String::new()),
+        garrison: Verdict::Unknown(Cow::Borrowed("")),
+        reserve: Verdict::Unknown(Cow::Borrowed("")),
         strength: None,
         vp_full: 0,
         vp_half: 0,
@@ -248,7 +277,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
             && u.sheet
                 .notes
                 .iter()
-                .any(|n| n.to_lowercase().starts_with("transport"))
+                .any(|n| strip_prefix_ignore_case(n, "transport").is_some())
     });
     let formations = army
         .formations
@@ -257,7 +286,7 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
         .map(|(f, units)| {
             let (garrison, reserve, strength) = match units {
                 _ if !epic => {
-                    let na = || Verdict::Unknown("an Epic Armageddon rule; this game has none".to_string());
+                    let na = || Verdict::Unknown("an Epic Armageddon rule; this game has none".into());
                     (na(), na(), None)
                 }
                 Ok(units) => (
@@ -265,7 +294,11 @@ pub fn derive(army: &Army<'_>, catalogue: &Catalogue) -> ArmyFacts {
                     reserve(army, f, units, transports),
                     strength(units),
                 ),
-                Err(e) => (Verdict::Unknown(e.clone()), Verdict::Unknown(e.clone()), None),
+                Err(e) => (
+                    Verdict::Unknown(e.clone().into()),
+                    Verdict::Unknown(e.clone().into()),
+                    None,
+                ),
             };
             FormationFacts {
                 initiative: crate::resolve::initiative_of(army.list, f),

@@ -102,16 +102,18 @@ impl ArmyFormation {
 
     /// `count(s)` over this formation alone: itself, plus its upgrades.
     pub fn count(&self, s: &Selector) -> i64 {
+        // `admits` once (`is` would ask it again), then one pass over the
+        // upgrades taken.
         if !self.admits(s) {
             return 0;
         }
-        let upgrades: i64 = self
-            .upgrades
-            .iter()
-            .filter(|t| s.upgrade(t.upgrade))
-            .map(|t| i64::from(t.count))
-            .sum();
-        i64::from(self.is(s)) + upgrades
+        let mut n = i64::from(s.formation(self.formation));
+        for t in &self.upgrades {
+            if s.upgrade(t.upgrade) {
+                n += i64::from(t.count);
+            }
+        }
+        n
     }
 
     /// `units(s)` over this formation alone.
@@ -431,19 +433,23 @@ impl Resolver<'_, '_> {
             }
         }
 
-        for _ in 0..entry.item.count {
-            out.push(ArmyFormation {
-                formation,
-                upgrades: taken.clone(),
-                points,
-                points_known,
-                name_span: name.span,
-                units: units.clone(),
-                group: parent,
-                titans: titans.clone(),
-                titans_rounded,
-            });
+        // `2x` gives copies; the last (nearly always the only one) takes
+        // what was worked out rather than a copy.
+        let one = ArmyFormation {
+            formation,
+            upgrades: taken,
+            points,
+            points_known,
+            name_span: name.span,
+            units,
+            group: parent,
+            titans,
+            titans_rounded,
+        };
+        for _ in 1..entry.item.count {
+            out.push(one.clone());
         }
+        out.push(one);
         read_whole
     }
 

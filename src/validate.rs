@@ -9,7 +9,7 @@ use crate::catalogue::{Constraint, RuleSeverity, Scope, Selector};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve::{Army, ArmyFormation};
 use crate::roster::Roster;
-use crate::rules::{Cond, EvalError, Extreme, Facts, Measure, Reach};
+use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Reach};
 use crate::source::Span;
 
 /// The points limit a roster is held to, and where it was written (`None`
@@ -124,15 +124,17 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                 for (i, f) in army.formations.iter().enumerate() {
                     // A card of several titans armed titan by titan: the
                     // rules of the titan each one is hold for each line,
-                    // in place of the card's own count of them all.
-                    let each = army.list.formations[f.formation]
-                        .titans
-                        .map(|(_, each)| each)
-                        .filter(|&each| {
-                            !f.titans.is_empty()
-                                && constraint.scope == Scope::Formation
-                                && constraint.applies_to(each)
-                        });
+                    // in place of the card's own count of them all. (Only
+                    // a formation with titan lines looks: most pairs of a
+                    // rule and a formation end at `applies_to` below.)
+                    let each = if f.titans.is_empty() || constraint.scope != Scope::Formation {
+                        None
+                    } else {
+                        army.list.formations[f.formation]
+                            .titans
+                            .map(|(_, each)| each)
+                            .filter(|&each| constraint.applies_to(each))
+                    };
                     if let Some(each) = each {
                         out.extend(titan_rules(constraint, code, &facts, army, f, each, roster));
                         continue;
@@ -179,19 +181,24 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     }
 
     if !army.list.not_enforced.is_empty() {
-        let mut d = Diagnostic::note(
-            Code::Unchecked,
-            match army.list.not_enforced.len() {
-                1 => format!(
-                    "1 rule of {} is not checked by muster; check it by hand",
-                    army.list.name
-                ),
-                n => format!(
-                    "{n} rules of {} are not checked by muster; check them by hand",
-                    army.list.name
-                ),
-            },
-        );
+        // Written in place (most rosters' lists have such rules, so this
+        // note is in most results).
+        let name = &army.list.name;
+        let mut message = String::with_capacity(name.len() + 64);
+        match army.list.not_enforced.len() {
+            1 => {
+                message.push_str("1 rule of ");
+                message.push_str(name);
+                message.push_str(" is not checked by muster; check it by hand");
+            }
+            n => {
+                push_number(&mut message, i64::try_from(n).unwrap_or(i64::MAX));
+                message.push_str(" rules of ");
+                message.push_str(name);
+                message.push_str(" are not checked by muster; check them by hand");
+            }
+        }
+        let mut d = Diagnostic::note(Code::Unchecked, message);
         for rule in &army.list.not_enforced {
             d = d.hint(rule.rule.clone());
         }
@@ -211,10 +218,11 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         if !sources.is_empty() {
             d = d.rule("not-enforced", sources.join("; "));
         }
-        out.push(d.hint(format!(
-            "`muster options {}` says why each is not checked",
-            army.list.id
-        )));
+        let mut options = String::with_capacity(army.list.id.len() + 48);
+        options.push_str("`muster options ");
+        options.push_str(&army.list.id);
+        options.push_str("` says why each is not checked");
+        out.push(d.hint(options));
     }
 
     out
@@ -233,9 +241,9 @@ fn check<F: Facts<Selector> + Locate>(
         RuleSeverity::Error => Severity::Error,
         RuleSeverity::Warning => Severity::Warning,
     };
-    match constraint.cond.eval(facts) {
-        Ok(true) => None,
-        Ok(false) => {
+    match eval_seen(&constraint.cond, facts) {
+        Ok((true, _)) => None,
+        Ok((false, seen)) => {
             let (primary, others) = match constraint.scope {
                 Scope::Formation | Scope::Group => (fallback, Vec::new()),
                 Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
@@ -249,7 +257,9 @@ fn check<F: Facts<Selector> + Locate>(
                     expression.push('`');
                     expression.push_str(&constraint.text);
                     expression.push('`');
-                    explain(&constraint.cond, facts, &mut expression);
+                    if let Some((a, op, b)) = seen {
+                        explain(a, op, b, &mut expression);
+                    }
                     expression
                 });
             for span in others.into_iter().take(6) {
@@ -286,19 +296,60 @@ fn check<F: Facts<Selector> + Locate>(
     }
 }
 
-/// The numbers behind a broken top-level comparison, added to `out`:
-/// ` (here: 2 <= 1)`.
-fn explain<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F, out: &mut String) {
-    use std::fmt::Write as _;
+/// A rule's verdict, with the two numbers of the comparison that decided
+/// it when that is the rule itself or what its `=>` implies (`a => b`,
+/// broken, is `b` broken): [`explain`] shows them, and they are worked out
+/// once for both. The verdict is [`Cond::eval`]'s, errors included.
+type Seen = Option<(i64, Compare, i64)>;
+
+fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bool, Seen), EvalError> {
     match cond {
         Cond::Compare(a, op, b) => {
-            if let (Ok(a), Ok(b)) = (a.eval(facts), b.eval(facts)) {
-                // Writing to a `String` cannot fail.
-                let _ = write!(out, " (here: {a} {} {b})", op.symbol());
+            let (a, b) = (a.value(facts)?, b.value(facts)?);
+            Ok((op.holds(a, b), Some((a, *op, b))))
+        }
+        Cond::Implies(a, b) => {
+            if a.eval(facts)? {
+                eval_seen(b, facts)
+            } else {
+                Ok((true, None))
             }
         }
-        Cond::Implies(_, b) => explain(b, facts, out),
-        _ => {}
+        _ => Ok((cond.eval(facts)?, None)),
+    }
+}
+
+/// The numbers behind a broken comparison, added to `out`:
+/// ` (here: 2 <= 1)`.
+fn explain(a: i64, op: Compare, b: i64, out: &mut String) {
+    out.push_str(" (here: ");
+    push_number(out, a);
+    out.push(' ');
+    out.push_str(op.symbol());
+    out.push(' ');
+    push_number(out, b);
+    out.push(')');
+}
+
+/// `n` in decimal, as `Display` writes it, without the formatter.
+fn push_number(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        // A digit: `rest % 10` is below 10.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -345,18 +396,23 @@ impl ArmyFacts<'_, '_> {
             .formations
             .iter()
             .enumerate()
-            .filter(|(i, f)| which(*i, f));
-        match m {
-            Measure::Kinds => {
+            .filter(|(i, f)| which(*i, f))
+            .map(|(_, f)| f);
+        // The measure decided once, not once a formation.
+        match (m, s) {
+            (Measure::Kinds, _) => {
                 let mut kinds = Vec::new();
-                for (_, f) in formations {
+                for f in formations {
                     f.kinds(s, &mut kinds);
                 }
                 kinds.sort_unstable();
                 kinds.dedup();
                 kinds.len() as i64
             }
-            _ => formations.map(|(_, f)| self.measure_one(f, m, s)).sum(),
+            (Measure::Count, Some(s)) => formations.map(|f| f.count(s)).sum(),
+            (Measure::Count, None) => formations.count() as i64,
+            (Measure::Points, s) => formations.map(|f| self.points_in(f, s)).sum(),
+            (Measure::Units, s) => formations.map(|f| f.units_of(s)).sum(),
         }
     }
 
@@ -400,8 +456,9 @@ impl ArmyFacts<'_, '_> {
         if !f.admits(s) {
             return;
         }
-        let has_unit = f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u));
-        if f.is(s) || has_unit {
+        // The units (the list's whole unit table) only when the formation
+        // itself does not match.
+        if f.is(s) || f.units.iter().enumerate().any(|(u, n)| *n > 0 && s.unit(u)) {
             spans.push(f.name_span);
         }
         for t in f.upgrades.iter().filter(|t| s.upgrade(t.upgrade)) {

@@ -75,32 +75,80 @@ impl Keys {
 /// a concern at any number of rosters an event receives. Made here rather
 /// than with SipHash twice, which was most of a roster's keys.
 fn digest(bytes: &[u8]) -> [u64; 2] {
-    const K: [u64; 4] = [
-        0xa076_1d64_78bd_642f,
-        0xe703_7ed1_a0b4_28db,
-        0x8ebc_6af0_9c88_c6e3,
-        0x5899_65cc_7537_4cc3,
-    ];
-    let fold = |x: u64, k: u64| {
-        let p = u128::from(x) * u128::from(k);
-        (p as u64) ^ ((p >> 64) as u64)
-    };
-    let (mut a, mut b) = (K[2], K[3]);
-    let mut words = bytes.chunks_exact(8);
-    let mut step = |w: u64| {
-        a = fold(a ^ w, K[0]);
-        b = fold(b ^ w.rotate_left(29), K[1]);
-    };
-    for w in &mut words {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        step(u64::from_le_bytes(word));
+    Digest::new().finish(bytes)
+}
+
+const K: [u64; 4] = [
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+    0x8ebc_6af0_9c88_c6e3,
+    0x5899_65cc_7537_4cc3,
+];
+
+#[inline]
+fn fold(x: u64, k: u64) -> u64 {
+    let p = u128::from(x) * u128::from(k);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// [`digest`] fed a piece at a time: whole words as they come, then the
+/// rest; the same value as `digest` of the pieces joined.
+struct Digest {
+    a: u64,
+    b: u64,
+    len: u64,
+}
+
+impl Digest {
+    fn new() -> Digest {
+        Digest {
+            a: K[2],
+            b: K[3],
+            len: 0,
+        }
     }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    step(u64::from_le_bytes(last));
-    step(bytes.len() as u64);
-    [fold(a, K[1]), fold(b, K[0])]
+
+    #[inline]
+    fn word(&mut self, w: u64) {
+        self.a = fold(self.a ^ w, K[0]);
+        self.b = fold(self.b ^ w.rotate_left(29), K[1]);
+    }
+
+    /// Whole words: `bytes` is a multiple of eight long.
+    fn words(&mut self, bytes: &[u8]) {
+        for w in bytes.chunks_exact(8) {
+            self.word(word_at(w, 0));
+        }
+        self.len += bytes.len() as u64;
+    }
+
+    /// The last piece, any length, and the digest.
+    fn finish(mut self, bytes: &[u8]) -> [u64; 2] {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.word(word_at(w, 0));
+        }
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.word(u64::from_le_bytes(last));
+        self.word(self.len + bytes.len() as u64);
+        [fold(self.a, K[1]), fold(self.b, K[0])]
+    }
+}
+
+/// The eight bytes of `b` from `at` as a little-endian word, past its end
+/// filled with line breaks (which end the last line, as the end does).
+#[inline]
+fn word_at(b: &[u8], at: usize) -> u64 {
+    let mut word = [b'\n'; 8];
+    match b.get(at..at + 8) {
+        Some(w) => word.copy_from_slice(w),
+        None => {
+            let rest = b.get(at..).unwrap_or_default();
+            word[..rest.len()].copy_from_slice(rest);
+        }
+    }
+    u64::from_le_bytes(word)
 }
 
 /// Which of a roster's [`Keys`] a kind of duplicate compares.
@@ -119,11 +167,11 @@ pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
     ];
     for (kind, key) in kinds {
         // The first roster with a key, and the second if there is one.
-        let mut firsts: HashMap<Digest, (usize, Option<usize>), DigestHasher> =
+        let mut firsts: HashMap<MapKey, (usize, Option<usize>), DigestHasher> =
             HashMap::with_capacity_and_hasher(keys.len(), DigestHasher);
         for (i, k) in keys.iter().enumerate() {
             if let Some(k) = key(k) {
-                match firsts.entry(Digest(k)) {
+                match firsts.entry(MapKey(k)) {
                     Entry::Vacant(v) => {
                         v.insert((i, None));
                     }
@@ -134,7 +182,7 @@ pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
             }
         }
         for (i, k) in keys.iter().enumerate() {
-            let Some((first, Some(second))) = key(k).and_then(|k| firsts.get(&Digest(k)).copied()) else {
+            let Some((first, Some(second))) = key(k).and_then(|k| firsts.get(&MapKey(k)).copied()) else {
                 continue;
             };
             // The first links to the second, every other member to the first.
@@ -150,15 +198,15 @@ pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
 /// multiplication (SipHash over the 16 bytes was most of finding the
 /// duplicates of a batch, all of it on one thread after the checks).
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Digest([u64; 2]);
+struct MapKey([u64; 2]);
 
-impl std::hash::Hash for Digest {
+impl std::hash::Hash for MapKey {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         state.write_u64(self.0[0]);
     }
 }
 
-/// The hasher of [`Digest`] keys: the word written, multiplied by an odd
+/// The hasher of [`MapKey`] keys: the word written, multiplied by an odd
 /// constant so that its high bits (which the map's tags use) vary even for
 /// a key that is not a digest, as in the tests.
 #[derive(Clone, Copy, Default)]
@@ -179,7 +227,7 @@ impl std::hash::Hasher for WordHasher {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used by `Digest`; anything else is folded in.
+        // Only `write_u64` is used by `MapKey`; anything else is folded in.
         for &b in bytes {
             self.write_u64(u64::from(b));
         }
@@ -220,120 +268,190 @@ pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
 /// A digest of the roster's text with everything that does not change the
 /// army left out; `None` for a roster that could not be read or holds
 /// nothing. A digest, not the text, so memory does not grow with rosters;
-/// the text is hashed as it is normalized, line by line, never copied whole.
+/// the text is hashed as it is normalized, never copied whole.
 pub fn fingerprint(c: &Checked<'_>) -> Option<u128> {
-    let mut text = Vec::new();
-    normalized_lines(c, &mut text)?;
-    let [a, b] = (!text.is_empty()).then(|| digest(&text))?;
-    Some((u128::from(a) << 64) | u128::from(b))
-}
-
-/// The roster's text as [`fingerprint`] compares it, into `out`, each line
-/// with its line break; `None` when there is no text.
-fn normalized_lines(c: &Checked<'_>, out: &mut Vec<u8>) -> Option<()> {
     let file = c.file.as_ref()?;
     // Lines naming the player, the event or Snapfire's force name do not
-    // make a list different.
-    let mut skip = [0usize; 3];
+    // make a list different: where they start.
+    let mut skip = [usize::MAX; 3];
     for (slot, s) in skip
         .iter_mut()
         .zip([&c.header.player, &c.header.event, &c.header.title])
     {
         if let Some(s) = s {
-            *slot = file.line_of(s.span.start);
+            let line = file.line_of(s.span.start);
+            *slot = line
+                .checked_sub(1)
+                .and_then(|i| file.line_starts().get(i).copied())
+                .unwrap_or(usize::MAX);
         }
     }
-    normalize_text(file.text(), &skip, out);
-    Some(())
+    let [a, b] = text_digest(file.text(), &skip)?;
+    Some((u128::from(a) << 64) | u128::from(b))
 }
 
-/// [`normalized_lines`] of `text`, leaving out the 1-based lines `skip`.
-fn normalize_text(text: &str, skip: &[usize; 3], out: &mut Vec<u8>) {
-    out.reserve(text.len());
-    // NUL is kept as it is, so it takes the general path (it is no
-    // roster's text: a file with one is refused as binary).
-    if text.is_ascii() && !text.as_bytes().contains(&0) {
-        ascii_lines(text.as_bytes(), skip, out);
-        return;
+/// The [`digest`] of `text` as [`normalize_text`] makes it, leaving out
+/// the lines that start at `skip`; `None` when nothing is left.
+fn text_digest(text: &str, skip: &[usize; 3]) -> Option<[u64; 2]> {
+    if let Some(ascii) = ascii_digest(text.as_bytes(), skip) {
+        return ascii;
     }
+    let mut out = Vec::with_capacity(text.len());
+    normalize_text(text, skip, &mut out);
+    (!out.is_empty()).then(|| digest(&out))
+}
+
+/// The roster's text as [`fingerprint`] compares it, into `out`: each
+/// line (but those that start at `skip`) up to its `#`, without spacing,
+/// lowercased as names are (`names::normalize`: quotes alike, `×` as
+/// `x`), and a line break after each line that keeps anything. So
+/// `Tactical:Captain` and `Tactical : Captain` meet. The reference
+/// [`ascii_digest`] is tested against, and the path of a text that is not
+/// ASCII.
+fn normalize_text(text: &str, skip: &[usize; 3], out: &mut Vec<u8>) {
     let mut buffer = [0u8; 4];
-    for (n, line) in text.lines().enumerate() {
-        if skip.contains(&(n + 1)) {
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        let line_start = start;
+        start += piece.len();
+        if skip.contains(&line_start) {
             continue;
         }
+        let line = piece.strip_suffix('\n').unwrap_or(piece);
         let line = line.split_once('#').map_or(line, |(before, _)| before);
-        // Case and quotes as names are matched (`names::normalize`, written
-        // straight into the text); spacing dropped altogether, so
-        // `Tactical:Captain` and `Tactical : Captain` meet.
-        let start = out.len();
-        if line.is_ascii() {
-            for b in line.bytes() {
-                match b {
-                    // `char::is_whitespace` of the ASCII characters.
-                    b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => {}
-                    b'`' => out.push(b'\''),
-                    b => out.push(b.to_ascii_lowercase()),
-                }
-            }
-        } else {
-            let mut push = |c: char| out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
-            for c in line.chars().filter(|c| !c.is_whitespace()) {
-                match c {
-                    '\u{2018}' | '\u{2019}' | '`' => push('\''),
-                    '\u{00d7}' => push('x'),
-                    c if c.is_ascii() => push(c.to_ascii_lowercase()),
-                    c => c.to_lowercase().for_each(&mut push),
-                }
+        let before = out.len();
+        let mut push = |c: char| out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+        for c in line.chars().filter(|c| !c.is_whitespace()) {
+            match c {
+                '\u{2018}' | '\u{2019}' | '`' => push('\''),
+                '\u{00d7}' => push('x'),
+                c if c.is_ascii() => push(c.to_ascii_lowercase()),
+                c => c.to_lowercase().for_each(&mut push),
             }
         }
-        if out.len() > start {
+        if out.len() > before {
             out.push(b'\n');
         }
     }
 }
 
-/// What [`ascii_lines`] writes for each ASCII byte: 0 for nothing (the
-/// blanks of `char::is_whitespace`: tab to carriage return, and space),
-/// else the byte lowercased, `` ` `` as `'`.
-const ASCII_KEPT: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = match b as u8 {
-            0x09..=0x0d | b' ' => 0,
-            b'`' => b'\'',
-            c => c.to_ascii_lowercase(),
-        };
-        b += 1;
-    }
-    table
-};
+const ONES: u64 = 0x0101_0101_0101_0101;
+const TOP: u64 = 0x8080_8080_8080_8080;
+const LOW: u64 = !TOP;
 
-/// [`normalized_lines`] of an ASCII text: each line up to its `#`, its
-/// bytes mapped through [`ASCII_KEPT`] without a branch a byte.
-fn ascii_lines(text: &[u8], skip: &[usize; 3], out: &mut Vec<u8>) {
-    for (n, line) in text.split(|&b| b == b'\n').enumerate() {
-        if skip.contains(&(n + 1)) {
+/// The top bit of each byte of `x` that is zero, exact in the lowest one
+/// (a byte above a zero one may be marked too: only the lowest is used).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & TOP
+}
+
+/// The first `\n` at or after `p`, or the end.
+fn next_newline(t: &[u8], mut p: usize) -> usize {
+    while let Some(w) = t.get(p..p + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let found = zero_bytes(u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n')));
+        if found != 0 {
+            return p + (found.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    let rest = t.get(p..).unwrap_or_default();
+    memchr::memchr(b'\n', rest).map_or(t.len(), |i| p + i)
+}
+
+/// [`text_digest`] of an ASCII text, eight bytes at a time: each word
+/// lowercased, its spaces squeezed out as it is copied into a small
+/// buffer that is digested whenever it fills; a line break, a tab or other
+/// control byte, a `#`, a `` ` `` or the end is met one at a time. `None`
+/// at the first byte that is not ASCII (outside a comment): the text then
+/// goes the general way.
+fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
+    const FLUSH: usize = 256;
+    let end = t.len();
+    let mut buf = [0u8; FLUSH + 32];
+    let mut len = 0;
+    let mut digest = Digest::new();
+    // Bytes digested so far.
+    let mut flushed = 0;
+    let mut p = 0;
+    'lines: while p <= end {
+        // At a line's start: leave out the lines not compared.
+        if skip.contains(&p) {
+            p = next_newline(t, p) + 1;
             continue;
         }
-        let line = line
-            .iter()
-            .position(|&b| b == b'#')
-            .map_or(line, |at| &line[..at]);
-        let start = out.len();
-        out.resize(start + line.len() + 1, 0);
-        let mut len = start;
-        for &b in line {
-            let kept = ASCII_KEPT[usize::from(b & 0x7f)];
-            out[len] = kept;
-            len += usize::from(kept != 0);
+        // What was written before this line.
+        let line_from = flushed + len;
+        loop {
+            if len >= FLUSH {
+                digest.words(&buf[..FLUSH]);
+                buf.copy_within(FLUSH..len, 0);
+                len -= FLUSH;
+                flushed += FLUSH;
+            }
+            let x = match t.get(p..p + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                Some(w) => u64::from_le_bytes(w),
+                None => word_at(t, p),
+            };
+            // For each ASCII byte (the top bit of its byte): at least a
+            // space, at least `!`, an upper-case letter. A byte that is not
+            // ASCII is special, and nothing after a special byte is used.
+            let low = x & LOW;
+            let blank_or_more = (low + ONES * (0x80 - 0x20)) & TOP;
+            let printable = (low + ONES * (0x80 - 0x21)) & TOP;
+            let upper = (low + ONES * (0x80 - 0x41)) & !(low + ONES * (0x80 - 0x5b)) & TOP;
+            let special = ((x | !blank_or_more) & TOP)
+                | zero_bytes(x ^ (ONES * u64::from(b'#')))
+                | zero_bytes(x ^ (ONES * u64::from(b'`')));
+            let kept = x | (upper >> 2);
+            // The bytes up to the first special one, spaces left out.
+            let n = (special.trailing_zeros() / 8) as usize;
+            let mut from = 0;
+            let mut gaps = blank_or_more & !printable & special.wrapping_sub(1) & !special;
+            while gaps != 0 {
+                let at = (gaps.trailing_zeros() / 8) as usize;
+                buf[len..len + 8].copy_from_slice(&(kept >> (8 * from)).to_le_bytes());
+                len += at - from;
+                from = at + 1;
+                gaps &= gaps - 1;
+            }
+            if from < n {
+                buf[len..len + 8].copy_from_slice(&(kept >> (8 * from)).to_le_bytes());
+                len += n - from;
+            }
+            p += n;
+            if n == 8 {
+                continue;
+            }
+            match t.get(p) {
+                // The end of a line, or of the text; a comment runs to it.
+                None | Some(b'\n' | b'#') => {
+                    p = next_newline(t, p);
+                    if flushed + len > line_from {
+                        buf[len] = b'\n';
+                        len += 1;
+                    }
+                    p += 1;
+                    continue 'lines;
+                }
+                Some(b'`') => {
+                    buf[len] = b'\'';
+                    len += 1;
+                    p += 1;
+                }
+                Some(&b) if !b.is_ascii() => return None,
+                // The other blanks of `char::is_whitespace`.
+                Some(b'\t' | 0x0b | 0x0c | b'\r') => p += 1,
+                // Any other control byte is kept as it is.
+                Some(&b) => {
+                    buf[len] = b;
+                    len += 1;
+                    p += 1;
+                }
+            }
         }
-        if len > start {
-            out[len] = b'\n';
-            len += 1;
-        }
-        out.truncate(len);
     }
+    Some((flushed + len > 0).then(|| digest.finish(&buf[..len])))
 }
 
 #[cfg(test)]
@@ -373,21 +491,112 @@ mod tests {
         found
     }
 
+    /// Where 1-based line `n` of `text` starts.
+    fn start_of(text: &str, n: usize) -> usize {
+        std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .nth(n - 1)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The general way: the text normalized, then digested whole.
+    fn general(text: &str, skip: &[usize; 3]) -> Option<[u64; 2]> {
+        let mut out = Vec::new();
+        normalize_text(text, skip, &mut out);
+        (!out.is_empty()).then(|| digest(&out))
+    }
+
     #[test]
-    fn ascii_text_is_normalized_as_any_other() {
+    fn text_is_normalized_without_spacing_case_comments_and_skipped_lines() {
         let text = "Army: Codex Astartes\r\nPlayer: Ann\n\n  Tactical :  Captain, `x`  # two\n\t# only\nSUPREME\u{0b}Commander[100]\n";
         for text in [text, text.trim_end(), &text.replace('\n', "\r\n")] {
-            let mut fast = Vec::new();
-            normalize_text(text, &[2, 0, 0], &mut fast);
-            // The same text with a letter past the comment mark takes the
-            // general path; the comment is left out, so the result is the same.
-            let mut general = Vec::new();
-            normalize_text(&text.replace("# two", "# twö"), &[2, 0, 0], &mut general);
+            let skip = [start_of(text, 2), usize::MAX, usize::MAX];
+            let mut out = Vec::new();
+            normalize_text(text, &skip, &mut out);
             assert_eq!(
-                String::from_utf8_lossy(&fast),
+                String::from_utf8_lossy(&out),
                 "army:codexastartes\ntactical:captain,'x'\nsupremecommander[100]\n"
             );
-            assert_eq!(fast, general);
+            // The word-at-a-time way gives the digest of the same bytes, and
+            // so does a letter that is not ASCII past the comment mark.
+            assert_eq!(ascii_digest(text.as_bytes(), &skip), Some(Some(digest(&out))));
+            let accented = text.replace("# two", "# tw\u{f6}");
+            assert_eq!(ascii_digest(accented.as_bytes(), &skip), Some(Some(digest(&out))));
+            // One outside a comment: the general way.
+            assert_eq!(ascii_digest("Tactical: Capt\u{e4}in".as_bytes(), &skip), None);
+        }
+        assert_eq!(text_digest("", &[usize::MAX; 3]), None);
+        assert_eq!(text_digest(" \t\n# only a comment\n\r\n", &[usize::MAX; 3]), None);
+        assert_eq!(text_digest("Player: Ann\n", &[0, usize::MAX, usize::MAX]), None);
+    }
+
+    /// The word-at-a-time digest against the general way on texts made of
+    /// the bytes it treats apart, every length across word and buffer
+    /// boundaries, with lines left out.
+    #[test]
+    fn ascii_digest_is_the_digest_of_the_normalized_text() {
+        const PIECES: &[&str] = &[
+            " ",
+            "  ",
+            "\t",
+            "\r",
+            "\n",
+            "\r\n",
+            "\u{0b}",
+            "\u{0c}",
+            "\u{1}",
+            "\u{1f}",
+            "\u{7f}",
+            "\0",
+            "#",
+            "# c ",
+            "`",
+            "'",
+            "A",
+            "Z",
+            "a",
+            "z",
+            "@",
+            "[",
+            "^",
+            "{",
+            "Tactical",
+            "LAND RAIDER",
+            "2x",
+            ",",
+            ":",
+            "[325]",
+            "x\u{e9}",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in 0..3_000 {
+            let mut text = String::new();
+            let pieces = 1 + next() % if n % 10 == 0 { 400 } else { 40 };
+            for _ in 0..pieces {
+                // Mostly ASCII; one text in a few has a letter that is not.
+                let k = next() as usize % PIECES.len();
+                if PIECES[k] != "x\u{e9}" || n % 4 == 0 {
+                    text.push_str(PIECES[k]);
+                }
+            }
+            let lines = text.matches('\n').count() + 1;
+            let mut skip = [usize::MAX; 3];
+            for slot in skip.iter_mut().take(next() as usize % 4) {
+                *slot = start_of(&text, 1 + next() as usize % lines);
+            }
+            let want = general(&text, &skip);
+            assert_eq!(text_digest(&text, &skip), want, "{text:?} {skip:?}");
+            if let Some(fast) = ascii_digest(text.as_bytes(), &skip) {
+                assert_eq!(fast, want, "{text:?} {skip:?}");
+            } else {
+                assert!(!text.is_ascii(), "{text:?}");
+            }
         }
     }
 

@@ -6,7 +6,7 @@ use super::names::KeyMap;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
-    SpecialRule, Upgrade, names::NameIndex,
+    SpecialRule, Tags, Upgrade, names::NameIndex,
 };
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item, SelectorSyntax};
@@ -62,6 +62,15 @@ pub fn link(
             });
         }
     }
+    // Room for every file's datasheets at once: each is large, and growing
+    // the vectors file by file copied the earlier files' again.
+    let total = |count: fn(&DatasheetFile) -> usize| sheets.iter().map(|(f, _, _)| count(f)).sum::<usize>();
+    catalogue.ships.reserve(total(|f| f.ships.len()));
+    catalogue.sf_ships.reserve(total(|f| f.sf_ships.len()));
+    catalogue.heresy_units.reserve(total(|f| f.heresy_units.len()));
+    catalogue.ne_units.reserve(total(|f| f.ne_units.len()));
+    catalogue.datasheets.reserve(total(|f| f.units.len()));
+    let mut placed = PlacedSheets::default();
     for (file, source, eager) in sheets {
         let mut errors = FileErrors {
             file: &source,
@@ -117,14 +126,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .ships
-                .iter_mut()
-                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
-            {
-                Some(existing) => *existing = ship,
-                None => catalogue.ships.push(ship),
-            }
+                .place(&mut catalogue.ships, ship, |x| (x.game, &x.data.id));
         }
         for (i, ship) in file.sf_ships.into_iter().enumerate() {
             if !in_this_file.insert(ship.id.clone()) {
@@ -157,14 +161,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .sf_ships
-                .iter_mut()
-                .find(|s| s.game == ship.game && s.data.id == ship.data.id)
-            {
-                Some(existing) => *existing = ship,
-                None => catalogue.sf_ships.push(ship),
-            }
+                .place(&mut catalogue.sf_ships, ship, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.heresy_units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -197,14 +196,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .heresy_units
-                .iter_mut()
-                .find(|u| u.game == unit.game && u.data.id == unit.data.id)
-            {
-                Some(existing) => *existing = unit,
-                None => catalogue.heresy_units.push(unit),
-            }
+                .place(&mut catalogue.heresy_units, unit, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.ne_units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -237,14 +231,9 @@ pub fn link(
                 parsed,
             };
             // A later file (from --lists) overrides a built-in datasheet.
-            match catalogue
+            placed
                 .ne_units
-                .iter_mut()
-                .find(|s| s.game == unit.game && s.data.id == unit.data.id)
-            {
-                Some(existing) => *existing = unit,
-                None => catalogue.ne_units.push(unit),
-            }
+                .place(&mut catalogue.ne_units, unit, |x| (x.game, &x.data.id));
         }
         for (i, unit) in file.units.into_iter().enumerate() {
             if !in_this_file.insert(unit.id.clone()) {
@@ -271,48 +260,128 @@ pub fn link(
                 };
                 let _ = sheet.set(parsed);
             }
-            if let Some(existing) = catalogue
+            // A later file (from --lists) overrides a built-in datasheet.
+            let unit = datasheet(file.game, &file.id, unit, sheet);
+            placed
                 .datasheets
-                .iter_mut()
-                .find(|d| d.game == file.game && d.id == unit.id)
-            {
-                // A later file (from --lists) overrides a built-in datasheet.
-                *existing = datasheet(file.game, &file.id, unit, sheet);
-            } else {
-                catalogue
-                    .datasheets
-                    .push(datasheet(file.game, &file.id, unit, sheet));
+                .place(&mut catalogue.datasheets, unit, |x| (x.game, &x.id));
+        }
+    }
+    // Each game's datasheet ids, gathered once for all its lists (every
+    // list of a game used to gather them again: a twelfth of loading every
+    // file).
+    let mut linked: Vec<ArmyList> = Vec::with_capacity(lists.len());
+    {
+        let mut sheet_ids: Vec<(raw::GameId, KeySet<&str>)> = Vec::new();
+        for (file, source, origin, prove) in lists {
+            let game = file.game;
+            let at = match sheet_ids.iter().position(|(g, _)| *g == game) {
+                Some(at) => at,
+                None => {
+                    sheet_ids.push((game, game_sheet_ids(&catalogue, game)));
+                    sheet_ids.len() - 1
+                }
+            };
+            let with = With {
+                catalogue: &catalogue,
+                sheet_ids: &sheet_ids[at].1,
+                prepared: super::load::prepared_names(&origin),
+            };
+            if let Some(list) = link_list(*file, &source, origin, prove, with, diagnostics) {
+                match linked.iter_mut().find(|l| l.game == list.game && l.id == list.id) {
+                    Some(existing) => *existing = list,
+                    None => linked.push(list),
+                }
             }
         }
     }
-    // Each list links on its own against the datasheets: over the thread
-    // pool when there are several (a folder's check, `lists`), each list's
-    // diagnostics kept apart and added in the lists' order.
-    let one = |(file, source, origin, prove): (Box<ArmyListFile>, SourceFile, Origin, bool)| {
-        let mut found = Vec::new();
-        let list = link_list(*file, &source, origin, prove, &catalogue, &mut found);
-        (list, found)
-    };
-    let linked: Vec<_> = if lists.len() > 1 {
-        use rayon::prelude::*;
-        lists.into_par_iter().map(one).collect()
-    } else {
-        lists.into_iter().map(one).collect()
-    };
-    for (list, found) in linked {
-        diagnostics.extend(found);
-        if let Some(list) = list {
-            match catalogue
-                .lists
-                .iter_mut()
-                .find(|l| l.game == list.game && l.id == list.id)
-            {
-                Some(existing) => *existing = list,
-                None => catalogue.lists.push(list),
-            }
-        }
-    }
+    catalogue.lists = linked;
     catalogue
+}
+
+/// Where the datasheets of each kind are (see [`Placed`]).
+#[derive(Default)]
+struct PlacedSheets {
+    ships: Placed,
+    sf_ships: Placed,
+    heresy_units: Placed,
+    ne_units: Placed,
+    datasheets: Placed,
+}
+
+/// Where each datasheet of one kind is in its vector, by a hash of its
+/// game and id, so that a later file's datasheet replaces the one of the
+/// same game and id (a `--lists` file over a built-in one) without a scan
+/// of them all for each (which was quadratic in the datasheets: a
+/// fourteenth of loading every file). A hash names the first datasheet
+/// that had it; another with the same hash is found by a scan.
+#[derive(Default)]
+struct Placed(KeyMap<u64, usize>);
+
+impl Placed {
+    fn place<T>(&mut self, items: &mut Vec<T>, item: T, key: impl Fn(&T) -> (raw::GameId, &str)) {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let hash = {
+            let (game, id) = key(&item);
+            let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
+            game.hash(&mut hasher);
+            id.hash(&mut hasher);
+            hasher.finish()
+        };
+        let Some(&at) = self.0.get(&hash) else {
+            // No datasheet has this hash, so none has this game and id.
+            self.0.insert(hash, items.len());
+            items.push(item);
+            return;
+        };
+        let same = |x: &T| key(x) == key(&item);
+        let found = match items.get(at) {
+            Some(x) if same(x) => Some(at),
+            _ => items.iter().position(same),
+        };
+        match found.and_then(|i| items.get_mut(i)) {
+            Some(existing) => *existing = item,
+            None => items.push(item),
+        }
+    }
+}
+
+/// Every datasheet id of one game, of every kind of datasheet.
+fn game_sheet_ids(catalogue: &Catalogue, game: raw::GameId) -> KeySet<&str> {
+    let mut ids = KeySet::with_capacity_and_hasher(
+        catalogue.datasheets.len()
+            + catalogue.ships.len()
+            + catalogue.sf_ships.len()
+            + catalogue.heresy_units.len()
+            + catalogue.ne_units.len(),
+        Default::default(),
+    );
+    ids.extend(
+        (catalogue.datasheets.iter())
+            .filter(|d| d.game == game)
+            .map(|d| d.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.ships.iter())
+            .filter(|s| s.game == game)
+            .map(|s| s.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.sf_ships.iter())
+            .filter(|s| s.game == game)
+            .map(|s| s.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.heresy_units.iter())
+            .filter(|u| u.game == game)
+            .map(|u| u.data.id.as_str()),
+    );
+    ids.extend(
+        (catalogue.ne_units.iter())
+            .filter(|u| u.game == game)
+            .map(|u| u.data.id.as_str()),
+    );
+    ids
 }
 
 pub(super) fn datasheet(
@@ -373,14 +442,62 @@ fn known<T>(value: Known<T>) -> Option<T> {
     }
 }
 
+/// Strings kept once and shared (a list's tags).
+#[derive(Default)]
+struct Interned(KeySet<Shared>);
+
+/// A shared string, found in a set by its text.
+#[derive(PartialEq, Eq)]
+struct Shared(std::sync::Arc<String>);
+
+impl std::hash::Hash for Shared {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // As `str` hashes, which `Borrow<str>` requires.
+        self.0.as_str().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<str> for Shared {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl Interned {
+    fn intern(&mut self, text: &str) -> std::sync::Arc<String> {
+        if let Some(kept) = self.0.get(text) {
+            return kept.0.clone();
+        }
+        let kept = std::sync::Arc::new(text.to_string());
+        self.0.insert(Shared(kept.clone()));
+        kept
+    }
+}
+
+/// What a list is linked against.
+#[derive(Clone, Copy)]
+struct With<'a> {
+    /// The datasheets, models and lists linked so far.
+    catalogue: &'a Catalogue,
+    /// The list's game's datasheet ids (`game_sheet_ids`).
+    sheet_ids: &'a KeySet<&'a str>,
+    /// A built-in list's names as the build normalized them.
+    prepared: Option<super::load::PreparedNames>,
+}
+
 fn link_list(
     mut file: ArmyListFile,
     source: &SourceFile,
     origin: Origin,
     prove: bool,
-    catalogue: &Catalogue,
+    with: With<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
+    let With {
+        catalogue,
+        sheet_ids,
+        prepared,
+    } = with;
     let mut errors = FileErrors {
         file: source,
         positions: None,
@@ -429,40 +546,11 @@ fn link_list(
     }
 
     // Units: every datasheet id must exist for the game.
+    // Room for the units a list is likely to use (at most its game's).
+    let room = sheet_ids.len().min(256);
     let mut units: Vec<String> = Vec::new();
-    let mut unit_at: KeyMap<&str, usize> = KeyMap::default();
-    // The game's datasheet ids, gathered once rather than scanned per use.
+    let mut unit_at: KeyMap<&str, usize> = KeyMap::with_capacity_and_hasher(room, Default::default());
     let game = file.game;
-    let sheet_ids: KeySet<&str> = (catalogue.datasheets.iter())
-        .filter(|d| d.game == game)
-        .map(|d| d.id.as_str())
-        .chain(
-            catalogue
-                .ships
-                .iter()
-                .filter(|s| s.game == game)
-                .map(|s| s.data.id.as_str()),
-        )
-        .chain(
-            catalogue
-                .sf_ships
-                .iter()
-                .filter(|s| s.game == game)
-                .map(|s| s.data.id.as_str()),
-        )
-        .chain(
-            (catalogue.heresy_units.iter())
-                .filter(|u| u.game == game)
-                .map(|u| u.data.id.as_str()),
-        )
-        .chain(
-            catalogue
-                .ne_units
-                .iter()
-                .filter(|u| u.game == game)
-                .map(|u| u.data.id.as_str()),
-        )
-        .collect();
     // `pointer` is only written when the id is wrong.
     let mut unit_slot =
         |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
@@ -476,8 +564,28 @@ fn link_list(
             }))
         };
 
+    let upgrade_name_count: usize = file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum();
+    let formation_name_count: usize = (file.sections.iter())
+        .flat_map(|s| &s.formations)
+        .map(|f| 1 + f.aliases.len())
+        .sum();
+    // The build's normalized names, one per name the indexes below take
+    // in the same order (upgrades, then formations), or none.
+    let mut prepared_entries = prepared
+        .map(|p| p.entries)
+        .filter(|e| e.len() == 2 * (upgrade_name_count + formation_name_count))
+        .map(|e| e.pairs());
+    let mut index_name = |names: &mut NameIndex, name: &str, index: usize| match prepared_entries
+        .as_mut()
+        .and_then(Iterator::next)
+    {
+        Some((normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
+        None => names.insert(name, index),
+    };
+    // Each tag once, shared by the entries that have it.
+    let mut tag_names = Interned::default();
     let mut upgrades = Vec::with_capacity(file.upgrades.len());
-    let mut upgrade_names = NameIndex::with_capacity(file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum());
+    let mut upgrade_names = NameIndex::with_capacity(upgrade_name_count);
     // What the linked entries keep that nothing reads from the file later
     // (names, aliases, notes, profile changes) is moved out of it rather
     // than copied; ids and tags stay, for the indexes below.
@@ -524,7 +632,7 @@ fn link_list(
             })
         });
         for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
-            upgrade_names.insert(name, u);
+            index_name(&mut upgrade_names, name, u);
         }
         upgrades.push(Upgrade {
             id: upgrade.id.clone(),
@@ -533,7 +641,7 @@ fn link_list(
             cost: known(upgrade.points.clone()),
             adds,
             replaces,
-            tags: upgrade.tags.iter().cloned().collect(),
+            tags: Tags::new(upgrade.tags.iter().map(|t| tag_names.intern(t))),
             note: upgrade.note.take(),
             fills,
             cost_when: Vec::new(),
@@ -549,12 +657,7 @@ fn link_list(
 
     let mut sections = Vec::with_capacity(file.sections.len());
     let mut formations = Vec::with_capacity(formation_count);
-    let mut formation_names = NameIndex::with_capacity(
-        (file.sections.iter())
-            .flat_map(|s| &s.formations)
-            .map(|f| 1 + f.aliases.len())
-            .sum(),
-    );
+    let mut formation_names = NameIndex::with_capacity(formation_name_count);
     // The upgrades of each tag, in the file's order.
     let mut upgrades_tagged: KeyMap<&str, Vec<usize>> = KeyMap::default();
     for (u, upgrade) in file.upgrades.iter().enumerate() {
@@ -571,14 +674,14 @@ fn link_list(
             let base = || format!("/sections/{s}/formations/{f}");
             let index = formations.len();
             members.push(index);
-            let mut fixed = Vec::new();
+            let mut fixed = Vec::with_capacity(formation.units.len());
             for (i, c) in formation.units.iter().enumerate() {
                 if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors)
                 {
                     fixed.push((slot, c.count));
                 }
             }
-            let mut allowed = Vec::new();
+            let mut allowed = Vec::with_capacity(section.upgrades.len() + formation.upgrades.len());
             let offered = (section.upgrades.iter().enumerate())
                 .map(|(i, id)| (true, i, id))
                 .chain(
@@ -614,9 +717,9 @@ fn link_list(
                 }
             }
             for name in std::iter::once(&formation.name).chain(&formation.aliases) {
-                formation_names.insert(name, index);
+                index_name(&mut formation_names, name, index);
             }
-            let tags: BTreeSet<String> = section.tags.iter().chain(&formation.tags).cloned().collect();
+            let tags = Tags::new((section.tags.iter().chain(&formation.tags)).map(|t| tag_names.intern(t)));
             let initiative = match (&formation.initiative, file.game) {
                 (Some(i), _) => known(i.clone()).map(|i| i.0),
                 (None, game) if game.game().initiative => {
@@ -714,7 +817,7 @@ fn link_list(
     let mut cost_when = Vec::new();
     let mut initiative_when = Vec::new();
     // One index of ids and tags for every selector of the list.
-    let item_index = ItemIndex::of_file(&file, &units);
+    let item_index = ItemIndex::of_file(&file.sections, &file.upgrades, &units);
     {
         let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
         // Each formation id's first index, and the ids of group formations.
@@ -890,10 +993,21 @@ fn link_list(
     }
 
     let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
-    let mut constraints = Vec::new();
-    for (c, constraint) in file.constraints.iter().enumerate() {
-        match compile(constraint, &scope) {
-            Ok(compiled) => constraints.push(compiled),
+    let mut constraints = Vec::with_capacity(file.constraints.len());
+    for (c, constraint) in file.constraints.iter_mut().enumerate() {
+        match compile_parts(constraint, &scope) {
+            // The texts move from the file; its ids stay, for the check of
+            // repeated ids below.
+            Ok((applies_to, cond)) => constraints.push(Constraint {
+                id: constraint.id.clone(),
+                scope: constraint.scope,
+                applies_to,
+                cond,
+                text: std::mem::take(&mut constraint.rule),
+                message: std::mem::take(&mut constraint.message),
+                provenance: std::mem::take(&mut constraint.provenance),
+                severity: constraint.severity,
+            }),
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
         }
     }
@@ -1125,7 +1239,14 @@ fn link_list(
         origin,
     })
     .map(|mut list| {
-        list.name_keys = list.all_names().map(super::ListName::new).collect();
+        // The build's forms of a built-in list's names, in the same order.
+        list.name_keys = match prepared.map(|p| p.list) {
+            Some(keys) if keys.len() == 2 * list.all_names().count() => keys
+                .pairs()
+                .map(|(normalized, compact)| super::ListName::prepared(normalized, compact))
+                .collect(),
+            _ => list.all_names().map(super::ListName::new).collect(),
+        };
         list
     })
 }
@@ -1133,6 +1254,28 @@ fn link_list(
 /// Parses a constraint and resolves its selectors against one list. The
 /// error names the field at fault and says what is wrong.
 fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constraint, (&'static str, String)> {
+    let (applies_to, cond) = compile_parts(constraint, scope)?;
+    Ok(Constraint {
+        id: constraint.id.clone(),
+        scope: constraint.scope,
+        applies_to,
+        cond,
+        text: constraint.rule.clone(),
+        message: constraint.message.clone(),
+        provenance: constraint.provenance.clone(),
+        severity: constraint.severity,
+    })
+}
+
+/// A constraint's formations (`applies_to`) and its condition, compiled
+/// as [`compile`] does.
+type Compiled = (Option<Vec<bool>>, rules::Cond<Selector>);
+
+/// What [`compile`] makes of a constraint, without copying its texts.
+fn compile_parts(
+    constraint: &raw::Constraint,
+    scope: &Resolver<'_>,
+) -> Result<Compiled, (&'static str, String)> {
     let cond = rules::parse(&constraint.rule).map_err(|e| {
         (
             "rule",
@@ -1190,16 +1333,7 @@ fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constra
             ),
         ));
     }
-    Ok(Constraint {
-        id: constraint.id.clone(),
-        scope: constraint.scope,
-        applies_to,
-        cond,
-        text: constraint.rule.clone(),
-        message: constraint.message.clone(),
-        provenance: constraint.provenance.clone(),
-        severity: constraint.severity,
-    })
+    Ok((applies_to, cond))
 }
 
 /// Parses a condition written outside `constraints` (an upgrade's
@@ -1234,14 +1368,17 @@ fn group_circle(groups: &[(usize, super::GroupSpec)]) -> Option<Vec<usize>> {
             *slot = Some(g);
         }
     }
+    // The formations that are groups, in order: only they can be
+    // admitted, so a group's mask is read only there.
+    let group_formations: Vec<usize> = (group_at.iter().enumerate())
+        .filter(|(_, g)| g.is_some())
+        .map(|(f, _)| f)
+        .collect();
     let admits = |g: usize| -> Vec<usize> {
-        groups[g]
-            .1
-            .members
-            .iter()
-            .enumerate()
-            .filter(|&(f, &m)| m && f != groups[g].0)
-            .filter_map(|(f, _)| group_at.get(f).copied().flatten())
+        let (own, spec) = &groups[g];
+        (group_formations.iter())
+            .filter(|&&f| f != *own && spec.members.get(f).copied().unwrap_or(false))
+            .filter_map(|&f| group_at.get(f).copied().flatten())
             .collect()
     };
     // 0: not seen, 1: on the current path, 2: done.
@@ -1392,11 +1529,11 @@ impl<'a> ItemIndex<'a> {
     /// formation's tags are its section's and its own; a repeated tag
     /// only marks twice), so that it does not borrow the entries while
     /// linking completes them.
-    fn of_file(file: &'a ArmyListFile, units: &'a [String]) -> Self {
-        let formations = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
-        let mut index = ItemIndex::with_capacity(formations + file.upgrades.len() + units.len());
+    fn of_file(sections: &'a [raw::Section], upgrades: &'a [raw::Upgrade], units: &'a [String]) -> Self {
+        let formations = sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut index = ItemIndex::with_capacity(formations + upgrades.len() + units.len());
         let mut i = 0;
-        for section in &file.sections {
+        for section in sections {
             for f in &section.formations {
                 index.id(&f.id, Hit::Formation(i));
                 section
@@ -1407,7 +1544,7 @@ impl<'a> ItemIndex<'a> {
                 i += 1;
             }
         }
-        for (i, u) in file.upgrades.iter().enumerate() {
+        for (i, u) in upgrades.iter().enumerate() {
             index.id(&u.id, Hit::Upgrade(i));
             u.tags.iter().for_each(|t| index.tag(t, Hit::Upgrade(i)));
         }
@@ -1544,5 +1681,85 @@ impl Resolver<'_> {
                 Item::Everything => unreachable!("`*` always matches (Resolver::mark)"),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::load::{self, FileKind};
+
+    /// A datasheet of a game and id already placed is replaced, another
+    /// is added, and a hash shared by two ids still finds each.
+    #[test]
+    fn placed_datasheets_replace_their_own_id() {
+        use raw::GameId::{Bfg, Netea};
+        fn key<'a>(x: &'a (raw::GameId, &'static str, u32)) -> (raw::GameId, &'a str) {
+            (x.0, x.1)
+        }
+        let mut placed = Placed::default();
+        let mut items = Vec::new();
+        placed.place(&mut items, (Netea, "a", 1), key);
+        placed.place(&mut items, (Bfg, "a", 2), key);
+        placed.place(&mut items, (Netea, "a", 3), key);
+        assert_eq!(items, [(Netea, "a", 3), (Bfg, "a", 2)]);
+        // "b" given the hash of the first: found by a scan.
+        let mut other = Placed::default();
+        other.place(&mut Vec::new(), (Netea, "b", 0), key);
+        let hash_of_b = *other.0.keys().next().expect("one hash");
+        placed.0.insert(hash_of_b, 0);
+        placed.place(&mut items, (Netea, "b", 4), key);
+        placed.place(&mut items, (Netea, "b", 5), key);
+        assert_eq!(items, [(Netea, "a", 3), (Bfg, "a", 2), (Netea, "b", 5)]);
+    }
+
+    /// A built-in list's names, as the build normalized them
+    /// (`load::prepared_names`), index it exactly as normalizing them
+    /// while linking does: the same keys to the same entries, and the
+    /// same forms of the list's own names.
+    #[test]
+    fn prepared_names_index_as_normalizing_does() {
+        let catalogue = load::load_embedded().catalogue;
+        let mut lists = 0;
+        for (name, yaml, packed, kind) in load::built_in() {
+            if kind != FileKind::List {
+                continue;
+            }
+            let origin = Origin::Embedded(name.to_string());
+            let prepared = load::prepared_names(&origin);
+            assert!(prepared.is_some_and(|p| p.entries.len() >= 2), "{name}");
+            let link = |prepared| {
+                let file: ArmyListFile = packed.decode().expect("built-in packed data reads");
+                let ids = game_sheet_ids(&catalogue, file.game);
+                let source = SourceFile::new(format!("lists/{name}"), yaml);
+                let mut diagnostics = Vec::new();
+                let with = With {
+                    catalogue: &catalogue,
+                    sheet_ids: &ids,
+                    prepared,
+                };
+                let list = link_list(file, &source, origin.clone(), false, with, &mut diagnostics);
+                assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+                list.expect("a built-in list links")
+            };
+            let (fast, slow) = (link(prepared), link(None));
+            assert_eq!(
+                fast.formation_names.sorted_keys(),
+                slow.formation_names.sorted_keys(),
+                "{name}"
+            );
+            assert_eq!(
+                fast.upgrade_names.sorted_keys(),
+                slow.upgrade_names.sorted_keys(),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", fast.name_keys),
+                format!("{:?}", slow.name_keys),
+                "{name}"
+            );
+            lists += 1;
+        }
+        assert!(lists > 50, "{lists}");
     }
 }

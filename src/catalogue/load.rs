@@ -5,7 +5,7 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
-use super::packed::Packed;
+use super::packed::{Packed, Texts};
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 use super::{Catalogue, link};
 use super::{locate, schema_words};
@@ -14,6 +14,7 @@ use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 mod embedded {
+    use super::Texts;
     use super::{FileFacts, FileKind};
     use crate::catalogue::packed::Packed;
     include!(concat!(env!("OUT_DIR"), "/embedded_lists.rs"));
@@ -28,10 +29,53 @@ pub(crate) struct FileFacts {
     kind: FileKind,
     game: &'static str,
     /// A list's id, name, aliases and import names, normalized and
-    /// compacted (`names::normalize`, `names::compact`) by the build.
-    keys: &'static [(&'static str, &'static str)],
-    /// Datasheet ids a list uses, or a datasheet file defines.
-    units: &'static [&'static str],
+    /// compacted (`names::normalize`, `names::compact`) by the build: in
+    /// pairs.
+    keys: Texts,
+    /// Datasheet ids a list uses, or a datasheet file defines, sorted: for
+    /// the tests, which prove `sheets` from them.
+    #[cfg(test)]
+    units: Texts,
+    /// A list's entry names, normalized and compacted by the build, in the
+    /// order the linker indexes them (see [`prepared_names`]): in pairs.
+    names: Texts,
+    /// The datasheet files (by index) of a list's game that define a unit
+    /// it uses, which the build found (`sorted_overlap` of `units`).
+    sheets: &'static [usize],
+}
+
+/// What the build prepared of a built-in list's names: its own names
+/// (id, name, aliases, Snapfire name) and its entries' names and aliases
+/// (upgrades, then formations), normalized and compacted in the order
+/// the linker reads them, so that linking it normalizes none. `None` for
+/// a file that is not built in.
+pub(crate) fn prepared_names(origin: &Origin) -> Option<PreparedNames> {
+    let Origin::Embedded(path) = origin else {
+        return None;
+    };
+    let at = embedded::EMBEDDED.iter().position(|(name, _, _)| name == path)?;
+    let facts = embedded::MANIFEST
+        .get(at)
+        .filter(|f| f.known && f.kind == FileKind::List)?;
+    Some(PreparedNames {
+        list: facts.keys,
+        entries: facts.names,
+    })
+}
+
+/// Every built-in file: its path below `lists/`, its YAML, its packed
+/// data and its kind.
+#[cfg(test)]
+pub(crate) fn built_in() -> impl Iterator<Item = (&'static str, &'static str, Packed, FileKind)> {
+    (embedded::EMBEDDED.iter().zip(embedded::MANIFEST))
+        .map(|((name, text, packed), f)| (*name, *text, *packed, f.kind))
+}
+
+/// See [`prepared_names`]: normalized and compact forms, in pairs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PreparedNames {
+    pub list: Texts,
+    pub entries: Texts,
 }
 
 /// Where a list came from.
@@ -139,7 +183,7 @@ fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let manifest = embedded::MANIFEST;
     let mut found = manifest.iter().enumerate().filter(|(_, f)| {
-        f.known && f.kind == FileKind::List && f.keys.iter().any(|(n, c)| wanted.matches_prepared(n, c))
+        f.known && f.kind == FileKind::List && f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c))
     });
     let (index, list) = found.next()?;
     if found.next().is_some() {
@@ -158,8 +202,8 @@ fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
                     || (f.game == list.game
                         && match f.kind {
                             FileKind::List => false,
-                            // Both sorted by the build.
-                            FileKind::Datasheets => sorted_overlap(f.units, list.units),
+                            // Chosen by the build (`FileFacts::sheets`).
+                            FileKind::Datasheets => list.sheets.contains(&i),
                             FileKind::Glossary => glossary,
                             FileKind::Models => true,
                             FileKind::Scenarios => scenarios,
@@ -170,12 +214,13 @@ fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
 }
 
 /// Whether two sorted lists share an item: one pass over both.
-fn sorted_overlap(a: &[&str], b: &[&str]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+#[cfg(test)]
+fn sorted_overlap<'a>(a: impl Iterator<Item = &'a str>, b: impl Iterator<Item = &'a str>) -> bool {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
         match x.cmp(y) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Less => _ = a.next(),
+            std::cmp::Ordering::Greater => _ = b.next(),
             std::cmp::Ordering::Equal => return true,
         }
     }
@@ -522,11 +567,25 @@ mod selection {
     #[test]
     fn manifest_units_are_sorted_and_merged() {
         for facts in embedded::MANIFEST {
-            assert!(facts.units.windows(2).all(|w| w[0] < w[1]), "{:?}", facts.units);
+            let units: Vec<&str> = facts.units.iter().collect();
+            assert_eq!(units.len(), facts.units.len());
+            assert!(units.windows(2).all(|w| w[0] < w[1]), "{units:?}");
         }
-        assert!(sorted_overlap(&["a", "c", "e"], &["b", "e"]));
-        assert!(!sorted_overlap(&["a", "c"], &["b", "d"]));
-        assert!(!sorted_overlap(&[], &["b"]));
+        // The datasheet files the build chose for each list are those of
+        // its game that define a unit it uses.
+        for list in embedded::MANIFEST.iter().filter(|f| f.kind == FileKind::List) {
+            for (i, f) in embedded::MANIFEST.iter().enumerate() {
+                let needed = f.kind == FileKind::Datasheets
+                    && f.game == list.game
+                    && sorted_overlap(f.units.iter(), list.units.iter());
+                assert_eq!(list.sheets.contains(&i), needed, "{i}");
+            }
+        }
+        let overlap =
+            |a: &[&'static str], b: &[&'static str]| sorted_overlap(a.iter().copied(), b.iter().copied());
+        assert!(overlap(&["a", "c", "e"], &["b", "e"]));
+        assert!(!overlap(&["a", "c"], &["b", "d"]));
+        assert!(!overlap(&[], &["b"]));
     }
 
     #[test]

@@ -29,7 +29,6 @@ pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
 use crate::rules::Cond;
 use names::NameIndex;
-use std::collections::BTreeSet;
 
 /// Everything loaded.
 #[derive(Debug, Default)]
@@ -94,8 +93,9 @@ struct ListIndex {
     /// How many lists there were when it was made: a catalogue given more
     /// lists afterwards is searched one list at a time instead.
     lists: usize,
-    normalized: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
-    compact: std::collections::HashMap<String, Vec<usize>, rustc_hash::FxBuildHasher>,
+    normalized:
+        std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
+    compact: std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
 }
 
 impl ListIndex {
@@ -126,15 +126,29 @@ impl ListIndex {
 /// finding a list in the catalogue and for choosing which files to load.
 #[derive(Debug, Clone)]
 pub struct ListName {
-    normalized: String,
-    compact: String,
+    /// Borrowed from the build's manifest for a built-in list's own names
+    /// ([`ListName::prepared`]).
+    normalized: std::borrow::Cow<'static, str>,
+    compact: std::borrow::Cow<'static, str>,
 }
 
 impl ListName {
     pub fn new(written: &str) -> ListName {
         let normalized = names::normalize(written);
         let compact = names::compact(&normalized);
-        ListName { normalized, compact }
+        ListName {
+            normalized: normalized.into(),
+            compact: compact.into(),
+        }
+    }
+
+    /// A name's forms as the build prepared them (`names::normalize`,
+    /// then `names::compact`).
+    pub(crate) fn prepared(normalized: &'static str, compact: &'static str) -> ListName {
+        ListName {
+            normalized: normalized.into(),
+            compact: compact.into(),
+        }
     }
 
     /// [`ListName::matches`] with the other name's forms prepared at build
@@ -152,6 +166,36 @@ impl ListName {
     /// list keeps its own (`ArmyList::name_keys`).
     pub fn matches_key(&self, other: &ListName) -> bool {
         other.normalized == self.normalized || other.compact == self.compact
+    }
+}
+
+/// The tags of a formation or an upgrade: sorted, each once, and each
+/// shared by every entry of its list that has it (a `BTreeSet` of copies
+/// was a tree and a string per tag per entry, on every load). Read as a
+/// set of `String`s was.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags(Box<[std::sync::Arc<String>]>);
+
+impl Tags {
+    /// Tags from any order, repeats dropped.
+    pub(crate) fn new(tags: impl IntoIterator<Item = std::sync::Arc<String>>) -> Tags {
+        let mut tags: Vec<std::sync::Arc<String>> = tags.into_iter().collect();
+        tags.sort_unstable();
+        tags.dedup();
+        Tags(tags.into_boxed_slice())
+    }
+
+    pub fn contains(&self, tag: &str) -> bool {
+        self.0.binary_search_by(|t| t.as_str().cmp(tag)).is_ok()
+    }
+
+    /// In order.
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|t| &**t)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -579,7 +623,7 @@ pub struct Formation {
     pub initiative_when: Vec<(Cond<Selector>, Option<String>)>,
     pub units: Vec<(UnitIdx, u32)>,
     pub upgrades: Vec<UpgradeIdx>,
-    pub tags: BTreeSet<String>,
+    pub tags: Tags,
     pub note: Option<String>,
     pub snapfire_units: Option<String>,
     /// Heresy: victory points for breaking and for destroying it.
@@ -641,7 +685,7 @@ pub struct Upgrade {
     pub cost: Option<Cost>,
     pub adds: Vec<(UnitIdx, u32)>,
     pub replaces: Vec<(UnitIdx, u32)>,
-    pub tags: BTreeSet<String>,
+    pub tags: Tags,
     pub note: Option<String>,
     pub fills: Option<Fills>,
     /// Costs that depend on the formation taking the upgrade: the first

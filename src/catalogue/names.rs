@@ -5,7 +5,9 @@
 //! guessed.
 
 use rustc_hash::FxBuildHasher;
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// A `HashMap` for the catalogue's own short keys (names, ids, tags), with
 /// rustc's Fx hash: SipHash, the std default, costs more than the rest of a
@@ -24,8 +26,10 @@ pub enum Lookup {
 /// Names and aliases of one kind of entry (formations, or upgrades).
 #[derive(Debug, Clone, Default)]
 pub struct NameIndex {
-    exact: KeyMap<String, Entries>,
-    compact: KeyMap<String, Entries>,
+    /// Keys borrowed from the build's prepared names of a built-in list
+    /// (`NameIndex::insert_prepared`), owned otherwise.
+    exact: KeyMap<Key, Entries>,
+    compact: KeyMap<Key, Entries>,
     /// Every name and alias as written, for suggestions: one after the
     /// other in `written`, each as its end there (one allocation for all).
     written: String,
@@ -102,23 +106,33 @@ impl Entries {
     }
 }
 
-fn push(map: &mut KeyMap<String, Entries>, key: String, index: usize) {
-    match map.get_mut(key.as_str()) {
-        Some(entry) => entry.add(index),
-        None => {
-            map.insert(key, Entries::One([index]));
+/// A key of a [`NameIndex`]: text of the binary's, or its own.
+type Key = Cow<'static, str>;
+
+fn push(map: &mut KeyMap<Key, Entries>, key: Key, index: usize) {
+    match map.entry(key) {
+        Entry::Occupied(mut entry) => entry.get_mut().add(index),
+        Entry::Vacant(entry) => {
+            entry.insert(Entries::One([index]));
         }
     }
 }
 
-/// [`push`] of a key that is copied only when it is new.
-fn push_str(map: &mut KeyMap<String, Entries>, key: &str, index: usize) {
-    match map.get_mut(key) {
-        Some(entry) => entry.add(index),
-        None => {
-            map.insert(key.to_string(), Entries::One([index]));
-        }
+/// [`push`] of the first `len` bytes of a key (a singular cut from a
+/// plural): borrowed when the key is, else copied only when it is new.
+fn push_stem(map: &mut KeyMap<Key, Entries>, whole: &Key, len: usize, index: usize) {
+    let Some(stem) = whole.get(..len) else {
+        return;
+    };
+    if let Some(entry) = map.get_mut(stem) {
+        entry.add(index);
+        return;
     }
+    let key = match whole {
+        Cow::Borrowed(text) => Cow::Borrowed(text.get(..len).unwrap_or_default()),
+        Cow::Owned(_) => Cow::Owned(stem.to_string()),
+    };
+    map.insert(key, Entries::One([index]));
 }
 
 /// `stem` followed by `y`.
@@ -144,27 +158,44 @@ impl NameIndex {
     }
 
     pub fn insert(&mut self, name: &str, index: usize) {
+        let n = normalize(name);
+        let c = compact(&n);
+        self.insert_keys(name, Cow::Owned(n), Cow::Owned(c), index);
+    }
+
+    /// [`NameIndex::insert`] of a name whose normalized and compact forms
+    /// the build prepared (`normalize`, then `compact`, of `name`): the
+    /// keys borrow them.
+    pub(crate) fn insert_prepared(
+        &mut self,
+        name: &str,
+        normalized: &'static str,
+        compact: &'static str,
+        index: usize,
+    ) {
+        self.insert_keys(name, Cow::Borrowed(normalized), Cow::Borrowed(compact), index);
+    }
+
+    fn insert_keys(&mut self, name: &str, n: Key, c: Key, index: usize) {
         if let Ok(memo) = self.suggested.0.get_mut() {
             memo.clear();
         }
         self.written.push_str(name);
         self.ends.push(self.written.len());
-        let n = normalize(name);
-        let c = compact(&n);
         // The singulars the name might stand for, as `singulars`. Their
         // compact forms are cut from the name's (the suffixes are letters,
         // which `compact` keeps), not compacted again.
         if let (Some(stem), Some(compact_stem)) = (n.strip_suffix("ies"), c.strip_suffix("ies")) {
-            push(&mut self.exact, with_y(stem), index);
-            push(&mut self.compact, with_y(compact_stem), index);
+            push(&mut self.exact, Cow::Owned(with_y(stem)), index);
+            push(&mut self.compact, Cow::Owned(with_y(compact_stem)), index);
         }
-        if let (Some(stem), Some(compact_stem)) = (n.strip_suffix("es"), c.strip_suffix("es")) {
-            push_str(&mut self.exact, stem, index);
-            push_str(&mut self.compact, compact_stem, index);
+        if n.ends_with("es") && c.ends_with("es") {
+            push_stem(&mut self.exact, &n, n.len() - 2, index);
+            push_stem(&mut self.compact, &c, c.len() - 2, index);
         }
-        if let (Some(stem), Some(compact_stem)) = (n.strip_suffix('s'), c.strip_suffix('s')) {
-            push_str(&mut self.exact, stem, index);
-            push_str(&mut self.compact, compact_stem, index);
+        if n.ends_with('s') && c.ends_with('s') {
+            push_stem(&mut self.exact, &n, n.len() - 1, index);
+            push_stem(&mut self.compact, &c, c.len() - 1, index);
         }
         push(&mut self.compact, c, index);
         push(&mut self.exact, n, index);
@@ -203,7 +234,7 @@ impl NameIndex {
             .exact
             .iter()
             .filter(|(_, v)| v.as_slice().len() > 1)
-            .map(|(k, v)| (k.clone(), v.as_slice().to_vec()))
+            .map(|(k, v)| (k.to_string(), v.as_slice().to_vec()))
             .collect();
         out.sort();
         out
@@ -226,7 +257,7 @@ impl NameIndex {
         // As `diagnostic::nearest`: the first of the closest names.
         let mut best: Option<(f64, usize, &str)> = None;
         for (start, candidate) in names {
-            let Some(score) = near.closeness(candidate) else {
+            let Some(score) = near.closeness_over(candidate, best.map(|(s, _, _)| s)) else {
                 continue;
             };
             if best.is_none_or(|(s, _, _)| score > s) {
@@ -240,6 +271,20 @@ impl NameIndex {
             memo.insert(name.to_string(), at);
         }
         best.map(|(_, _, n)| n)
+    }
+}
+
+impl NameIndex {
+    /// Every key and its entries, exact then compact, sorted: what two
+    /// indexes of the same names must agree on.
+    #[cfg(test)]
+    pub(crate) fn sorted_keys(&self) -> Vec<(bool, String, Vec<usize>)> {
+        let mut out: Vec<_> = (self.exact.iter().map(|(k, v)| (true, k, v)))
+            .chain(self.compact.iter().map(|(k, v)| (false, k, v)))
+            .map(|(exact, k, v)| (exact, k.to_string(), v.as_slice().to_vec()))
+            .collect();
+        out.sort();
+        out
     }
 }
 

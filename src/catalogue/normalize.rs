@@ -5,7 +5,7 @@
 /// Lower case, one kind of quote, single spaces.
 pub fn normalize(name: &str) -> String {
     if name.is_ascii() {
-        normalize_ascii(name.as_bytes())
+        normalize_ascii(name)
     } else {
         normalize_chars(name)
     }
@@ -33,7 +33,8 @@ pub(crate) fn normalize_chars(name: &str) -> String {
 /// [`normalize`] of ASCII text, a byte at a time (nearly every name, and
 /// several times cheaper): the same words (`char::is_whitespace` of ASCII
 /// is tab to carriage return, and space), the same characters.
-fn normalize_ascii(name: &[u8]) -> String {
+fn normalize_ascii(text: &str) -> String {
+    let name = text.as_bytes();
     // Nearly every name is already spaced as `normalize` leaves it (words
     // apart by one space, no other white space, no backtick): then it is
     // only lowered, which is a copy rather than a byte-by-byte rebuild.
@@ -49,8 +50,8 @@ fn normalize_ascii(name: &[u8]) -> String {
         && name.first().is_some_and(|&b| b != b' ')
         && name.last().is_some_and(|&b| b != b' ');
     if tidy {
-        // ASCII in, ASCII out: always UTF-8.
-        return String::from_utf8(name.to_ascii_lowercase()).unwrap_or_default();
+        // A `String` lowered in place: no check that it is UTF-8 again.
+        return text.to_ascii_lowercase();
     }
     let mut out = Vec::with_capacity(name.len());
     let mut gap = false;

@@ -55,6 +55,41 @@ impl Packed {
     }
 }
 
+/// Strings the build wrote one after the other into one text, each known
+/// by where it ends (`from` is where the first starts). A list of `&str`
+/// in static data costs a relocation per string, which the dynamic loader
+/// applies on every start of the program, whatever it then does (the
+/// manifest's thousands of names and ids were a tenth of `--version`); a
+/// list of offsets costs none.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Texts {
+    pub text: &'static str,
+    pub from: u32,
+    pub ends: &'static [u32],
+}
+
+impl Texts {
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Every string, in order (one the text does not hold, which the
+    /// build never writes, is left out).
+    pub fn iter(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let Texts { text, from, ends } = *self;
+        let starts = std::iter::once(from).chain(ends.iter().copied());
+        starts
+            .zip(ends)
+            .filter_map(move |(start, &end)| text.get(start as usize..end as usize))
+    }
+
+    /// The strings two by two, for lists written as pairs.
+    pub fn pairs(&self) -> impl Iterator<Item = (&'static str, &'static str)> + use<> {
+        let mut strings = self.iter();
+        std::iter::from_fn(move || Some((strings.next()?, strings.next()?)))
+    }
+}
+
 /// Why packed data could not be read. It keeps no message of serde's:
 /// formatting one would cost more than the read, and the caller only
 /// needs to know to take the long way.

@@ -311,9 +311,10 @@ impl Variant {
 }
 
 impl Variant {
-    /// Whether a card with `tags` is one of this variant's cards.
-    pub fn card_of(&self, tags: &std::collections::BTreeSet<String>) -> bool {
-        self.tags.iter().any(|x| tags.contains(*x)) && !self.unless.iter().any(|x| tags.contains(*x))
+    /// Whether a card with the tags `has` says it has is one of this
+    /// variant's cards.
+    pub fn card_of(&self, has: impl Fn(&str) -> bool) -> bool {
+        self.tags.iter().any(|x| has(x)) && !self.unless.iter().any(|x| has(x))
     }
 }
 

@@ -670,6 +670,11 @@ fn decompose<'a>(
     offered: impl Fn(&Pick) -> bool,
     target: &[(UpgradeIdx, u32)],
 ) -> Option<Vec<(u32, u32)>> {
+    // Nothing to give: no picks (the search would find nothing left to
+    // give before it looked at any).
+    if target.iter().all(|&(_, n)| n == 0) {
+        return Some(Vec::new());
+    }
     let wanted = |u: UpgradeIdx| target.iter().find(|(t, _)| *t == u).map_or(0, |&(_, n)| n);
     // Whether a pick fits the target first (cheap, and rules out nearly
     // every pick), then whether the formation is offered it (a map lookup).

@@ -605,7 +605,7 @@ fn titans(titans: &[crate::check::TitanSummary]) -> String {
 }
 
 /// `Company card`, with `free`, `unique`, `personality` after it.
-fn kind(tags: &BTreeSet<String>) -> String {
+fn kind(tags: &crate::catalogue::Tags) -> String {
     let base = if tags.contains("company") {
         "Company card"
     } else if tags.contains("special") {
@@ -617,7 +617,7 @@ fn kind(tags: &BTreeSet<String>) -> String {
     };
     let marks: Vec<&str> = ["free", "unique", "personality"]
         .into_iter()
-        .filter(|t| tags.contains(*t))
+        .filter(|t| tags.contains(t))
         .collect();
     if marks.is_empty() {
         base.to_string()

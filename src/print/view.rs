@@ -71,7 +71,7 @@ pub fn fielded_army_rules(list: &ArmyList, army: Option<&crate::check::ArmySumma
             list.formations
                 .iter()
                 .find(|x| x.id == f.id)
-                .is_some_and(|x| variant.card_of(&x.tags))
+                .is_some_and(|x| variant.card_of(|t| x.tags.contains(t)))
         })
     };
     list.special_rules

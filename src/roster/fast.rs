@@ -19,15 +19,61 @@ use super::parse::{Body, HeaderKey, NativeLine};
 use super::{Item, Spanned};
 use crate::source::Span;
 
+/// What each byte is to the grammar, one lookup a byte: `WHITESPACE`,
+/// `name_char`, `value_char` (of a header's value).
+const WS: u8 = 1;
+const NAME: u8 = 2;
+const VALUE: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b' ' | b'\t' => WS,
+            b'#' => 0,
+            b',' | b':' | b'[' | b']' | b'=' => VALUE,
+            _ => NAME | VALUE,
+        };
+        b += 1;
+    }
+    table
+};
+
 #[inline]
 fn is_ws(b: u8) -> bool {
-    b == b' ' || b == b'\t'
+    CLASS[usize::from(b)] & WS != 0
 }
 
 /// `name_char`: anything but `, : [ ] # =` and blanks.
 #[inline]
 fn is_name(b: u8) -> bool {
-    !matches!(b, b',' | b':' | b'[' | b']' | b'#' | b'=' | b' ' | b'\t')
+    CLASS[usize::from(b)] & NAME != 0
+}
+
+/// `value_char`: anything but `#` and blanks.
+#[inline]
+fn is_value(b: u8) -> bool {
+    CLASS[usize::from(b)] & VALUE != 0
+}
+
+/// The header keys a line may start with, by its first two bytes in either
+/// case, in the grammar's order: the first key that matches is the one
+/// taken. (`b | 0x20` is a letter's lower case, and no other byte's.)
+fn keys_from(first: u8, second: u8) -> &'static [HeaderKey] {
+    use HeaderKey::*;
+    match (first | 0x20, second | 0x20) {
+        (b'a', b'r') => &[Army],
+        (b'a', b'l') => &[Allies, Ally],
+        (b'l', b'i') => &[List, Limit],
+        (b'p', b'o') => &[PointsLimit, Points],
+        (b'p', b'l') => &[Player],
+        (b'e', b'v') => &[Event],
+        (b'v', b'e') => &[Version],
+        (b's', b'c') => &[Scenario],
+        (b's', b'i') => &[Side],
+        (b'o', b'p') => &[OpponentPoints, OptionalRules],
+        _ => &[],
+    }
 }
 
 struct Reader<'a> {
@@ -70,12 +116,21 @@ impl Reader<'_> {
         Spanned::new(self.text[start..end].to_string(), self.span(start, end))
     }
 
-    /// Case-insensitive ASCII literal, as pest's `^"..."`.
+    /// Case-insensitive ASCII literal, as pest's `^"..."`. Every literal
+    /// of the grammar is lower-case letters and spaces, so a byte matches
+    /// when it is the letter in either case (`| 0x20`, which makes a
+    /// lower-case letter of its upper case and of nothing else) or the
+    /// space itself (NUL is the one other byte that `| 0x20` makes a space).
     #[inline]
     fn literal_ci(&self, p: usize, lit: &str) -> Option<usize> {
+        debug_assert!(lit.bytes().all(|b| b == b' ' || b.is_ascii_lowercase()));
         let end = p + lit.len();
         let slice = self.b.get(p..end)?;
-        slice.eq_ignore_ascii_case(lit.as_bytes()).then_some(end)
+        slice
+            .iter()
+            .zip(lit.bytes())
+            .all(|(&a, b)| a | 0x20 == b && a != 0)
+            .then_some(end)
     }
 
     /// `times`: `x`, `X` or `×`.
@@ -192,7 +247,11 @@ impl Reader<'_> {
     /// `upgrades`: items separated by commas, with an optional last comma.
     fn upgrades(&self, p: usize) -> Option<(usize, Vec<Item>)> {
         let (mut end, first) = self.item(p)?;
-        let mut items = vec![first];
+        // Room for an item after each comma left on the line (a few at
+        // most: a line of commas is not a list of upgrades).
+        let commas = self.b[end..].iter().filter(|&&b| b == b',').count();
+        let mut items = Vec::with_capacity(1 + commas.min(7));
+        items.push(first);
         loop {
             let q = self.ws(end);
             if self.at(q) == Some(b',')
@@ -272,6 +331,9 @@ impl Reader<'_> {
 
     /// `counts_as`: `Counts as: model = target`.
     fn counts_as(&self, p: usize) -> Option<(usize, Body)> {
+        if self.at(p)? | 0x20 != b'c' {
+            return None;
+        }
         let q = self.ws(self.literal_ci(p, "counts as")?);
         if self.at(q) != Some(b':') {
             return None;
@@ -295,7 +357,7 @@ impl Reader<'_> {
 
     /// `header`: `Key: value`, the value's words up to a comment.
     fn header(&self, p: usize) -> Option<(usize, Body)> {
-        let (k, key) = HeaderKey::ALL
+        let (k, key) = keys_from(self.at(p)?, self.at(p + 1)?)
             .iter()
             .find_map(|key| self.literal_ci(p, key.text()).map(|end| (end, *key)))?;
         let q = self.ws(k);
@@ -303,7 +365,7 @@ impl Reader<'_> {
             return None;
         }
         let start = self.ws(q + 1);
-        let value_char = |b: u8| !is_ws(b) && b != b'#';
+        let value_char = is_value;
         let mut end = start;
         while self.at(end).is_some_and(value_char) {
             end += 1;
@@ -333,10 +395,9 @@ impl Reader<'_> {
     /// `line`: indentation, a body, blanks, a comment, the end.
     fn line(&self) -> Option<NativeLine> {
         let indent_end = self.ws(0);
-        let indent = self.b[..indent_end]
-            .iter()
-            .map(|&b| if b == b'\t' { 4 } else { 1 })
-            .sum();
+        // A tab counts four: one, and three more for each.
+        let tabs = self.b[..indent_end].iter().filter(|&&b| b == b'\t').count();
+        let indent = indent_end + 3 * tabs;
         let (end, body) = match self
             .counts_as(indent_end)
             .or_else(|| self.header(indent_end))
@@ -393,4 +454,38 @@ pub(super) fn snapfire_rule(text: &str) -> bool {
     let b = text.as_bytes();
     let rule = b.iter().take_while(|&&c| c == b'=').count();
     rule >= 3 && b[rule..].iter().all(|&c| is_ws(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `keys_from` offers every key the grammar has, under its first
+    /// letter in either case, in the grammar's order.
+    #[test]
+    fn header_keys_by_first_letter_keep_the_grammar_order() {
+        for key in HeaderKey::ALL {
+            let [a, b, ..] = *key.text().as_bytes() else {
+                panic!("{key:?}")
+            };
+            let in_grammar: Vec<HeaderKey> = HeaderKey::ALL
+                .into_iter()
+                .filter(|k| k.text().as_bytes()[..2] == [a, b])
+                .collect();
+            for (x, y) in [(a, b), (a.to_ascii_uppercase(), b), (a, b.to_ascii_uppercase())] {
+                assert_eq!(keys_from(x, y), &in_grammar[..], "{key:?}");
+            }
+        }
+        // Nothing offered for any other pair.
+        for x in 0..=255u8 {
+            for y in 0..=255u8 {
+                let offered = keys_from(x, y);
+                assert!(
+                    offered
+                        .iter()
+                        .all(|k| k.text().as_bytes()[..2].eq_ignore_ascii_case(&[x, y]))
+                );
+            }
+        }
+    }
 }

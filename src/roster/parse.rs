@@ -79,24 +79,31 @@ pub fn decode(bytes: &[u8]) -> Result<String, Unreadable> {
     } else if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
         utf16(rest, u16::from_be_bytes)?
     } else {
-        if bytes.contains(&0) {
+        // Each question asked once of the bytes, sixteen at a time: NUL,
+        // UTF-8 (validated once, here), carriage returns.
+        if memchr::memchr(0, bytes).is_some() {
             return Err(Unreadable::Binary);
         }
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         match std::str::from_utf8(bytes) {
-            Ok(text) => text.to_string(),
+            Ok(text) => return Ok(old_mac_endings(text.to_string())),
             Err(e) => return Err(Unreadable::NotUtf8(e.valid_up_to())),
         }
     };
-    if text.contains('\0') {
+    if memchr::memchr(0, text.as_bytes()).is_some() {
         return Err(Unreadable::Binary);
     }
-    // Old Mac line endings (CR alone) end lines too; a same-length change,
-    // so every offset stays what it was.
-    if text.contains('\r') && !text.contains('\n') {
-        return Ok(text.replace('\r', "\n"));
+    Ok(old_mac_endings(text))
+}
+
+/// Old Mac line endings (CR alone) end lines too; a same-length change, so
+/// every offset stays what it was.
+fn old_mac_endings(text: String) -> String {
+    let b = text.as_bytes();
+    if memchr::memchr(b'\r', b).is_some() && memchr::memchr(b'\n', b).is_none() {
+        return text.replace('\r', "\n");
     }
-    Ok(text)
+    text
 }
 
 /// UTF-16 code units to text; a lone surrogate is not text.
@@ -122,16 +129,54 @@ struct Line<'a> {
     start: usize,
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
-    let mut start = 0;
-    for piece in text.split_inclusive('\n') {
-        let body = piece.strip_suffix('\n').unwrap_or(piece);
-        let body = body.strip_suffix('\r').unwrap_or(body);
-        out.push(Line { text: body, start });
-        start += piece.len();
+/// The lines of a roster, read from its file's line starts: found once,
+/// for the reader here and for every diagnostic after it. A text ending
+/// in a line break has an empty last line, which every reader skips as
+/// blank.
+#[derive(Clone, Copy)]
+struct Lines<'a> {
+    text: &'a str,
+    starts: &'a [usize],
+}
+
+impl<'a> Lines<'a> {
+    fn of(file: &'a SourceFile) -> Lines<'a> {
+        Lines {
+            text: file.text(),
+            starts: file.line_starts(),
+        }
     }
-    out
+
+    fn len(self) -> usize {
+        self.starts.len()
+    }
+
+    /// Line `i` (0-based), without its `\n` and one `\r` before it.
+    fn get(self, i: usize) -> Line<'a> {
+        let start = self.starts[i];
+        let end = self.starts.get(i + 1).map_or(self.text.len(), |&next| next - 1);
+        let body = &self.text[start..end];
+        Line {
+            text: body.strip_suffix('\r').unwrap_or(body),
+            start,
+        }
+    }
+
+    fn iter(self) -> impl Iterator<Item = Line<'a>> {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
+/// Whether a line holds nothing but whitespace (`char::is_whitespace`,
+/// as `str::trim` sees it), looking at its first bytes only when they
+/// are ASCII.
+fn is_blank(text: &str) -> bool {
+    let b = text.as_bytes();
+    match b.iter().position(|&c| c != b' ' && c != b'\t') {
+        None => true,
+        Some(i) if b[i].is_ascii() && !(0x0a..=0x0d).contains(&b[i]) => false,
+        Some(i) => text[i..].trim_start().is_empty(),
+    }
 }
 
 /// Parses a roster. Every line that cannot be read gives a diagnostic; the
@@ -159,24 +204,17 @@ pub fn army_name(file: &SourceFile) -> Option<String> {
 /// `Scenario:` line; a Snapfire export is assumed to): a check of a roster
 /// that names none needs no scenario file.
 pub fn army_and_scenario(file: &SourceFile) -> Option<(String, bool)> {
-    let all = lines(file.text());
-    let mut builder = Builder {
-        file,
-        header: Header::default(),
-        allied_at: Vec::new(),
-        flat: Vec::new(),
-        counts_as: Vec::new(),
-        diagnostics: Vec::new(),
-    };
-    if snapfire_header(&all, &mut builder, Reader::Fast).is_some() {
+    let all = Lines::of(file);
+    let mut builder = Builder::new(file, 0);
+    if snapfire_header(all, &mut builder, Reader::Fast).is_some() {
         return builder.header.army.map(|a| (a.value, true));
     }
     // The first army line names the list; a roster with allied forces
     // needs their lists too, so it names none here (everything is loaded).
     let mut army = None;
     let mut scenario = false;
-    for line in all {
-        if line.text.trim().is_empty() {
+    for line in all.iter() {
+        if is_blank(line.text) {
             continue;
         }
         let parsed = super::fast::native_line(line.text, line.start).or_else(|| pest_native_line(line).ok());
@@ -206,8 +244,8 @@ pub fn army_and_scenario(file: &SourceFile) -> Option<(String, bool)> {
 #[doc(hidden)]
 pub fn reader_disagreements(file: &SourceFile) -> Vec<String> {
     let mut out = Vec::new();
-    for line in lines(file.text()) {
-        if line.text.trim().is_empty() {
+    for line in Lines::of(file).iter() {
+        if is_blank(line.text) {
             continue;
         }
         let fast = super::fast::native_line(line.text, line.start);
@@ -241,22 +279,15 @@ pub fn reader_disagreements(file: &SourceFile) -> Vec<String> {
 }
 
 fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
-    let all = lines(file.text());
-    let mut parser = Builder {
-        file,
-        header: Header::default(),
-        allied_at: Vec::new(),
-        // Most lines are entries; a bound, so a huge file grows as it goes.
-        flat: Vec::with_capacity(all.len().min(64)),
-        counts_as: Vec::new(),
-        diagnostics: Vec::new(),
-    };
-    let dialect = if let Some(body) = snapfire_header(&all, &mut parser, reader) {
-        parser.snapfire_body(body, reader);
+    let all = Lines::of(file);
+    // Most lines are entries; a bound, so a huge file grows as it goes.
+    let mut parser = Builder::new(file, all.len().min(64));
+    let dialect = if let Some(body) = snapfire_header(all, &mut parser, reader) {
+        parser.snapfire_body(all, body, reader);
         Dialect::Snapfire
     } else {
-        for line in &all {
-            parser.native_line(*line, reader);
+        for line in all.iter() {
+            parser.native_line(line, reader);
         }
         Dialect::Native
     };
@@ -264,11 +295,19 @@ fn parse_with(file: &SourceFile, reader: Reader) -> (Roster, Vec<Diagnostic>) {
     // Each allied force nests on its own: a line indented under an
     // `Allies:` line never joins an entry of the force before it.
     let mut flat = std::mem::take(&mut parser.flat);
+    let mut indented = std::mem::take(&mut parser.indented);
     let mut forces = Vec::new();
     for &at in parser.allied_at.iter().rev() {
-        forces.push(nest(flat.split_off(at.min(flat.len()))));
+        let at = at.min(flat.len());
+        let force: Vec<(usize, usize)> = indented
+            .iter()
+            .filter(|&&(i, _)| i >= at)
+            .map(|&(i, indent)| (i - at, indent))
+            .collect();
+        indented.retain(|&(i, _)| i < at);
+        forces.push(nest(flat.split_off(at), &force));
     }
-    let mut entries = nest(flat);
+    let mut entries = nest(flat, &indented);
     for (ally, nested) in forces.into_iter().rev().enumerate() {
         if let Some(allied) = parser.header.allies.get_mut(ally) {
             allied.first = entries.len();
@@ -292,7 +331,13 @@ struct Builder<'f> {
     header: Header,
     /// For each `Allies:` line, the number of entries read before it.
     allied_at: Vec<usize>,
-    flat: Vec<(usize, Entry)>,
+    /// The entries in the order written, not yet nested.
+    flat: Vec<Entry>,
+    /// The entries of `flat` that are indented: their index and their
+    /// indentation (the others have none). Apart, and only for those, so
+    /// that a roster with no nesting keeps `flat` as its entries, without
+    /// moving them or allocating for their indentation.
+    indented: Vec<(usize, usize)>,
     counts_as: Vec<CountsAs>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -422,23 +467,42 @@ fn parse_points(value: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// Where `part` (a piece of `whole`) first occurs in `whole`, as
+/// `str::find` says, without its searcher: the version's span is where its
+/// text is first found, which is where it stands unless the name repeats it.
+fn first_place(whole: &str, part: &str) -> usize {
+    let (w, p) = (whole.as_bytes(), part.as_bytes());
+    let (Some(&first), Some(last)) = (p.first(), w.len().checked_sub(p.len())) else {
+        return 0;
+    };
+    // Where the piece stands, then only the bytes before it searched.
+    let at = (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize);
+    let stands = (at <= last && w[at..].starts_with(p)).then_some(at);
+    (0..stands.unwrap_or(last + 1))
+        .find(|&i| w[i] == first && w[i..].starts_with(p))
+        .or(stands)
+        .unwrap_or(0)
+}
+
 /// Splits `Codex Astartes (2026-02-04)` into the name and the version, when
 /// the parenthesis holds something with a digit in it.
 fn split_version(value: &str) -> (&str, Option<&str>) {
     let trimmed = value.trim_end();
     if let Some(inner) = trimmed.strip_suffix(')') {
+        // Bytes, not characters: a parenthesis is never part of a longer
+        // UTF-8 character.
         let mut depth = 0usize;
-        for (i, c) in inner.char_indices().rev() {
+        for (i, &c) in inner.as_bytes().iter().enumerate().rev() {
             match c {
-                ')' => depth += 1,
-                '(' if depth == 0 => {
+                b')' => depth += 1,
+                b'(' if depth == 0 => {
                     let version = &inner[i + 1..];
-                    if version.chars().any(|c| c.is_ascii_digit()) {
+                    if version.bytes().any(|c| c.is_ascii_digit()) {
                         return (inner[..i].trim_end(), Some(version));
                     }
                     break;
                 }
-                '(' => depth -= 1,
+                b'(' => depth -= 1,
                 _ => {}
             }
         }
@@ -450,7 +514,19 @@ fn indent_width(text: &str) -> usize {
     text.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
-impl Builder<'_> {
+impl<'f> Builder<'f> {
+    fn new(file: &'f SourceFile, entries: usize) -> Builder<'f> {
+        Builder {
+            file,
+            header: Header::default(),
+            allied_at: Vec::new(),
+            flat: Vec::with_capacity(entries),
+            indented: Vec::new(),
+            counts_as: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
     fn set<T: Clone>(
         diagnostics: &mut Vec<Diagnostic>,
         file: &SourceFile,
@@ -471,7 +547,7 @@ impl Builder<'_> {
     }
 
     fn native_line(&mut self, line: Line<'_>, reader: Reader) {
-        if line.text.trim().is_empty() {
+        if is_blank(line.text) {
             return;
         }
         let fast = match reader {
@@ -499,17 +575,19 @@ impl Builder<'_> {
                 target,
                 span: line_span,
             }),
-            Some(Body::Entry { item, upgrades, cost }) => self.flat.push((
-                parsed.indent,
-                Entry {
+            Some(Body::Entry { item, upgrades, cost }) => {
+                if parsed.indent > 0 {
+                    self.indented.push((self.flat.len(), parsed.indent));
+                }
+                self.flat.push(Entry {
                     item,
                     upgrades,
                     cost,
                     children: Vec::new(),
                     line_span,
                     details: None,
-                },
-            )),
+                });
+            }
         }
     }
 
@@ -520,18 +598,23 @@ impl Builder<'_> {
                 let (name, version) = split_version(&value.value);
                 let name_span = Span::new(value.span.start, value.span.start + name.len());
                 if let Some(version) = version {
-                    let start = value.span.start + value.value.find(version).unwrap_or(0);
+                    let start = value.span.start + first_place(&value.value, version);
                     let v = Spanned::new(version.to_string(), Span::new(start, start + version.len()));
                     Self::set(diagnostics, file, &mut header.version, v, "version");
                 }
                 if header.army.is_none() {
                     header.army_line = Some(line_span);
                 }
+                // The name is the value's beginning: the value's own string,
+                // cut, rather than a copy.
+                let name_len = name.len();
+                let mut name = value.value;
+                name.truncate(name_len);
                 Self::set(
                     diagnostics,
                     file,
                     &mut header.army,
-                    Spanned::new(name.to_string(), name_span),
+                    Spanned::new(name, name_span),
                     "Army",
                 );
             }
@@ -539,7 +622,7 @@ impl Builder<'_> {
                 let (name, version) = split_version(&value.value);
                 let name_span = Span::new(value.span.start, value.span.start + name.len());
                 let version = version.map(|v| {
-                    let start = value.span.start + value.value.find(v).unwrap_or(0);
+                    let start = value.span.start + first_place(&value.value, v);
                     Spanned::new(v.to_string(), Span::new(start, start + v.len()))
                 });
                 header.allies.push(super::Allied {
@@ -594,8 +677,9 @@ impl Builder<'_> {
         }
     }
 
-    fn snapfire_body(&mut self, body: &[Line<'_>], reader: Reader) {
-        for line in body {
+    fn snapfire_body(&mut self, all: Lines<'_>, body: usize, reader: Reader) {
+        for line in (body..all.len()).map(|i| all.get(i)) {
+            let line = &line;
             let trimmed = line.text.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
@@ -606,20 +690,17 @@ impl Builder<'_> {
                 Reader::Pest => pest_snapfire_heading(*line),
             };
             if let Some((item, cost)) = heading {
-                self.flat.push((
-                    0,
-                    Entry {
-                        item,
-                        upgrades: Vec::new(),
-                        cost: Some(cost),
-                        children: Vec::new(),
-                        line_span,
-                        details: None,
-                    },
-                ));
+                self.flat.push(Entry {
+                    item,
+                    upgrades: Vec::new(),
+                    cost: Some(cost),
+                    children: Vec::new(),
+                    line_span,
+                    details: None,
+                });
                 continue;
             }
-            let Some((_, current)) = self.flat.last_mut() else {
+            let Some(current) = self.flat.last_mut() else {
                 self.diagnostics.push(
                     Diagnostic::error(
                         Code::ParseError,
@@ -854,13 +935,10 @@ fn pest_snapfire_details(line: Line<'_>) -> Result<Vec<Item>, pest::error::Error
         .collect())
 }
 
-/// Recognises Snapfire's three header lines; returns the remaining lines.
-fn snapfire_header<'a, 'l>(
-    all: &'l [Line<'a>],
-    builder: &mut Builder<'_>,
-    reader: Reader,
-) -> Option<&'l [Line<'a>]> {
-    let mut non_blank = all.iter().enumerate().filter(|(_, l)| !l.text.trim().is_empty());
+/// Recognises Snapfire's three header lines; returns the index of the
+/// first line after them.
+fn snapfire_header(all: Lines<'_>, builder: &mut Builder<'_>, reader: Reader) -> Option<usize> {
+    let mut non_blank = all.iter().enumerate().filter(|(_, l)| !is_blank(l.text));
     let (_, title) = non_blank.next()?;
     let (_, army) = non_blank.next()?;
     let (rule_index, rule) = non_blank.next()?;
@@ -905,16 +983,16 @@ fn snapfire_header<'a, 'l>(
             _ => {}
         }
     }
-    all.get(rule_index + 1..)
+    Some(rule_index + 1)
 }
 
 /// Bounds every count: one over [`MAX_COUNT`] is an error and counts once,
 /// and once the formations add up to [`MAX_FORMATIONS`] every further entry
 /// counts once (one error for the roster).
-fn limit_counts(flat: &mut [(usize, Entry)], file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) {
+fn limit_counts(flat: &mut [Entry], file: &SourceFile, diagnostics: &mut Vec<Diagnostic>) {
     let mut total: u32 = 0;
     let mut over_total = false;
-    for (_, entry) in flat.iter_mut() {
+    for entry in flat.iter_mut() {
         for item in std::iter::once(&mut entry.item).chain(entry.upgrades.iter_mut()) {
             if item.count > MAX_COUNT {
                 diagnostics.push(
@@ -950,17 +1028,32 @@ fn limit_counts(flat: &mut [(usize, Entry)], file: &SourceFile, diagnostics: &mu
     }
 }
 
-/// Builds the tree of entries from their indentation.
-fn nest(flat: Vec<(usize, Entry)>) -> Vec<Entry> {
+/// Builds the tree of entries from their indentation (`indented`: the
+/// index in `flat` and the indentation of each entry that has one).
+fn nest(flat: Vec<Entry>, indented: &[(usize, usize)]) -> Vec<Entry> {
     fn attach(done: Entry, stack: &mut [(usize, Entry)], roots: &mut Vec<Entry>) {
         match stack.last_mut() {
             Some((_, parent)) => parent.children.push(done),
             None => roots.push(done),
         }
     }
+    // No entry indented deeper than the one before it (most rosters): no
+    // entry has children, every entry is a root, in order, where it is.
+    if indented.is_empty() {
+        return flat;
+    }
+    let mut indents = vec![0; flat.len()];
+    for &(i, indent) in indented {
+        if let Some(slot) = indents.get_mut(i) {
+            *slot = indent;
+        }
+    }
+    if indents.windows(2).all(|w| w[1] <= w[0]) {
+        return flat;
+    }
     let mut roots = Vec::with_capacity(flat.len());
     let mut stack: Vec<(usize, Entry)> = Vec::new();
-    for (indent, entry) in flat {
+    for (indent, entry) in indents.iter().copied().zip(flat) {
         while stack.last().is_some_and(|(top, _)| *top >= indent) {
             if let Some((_, done)) = stack.pop() {
                 attach(done, &mut stack, &mut roots);
@@ -989,6 +1082,28 @@ mod tests {
             ("Codex Astartes", Some("NetEA Tournament Pack (2026-02-04)"))
         );
         assert_eq!(split_version("Blitz (Big)"), ("Blitz (Big)", None));
+    }
+
+    #[test]
+    fn a_version_is_placed_where_its_text_first_stands() {
+        for value in [
+            "Codex Astartes (2026-02-04)",
+            "2026 (2026)",
+            "a(1) (1)",
+            "(9)",
+            "Blitz (x9) (9)",
+        ] {
+            let (_, version) = split_version(value);
+            let version = version.unwrap();
+            assert_eq!(
+                first_place(value, version),
+                value.find(version).unwrap(),
+                "{value}"
+            );
+        }
+        assert_eq!(first_place("abc", "abcd"), 0);
+        assert_eq!(first_place("abc", ""), 0);
+        assert_eq!(first_place("xbcbc", "bc"), 1);
     }
 
     #[test]

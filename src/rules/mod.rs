@@ -67,7 +67,7 @@ impl Compare {
         }
     }
 
-    fn holds(self, a: i64, b: i64) -> bool {
+    pub fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Compare::Le => a <= b,
             Compare::Ge => a >= b,
@@ -158,7 +158,7 @@ impl<S> Cond<S> {
 
     pub fn eval(&self, facts: &impl Facts<S>) -> Result<bool, EvalError> {
         Ok(match self {
-            Cond::Compare(a, op, b) => op.holds(a.eval(facts)?, b.eval(facts)?),
+            Cond::Compare(a, op, b) => op.holds(a.value(facts)?, b.value(facts)?),
             Cond::Not(c) => !c.eval(facts)?,
             Cond::And(cs) => {
                 for c in cs {
@@ -271,6 +271,17 @@ impl<S> Num<S> {
         })
     }
 
+    /// [`Num::eval`], with the leaves most rules are made of (a number, a
+    /// measure) read in place rather than through a call.
+    #[inline(always)]
+    pub fn value(&self, facts: &impl Facts<S>) -> Result<i64, EvalError> {
+        match self {
+            Num::Int(n) => Ok(*n),
+            Num::Measure(reach, m, s) => Ok(facts.measure(*reach, *m, s.as_ref())),
+            _ => self.eval(facts),
+        }
+    }
+
     pub fn eval(&self, facts: &impl Facts<S>) -> Result<i64, EvalError> {
         use EvalError::Overflow;
         Ok(match self {
@@ -278,14 +289,14 @@ impl<S> Num<S> {
             Num::Limit => facts.limit(),
             Num::Measure(reach, m, s) => facts.measure(*reach, *m, s.as_ref()),
             Num::Across(e, m, s) => facts.across(*e, *m, s.as_ref()),
-            Num::Add(a, b) => a.eval(facts)?.checked_add(b.eval(facts)?).ok_or(Overflow)?,
-            Num::Sub(a, b) => a.eval(facts)?.checked_sub(b.eval(facts)?).ok_or(Overflow)?,
-            Num::Mul(a, b) => a.eval(facts)?.checked_mul(b.eval(facts)?).ok_or(Overflow)?,
-            Num::Neg(a) => a.eval(facts)?.checked_neg().ok_or(Overflow)?,
-            Num::Min(a, b) => a.eval(facts)?.min(b.eval(facts)?),
-            Num::Max(a, b) => a.eval(facts)?.max(b.eval(facts)?),
+            Num::Add(a, b) => a.value(facts)?.checked_add(b.value(facts)?).ok_or(Overflow)?,
+            Num::Sub(a, b) => a.value(facts)?.checked_sub(b.value(facts)?).ok_or(Overflow)?,
+            Num::Mul(a, b) => a.value(facts)?.checked_mul(b.value(facts)?).ok_or(Overflow)?,
+            Num::Neg(a) => a.value(facts)?.checked_neg().ok_or(Overflow)?,
+            Num::Min(a, b) => a.value(facts)?.min(b.value(facts)?),
+            Num::Max(a, b) => a.value(facts)?.max(b.value(facts)?),
             Num::Div(rounding, a, b) => {
-                let (a, b) = (a.eval(facts)?, b.eval(facts)?);
+                let (a, b) = (a.value(facts)?, b.value(facts)?);
                 if b == 0 {
                     return Err(EvalError::DivisionByZero);
                 }

@@ -50,33 +50,35 @@ fn bounds(text: &str) -> Result<(), RuleError> {
     // Whether the text so far ends with an operand, so a `-` is binary.
     let mut after_operand = false;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let word_char = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':');
-        if word_char(b) {
+    while let Some(&b) = bytes.get(i) {
+        if WORD_BYTES[usize::from(b)] {
             let start = i;
-            while i < bytes.len() && word_char(bytes[i]) {
+            i += 1;
+            while bytes.get(i).is_some_and(|&b| WORD_BYTES[usize::from(b)]) {
                 i += 1;
             }
-            let word = &text[start..i];
-            if b.is_ascii_digit() && word.bytes().all(|b| b.is_ascii_digit()) && word.parse::<i64>().is_err()
+            let word = &bytes[start..i];
+            // Any number of 18 digits or fewer fits an `i64`.
+            if word.len() > 18
+                && b.is_ascii_digit()
+                && word.iter().all(u8::is_ascii_digit)
+                && text[start..i].parse::<i64>().is_err()
             {
+                let word = &text[start..i];
                 return Err(error(start, i, format!("`{word}` is too large a number")));
             }
-            // Compared without case and without a lower-case copy (one
-            // allocation per word was a third of reading a rule), and only
-            // for words as short as the keywords.
-            let is = |keyword: &str| word.eq_ignore_ascii_case(keyword);
-            if word.len() > 4 {
-                after_operand = true;
-            } else if is("not") {
-                prefix += 1;
-                after_operand = false;
-            } else if is("and") || is("or") || is("in") || is("with") {
-                operators += 1;
-                after_operand = false;
-            } else {
-                after_operand = true;
+            // Keywords compared without case as one number (a comparison
+            // per keyword per word was most of this pass).
+            match short_word(word) {
+                Some(NOT) => {
+                    prefix += 1;
+                    after_operand = false;
+                }
+                Some(AND | OR | IN | WITH) => {
+                    operators += 1;
+                    after_operand = false;
+                }
+                _ => after_operand = true,
             }
             if prefix > MAX_RULE_DEPTH {
                 return Err(error(
@@ -130,6 +132,47 @@ fn bounds(text: &str) -> Result<(), RuleError> {
     }
     Ok(())
 }
+
+/// The characters of a word, for [`bounds`], by byte: a table, read once
+/// per byte.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':');
+        b += 1;
+    }
+    table
+};
+
+/// A word of at most four bytes as one number, lower case, its length in
+/// the top byte; `None` for a longer word.
+const fn short_word(word: &[u8]) -> Option<u64> {
+    if word.len() > 4 {
+        return None;
+    }
+    let mut key = (word.len() as u64) << 32;
+    let mut i = 0;
+    while i < word.len() {
+        key |= (word[i].to_ascii_lowercase() as u64) << (8 * i);
+        i += 1;
+    }
+    Some(key)
+}
+
+const fn keyword(word: &str) -> u64 {
+    match short_word(word.as_bytes()) {
+        Some(key) => key,
+        None => u64::MAX,
+    }
+}
+
+const NOT: u64 = keyword("not");
+const AND: u64 = keyword("and");
+const OR: u64 = keyword("or");
+const IN: u64 = keyword("in");
+const WITH: u64 = keyword("with");
 
 /// Parses one constraint expression: by the hand-written reader
 /// (`fast.rs`), and by pest when that refuses, so errors are the grammar's.
@@ -468,6 +511,183 @@ fn parse_item_pair(pair: Pair<'_, Rule>) -> (Item, Span) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bounds` as it was first written, a keyword at a time: the reference.
+    fn bounds_reference(text: &str) -> Result<(), RuleError> {
+        let error = |start: usize, end: usize, message: String| RuleError {
+            span: Span::new(start, end),
+            message,
+        };
+        if text.len() > MAX_RULE_BYTES {
+            return Err(error(
+                0,
+                text.len(),
+                format!(
+                    "the rule is {} bytes; a rule may be at most {MAX_RULE_BYTES}",
+                    text.len()
+                ),
+            ));
+        }
+        let bytes = text.as_bytes();
+        let (mut depth, mut prefix, mut operators) = (0usize, 0usize, 0usize);
+        // Whether the text so far ends with an operand, so a `-` is binary.
+        let mut after_operand = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let word_char = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':');
+            if word_char(b) {
+                let start = i;
+                while i < bytes.len() && word_char(bytes[i]) {
+                    i += 1;
+                }
+                let word = &text[start..i];
+                if b.is_ascii_digit()
+                    && word.bytes().all(|b| b.is_ascii_digit())
+                    && word.parse::<i64>().is_err()
+                {
+                    return Err(error(start, i, format!("`{word}` is too large a number")));
+                }
+                // Compared without case and without a lower-case copy (one
+                // allocation per word was a third of reading a rule), and only
+                // for words as short as the keywords.
+                let is = |keyword: &str| word.eq_ignore_ascii_case(keyword);
+                if word.len() > 4 {
+                    after_operand = true;
+                } else if is("not") {
+                    prefix += 1;
+                    after_operand = false;
+                } else if is("and") || is("or") || is("in") || is("with") {
+                    operators += 1;
+                    after_operand = false;
+                } else {
+                    after_operand = true;
+                }
+                if prefix > MAX_RULE_DEPTH {
+                    return Err(error(
+                        start,
+                        i,
+                        format!("more than {MAX_RULE_DEPTH} `not`s and `-`s in one rule"),
+                    ));
+                }
+            } else {
+                match b {
+                    b'(' => {
+                        depth += 1;
+                        after_operand = false;
+                        if depth > MAX_RULE_DEPTH {
+                            return Err(error(
+                                i,
+                                i + 1,
+                                format!("parentheses nest more than {MAX_RULE_DEPTH} deep"),
+                            ));
+                        }
+                    }
+                    b')' => {
+                        depth = depth.saturating_sub(1);
+                        after_operand = true;
+                    }
+                    b'-' if !after_operand => {
+                        prefix += 1;
+                        if prefix > MAX_RULE_DEPTH {
+                            return Err(error(
+                                i,
+                                i + 1,
+                                format!("more than {MAX_RULE_DEPTH} `not`s and `-`s in one rule"),
+                            ));
+                        }
+                    }
+                    b' ' | b'\t' | b'\n' | b'\r' => {}
+                    _ => {
+                        operators += 1;
+                        after_operand = false;
+                    }
+                }
+                if operators > MAX_RULE_OPERATORS {
+                    return Err(error(
+                        i,
+                        i + 1,
+                        format!("more than {MAX_RULE_OPERATORS} operators in one rule"),
+                    ));
+                }
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The bounds pass says what its reference says, error and place,
+    /// over rules made of the words and characters it looks at.
+    #[test]
+    fn bounds_agree_with_their_reference() {
+        let tokens = [
+            "not",
+            "NOT",
+            "Not",
+            "and",
+            "AnD",
+            "or",
+            "OR",
+            "in",
+            "with",
+            "WITH",
+            "withx",
+            "nota",
+            "count",
+            "tag:a",
+            "a.b",
+            "x_y",
+            "(",
+            ")",
+            "-",
+            "+",
+            "*",
+            "<=",
+            ",",
+            " ",
+            "\t",
+            "\n",
+            "5",
+            "123456789012345678",
+            "9223372036854775807",
+            "9223372036854775808",
+            "99999999999999999999",
+            "12a",
+            "é",
+            "army.count",
+            "ÿ",
+            "",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let len = next(60);
+            let mut text = String::new();
+            for _ in 0..len {
+                text.push_str(tokens[next(tokens.len())]);
+                if next(3) == 0 {
+                    text.push(' ');
+                }
+            }
+            assert_eq!(bounds(&text), bounds_reference(&text), "{text:?}");
+        }
+        for text in [
+            "(".repeat(40),
+            "-".repeat(40),
+            "not ".repeat(40),
+            "a + ".repeat(300),
+            "a and ".repeat(300),
+            "x".repeat(MAX_RULE_BYTES + 1),
+        ] {
+            assert!(bounds(&text).is_err(), "{text:?}");
+            assert_eq!(bounds(&text), bounds_reference(&text), "{text:?}");
+        }
+    }
 
     #[test]
     fn errors_point_at_the_problem() {

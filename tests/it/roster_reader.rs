@@ -312,3 +312,90 @@ fn both_readers_agree_on_lines_of_grammar_tokens() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The cases the hand-written reader and the line finding single out, each
+/// read by both readers: line endings, blanks that are not ASCII, tabs,
+/// header keys in every case and close to a key, NUL where a key has a
+/// space, versions that repeat the name, comments, the last line.
+#[test]
+fn both_readers_agree_on_the_cases_the_fast_paths_single_out() {
+    let cases: &[&str] = &[
+        // Windows and mixed line endings, a lone CR inside a line, no final break.
+        "Army: Codex Astartes\r\nPoints: 3000\r\n\r\nTactical: Captain\r\n",
+        "Army: Codex Astartes\nPoints: 3000\r\nTactical: Captain\rRhinos\nWarhound",
+        "Army: Codex Astartes\r\n\r\n",
+        // Blank lines of every whitespace `str::trim` knows, and lines that
+        // only look blank.
+        "Army: X\n \t \n\u{a0}\n\u{3000}\n\u{2028}\n\u{0b}\n\u{0c}\n \u{85}\nTactical\n",
+        "Army: X\n\u{200b}\n\u{1c}\n \u{a0}Tactical\n",
+        // Comment lines and comments after a body, with text that is not ASCII.
+        "# über\nArmy: X # naïve\n\t# only a comment\n  #\nTactical: Captain # ×2\n",
+        // Tabs and spaces as indentation, deeper and shallower.
+        "Army: X\nCompany\n\tSupport\n    Support\n\t Ship\n  Back\nNext\n",
+        // Names that are not ASCII, counts with `×`.
+        "Army: X\nTactïcal Ünit: 2× Capitão, Gefreiter ×2 [25]\n日本 x3\n",
+        // Header keys in any case, with blanks before the colon, and words
+        // that start like a key but are not one.
+        "ARMY: X\nPoInTs LiMiT : 3000\nPoints  limit: 2\nPLAYER:Ann\nEvent:\nVersion: 1\n",
+        "Army: X\nArmylist: y\nAlliesx: y\nAlly: Orks\nLimits: 2\nSideways\nScenarios: 3\nOptional rulesx: 2\n",
+        "Army: X\nPoints\u{0}limit: 3000\nCounts\u{0}as: a = b\nCounts as: Rhino = Razorback\n",
+        "Army: X\nOpponent points: 1000\nOptional rules: titan battle groups\nScenario: Jump Point\nSide: attacker\n",
+        // A version in parentheses, its text also in the name.
+        "Army: 2026 (2026)\nAllies: Blitz (x9) (9)\nTactical\n",
+        // Allied forces with indented entries in each.
+        "Army: X\nCompany\n  Support\nAllies: Y (1)\n  Stray\nCard\n  Under\n\tUnder too\nAllies: Z\nLast\n",
+        // Lines of one or two bytes, and a key cut short.
+        "A\nAr\nArm\nArmy\nArmy:\nP\n#\n:\n",
+        // Snapfire's export: with Windows line endings, blank lines and a
+        // comment before it, tabs, names that are not ASCII, costs in
+        // every form.
+        "Incompertus, 3000 POINTS\r\nCodex Astartes (NetEA Tournament Pack (2026-02-04))\r\n=====\r\n\r\nTACTICAL [325]\r\n6 Tacticals plus transport, Captain, Rhinos\r\n",
+        "\n# sent by mail\n \t\nDie Ünbeugsamen, 2000 points\nCodex Astartes (2026-02-04)\n====\t\nTACTICAL [ 325 pts ]\n\t6 Tacticals, Capitão ×2,\nSUPREME COMMANDER [100points]\nTERMINATOR [ 300 ]: Land Raider\n",
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|text| agree("case", text).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Entries nest by indentation within each allied force, and a roster with
+/// no indentation keeps every entry at the top, in order.
+#[test]
+fn entries_nest_within_each_force_and_flat_rosters_stay_flat() {
+    let text = "Army: X\nCompany\n  Support\nAllies: Y\n  Stray\nCard\n  Under\n  Under too\n\tDeeper\nAllies: Z\nLast\n";
+    let (roster, _) = parse(&SourceFile::new("allies.txt", text));
+    let shape: Vec<(String, Vec<String>)> = roster
+        .entries
+        .iter()
+        .map(|e| {
+            let children = e.children.iter().map(|c| c.item.name.value.clone()).collect();
+            (e.item.name.value.clone(), children)
+        })
+        .collect();
+    let named = |n: &str, c: &[&str]| (n.to_string(), c.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(
+        shape,
+        [
+            named("Company", &["Support"]),
+            named("Stray", &[]),
+            named("Card", &["Under", "Under too"]),
+            named("Last", &[]),
+        ]
+    );
+    assert_eq!(
+        roster.entries[2].children[1].children[0].item.name.value,
+        "Deeper"
+    );
+    let firsts: Vec<usize> = roster.header.allies.iter().map(|a| a.first).collect();
+    assert_eq!(firsts, [1, 3]);
+
+    let (flat, _) = parse(&SourceFile::new("flat.txt", "Army: X\nA\nB\n  C\nD\n"));
+    let names: Vec<&str> = flat.entries.iter().map(|e| e.item.name.value.as_str()).collect();
+    assert_eq!(names, ["A", "B", "D"]);
+    assert_eq!(flat.entries[1].children[0].item.name.value, "C");
+    let (flat, _) = parse(&SourceFile::new("flat.txt", "Army: X\n  A\n B\nC\n"));
+    let names: Vec<&str> = flat.entries.iter().map(|e| e.item.name.value.as_str()).collect();
+    assert_eq!(names, ["A", "B", "C"]);
+    assert!(flat.entries.iter().all(|e| e.children.is_empty()));
+}
