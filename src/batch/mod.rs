@@ -80,22 +80,38 @@ pub const CHUNK: usize = 256;
 ///
 /// `keep` cuts a result down to what the caller keeps, on the thread that
 /// checked it: everything per roster (rows, fingerprints, report parts)
-/// runs in parallel, and only `each`, in order, is serial.
+/// runs in parallel, and only `each`, in order, is serial. `each` takes a
+/// chunk's results while the next chunk is checked, so the threads do not
+/// wait for it between chunks (two chunks' results are in flight).
 pub fn check_each<'c, F, T: Send>(
     inputs: &[Input],
     check: F,
     keep: impl Fn(Checked<'c>) -> T + Sync,
     progress: &(dyn Fn() + Sync),
-    mut each: impl FnMut(usize, T),
+    mut each: impl FnMut(usize, T) + Send,
 ) where
     F: Fn(&[u8], &str) -> Checked<'c> + Sync,
 {
     let one = |input: &Input| keep(checked(input, &check));
-    for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
-        for (i, kept) in map_all(chunk, &one, progress).into_iter().enumerate() {
-            each(n * CHUNK + i, kept);
+    // A chunk's results, and the index of its first input.
+    let mut done: (Vec<T>, usize) = (Vec::new(), 0);
+    let mut hand_over = |(results, first): (Vec<T>, usize)| {
+        for (i, kept) in results.into_iter().enumerate() {
+            each(first + i, kept);
         }
+    };
+    for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
+        if inputs.len() <= CHUNK {
+            // One chunk (one roster, too, which is checked on this
+            // thread: see `map_all`): nothing to overlap.
+            done = (map_all(chunk, &one, progress), 0);
+            break;
+        }
+        let previous = std::mem::take(&mut done);
+        let (results, ()) = rayon::join(|| map_all(chunk, &one, progress), || hand_over(previous));
+        done = (results, n * CHUNK);
     }
+    hand_over(done);
 }
 
 /// A result for an input that could not be read at all.

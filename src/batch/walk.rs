@@ -47,14 +47,21 @@ struct Extra {
 
 impl Input {
     fn new(path: PathBuf, origin: Origin) -> Input {
-        let name = display_name(&path);
-        // The name is the path exactly when the path is UTF-8.
-        let other_path = (Path::new(&name) != path.as_path()).then(|| path.into_boxed_path());
-        Input {
-            name,
-            origin,
-            other_path,
-            extra: None,
+        // The name is the path exactly when the path is UTF-8: then the
+        // path's own buffer becomes the name, without a copy.
+        match path.into_os_string().into_string() {
+            Ok(name) => Input {
+                name,
+                origin,
+                other_path: None,
+                extra: None,
+            },
+            Err(path) => Input {
+                name: display_name(Path::new(&path)),
+                origin,
+                other_path: Some(PathBuf::from(path).into_boxed_path()),
+                extra: None,
+            },
         }
     }
 
@@ -190,20 +197,27 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
 /// name. Fails only when `dir` itself cannot be listed; a subfolder that
 /// cannot be listed becomes an input carrying the problem.
 fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
-    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
+    // Each entry's path, made once (the entry joins it to `dir`), and kept
+    // to become the input's name.
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        let name = entry.file_name();
-        if name.as_encoded_bytes().starts_with(b".") {
+        let path = entry.path();
+        if file_name(&path).starts_with(b".") {
             continue;
         }
-        entries.push((name, entry.file_type()?));
+        entries.push((path, entry.file_type()?));
     }
     // Every entry has the same parent: ordering their paths is ordering
-    // their names, byte by byte.
-    entries.sort_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
-    for (name, kind) in entries {
-        let path = dir.join(name);
+    // their names, byte by byte; and names in a folder are unique, so an
+    // unstable sort gives the one order.
+    entries.sort_unstable_by(|a, b| {
+        a.0.as_os_str()
+            .as_encoded_bytes()
+            .cmp(b.0.as_os_str().as_encoded_bytes())
+    });
+    inputs.reserve(entries.len());
+    for (path, kind) in entries {
         if kind.is_dir() {
             if let Err(e) = walk(&path, inputs) {
                 let message = format!("cannot read the folder {}: {e}", path.display());
@@ -211,11 +225,7 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
             }
             continue;
         }
-        if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| OUTPUT_EXTENSIONS.iter().any(|o| o.eq_ignore_ascii_case(e)))
-        {
+        if is_output(file_name(&path)) {
             continue;
         }
         let input = Input::new(path, Origin::Walked);
@@ -241,4 +251,63 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
         });
     }
     Ok(())
+}
+
+/// The last part of a path a folder's entry gave (its name in the folder),
+/// as bytes: what follows the last `/`.
+fn file_name(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    bytes
+        .iter()
+        .rposition(|&b| std::path::is_separator(char::from(b)))
+        .map_or(bytes, |at| &bytes[at + 1..])
+}
+
+/// Whether a file's name has the extension of a file a run writes
+/// ([`OUTPUT_EXTENSIONS`], any case), as `Path::extension` reads an
+/// extension: after the last `.`, unless that dot starts the name.
+fn is_output(name: &[u8]) -> bool {
+    let Some(dot) = name.iter().rposition(|&b| b == b'.') else {
+        return false;
+    };
+    dot > 0
+        && OUTPUT_EXTENSIONS
+            .iter()
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(&name[dot + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{file_name, is_output};
+    use std::path::Path;
+
+    /// `is_output` reads a name's extension as `Path::extension` does.
+    #[test]
+    fn output_files_are_told_by_their_extension_as_paths_read_it() {
+        for name in [
+            "r.html",
+            "r.HTM",
+            "a.b.csv",
+            "x.Json",
+            "y.pdf",
+            "z.txt",
+            "html",
+            ".html",
+            "..",
+            "x.",
+            "x.html.txt",
+            "report.html.",
+            "a..csv",
+            "noext",
+        ] {
+            let path = Path::new("/tmp/d").join(name);
+            let by_path = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| super::OUTPUT_EXTENSIONS.iter().any(|o| o.eq_ignore_ascii_case(e)));
+            assert_eq!(is_output(file_name(&path)), by_path, "{name}");
+        }
+        assert_eq!(file_name(Path::new("/tmp/d/a.txt")), b"a.txt");
+        assert_eq!(file_name(Path::new("a.txt")), b"a.txt");
+    }
 }

@@ -256,13 +256,13 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
     }
     let files = sources.len();
 
-    let mut lists = Vec::new();
-    let mut sheets = Vec::new();
-    let mut models = Vec::new();
-    let mut glossaries = Vec::new();
-    let mut scenarios = Vec::new();
-    for (file, origin, packed, kind) in sources {
+    // Each file is decoded on its own: over the thread pool when every
+    // file is loaded (a folder's check, `lists`), on this thread for the
+    // few files of one list (starting the pool would cost more). Each
+    // file's diagnostics are kept apart and added in the files' order.
+    let parse = |(file, origin, packed, kind): Source| {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
+        let mut found = Vec::new();
         // A built-in file nobody asked to prove goes straight from its
         // packed form into the typed structs; anything unusual takes the
         // long way, which says what is wrong.
@@ -270,7 +270,23 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
             (false, Some(packed), Some(kind)) => parse_typed(packed, kind),
             _ => None,
         };
-        let parsed = fast.or_else(|| parse_file(&file, packed, validate, &mut diagnostics));
+        let parsed = fast.or_else(|| parse_file(&file, packed, validate, &mut found));
+        (file, origin, validate, parsed, found)
+    };
+    let parsed: Vec<_> = if selection.is_none() {
+        use rayon::prelude::*;
+        sources.into_par_iter().map(parse).collect()
+    } else {
+        sources.into_iter().map(parse).collect()
+    };
+
+    let mut lists = Vec::new();
+    let mut sheets = Vec::new();
+    let mut models = Vec::new();
+    let mut glossaries = Vec::new();
+    let mut scenarios = Vec::new();
+    for (file, origin, validate, parsed, found) in parsed {
+        diagnostics.extend(found);
         match parsed {
             Some(Parsed::List(list)) => lists.push((list, file, origin, validate)),
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),

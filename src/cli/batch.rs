@@ -14,10 +14,10 @@ use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
 use crate::event::Event;
 use crate::report::batch_json::stream;
-use crate::report::summary::{self, Row, Status, Summary};
+use crate::report::summary::{self, Cells, Row, Status, Summary};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What `--report OUT` writes, from OUT's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +48,8 @@ impl ReportFormat {
 pub fn check(
     catalogue: &Catalogue,
     event: Option<&Event>,
-    files: &[PathBuf],
+    // The paths given, expanded (`batch::collect`).
+    inputs: Vec<batch::Input>,
     format: Format,
     report: Option<&Path>,
     color: bool,
@@ -60,7 +61,6 @@ pub fn check(
         Some(Ok(report)) => Some(report),
         None => None,
     };
-    let inputs = batch::collect(files);
     let bar = progress_bar(inputs.len());
     let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
     let report_format = report.map(|(_, f)| f);
@@ -101,6 +101,12 @@ pub fn check(
         }
     };
     let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
+    // The terminal table's cells, made with each row (see `Cells`).
+    let want_table = format == Format::Text && !single;
+    let mut cells = Vec::with_capacity(if want_table { inputs.len() } else { 0 });
+    // With no report, the rows are read only for what the table prints
+    // besides their cells (see `Row::slim`).
+    let only_table = want_table && report.is_none();
     let mut statuses = Vec::with_capacity(if keep_rows { 0 } else { inputs.len() });
     let mut keys = Vec::with_capacity(inputs.len());
     let mut kept: Vec<Checked<'_>> = Vec::new();
@@ -120,14 +126,22 @@ pub fn check(
         // Share links are only in the JSON documents.
         |bytes, name| check::check_bytes_with(catalogue, event, name, bytes, wants),
         // On the checking thread: what is kept of each result.
-        |checked| Cut {
-            unusable: checked.unusable(),
-            legal: checked.legal(),
-            row: Row::of(&checked),
-            keys: Keys::of(&checked),
-            json: want_json.then(|| stream::fragment(&checked)),
-            html: want_html.then(|| crate::report::html::findings(&checked).map_err(|e| e.to_string())),
-            whole: keep_whole.then_some(checked),
+        |checked| {
+            let mut row = Row::of(&checked);
+            let cells = want_table.then(|| Cells::of(&row));
+            if only_table {
+                row.slim();
+            }
+            Cut {
+                unusable: checked.unusable(),
+                legal: checked.legal(),
+                cells,
+                row,
+                keys: Keys::of(&checked),
+                json: want_json.then(|| stream::fragment(&checked)),
+                html: want_html.then(|| crate::report::html::findings(&checked).map_err(|e| e.to_string())),
+                whole: keep_whole.then_some(checked),
+            }
         },
         &|| {
             if let Some(bar) = &bar {
@@ -137,6 +151,7 @@ pub fn check(
         |i, cut| {
             named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
+            cells.extend(cut.cells);
             if keep_rows {
                 rows.push(cut.row);
             } else {
@@ -210,7 +225,7 @@ pub fn check(
         }
         Format::Text if single => out.stdout = detailed(&kept, color, verbose),
         Format::Text => {
-            out.stdout = summary::table(&summary);
+            out.stdout = summary::table_of(&summary, &cells);
             if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {
                 out.stdout
                     .push_str("hint: `--report report.html` writes every finding of every roster\n");
@@ -244,6 +259,12 @@ pub fn check(
                 out.status = status::UNUSABLE;
             }
         }
+    }
+    // What the batch kept of each roster is freed on the thread pool, idle
+    // by now, while this thread prints: freeing 10,000 rows and names cost
+    // as much as writing the table.
+    if inputs.len() > 1 {
+        rayon::spawn(move || drop((summary, inputs, cells, duplicates)));
     }
     out
 }
@@ -317,6 +338,8 @@ struct Cut<'c> {
     unusable: bool,
     legal: bool,
     row: Row,
+    /// The row's cells in the terminal table, when it is printed.
+    cells: Option<Cells>,
     keys: Keys,
     json: Option<String>,
     html: Option<Result<String, String>>,

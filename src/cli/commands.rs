@@ -52,7 +52,7 @@ pub fn run(args: &Args, color: bool) -> Output {
         Command::Lists { check: true, .. } => catalogue::Checks::All,
         _ => catalogue::Checks::Added,
     };
-    let report = match army_named(&args.command) {
+    let load = || match army_named(&args.command) {
         // A check prints no datasheet, so it needs no glossary.
         Some((army, scenarios))
             if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) =>
@@ -63,6 +63,16 @@ pub fn run(args: &Args, color: bool) -> Output {
             catalogue::load_for_army(args.lists.as_deref(), &army)
         }
         _ => catalogue::load_with(args.lists.as_deref(), checks),
+    };
+    // A check of several files or of a folder walks them while the
+    // catalogue loads (every list, since its rosters may name any): the
+    // two are independent, and each was a serial part of the run.
+    let (report, walked) = match &args.command {
+        Command::Check { files, .. } if files.len() > 1 || files.first().is_some_and(|f| f.is_dir()) => {
+            let (report, inputs) = rayon::join(load, || crate::batch::collect(files));
+            (report, Some(inputs))
+        }
+        _ => (load(), None),
     };
     // The catalogue lives as long as the process: leaking it skips freeing
     // thousands of small allocations just before exit.
@@ -97,7 +107,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     super::batch::check(
                         catalogue,
                         event.as_ref(),
-                        files,
+                        walked.unwrap_or_else(|| crate::batch::collect(files)),
                         *format,
                         report.as_deref(),
                         color,

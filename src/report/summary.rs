@@ -8,7 +8,6 @@
 
 use crate::batch::{Duplicate, DuplicateKind};
 use crate::check::Checked;
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// A roster's verdict in a batch.
@@ -120,6 +119,19 @@ impl Row {
             first_error,
             duplicates: Vec::new(),
         }
+    }
+
+    /// Lets go of what only the row's [`Cells`] print (the force name, the
+    /// army, its id and version, the first error), once they are made: a
+    /// batch that prints the table and nothing else keeps what the table
+    /// reads besides (file, player, status, counts, duplicates), so that
+    /// keeping both costs no more memory than the whole rows did.
+    pub fn slim(&mut self) {
+        self.title = None;
+        self.army = None;
+        self.army_id = None;
+        self.version = None;
+        self.first_error = None;
     }
 
     /// Who the roster is for: the player, or else the force name a Snapfire
@@ -246,9 +258,155 @@ const PLAYER_WIDTH: usize = 24;
 const ARMY_WIDTH: usize = 30;
 const ERROR_WIDTH: usize = 70;
 
+/// A row's seven cells as the table prints them (cleaned, cut, with their
+/// widths in characters), made apart from the table so a batch makes them
+/// on the thread that checked the roster: what is left to [`table_of`],
+/// on one thread, is the widths' maximum and the copying.
+#[derive(Debug, Clone)]
+pub struct Cells {
+    /// The cells one after another.
+    text: String,
+    /// Where each cell ends in `text`.
+    ends: [u32; 7],
+    /// Each cell's width in characters.
+    widths: [u32; 7],
+}
+
+impl Cells {
+    pub fn of(r: &Row) -> Cells {
+        let mut cells = Cells {
+            text: String::with_capacity(r.file.len() + 160),
+            ends: [0; 7],
+            widths: [0; 7],
+        };
+        let file = cells.push_cell(&r.file, usize::MAX);
+        cells.end(0, file);
+        let who = match (&r.player, &r.title) {
+            (Some(p), _) => cells.push_cell(p, PLAYER_WIDTH),
+            (None, Some(t)) => cells.push_cell(&format!("{t} (force)"), PLAYER_WIDTH),
+            (None, None) => cells.push_cell("-", PLAYER_WIDTH),
+        };
+        cells.end(1, who);
+        let army = cells.push_cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH);
+        cells.end(2, army);
+        let version = cells.push_cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH);
+        cells.end(3, version);
+        // `points_text`, written in place.
+        let start = cells.text.len();
+        if let Some(p) = r.points {
+            push_int(&mut cells.text, p);
+        }
+        if let Some(l) = r.limit {
+            cells.text.push('/');
+            push_int(&mut cells.text, i64::from(l));
+        }
+        cells.end(4, cells.text.len() - start);
+        // `status_text`, written in place.
+        let start = cells.text.len();
+        match r.status {
+            Status::Legal => cells.text.push_str("legal"),
+            Status::Illegal => {
+                cells.text.push_str("NOT legal (");
+                push_digits(&mut cells.text, u64::try_from(r.errors).unwrap_or(u64::MAX));
+                cells.text.push(')');
+            }
+            Status::Unreadable => cells.text.push_str("unreadable"),
+            Status::NotARoster => cells.text.push_str("not a roster"),
+        }
+        cells.end(5, cells.text.len() - start);
+        let error = cells.push_cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH);
+        cells.end(6, error);
+        cells
+    }
+
+    /// The cells, each with its width.
+    fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
+        let mut start = 0;
+        self.ends.iter().zip(self.widths).map(move |(&end, width)| {
+            let end = end as usize;
+            let cell = self.text.get(start..end).unwrap_or("");
+            start = end;
+            (cell, width as usize)
+        })
+    }
+
+    /// Ends cell `i` here, `width` characters wide.
+    fn end(&mut self, i: usize, width: usize) {
+        // A cell is a roster's value or a path: far below 4 GiB.
+        self.ends[i] = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+        self.widths[i] = u32::try_from(width).unwrap_or(u32::MAX);
+    }
+
+    /// Adds [`clean`] of `text` to the cells' text; its width in characters.
+    fn push_cell(&mut self, text: &str, width: usize) -> usize {
+        // Printable ASCII, the usual case, told in one pass without an
+        // early exit, which the compiler turns into a few wide compares.
+        let printable = text.bytes().fold(true, |ok, b| ok & (b' '..0x7f).contains(&b));
+        if !printable && !text.is_ascii() {
+            let cleaned = clean(text, width);
+            self.text.push_str(&cleaned);
+            return cleaned.chars().count();
+        }
+        // A byte a character, as `clean` cuts an ASCII text.
+        let cut = if text.len() > width {
+            width.saturating_sub(1)
+        } else {
+            text.len()
+        };
+        let kept = text.get(..cut).unwrap_or(text);
+        if printable {
+            self.text.push_str(kept);
+        } else {
+            self.text.extend(
+                kept.bytes()
+                    .map(|b| if b.is_ascii_control() { '?' } else { char::from(b) }),
+            );
+        }
+        if cut < text.len() {
+            self.text.push('…');
+            return cut + 1;
+        }
+        cut
+    }
+}
+
+/// Writes `n` in decimal, as `Display` does, without the formatting
+/// machinery (which was most of making a row's cells).
+fn push_int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_digits(out, n.unsigned_abs());
+}
+
+/// Writes `n` in decimal.
+fn push_digits(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 /// The terminal table: a header, one line per roster, the duplicates, and
 /// the totals.
 pub fn table(summary: &Summary) -> String {
+    let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
+    table_of(summary, &cells)
+}
+
+/// [`table`] from each row's [`Cells`], made beforehand (`cells[i]` of
+/// `summary.rows[i]`).
+pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
     let header = [
         "FILE",
         "PLAYER",
@@ -258,64 +416,40 @@ pub fn table(summary: &Summary) -> String {
         "STATUS",
         "FIRST ERROR",
     ];
-    // Cells borrow the row's text where it needs no cleaning (most do),
-    // each with its width in characters, counted once.
-    let cells: Vec<[(Cow<'_, str>, usize); 7]> = summary
-        .rows
-        .iter()
-        .map(|r| {
-            let who = match (&r.player, &r.title) {
-                (Some(p), _) => cell(p, PLAYER_WIDTH),
-                (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
-                (None, None) => cell("-", PLAYER_WIDTH),
-            };
-            let status = match r.status {
-                Status::Legal => Cow::Borrowed("legal"),
-                Status::Illegal => Cow::Owned(format!("NOT legal ({})", r.errors)),
-                Status::Unreadable => Cow::Borrowed("unreadable"),
-                Status::NotARoster => Cow::Borrowed("not a roster"),
-            };
-            let points = match (r.points, r.limit) {
-                (None, None) => Cow::Borrowed(""),
-                _ => Cow::Owned(r.points_text()),
-            };
-            [
-                cell(&r.file, usize::MAX),
-                who,
-                cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
-                counted(points),
-                counted(status),
-                cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
-            ]
-        })
-        .collect();
     let mut widths = header.map(|h| h.chars().count());
-    for row in &cells {
-        for (w, (_, width)) in widths.iter_mut().zip(row) {
-            *w = (*w).max(*width);
+    for row in cells {
+        for (w, width) in widths.iter_mut().zip(row.widths) {
+            *w = (*w).max(width as usize);
         }
     }
-    let mut out = String::with_capacity(cells.len() * 128 + 256);
-    let mut text = String::new();
-    let mut line = |cells: &mut dyn Iterator<Item = (&str, usize)>| {
-        text.clear();
-        let mut cells = cells.zip(widths).peekable();
-        while let Some(((cell, count), width)) = cells.next() {
-            text.push_str(cell);
-            if cells.peek().is_some() {
-                for _ in count..width {
-                    text.push(' ');
+    // The longest a line can be: every column at its width, the gaps, the
+    // line break (more only where a character takes several bytes).
+    let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
+    let mut out = String::with_capacity((cells.len() + 1) * longest + 256);
+    let header_widths = header.map(|h| h.chars().count());
+    line(&mut out, header.iter().copied().zip(header_widths), &widths);
+    // The lines of a large table are written a block at a time on the
+    // thread pool, then put together in order.
+    const BLOCK: usize = 1024;
+    if cells.len() > BLOCK {
+        use rayon::prelude::*;
+        let blocks: Vec<String> = cells
+            .par_chunks(BLOCK)
+            .map(|block| {
+                let mut text = String::with_capacity(block.len() * longest);
+                for row in block {
+                    line(&mut text, row.iter(), &widths);
                 }
-                text.push_str("  ");
-            }
+                text
+            })
+            .collect();
+        for block in blocks {
+            out.push_str(&block);
         }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    };
-    line(&mut header.iter().map(|h| (*h, h.chars().count())));
-    for row in &cells {
-        line(&mut row.iter().map(|(c, n)| (c.as_ref(), *n)));
+    } else {
+        for row in cells {
+            line(&mut out, row.iter(), &widths);
+        }
     }
     let groups = summary.duplicate_groups();
     if !groups.is_empty() {
@@ -360,21 +494,26 @@ pub fn table(summary: &Summary) -> String {
     out
 }
 
-/// [`clean`] borrowing `text` where it is clean already, with its width
-/// in characters.
-fn cell(text: &str, width: usize) -> (Cow<'_, str>, usize) {
-    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_control()) && text.len() <= width {
-        return (Cow::Borrowed(text), text.len());
+/// Writes one line of the table: each cell padded to its column's width
+/// and two spaces, the last one not, and no blanks at the end.
+fn line<'a>(out: &mut String, cells: impl Iterator<Item = (&'a str, usize)>, widths: &[usize; 7]) {
+    // Padding is copied from here rather than pushed a space at a time.
+    const SPACES: &str = "                                                                ";
+    let start = out.len();
+    for (i, (cell, count)) in cells.enumerate() {
+        out.push_str(cell);
+        if let Some(width) = widths.get(i).filter(|_| i + 1 < widths.len()) {
+            let mut pad = width.saturating_sub(count) + 2;
+            while pad > 0 {
+                let n = pad.min(SPACES.len());
+                out.push_str(&SPACES[..n]);
+                pad -= n;
+            }
+        }
     }
-    let cleaned = clean(text, width);
-    let count = cleaned.chars().count();
-    (Cow::Owned(cleaned), count)
-}
-
-/// A cell that needs no cleaning, with its width in characters.
-fn counted(text: Cow<'_, str>) -> (Cow<'_, str>, usize) {
-    let count = text.chars().count();
-    (text, count)
+    let kept = out[start..].trim_end().len();
+    out.truncate(start + kept);
+    out.push('\n');
 }
 
 /// A cell for the terminal: control characters (which could move the
@@ -411,8 +550,110 @@ fn clean(text: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::clean;
+    use super::*;
+    use std::borrow::Cow;
 
+    /// [`clean`] borrowing `text` where it is clean already, with its width
+    /// in characters.
+    fn cell(text: &str, width: usize) -> (Cow<'_, str>, usize) {
+        if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_control()) && text.len() <= width {
+            return (Cow::Borrowed(text), text.len());
+        }
+        let cleaned = clean(text, width);
+        let count = cleaned.chars().count();
+        (Cow::Owned(cleaned), count)
+    }
+
+    /// A cell that needs no cleaning, with its width in characters.
+    fn counted(text: Cow<'_, str>) -> (Cow<'_, str>, usize) {
+        let count = text.chars().count();
+        (text, count)
+    }
+
+    /// The cells as the table made them before [`Cells`]: one `Cow` each.
+    fn cells_the_long_way(r: &Row) -> Vec<(String, usize)> {
+        let who = match (&r.player, &r.title) {
+            (Some(p), _) => cell(p, PLAYER_WIDTH),
+            (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
+            (None, None) => cell("-", PLAYER_WIDTH),
+        };
+        let points = match (r.points, r.limit) {
+            (None, None) => Cow::Borrowed(""),
+            _ => Cow::Owned(r.points_text()),
+        };
+        [
+            cell(&r.file, usize::MAX),
+            who,
+            cell(r.army.as_deref().unwrap_or("-"), ARMY_WIDTH),
+            cell(r.version.as_deref().unwrap_or("-"), ARMY_WIDTH),
+            counted(points),
+            counted(Cow::Owned(r.status_text())),
+            cell(r.first_error.as_deref().unwrap_or(""), ERROR_WIDTH),
+        ]
+        .into_iter()
+        .map(|(c, n)| (c.into_owned(), n))
+        .collect()
+    }
+
+    /// Cells made in place are the cells the table printed before: cut,
+    /// cleaned and counted alike, numbers as `Display` writes them.
+    #[test]
+    fn cells_are_cut_cleaned_and_counted_as_before() {
+        let texts = [
+            "",
+            "-",
+            "Ann",
+            "a\u{1b}[31mb",
+            "tab\there",
+            "x".repeat(24).leak(),
+            "y".repeat(25).leak(),
+            "z".repeat(200).leak(),
+            "Jérôme",
+            "é".repeat(40).leak(),
+            "ctrl \u{7f} and \u{85} in é",
+            "line 3: the army costs 5375 points, 2375 over the limit of 3000 and a good deal more besides",
+        ];
+        let numbers = [
+            (None, None, 0),
+            (Some(0), Some(0), 1),
+            (Some(-5), None, 9),
+            (None, Some(3000), 10),
+            (Some(i64::MIN), Some(u32::MAX), 123),
+            (Some(i64::MAX), Some(1), usize::MAX),
+        ];
+        let statuses = [
+            Status::Legal,
+            Status::Illegal,
+            Status::Unreadable,
+            Status::NotARoster,
+        ];
+        let mut rows = 0;
+        for (i, text) in texts.iter().enumerate() {
+            for (j, &(points, limit, errors)) in numbers.iter().enumerate() {
+                let other = texts[(i + j + 1) % texts.len()];
+                let row = Row {
+                    file: format!("dir/{text}.txt"),
+                    status: statuses[(i + j) % statuses.len()],
+                    player: (j % 3 != 0).then(|| text.to_string()),
+                    title: (j % 2 == 0).then(|| other.to_string()),
+                    army: (j != 1).then(|| other.to_string()),
+                    army_id: None,
+                    version: (j != 2).then(|| text.to_string()),
+                    points,
+                    limit,
+                    errors,
+                    warnings: 0,
+                    first_error: (j != 3).then(|| format!("line {i}: {other}{text}")),
+                    duplicates: Vec::new(),
+                };
+                let made: Vec<(String, usize)> =
+                    Cells::of(&row).iter().map(|(c, n)| (c.to_string(), n)).collect();
+                assert_eq!(made, cells_the_long_way(&row), "{row:?}");
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, texts.len() * numbers.len());
+    }
     #[test]
     fn cells_lose_control_characters_and_are_cut() {
         assert_eq!(clean("a\u{1b}[31mb", 100), "a?[31mb");

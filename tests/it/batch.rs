@@ -552,3 +552,59 @@ fn a_check_for_the_table_finds_what_a_full_check_finds() {
         d.hints
     );
 }
+
+/// More rosters than the batch checks at a time and than the table writes
+/// in one block: every line still in path order, with its own roster's
+/// cells, every column aligned under its heading.
+#[test]
+fn a_large_folder_keeps_its_order_across_chunks_and_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let count = 1100;
+    for i in 0..count {
+        // Names of different lengths, one cut in the table.
+        let player = match i % 3 {
+            0 => format!("P{i}"),
+            1 => format!("Player number {i}"),
+            _ => format!("A player whose name is far too long {i}"),
+        };
+        let text = ORKS.replace("Grukk", &player);
+        write(dir.path(), &format!("in/{}/{i:05}.txt", i % 4), text.as_bytes());
+    }
+    let run = muster_in(dir.path(), &["check", "in"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let mut expected: Vec<usize> = (0..count).collect();
+    expected.sort_by_key(|i| (i % 4, *i));
+    let header = lines[0];
+    let player_at = header.find("PLAYER").unwrap();
+    // The heading is ASCII: its byte offsets are character counts.
+    let status_at = header.find("STATUS").unwrap();
+    for (line, i) in lines[1..=count].iter().zip(&expected) {
+        assert!(line.starts_with(&format!("in/{}/{i:05}.txt ", i % 4)), "{line}");
+        let player = &line[player_at..];
+        assert!(
+            player.starts_with(&format!("P{i} "))
+                || player.starts_with(&format!("Player number {i} "))
+                || player.starts_with("A player whose name is …"),
+            "{line}"
+        );
+        // By characters: a cut name ends in a character of several bytes.
+        let status: String = line.chars().skip(status_at).collect();
+        assert!(status.starts_with("legal"), "{line}");
+    }
+    // One list sent under many names: one set of duplicates.
+    assert_eq!(
+        lines[count + 1..],
+        [
+            "",
+            "duplicate: in/0/00000.txt, in/0/00004.txt, in/0/00008.txt and 1097 more hold the same list",
+            "",
+            "1100 rosters: 1100 legal, 0 not legal, 0 unreadable; 1 set of duplicates",
+        ]
+    );
+    // A named path that cannot be read, in the last chunk, is still told
+    // apart from the walked files before it: a usage error.
+    let run = muster_in(dir.path(), &["check", "in", "missing.txt"]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stdout.contains("\nmissing.txt "), "{}", run.stdout);
+}
