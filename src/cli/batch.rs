@@ -224,14 +224,10 @@ pub fn check(
             });
         }
         Format::Text if single => out.stdout = detailed(&kept, color, verbose),
-        Format::Text => {
-            out.stdout = summary::table_of(&summary, &cells);
-            if report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal) {
-                out.stdout
-                    .push_str("hint: `--report report.html` writes every finding of every roster\n");
-            }
-        }
+        // Streamed after the report is written (see the end).
+        Format::Text => {}
     }
+    let table_hint = report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal);
     if let Some((path, format)) = report {
         let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
         let written = write_atomically_with(path, &read, |w| match format {
@@ -263,7 +259,21 @@ pub fn check(
     // What the batch kept of each roster is freed on the thread pool, idle
     // by now, while this thread prints: freeing 10,000 rows and names cost
     // as much as writing the table.
-    if inputs.len() > 1 {
+    if format == Format::Text && !single {
+        // Written as it is made, from the rows' cells: a table of 50,000
+        // rosters is not held whole beside them.
+        out.stream = Some(Stream(Box::new(move |w: &mut dyn std::io::Write| {
+            summary::write_table(w, &summary, &cells)?;
+            if table_hint {
+                w.write_all(b"hint: `--report report.html` writes every finding of every roster\n")?;
+            }
+            rayon::spawn(move || drop((summary, cells)));
+            Ok(())
+        })));
+        if inputs.len() > 1 {
+            rayon::spawn(move || drop((inputs, duplicates)));
+        }
+    } else if inputs.len() > 1 {
         rayon::spawn(move || drop((summary, inputs, cells, duplicates)));
     }
     out

@@ -407,6 +407,16 @@ pub fn table(summary: &Summary) -> String {
 /// [`table`] from each row's [`Cells`], made beforehand (`cells[i]` of
 /// `summary.rows[i]`).
 pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
+    let mut out = Vec::new();
+    // Writing to a vector cannot fail, and every piece is a `str`.
+    let _ = write_table(&mut out, summary, cells);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`table_of`], written to `w` a few thousand lines at a time, so a
+/// folder of any size prints its table without holding it whole: only
+/// the rows' cells are kept, which the column widths need.
+pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells]) -> std::io::Result<()> {
     let header = [
         "FILE",
         "PLAYER",
@@ -425,32 +435,39 @@ pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
     // The longest a line can be: every column at its width, the gaps, the
     // line break (more only where a character takes several bytes).
     let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
-    let mut out = String::with_capacity((cells.len() + 1) * longest + 256);
+    let mut out = String::with_capacity(longest + 256);
     let header_widths = header.map(|h| h.chars().count());
     line(&mut out, header.iter().copied().zip(header_widths), &widths);
+    w.write_all(out.as_bytes())?;
     // The lines of a large table are written a block at a time on the
-    // thread pool, then put together in order.
+    // thread pool, a few blocks at once, then handed on in order.
     const BLOCK: usize = 1024;
+    const BLOCKS_AT_ONCE: usize = 8;
     if cells.len() > BLOCK {
         use rayon::prelude::*;
-        let blocks: Vec<String> = cells
-            .par_chunks(BLOCK)
-            .map(|block| {
-                let mut text = String::with_capacity(block.len() * longest);
-                for row in block {
-                    line(&mut text, row.iter(), &widths);
-                }
-                text
-            })
-            .collect();
-        for block in blocks {
-            out.push_str(&block);
+        for blocks in cells.chunks(BLOCK * BLOCKS_AT_ONCE) {
+            let texts: Vec<String> = blocks
+                .par_chunks(BLOCK)
+                .map(|block| {
+                    let mut text = String::with_capacity(block.len() * longest);
+                    for row in block {
+                        line(&mut text, row.iter(), &widths);
+                    }
+                    text
+                })
+                .collect();
+            for text in texts {
+                w.write_all(text.as_bytes())?;
+            }
         }
     } else {
+        out.clear();
         for row in cells {
             line(&mut out, row.iter(), &widths);
         }
+        w.write_all(out.as_bytes())?;
     }
+    out.clear();
     let groups = summary.duplicate_groups();
     if !groups.is_empty() {
         out.push('\n');
@@ -491,7 +508,7 @@ pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
     out.push('\n');
     out.push_str(&summary.totals());
     out.push('\n');
-    out
+    w.write_all(out.as_bytes())
 }
 
 /// Writes one line of the table: each cell padded to its column's width
@@ -659,5 +676,72 @@ mod tests {
         assert_eq!(clean("a\u{1b}[31mb", 100), "a?[31mb");
         assert_eq!(clean("abcdef", 4), "abc…");
         assert_eq!(clean("abc", 3), "abc");
+    }
+
+    /// A table larger than the blocks written at once (8 x 1,024 lines)
+    /// comes out whole and in order, the same as writing it a line at a
+    /// time with the same widths.
+    #[test]
+    fn a_large_table_is_written_whole_and_in_order() {
+        let rows: Vec<Row> = (0..9_000)
+            .map(|i| Row {
+                file: format!("dir/roster-{i:05}.txt"),
+                status: if i % 7 == 0 {
+                    Status::Legal
+                } else {
+                    Status::Illegal
+                },
+                player: (i % 3 != 0).then(|| format!("Player {}", i % 1_000)),
+                title: None,
+                army: Some("Codex Astartes".to_string()),
+                army_id: None,
+                version: Some("2023-01-03".to_string()),
+                points: Some(3_000 - i64::from(i % 400)),
+                limit: Some(3_000),
+                errors: usize::try_from(i % 5).unwrap_or(0),
+                warnings: 0,
+                first_error: (i % 7 != 0).then(|| format!("line {}: something is wrong", i % 40)),
+                duplicates: Vec::new(),
+            })
+            .collect();
+        let summary = Summary { rows, event: None };
+        let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
+        let table = table_of(&summary, &cells);
+        let lines: Vec<&str> = table.lines().collect();
+        for (i, line) in lines.iter().skip(1).take(9_000).enumerate() {
+            assert!(
+                line.starts_with(&format!("dir/roster-{i:05}.txt ")),
+                "line {i}: {line}"
+            );
+        }
+        // The same widths, one line at a time.
+        let first = lines.first().copied().unwrap_or_default();
+        let mut widths = [0; 7];
+        for row in &cells {
+            for (w, width) in widths.iter_mut().zip(row.widths) {
+                *w = (*w).max(width as usize);
+            }
+        }
+        for (w, h) in widths.iter_mut().zip([
+            "FILE",
+            "PLAYER",
+            "ARMY",
+            "VERSION",
+            "POINTS",
+            "STATUS",
+            "FIRST ERROR",
+        ]) {
+            *w = (*w).max(h.len());
+        }
+        let mut by_line = String::new();
+        for row in &cells {
+            line(&mut by_line, row.iter(), &widths);
+        }
+        assert!(first.starts_with("FILE"));
+        assert!(
+            table.contains(&by_line),
+            "the rows differ from the line-at-a-time table"
+        );
+        assert!(table.ends_with(&format!("{}\n", summary.totals())));
     }
 }
