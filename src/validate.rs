@@ -192,7 +192,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                 message.push_str(" is not checked by muster; check it by hand");
             }
             n => {
-                push_number(&mut message, i64::try_from(n).unwrap_or(i64::MAX));
+                message.push_str(itoa::Buffer::new().format(n));
                 message.push_str(" rules of ");
                 message.push_str(name);
                 message.push_str(" are not checked by muster; check them by hand");
@@ -323,34 +323,12 @@ fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bo
 /// ` (here: 2 <= 1)`.
 fn explain(a: i64, op: Compare, b: i64, out: &mut String) {
     out.push_str(" (here: ");
-    push_number(out, a);
+    out.push_str(itoa::Buffer::new().format(a));
     out.push(' ');
     out.push_str(op.symbol());
     out.push(' ');
-    push_number(out, b);
+    out.push_str(itoa::Buffer::new().format(b));
     out.push(')');
-}
-
-/// `n` in decimal, as `Display` writes it, without the formatter.
-fn push_number(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        // A digit: `rest % 10` is below 10.
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
 }
 
 /// Where to point when an army rule is broken.

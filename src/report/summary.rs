@@ -294,11 +294,11 @@ impl Cells {
         // `points_text`, written in place.
         let start = cells.text.len();
         if let Some(p) = r.points {
-            push_int(&mut cells.text, p);
+            cells.text.push_str(itoa::Buffer::new().format(p));
         }
         if let Some(l) = r.limit {
             cells.text.push('/');
-            push_int(&mut cells.text, i64::from(l));
+            cells.text.push_str(itoa::Buffer::new().format(l));
         }
         cells.end(4, cells.text.len() - start);
         // `status_text`, written in place.
@@ -307,7 +307,7 @@ impl Cells {
             Status::Legal => cells.text.push_str("legal"),
             Status::Illegal => {
                 cells.text.push_str("NOT legal (");
-                push_digits(&mut cells.text, u64::try_from(r.errors).unwrap_or(u64::MAX));
+                cells.text.push_str(itoa::Buffer::new().format(r.errors));
                 cells.text.push(')');
             }
             Status::Unreadable => cells.text.push_str("unreadable"),
@@ -370,33 +370,6 @@ impl Cells {
     }
 }
 
-/// Writes `n` in decimal, as `Display` does, without the formatting
-/// machinery (which was most of making a row's cells).
-fn push_int(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    push_digits(out, n.unsigned_abs());
-}
-
-/// Writes `n` in decimal.
-fn push_digits(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
-}
-
 /// The terminal table: a header, one line per roster, the duplicates, and
 /// the totals.
 pub fn table(summary: &Summary) -> String {
@@ -413,31 +386,39 @@ pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// [`table_of`], written to `w` a few thousand lines at a time, so a
-/// folder of any size prints its table without holding it whole: only
-/// the rows' cells are kept, which the column widths need.
-pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells]) -> std::io::Result<()> {
-    let header = [
-        "FILE",
-        "PLAYER",
-        "ARMY",
-        "VERSION",
-        "POINTS",
-        "STATUS",
-        "FIRST ERROR",
-    ];
-    let mut widths = header.map(|h| h.chars().count());
+/// The table's column titles.
+const HEADER: [&str; 7] = [
+    "FILE",
+    "PLAYER",
+    "ARMY",
+    "VERSION",
+    "POINTS",
+    "STATUS",
+    "FIRST ERROR",
+];
+
+/// Each column's width: its widest cell or its title.
+fn column_widths(cells: &[Cells]) -> [usize; 7] {
+    let mut widths = HEADER.map(|h| h.chars().count());
     for row in cells {
         for (w, width) in widths.iter_mut().zip(row.widths) {
             *w = (*w).max(width as usize);
         }
     }
+    widths
+}
+
+/// [`table_of`], written to `w` a few thousand lines at a time, so a
+/// folder of any size prints its table without holding it whole: only
+/// the rows' cells are kept, which the column widths need.
+pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells]) -> std::io::Result<()> {
+    let widths = column_widths(cells);
     // The longest a line can be: every column at its width, the gaps, the
     // line break (more only where a character takes several bytes).
     let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
     let mut out = String::with_capacity(longest + 256);
-    let header_widths = header.map(|h| h.chars().count());
-    line(&mut out, header.iter().copied().zip(header_widths), &widths);
+    let header_widths = HEADER.map(|h| h.chars().count());
+    line(&mut out, HEADER.iter().copied().zip(header_widths), &widths);
     w.write_all(out.as_bytes())?;
     // The lines of a large table are written a block at a time on the
     // thread pool, a few blocks at once, then handed on in order.
@@ -716,23 +697,7 @@ mod tests {
         }
         // The same widths, one line at a time.
         let first = lines.first().copied().unwrap_or_default();
-        let mut widths = [0; 7];
-        for row in &cells {
-            for (w, width) in widths.iter_mut().zip(row.widths) {
-                *w = (*w).max(width as usize);
-            }
-        }
-        for (w, h) in widths.iter_mut().zip([
-            "FILE",
-            "PLAYER",
-            "ARMY",
-            "VERSION",
-            "POINTS",
-            "STATUS",
-            "FIRST ERROR",
-        ]) {
-            *w = (*w).max(h.len());
-        }
+        let widths = column_widths(&cells);
         let mut by_line = String::new();
         for row in &cells {
             line(&mut by_line, row.iter(), &widths);
