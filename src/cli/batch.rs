@@ -82,8 +82,9 @@ pub fn check(
     // The rows are kept only for what prints them all (the table, the
     // HTML and CSV reports); the JSON documents need a status per roster,
     // and the report's leading fields go to a temporary file like the parts.
-    let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv))
-        || (format == Format::Text && !single);
+    // The terminal table keeps no row either: its cells go to a temporary
+    // file too, and only the column widths stay in memory.
+    let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv));
     let spools = spools.and_then(|(json, html)| {
         let leads = (!keep_rows && report_format == Some(ReportFormat::Json))
             .then(Spool::new)
@@ -103,7 +104,18 @@ pub fn check(
     let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
     // The terminal table's cells, made with each row (see `Cells`).
     let want_table = format == Format::Text && !single;
-    let mut cells = Vec::with_capacity(if want_table { inputs.len() } else { 0 });
+    let mut cells = Vec::with_capacity(if want_table && keep_rows { inputs.len() } else { 0 });
+    let mut table_widths = summary::header_widths();
+    let mut table_spool = match (want_table && !keep_rows).then(Spool::new).transpose() {
+        Ok(spool) => spool,
+        Err(e) => {
+            return Output {
+                stderr: format!("error: cannot create a temporary file: {e}\n"),
+                status: status::UNUSABLE,
+                ..Output::default()
+            };
+        }
+    };
     // With no report, the rows are read only for what the table prints
     // besides their cells (see `Row::slim`).
     let only_table = want_table && report.is_none();
@@ -151,7 +163,14 @@ pub fn check(
         |i, cut| {
             named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
-            cells.extend(cut.cells);
+            match (&mut table_spool, cut.cells) {
+                (Some(spool), Some(row)) => {
+                    row.widen(&mut table_widths);
+                    spool.push(&row.into_part());
+                }
+                (None, row) => cells.extend(row),
+                (Some(_), None) => {}
+            }
             if keep_rows {
                 rows.push(cut.row);
             } else {
@@ -227,7 +246,20 @@ pub fn check(
         // Streamed after the report is written (see the end).
         Format::Text => {}
     }
-    let table_hint = report.is_none() && summary.rows.iter().any(|r| r.status != Status::Legal);
+    let table_hint = report.is_none()
+        && if keep_rows {
+            summary.rows.iter().any(|r| r.status != Status::Legal)
+        } else {
+            statuses.iter().any(|&s| s != Status::Legal)
+        };
+    let table_spooled = match table_spool.map(Spool::finish).transpose() {
+        Ok(spooled) => spooled,
+        Err(e) => {
+            out.stderr = format!("error: cannot write a temporary file: {e}\n");
+            out.status = status::UNUSABLE;
+            return out;
+        }
+    };
     if let Some((path, format)) = report {
         let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
         let written = write_atomically_with(path, &read, |w| match format {
@@ -259,7 +291,19 @@ pub fn check(
     // What the batch kept of each roster is freed on the thread pool, idle
     // by now, while this thread prints: freeing 10,000 rows and names cost
     // as much as writing the table.
-    if format == Format::Text && !single {
+    if let Some(spooled) = table_spooled {
+        // Read back and written a few thousand lines at a time: memory
+        // holds the widths, a status and a name per roster, not the table.
+        let groups = batch::duplicate_groups(&duplicates);
+        out.stream = Some(Stream(Box::new(move |w: &mut dyn std::io::Write| {
+            write_spooled_table(w, &spooled, table_widths, &groups, &inputs, &statuses)?;
+            if table_hint {
+                w.write_all(b"hint: `--report report.html` writes every finding of every roster\n")?;
+            }
+            Ok(())
+        })));
+        rayon::spawn(move || drop((summary, cells, duplicates)));
+    } else if format == Format::Text && !single {
         // Written as it is made, from the rows' cells: a table of 50,000
         // rosters is not held whole beside them.
         out.stream = Some(Stream(Box::new(move |w: &mut dyn std::io::Write| {
@@ -277,6 +321,48 @@ pub fn check(
         rayon::spawn(move || drop((summary, inputs, cells, duplicates)));
     }
     out
+}
+
+/// The terminal table from the cells a batch spooled (see `Spool`), in
+/// blocks of [`summary::ROWS_AT_ONCE`]: the same text as
+/// [`summary::write_table`] writes from rows kept in memory.
+fn write_spooled_table(
+    w: &mut dyn std::io::Write,
+    spooled: &Spooled,
+    widths: [usize; 7],
+    groups: &[batch::DuplicateGroup],
+    inputs: &[batch::Input],
+    statuses: &[Status],
+) -> std::io::Result<()> {
+    // The duplicates' lines name the first member's player, as its cell
+    // shows it: kept as the rows go by.
+    let mut wanted: Vec<usize> = groups
+        .iter()
+        .filter(|g| g.kind == batch::DuplicateKind::SamePlayer)
+        .filter_map(|g| g.members.first().copied())
+        .collect();
+    wanted.sort_unstable();
+    let mut players = std::collections::HashMap::new();
+    summary::write_header(w, &widths)?;
+    let mut parts = spooled.parts()?.enumerate().peekable();
+    let mut rows = Vec::with_capacity(summary::ROWS_AT_ONCE.min(statuses.len()));
+    while parts.peek().is_some() {
+        rows.clear();
+        for (i, part) in parts.by_ref().take(summary::ROWS_AT_ONCE) {
+            let row = Cells::from_part(part?)
+                .ok_or_else(|| std::io::Error::other("the table's temporary file reads back wrong"))?;
+            if wanted.binary_search(&i).is_ok() {
+                players.insert(i, row.who().to_string());
+            }
+            rows.push(row);
+        }
+        summary::write_rows(w, &widths, &rows)?;
+    }
+    let name = |i: usize| inputs.get(i).map(|input| summary::file_cell(&input.name));
+    let player = |i: usize| players.get(&i).cloned().unwrap_or_default();
+    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
+    let totals = summary::totals_line(statuses.len(), count, groups.len());
+    summary::write_tail(w, groups, name, player, &totals)
 }
 
 /// `--report OUT.json` from what a batch keeps when it keeps no rows: a

@@ -228,27 +228,7 @@ impl Summary {
 
     /// The closing line: `5 rosters: 2 legal, 2 not legal, 1 unreadable`.
     pub fn totals(&self) -> String {
-        let n = self.rows.len();
-        let mut line = format!(
-            "{n} roster{}: {} legal, {} not legal, {} unreadable",
-            if n == 1 { "" } else { "s" },
-            self.count(Status::Legal),
-            self.count(Status::Illegal),
-            self.count(Status::Unreadable)
-        );
-        let strays = self.count(Status::NotARoster);
-        if strays > 0 {
-            let _ = write!(line, ", {strays} not a roster");
-        }
-        let groups = self.duplicate_groups().len();
-        if groups > 0 {
-            let _ = write!(
-                line,
-                "; {groups} set{} of duplicates",
-                if groups == 1 { "" } else { "s" }
-            );
-        }
-        line
+        totals_line(self.rows.len(), |s| self.count(s), self.duplicate_groups().len())
     }
 }
 
@@ -257,6 +237,30 @@ impl Summary {
 const PLAYER_WIDTH: usize = 24;
 const ARMY_WIDTH: usize = 30;
 const ERROR_WIDTH: usize = 70;
+
+/// The totals line: `n` rosters, how many have each status, how many sets
+/// of duplicates.
+pub fn totals_line(n: usize, count: impl Fn(Status) -> usize, groups: usize) -> String {
+    let mut line = format!(
+        "{n} roster{}: {} legal, {} not legal, {} unreadable",
+        if n == 1 { "" } else { "s" },
+        count(Status::Legal),
+        count(Status::Illegal),
+        count(Status::Unreadable)
+    );
+    let strays = count(Status::NotARoster);
+    if strays > 0 {
+        let _ = write!(line, ", {strays} not a roster");
+    }
+    if groups > 0 {
+        let _ = write!(
+            line,
+            "; {groups} set{} of duplicates",
+            if groups == 1 { "" } else { "s" }
+        );
+    }
+    line
+}
 
 /// A row's seven cells as the table prints them (cleaned, cut, with their
 /// widths in characters), made apart from the table so a batch makes them
@@ -330,6 +334,54 @@ impl Cells {
         })
     }
 
+    /// Widens `widths` to this row's cells.
+    pub fn widen(&self, widths: &mut [usize; 7]) {
+        for (w, width) in widths.iter_mut().zip(self.widths) {
+            *w = (*w).max(width as usize);
+        }
+    }
+
+    /// The cells as one part of a spool (the text, a unit separator, then
+    /// the cells' ends and widths), read back by [`Cells::from_part`].
+    pub fn into_part(self) -> String {
+        let mut part = self.text;
+        part.push('\u{1f}');
+        for n in self.ends.iter().chain(&self.widths) {
+            part.push_str(itoa::Buffer::new().format(*n));
+            part.push(',');
+        }
+        part
+    }
+
+    /// The cells [`Cells::into_part`] wrote, or `None` for anything else.
+    pub fn from_part(mut part: String) -> Option<Cells> {
+        let (_, numbers) = part.rsplit_once('\u{1f}')?;
+        let mut values = numbers.split_terminator(',').map(str::parse::<u32>);
+        let mut ends = [0; 7];
+        let mut widths = [0; 7];
+        for n in ends.iter_mut().chain(widths.iter_mut()) {
+            *n = values.next()?.ok()?;
+        }
+        if values.next().is_some() {
+            return None;
+        }
+        let text_len = part.len() - numbers.len() - 1;
+        part.truncate(text_len);
+        if ends.iter().any(|&e| e as usize > part.len()) {
+            return None;
+        }
+        Some(Cells {
+            text: part,
+            ends,
+            widths,
+        })
+    }
+
+    /// The second cell: the player (cleaned and cut), or the force name.
+    pub fn who(&self) -> &str {
+        self.iter().nth(1).map_or("", |(cell, _)| cell)
+    }
+
     /// Ends cell `i` here, `width` characters wide.
     fn end(&mut self, i: usize, width: usize) {
         // A cell is a roster's value or a path: far below 4 GiB.
@@ -397,13 +449,16 @@ const HEADER: [&str; 7] = [
     "FIRST ERROR",
 ];
 
+/// Each column's title's width, the least it can be.
+pub fn header_widths() -> [usize; 7] {
+    HEADER.map(|h| h.chars().count())
+}
+
 /// Each column's width: its widest cell or its title.
-fn column_widths(cells: &[Cells]) -> [usize; 7] {
-    let mut widths = HEADER.map(|h| h.chars().count());
+pub fn column_widths(cells: &[Cells]) -> [usize; 7] {
+    let mut widths = header_widths();
     for row in cells {
-        for (w, width) in widths.iter_mut().zip(row.widths) {
-            *w = (*w).max(width as usize);
-        }
+        row.widen(&mut widths);
     }
     widths
 }
@@ -413,43 +468,73 @@ fn column_widths(cells: &[Cells]) -> [usize; 7] {
 /// the rows' cells are kept, which the column widths need.
 pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells]) -> std::io::Result<()> {
     let widths = column_widths(cells);
+    write_header(w, &widths)?;
+    for rows in cells.chunks(ROWS_AT_ONCE) {
+        write_rows(w, &widths, rows)?;
+    }
+    let groups = summary.duplicate_groups();
+    let name = |i: usize| summary.rows.get(i).map(|r| clean(&r.file, usize::MAX));
+    let player = |i: usize| {
+        let player = summary.rows.get(i).and_then(|r| r.player.as_deref());
+        clean(player.unwrap_or(""), PLAYER_WIDTH)
+    };
+    write_tail(w, &groups, name, player, &summary.totals())
+}
+
+/// The table's lines written at once: eight blocks of 1,024, each made on
+/// the thread pool.
+pub const ROWS_AT_ONCE: usize = 8 * 1024;
+
+/// The table's first line, its column titles.
+pub fn write_header(w: &mut dyn std::io::Write, widths: &[usize; 7]) -> std::io::Result<()> {
+    let mut out = String::with_capacity(256);
+    let header_widths = HEADER.map(|h| h.chars().count());
+    line(&mut out, HEADER.iter().copied().zip(header_widths), widths);
+    w.write_all(out.as_bytes())
+}
+
+/// The lines of `rows` (at most [`ROWS_AT_ONCE`] at a time, so the text
+/// held stays small), padded to `widths`.
+pub fn write_rows(w: &mut dyn std::io::Write, widths: &[usize; 7], rows: &[Cells]) -> std::io::Result<()> {
     // The longest a line can be: every column at its width, the gaps, the
     // line break (more only where a character takes several bytes).
     let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
-    let mut out = String::with_capacity(longest + 256);
-    let header_widths = HEADER.map(|h| h.chars().count());
-    line(&mut out, HEADER.iter().copied().zip(header_widths), &widths);
-    w.write_all(out.as_bytes())?;
-    // The lines of a large table are written a block at a time on the
-    // thread pool, a few blocks at once, then handed on in order.
     const BLOCK: usize = 1024;
-    const BLOCKS_AT_ONCE: usize = 8;
-    if cells.len() > BLOCK {
+    if rows.len() > BLOCK {
         use rayon::prelude::*;
-        for blocks in cells.chunks(BLOCK * BLOCKS_AT_ONCE) {
-            let texts: Vec<String> = blocks
-                .par_chunks(BLOCK)
-                .map(|block| {
-                    let mut text = String::with_capacity(block.len() * longest);
-                    for row in block {
-                        line(&mut text, row.iter(), &widths);
-                    }
-                    text
-                })
-                .collect();
-            for text in texts {
-                w.write_all(text.as_bytes())?;
-            }
+        let texts: Vec<String> = rows
+            .par_chunks(BLOCK)
+            .map(|block| {
+                let mut text = String::with_capacity(block.len() * longest);
+                for row in block {
+                    line(&mut text, row.iter(), widths);
+                }
+                text
+            })
+            .collect();
+        for text in texts {
+            w.write_all(text.as_bytes())?;
         }
-    } else {
-        out.clear();
-        for row in cells {
-            line(&mut out, row.iter(), &widths);
-        }
-        w.write_all(out.as_bytes())?;
+        return Ok(());
     }
-    out.clear();
-    let groups = summary.duplicate_groups();
+    let mut out = String::with_capacity(rows.len() * longest);
+    for row in rows {
+        line(&mut out, row.iter(), widths);
+    }
+    w.write_all(out.as_bytes())
+}
+
+/// The table's end: a line per set of duplicates and the totals. `name`
+/// gives a row's file as its cell shows it, `player` the player of a row
+/// (cleaned and cut as its cell).
+pub fn write_tail(
+    w: &mut dyn std::io::Write,
+    groups: &[crate::batch::DuplicateGroup],
+    name: impl Fn(usize) -> Option<String>,
+    player: impl Fn(usize) -> String,
+    totals: &str,
+) -> std::io::Result<()> {
+    let mut out = String::new();
     if !groups.is_empty() {
         out.push('\n');
     }
@@ -460,8 +545,7 @@ pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells
             .members
             .iter()
             .take(NAMED)
-            .filter_map(|&i| summary.rows.get(i))
-            .map(|r| clean(&r.file, usize::MAX))
+            .filter_map(|&i| name(i))
             .collect();
         let who = match (names.as_slice(), group.members.len()) {
             ([a, b], 2) => format!("{a} and {b}"),
@@ -471,23 +555,14 @@ pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells
         };
         let _ = match group.kind {
             DuplicateKind::SamePlayer => {
-                let player = group
-                    .members
-                    .first()
-                    .and_then(|&i| summary.rows.get(i))
-                    .and_then(|r| r.player.as_deref())
-                    .unwrap_or("");
-                writeln!(
-                    out,
-                    "duplicate: {who} name the same player ({})",
-                    clean(player, PLAYER_WIDTH)
-                )
+                let player = group.members.first().map(|&i| player(i)).unwrap_or_default();
+                writeln!(out, "duplicate: {who} name the same player ({player})")
             }
             DuplicateKind::SameList => writeln!(out, "duplicate: {who} hold the same list"),
         };
     }
     out.push('\n');
-    out.push_str(&summary.totals());
+    out.push_str(totals);
     out.push('\n');
     w.write_all(out.as_bytes())
 }
@@ -512,6 +587,11 @@ fn line<'a>(out: &mut String, cells: impl Iterator<Item = (&'a str, usize)>, wid
     let kept = out[start..].trim_end().len();
     out.truncate(start + kept);
     out.push('\n');
+}
+
+/// A file's cell: its name with control characters shown as `?`.
+pub fn file_cell(name: &str) -> String {
+    clean(name, usize::MAX)
 }
 
 /// A cell for the terminal: control characters (which could move the
@@ -708,5 +788,46 @@ mod tests {
             "the rows differ from the line-at-a-time table"
         );
         assert!(table.ends_with(&format!("{}\n", summary.totals())));
+    }
+
+    /// A row's cells read back from a spool are the cells written; any
+    /// other text is refused.
+    #[test]
+    fn cells_read_back_from_a_spool_are_the_cells_written() {
+        for (file, player) in [
+            ("a.txt", Some("Ann")),
+            ("dir/é \u{7}.txt", Some("Jérôme")),
+            ("x", None),
+        ] {
+            let row = Row {
+                file: file.to_string(),
+                status: Status::Illegal,
+                player: player.map(str::to_string),
+                title: Some("Waaagh".to_string()),
+                army: None,
+                army_id: None,
+                version: Some("1.0".to_string()),
+                points: Some(-5),
+                limit: Some(3_000),
+                errors: 2,
+                warnings: 0,
+                first_error: Some("line 3: wrong".to_string()),
+                duplicates: Vec::new(),
+            };
+            let cells = Cells::of(&row);
+            let written: Vec<(String, usize)> = cells.iter().map(|(c, n)| (c.to_string(), n)).collect();
+            let back = Cells::from_part(cells.into_part()).unwrap_or_else(|| panic!("{row:?}"));
+            let read: Vec<(String, usize)> = back.iter().map(|(c, n)| (c.to_string(), n)).collect();
+            assert_eq!(read, written);
+        }
+        for bad in [
+            "",
+            "text",
+            "text\u{1f}1,2,3,",
+            "t\u{1f}1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,",
+            "t\u{1f}9,9,9,9,9,9,9,1,1,1,1,1,1,1,",
+        ] {
+            assert!(Cells::from_part(bad.to_string()).is_none(), "{bad:?}");
+        }
     }
 }

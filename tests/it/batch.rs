@@ -608,3 +608,31 @@ fn a_large_folder_keeps_its_order_across_chunks_and_blocks() {
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(run.stdout.contains("\nmissing.txt "), "{}", run.stdout);
 }
+
+/// The table is written from cells kept in memory when a CSV or HTML
+/// report keeps the rows, and read back from a temporary file otherwise
+/// (so a folder of any size keeps only the column widths): the same table
+/// either way, duplicates and totals included.
+#[test]
+fn the_table_is_the_same_whether_its_rows_are_kept_or_spooled() {
+    let dir = tempfile::tempdir().unwrap();
+    let legal = String::from_utf8(fixture("legal.txt")).unwrap();
+    write(dir.path(), "in/jane.txt", legal.as_bytes());
+    let again = legal.replace("Player: Jane Doe", "Player: Jérôme \u{7}Ünïcode");
+    write(dir.path(), "in/jane-again.txt", again.as_bytes());
+    let other = "Army: Steel Legion\nPoints: 2000\nPlayer: jane doe\n\nInfantry Company\n";
+    write(dir.path(), "in/jérôme.txt", other.as_bytes());
+    write(dir.path(), "in/empty.txt", b"");
+    let spooled = muster_in(dir.path(), &["check", "in"]);
+    let kept = muster_in(dir.path(), &["check", "in", "--report", "r.csv"]);
+    let hint = "hint: `--report report.html` writes every finding of every roster\n";
+    let table = spooled
+        .stdout
+        .strip_suffix(hint)
+        .unwrap_or_else(|| panic!("{}", spooled.stdout));
+    assert_eq!(table, kept.stdout);
+    assert!(table.contains("name the same player (Jane Doe)"), "{table}");
+    assert!(table.contains("hold the same list"), "{table}");
+    assert!(table.contains("Jérôme ?Ünïcode"), "{table}");
+    assert_eq!(spooled.status, kept.status);
+}
