@@ -85,13 +85,16 @@ pub fn check(
     // The terminal table keeps no row either: its cells go to a temporary
     // file too, and only the column widths stay in memory.
     let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv));
+    // The terminal table's cells, made with each row (see `Cells`).
+    let want_table = format == Format::Text && !single;
     let spools = spools.and_then(|(json, html)| {
         let leads = (!keep_rows && report_format == Some(ReportFormat::Json))
             .then(Spool::new)
             .transpose()?;
-        Ok((json, html, leads))
+        let table = (want_table && !keep_rows).then(Spool::new).transpose()?;
+        Ok((json, html, leads, table))
     });
-    let (mut spool, mut html, mut leads) = match spools {
+    let (mut spool, mut html, mut leads, mut table_spool) = match spools {
         Ok(spools) => spools,
         Err(e) => {
             return Output {
@@ -102,20 +105,8 @@ pub fn check(
         }
     };
     let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
-    // The terminal table's cells, made with each row (see `Cells`).
-    let want_table = format == Format::Text && !single;
     let mut cells = Vec::with_capacity(if want_table && keep_rows { inputs.len() } else { 0 });
     let mut table_widths = summary::header_widths();
-    let mut table_spool = match (want_table && !keep_rows).then(Spool::new).transpose() {
-        Ok(spool) => spool,
-        Err(e) => {
-            return Output {
-                stderr: format!("error: cannot create a temporary file: {e}\n"),
-                status: status::UNUSABLE,
-                ..Output::default()
-            };
-        }
-    };
     // With no report, the rows are read only for what the table prints
     // besides their cells (see `Row::slim`).
     let only_table = want_table && report.is_none();
