@@ -107,9 +107,6 @@ pub fn check(
     let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
     let mut cells = Vec::with_capacity(if want_table && keep_rows { inputs.len() } else { 0 });
     let mut table_widths = summary::header_widths();
-    // With no report, the rows are read only for what the table prints
-    // besides their cells (see `Row::slim`).
-    let only_table = want_table && report.is_none();
     let mut statuses = Vec::with_capacity(if keep_rows { 0 } else { inputs.len() });
     let mut keys = Vec::with_capacity(inputs.len());
     let mut kept: Vec<Checked<'_>> = Vec::new();
@@ -130,11 +127,8 @@ pub fn check(
         |bytes, name| check::check_bytes_with(catalogue, event, name, bytes, wants),
         // On the checking thread: what is kept of each result.
         |checked| {
-            let mut row = Row::of(&checked);
+            let row = Row::of(&checked);
             let cells = want_table.then(|| Cells::of(&row));
-            if only_table {
-                row.slim();
-            }
             Cut {
                 unusable: checked.unusable(),
                 legal: checked.legal(),

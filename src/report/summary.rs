@@ -121,19 +121,6 @@ impl Row {
         }
     }
 
-    /// Lets go of what only the row's [`Cells`] print (the force name, the
-    /// army, its id and version, the first error), once they are made: a
-    /// batch that prints the table and nothing else keeps what the table
-    /// reads besides (file, player, status, counts, duplicates), so that
-    /// keeping both costs no more memory than the whole rows did.
-    pub fn slim(&mut self) {
-        self.title = None;
-        self.army = None;
-        self.army_id = None;
-        self.version = None;
-        self.first_error = None;
-    }
-
     /// Who the roster is for: the player, or else the force name a Snapfire
     /// export carries (its first line), marked as such since it names the
     /// army, not the person.
