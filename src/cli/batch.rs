@@ -14,7 +14,7 @@ use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
 use crate::event::Event;
 use crate::report::batch_json::stream;
-use crate::report::summary::{self, Cells, Row, Status, Summary};
+use crate::report::summary::{self, Cells, Row, Status};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::Path;
@@ -64,37 +64,27 @@ pub fn check(
     let bar = progress_bar(inputs.len());
     let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
     let report_format = report.map(|(_, f)| f);
-    // Each result is cut down as soon as it is checked: a row for the
-    // tables, the keys that find duplicates, and the parts of the documents
-    // asked for (JSON parts go to a temporary file), so memory does not
-    // grow with the rosters beyond a row each.
-    let spools = (format == Format::Json || report_format == Some(ReportFormat::Json))
-        .then(Spool::new)
-        .transpose()
-        .and_then(|json| {
-            Ok((
-                json,
-                (report_format == Some(ReportFormat::Html))
-                    .then(Spool::new)
-                    .transpose()?,
-            ))
-        });
-    // The rows are kept only for what prints them all (the table, the
-    // HTML and CSV reports); the JSON documents need a status per roster,
-    // and the report's leading fields go to a temporary file like the parts.
-    // The terminal table keeps no row either: its cells go to a temporary
-    // file too, and only the column widths stay in memory.
-    let keep_rows = matches!(report_format, Some(ReportFormat::Html | ReportFormat::Csv));
-    // The terminal table's cells, made with each row (see `Cells`).
     let want_table = format == Format::Text && !single;
-    let spools = spools.and_then(|(json, html)| {
-        let leads = (!keep_rows && report_format == Some(ReportFormat::Json))
-            .then(Spool::new)
-            .transpose()?;
-        let table = (want_table && !keep_rows).then(Spool::new).transpose()?;
-        Ok((json, html, leads, table))
-    });
-    let (mut spool, mut html, mut leads, mut table_spool) = match spools {
+    // Each result is cut down as soon as it is checked, and what the
+    // documents need of it goes to temporary files (`Spool`): the JSON
+    // parts, the HTML findings, the reports' rows, the terminal table's
+    // cells. Memory keeps a status, the duplicate links and the column
+    // widths: it does not grow with the rosters beyond a few bytes each.
+    let spools = (|| -> std::io::Result<Spools> {
+        let wanted = |yes: bool| yes.then(Spool::new).transpose();
+        Ok(Spools {
+            json: wanted(format == Format::Json || report_format == Some(ReportFormat::Json))?,
+            html: wanted(report_format == Some(ReportFormat::Html))?,
+            rows: wanted(report.is_some())?,
+            table: wanted(want_table)?,
+        })
+    })();
+    let Spools {
+        json: mut spool,
+        mut html,
+        rows: mut row_spool,
+        table: mut table_spool,
+    } = match spools {
         Ok(spools) => spools,
         Err(e) => {
             return Output {
@@ -104,14 +94,12 @@ pub fn check(
             };
         }
     };
-    let mut rows = Vec::with_capacity(if keep_rows { inputs.len() } else { 0 });
-    let mut cells = Vec::with_capacity(if want_table && keep_rows { inputs.len() } else { 0 });
     let mut table_widths = summary::header_widths();
-    let mut statuses = Vec::with_capacity(if keep_rows { 0 } else { inputs.len() });
+    let mut statuses = Vec::with_capacity(inputs.len());
     let mut keys = Vec::with_capacity(inputs.len());
     let mut kept: Vec<Checked<'_>> = Vec::new();
     let (mut named_unusable, mut all_legal) = (false, true);
-    let (want_json, want_html) = (spool.is_some(), html.is_some());
+    let (want_json, want_html, want_rows) = (spool.is_some(), html.is_some(), row_spool.is_some());
     let keep_whole = single && format == Format::Text;
     // Facts (garrison, reserve, strength, victory points) are printed
     // by the JSON documents, the HTML findings and the detailed text of a
@@ -128,12 +116,12 @@ pub fn check(
         // On the checking thread: what is kept of each result.
         |checked| {
             let row = Row::of(&checked);
-            let cells = want_table.then(|| Cells::of(&row));
             Cut {
                 unusable: checked.unusable(),
                 legal: checked.legal(),
-                cells,
-                row,
+                status: row.status,
+                cells: want_table.then(|| Cells::of(&row)),
+                row: want_rows.then(|| serde_json::to_string(&row).map_err(|e| e.to_string())),
                 keys: Keys::of(&checked),
                 json: want_json.then(|| stream::fragment(&checked)),
                 html: want_html.then(|| crate::report::html::findings(&checked).map_err(|e| e.to_string())),
@@ -148,33 +136,21 @@ pub fn check(
         |i, cut| {
             named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
-            match (&mut table_spool, cut.cells) {
-                (Some(spool), Some(row)) => {
-                    row.widen(&mut table_widths);
-                    spool.push(&row.into_part());
-                }
-                (None, row) => cells.extend(row),
-                (Some(_), None) => {}
-            }
-            if keep_rows {
-                rows.push(cut.row);
-            } else {
-                statuses.push(cut.row.status);
-                if let Some(leads) = &mut leads {
-                    match serde_json::to_string(&(&cut.row.army, &cut.row.first_error)) {
-                        Ok(lead) => leads.push(&lead),
-                        Err(e) => leads.fail(std::io::Error::other(e)),
-                    }
-                }
-            }
+            statuses.push(cut.status);
             keys.push(cut.keys);
+            if let (Some(spool), Some(cells)) = (&mut table_spool, cut.cells) {
+                cells.widen(&mut table_widths);
+                spool.push(&cells.into_part());
+            }
+            for (spool, part) in [(&mut row_spool, cut.row), (&mut html, cut.html)] {
+                match (spool, part) {
+                    (Some(spool), Some(Ok(part))) => spool.push(&part),
+                    (Some(spool), Some(Err(e))) => spool.fail(std::io::Error::other(e)),
+                    _ => {}
+                }
+            }
             if let (Some(spool), Some(part)) = (&mut spool, &cut.json) {
                 spool.push(part);
-            }
-            match (&mut html, cut.html) {
-                (Some(html), Some(Ok(part))) => html.push(&part),
-                (Some(html), Some(Err(e))) => html.fail(std::io::Error::other(e)),
-                _ => {}
             }
             kept.extend(cut.whole);
         },
@@ -182,15 +158,10 @@ pub fn check(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let mut summary = Summary {
-        rows,
-        event: event.map(|e| e.file.name.clone()),
-    };
     let duplicates = batch::duplicates_of(&keys);
     drop(keys);
-    if keep_rows {
-        summary.link(&duplicates);
-    }
+    let groups = batch::duplicate_groups(&duplicates);
+    let event_name = event.map(|e| e.file.name.clone());
 
     let mut out = Output {
         // 2 when a path the user named (or standard input) cannot be used:
@@ -205,12 +176,16 @@ pub fn check(
         },
         ..Output::default()
     };
-    let spooled = spool
-        .map(Spool::finish)
-        .transpose()
-        .and_then(|json| Ok((json, html.map(Spool::finish).transpose()?)));
-    let spooled = spooled.and_then(|(json, html)| Ok((json, html, leads.map(Spool::finish).transpose()?)));
-    let (spooled, html, leads) = match spooled {
+    let finished = (|| -> std::io::Result<_> {
+        let finish = |spool: Option<Spool>| spool.map(Spool::finish).transpose();
+        Ok((
+            finish(spool)?,
+            finish(html)?,
+            finish(row_spool)?,
+            finish(table_spool)?,
+        ))
+    })();
+    let (spooled, html, rows, table) = match finished {
         Ok(spooled) => spooled,
         Err(e) => {
             out.stderr = format!("error: cannot write a temporary file: {e}\n");
@@ -220,7 +195,7 @@ pub fn check(
     };
     match format {
         Format::Json => {
-            let event = summary.event.clone();
+            let event = event_name.clone();
             out.stream = spooled.clone().map(|spooled| {
                 Stream(Box::new(move |w: &mut dyn std::io::Write| {
                     stream::write_output(w, event.as_deref(), all_legal, &mut spooled.parts()?)
@@ -231,35 +206,24 @@ pub fn check(
         // Streamed after the report is written (see the end).
         Format::Text => {}
     }
-    let table_hint = report.is_none()
-        && if keep_rows {
-            summary.rows.iter().any(|r| r.status != Status::Legal)
-        } else {
-            statuses.iter().any(|&s| s != Status::Legal)
+    if let (Some((path, format)), Some(rows)) = (report, rows) {
+        let rows = SpooledRows {
+            rows,
+            event: event_name.as_deref(),
+            statuses: &statuses,
+            duplicates: &duplicates,
+            duplicate_sets: groups.len(),
+            inputs: &inputs,
         };
-    let table_spooled = match table_spool.map(Spool::finish).transpose() {
-        Ok(spooled) => spooled,
-        Err(e) => {
-            out.stderr = format!("error: cannot write a temporary file: {e}\n");
-            out.status = status::UNUSABLE;
-            return out;
-        }
-    };
-    if let Some((path, format)) = report {
         let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
         let written = write_atomically_with(path, &read, |w| match format {
             ReportFormat::Html => match &html {
-                Some(html) => crate::report::html::write(&summary, w, &mut html.parts()?),
+                Some(html) => crate::report::html::write(&rows, w, &mut html.parts()?),
                 None => Err(std::io::Error::other("no HTML was kept")),
             },
-            ReportFormat::Csv => crate::report::csv::write(&summary, w).map_err(std::io::Error::other),
+            ReportFormat::Csv => crate::report::csv::write(&rows, w).map_err(std::io::Error::other),
             ReportFormat::Json => match &spooled {
-                Some(spooled) => match &leads {
-                    None => stream::write_report(w, &summary, &mut spooled.parts()?),
-                    Some(leads) => {
-                        write_report_slim(w, &summary, &statuses, &duplicates, &inputs, leads, spooled)
-                    }
-                },
+                Some(spooled) => stream::write_report(w, &rows, &mut spooled.parts()?),
                 None => Err(std::io::Error::other("no JSON was kept")),
             },
         });
@@ -273,39 +237,33 @@ pub fn check(
             }
         }
     }
-    // What the batch kept of each roster is freed on the thread pool, idle
-    // by now, while this thread prints: freeing 10,000 rows and names cost
-    // as much as writing the table.
-    if let Some(spooled) = table_spooled {
+    if let Some(table) = table {
         // Read back and written a few thousand lines at a time: memory
         // holds the widths, a status and a name per roster, not the table.
-        let groups = batch::duplicate_groups(&duplicates);
+        let hint = report.is_none() && statuses.iter().any(|&s| s != Status::Legal);
         out.stream = Some(Stream(Box::new(move |w: &mut dyn std::io::Write| {
-            write_spooled_table(w, &spooled, table_widths, &groups, &inputs, &statuses)?;
-            if table_hint {
+            write_spooled_table(w, &table, table_widths, &groups, &inputs, &statuses)?;
+            if hint {
                 w.write_all(b"hint: `--report report.html` writes every finding of every roster\n")?;
             }
+            // Freed on the thread pool, idle by now, while this thread
+            // finishes: freeing 10,000 names and links cost as much as
+            // writing the table.
+            rayon::spawn(move || drop((inputs, duplicates, statuses)));
             Ok(())
         })));
-        rayon::spawn(move || drop((summary, cells, duplicates)));
-    } else if format == Format::Text && !single {
-        // Written as it is made, from the rows' cells: a table of 50,000
-        // rosters is not held whole beside them.
-        out.stream = Some(Stream(Box::new(move |w: &mut dyn std::io::Write| {
-            summary::write_table(w, &summary, &cells)?;
-            if table_hint {
-                w.write_all(b"hint: `--report report.html` writes every finding of every roster\n")?;
-            }
-            rayon::spawn(move || drop((summary, cells)));
-            Ok(())
-        })));
-        if inputs.len() > 1 {
-            rayon::spawn(move || drop((inputs, duplicates)));
-        }
     } else if inputs.len() > 1 {
-        rayon::spawn(move || drop((summary, inputs, cells, duplicates)));
+        rayon::spawn(move || drop((inputs, duplicates, statuses)));
     }
     out
+}
+
+/// The temporary files a batch writes as it checks (see [`Spool`]).
+struct Spools {
+    json: Option<Spool>,
+    html: Option<Spool>,
+    rows: Option<Spool>,
+    table: Option<Spool>,
 }
 
 /// The terminal table from the cells a batch spooled (see `Spool`), in
@@ -350,75 +308,59 @@ fn write_spooled_table(
     summary::write_tail(w, groups, name, player, &totals)
 }
 
-/// `--report OUT.json` from what a batch keeps when it keeps no rows: a
-/// status per roster, the duplicates, the inputs' names, and each roster's
-/// army and first error read back from `leads`, in order.
-fn write_report_slim(
-    w: &mut dyn std::io::Write,
-    summary: &Summary,
-    statuses: &[Status],
-    duplicates: &[Vec<batch::Duplicate>],
-    inputs: &[batch::Input],
-    leads: &Spooled,
-    parts: &Spooled,
-) -> std::io::Result<()> {
-    use crate::report::batch_json::{
-        DuplicateReport, Totals,
-        stream::{Leading, write_report_with},
-    };
-    let count = |status: Status| statuses.iter().filter(|s| **s == status).count();
-    let totals = Totals {
-        rosters: statuses.len(),
-        legal: count(Status::Legal),
-        illegal: count(Status::Illegal),
-        unreadable: count(Status::Unreadable),
-        not_a_roster: count(Status::NotARoster),
-        duplicates: batch::duplicate_groups(duplicates).len(),
-    };
-    let legal = statuses.iter().all(|s| *s == Status::Legal);
-    let mut read = leads.parts()?;
-    let leading = |i: usize| -> std::io::Result<Option<Leading>> {
-        let Some(&status) = statuses.get(i) else {
-            return Ok(None);
-        };
-        let lead = read
-            .next()
-            .ok_or_else(|| std::io::Error::other("a roster's report fields are missing"))??;
-        let (army_name, first_error): (Option<String>, Option<String>) =
-            serde_json::from_str(&lead).map_err(std::io::Error::other)?;
-        let duplicates = duplicates.get(i).map_or(&[][..], Vec::as_slice);
-        Ok(Some(Leading {
-            status,
-            army_name,
-            first_error,
-            duplicates: duplicates
-                .iter()
-                .filter_map(|d| {
-                    Some(DuplicateReport {
-                        kind: d.kind.as_str().to_string(),
-                        file: inputs.get(d.other)?.name.clone(),
-                    })
-                })
-                .collect(),
-        }))
-    };
-    write_report_with(
-        w,
-        summary.event.as_deref(),
-        legal,
-        totals,
-        leading,
-        &mut parts.parts()?,
-    )
+/// The rows of a batch for its report: read back from their temporary
+/// file, each given its duplicates (named by the inputs) as it is read.
+struct SpooledRows<'a> {
+    rows: Spooled,
+    event: Option<&'a str>,
+    statuses: &'a [Status],
+    duplicates: &'a [Vec<batch::Duplicate>],
+    duplicate_sets: usize,
+    inputs: &'a [batch::Input],
 }
 
-/// What the batch keeps of one checked roster: a row, its duplicate keys,
-/// and its parts of the documents asked for, made on the thread that
+impl summary::Rows for SpooledRows<'_> {
+    fn event(&self) -> Option<&str> {
+        self.event
+    }
+
+    fn statuses(&self) -> std::borrow::Cow<'_, [Status]> {
+        std::borrow::Cow::Borrowed(self.statuses)
+    }
+
+    fn duplicate_sets(&self) -> usize {
+        self.duplicate_sets
+    }
+
+    fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
+        let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
+            let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
+            let links = self.duplicates.get(i).map_or(&[][..], Vec::as_slice);
+            row.duplicates = links
+                .iter()
+                .filter_map(|d| {
+                    Some(summary::DuplicateRow {
+                        kind: d.kind,
+                        other: d.other,
+                        file: self.inputs.get(d.other)?.name.clone(),
+                    })
+                })
+                .collect();
+            Ok(row)
+        });
+        Ok(Box::new(rows))
+    }
+}
+
+/// What the batch keeps of one checked roster: its status, its duplicate
+/// keys, and its parts of the documents asked for, made on the thread that
 /// checked it.
 struct Cut<'c> {
     unusable: bool,
     legal: bool,
-    row: Row,
+    status: Status,
+    /// The row, serialized for the report, when one is written.
+    row: Option<Result<String, String>>,
     /// The row's cells in the terminal table, when it is printed.
     cells: Option<Cells>,
     keys: Keys,
@@ -428,10 +370,10 @@ struct Cut<'c> {
     whole: Option<Checked<'c>>,
 }
 
-/// A part of each roster (JSON, or the HTML of its findings), in order, in
-/// an unnamed temporary file
-/// (gone when the process ends): written as rosters are checked, read back
-/// while the documents are written.
+/// A part of each roster (its JSON, the HTML of its findings, its row, its
+/// table cells), in order, in an unnamed temporary file (gone when the
+/// process ends): written as rosters are checked, read back while the
+/// documents are written.
 struct Spool {
     file: std::io::BufWriter<std::fs::File>,
     lengths: Vec<u32>,

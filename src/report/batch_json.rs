@@ -66,7 +66,7 @@ pub struct DuplicateReport {
 /// for [`super::json::CheckOutput`] and [`CheckReport`] built whole.
 pub mod stream {
     use super::super::json::RosterReport;
-    use super::super::summary::{Row, Status, Summary};
+    use super::super::summary::{Rows, Status};
     use super::{DuplicateReport, Totals};
     use crate::check::Checked;
     use serde::Serialize;
@@ -244,88 +244,51 @@ pub mod stream {
         duplicates: Vec<DuplicateReport>,
     }
 
-    /// `--report OUT.json`: the summary's rows with the parts of the same
-    /// rosters, in order.
+    /// `--report OUT.json`: the rows with the parts of the same rosters,
+    /// in order, a roster at a time.
     pub fn write_report<W: Write + ?Sized>(
         out: &mut W,
-        summary: &Summary,
+        rows: &dyn Rows,
         parts: &mut dyn Iterator<Item = io::Result<String>>,
     ) -> io::Result<()> {
+        let statuses = rows.statuses();
+        let count = |status: Status| statuses.iter().filter(|&&s| s == status).count();
         let totals = Totals {
-            rosters: summary.rows.len(),
-            legal: summary.count(Status::Legal),
-            illegal: summary.count(Status::Illegal),
-            unreadable: summary.count(Status::Unreadable),
-            not_a_roster: summary.count(Status::NotARoster),
-            duplicates: summary.duplicate_groups().len(),
+            rosters: statuses.len(),
+            legal: count(Status::Legal),
+            illegal: count(Status::Illegal),
+            unreadable: count(Status::Unreadable),
+            not_a_roster: count(Status::NotARoster),
+            duplicates: rows.duplicate_sets(),
         };
-        let legal = summary.rows.iter().all(|r| r.status == Status::Legal);
-        let lead = |i: usize| {
-            let r: &Row = summary.rows.get(i)?;
-            Some(Leading {
-                status: r.status,
-                army_name: r.army.clone(),
-                first_error: r.first_error.clone(),
-                duplicates: r
-                    .duplicates
-                    .iter()
-                    .map(|d| DuplicateReport {
-                        kind: d.kind.as_str().to_string(),
-                        file: d.file.clone(),
-                    })
-                    .collect(),
-            })
-        };
-        write_report_with(
-            out,
-            summary.event.as_deref(),
-            legal,
-            totals,
-            |i| Ok(lead(i)),
-            parts,
-        )
-    }
-
-    /// What the report writes of a roster before its part: its status,
-    /// army, first error and duplicates.
-    pub struct Leading {
-        pub status: Status,
-        pub army_name: Option<String>,
-        pub first_error: Option<String>,
-        pub duplicates: Vec<DuplicateReport>,
-    }
-
-    /// [`write_report`] without a [`Summary`]: the totals, and each
-    /// roster's leading fields asked for as its part is written, so a
-    /// batch need not keep a row per roster.
-    pub fn write_report_with<W: Write + ?Sized>(
-        out: &mut W,
-        event: Option<&str>,
-        legal: bool,
-        totals: Totals,
-        mut leading: impl FnMut(usize) -> io::Result<Option<Leading>>,
-        parts: &mut dyn Iterator<Item = io::Result<String>>,
-    ) -> io::Result<()> {
         let head = serde_json::to_string_pretty(&ReportHead {
             muster: env!("CARGO_PKG_VERSION"),
-            event,
-            legal,
+            event: rows.event(),
+            legal: statuses.iter().all(|&s| s == Status::Legal),
             totals,
         })
         .map_err(io::Error::other)?;
-        let lead = |i: usize| {
-            let Some(r) = leading(i)? else {
+        // A row is read as its roster's part is written.
+        let mut read = rows.read()?;
+        let lead = |_| {
+            let Some(r) = read.next().transpose()? else {
                 return Ok(None);
             };
-            Ok(Some(indented(
-                &Lead {
-                    status: r.status.as_str(),
-                    army_name: r.army_name.as_deref(),
-                    first_error: r.first_error.as_deref(),
-                    duplicates: r.duplicates,
-                },
-                INDENT,
-            )))
+            let duplicates = r
+                .duplicates
+                .into_iter()
+                .map(|d| DuplicateReport {
+                    kind: d.kind.as_str().to_string(),
+                    file: d.file,
+                })
+                .collect();
+            let lead = Lead {
+                status: r.status.as_str(),
+                army_name: r.army.as_deref(),
+                first_error: r.first_error.as_deref(),
+                duplicates,
+            };
+            Ok(Some(indented(&lead, INDENT)))
         };
         rosters(out, &head, parts, lead)
     }

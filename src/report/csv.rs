@@ -5,7 +5,7 @@
 //! starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading
 //! `'`, so opening the file runs nothing. No I/O here.
 
-use super::summary::Summary;
+use super::summary::Rows;
 use crate::batch::DuplicateKind;
 
 /// The column names, in order.
@@ -24,11 +24,12 @@ pub const COLUMNS: [&str; 12] = [
     "duplicates",
 ];
 
-/// The report as CSV with a header line, written to `out`.
-pub fn write<W: std::io::Write>(summary: &Summary, out: W) -> Result<(), csv::Error> {
+/// The report as CSV with a header line, written to `out` a row at a time.
+pub fn write<W: std::io::Write>(rows: &dyn Rows, out: W) -> Result<(), csv::Error> {
     let mut writer = csv::Writer::from_writer(out);
     writer.write_record(COLUMNS)?;
-    for r in &summary.rows {
+    for r in rows.read()? {
+        let r = r?;
         let duplicates: Vec<String> = r
             .duplicates
             .iter()

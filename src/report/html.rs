@@ -6,21 +6,28 @@
 //! escaping (`"`, `'`, `&`, `<`, `>`), in text and in attributes alike; the
 //! template marks nothing `safe`. No I/O here.
 
-use super::summary::Summary;
+use super::summary::{Row, Rows, Summary};
 use crate::batch::DuplicateKind;
 use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use askama::Template;
 
-/// The page around the rosters: the table and the footer. Each roster's
-/// section goes after the `Each roster` heading ([`write`]).
+/// The page around the rosters: the table's head and the footer. Each
+/// roster's line goes in the table's body, and its section after the `Each
+/// roster` heading ([`write`]).
 #[derive(Template)]
 #[template(path = "check-report.html")]
 struct Page<'a> {
     muster: &'static str,
-    event: Option<String>,
+    event: Option<&'a str>,
     totals: String,
-    rows: &'a [RowView],
+}
+
+/// A roster's line in the table.
+#[derive(Template)]
+#[template(path = "check-report-row.html")]
+struct TableRow<'a> {
+    r: &'a RowView,
 }
 
 /// The start of a roster's section: its name, facts and duplicates.
@@ -97,7 +104,6 @@ impl DiagnosticView {
     }
 }
 
-/// The report as one self-contained HTML document.
 /// What the page shows of one roster beyond its row: its formations and
 /// every finding.
 struct Detail {
@@ -139,19 +145,56 @@ pub fn render(summary: &Summary, results: &[Checked<'_>]) -> Result<String, aska
     Ok(String::from_utf8_lossy(&page).into_owned())
 }
 
-/// The report as one self-contained HTML document, written to `out`: the
-/// summary's rows, each followed in its section by its [`findings`], given
-/// in the same order.
+/// The report as one self-contained HTML document, written to `out`: a
+/// line in the table for each of the rows, then each row's section ending
+/// with its [`findings`], given in the same order. The rows are read twice,
+/// never kept.
 pub fn write<W: std::io::Write + ?Sized>(
-    summary: &Summary,
+    rows: &dyn Rows,
     out: &mut W,
     findings: &mut dyn Iterator<Item = std::io::Result<String>>,
 ) -> std::io::Result<()> {
-    let rows: Vec<RowView> = summary
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| RowView {
+    let page = Page {
+        muster: env!("CARGO_PKG_VERSION"),
+        event: rows.event(),
+        totals: rows.totals(),
+    }
+    .render()
+    .map_err(std::io::Error::other)?;
+    // Every text of a roster is escaped, so the table's and the heading's
+    // markup occur only where the template wrote them.
+    let at = |marker: &str, from: usize| {
+        page[from..]
+            .find(marker)
+            .map_or(page.len(), |at| from + at + marker.len())
+    };
+    let table = at("<tbody>", 0);
+    let sections = at("<h2>Each roster</h2>", table);
+    out.write_all(&page.as_bytes()[..table])?;
+    for (i, r) in rows.read()?.enumerate() {
+        let line = TableRow {
+            r: &RowView::new(i, &r?),
+        }
+        .render()
+        .map_err(std::io::Error::other)?;
+        write!(out, "\n{line}")?;
+    }
+    out.write_all(&page.as_bytes()[table..sections])?;
+    for (i, (r, body)) in rows.read()?.zip(findings).enumerate() {
+        let head = SectionHead {
+            r: &RowView::new(i, &r?),
+        }
+        .render()
+        .map_err(std::io::Error::other)?;
+        write!(out, "\n{head}{}", body?)?;
+    }
+    out.write_all(&page.as_bytes()[sections..])
+}
+
+impl RowView {
+    /// The view of the `i`th row (from 0).
+    fn new(i: usize, r: &Row) -> RowView {
+        RowView {
             anchor: format!("r{}", i + 1),
             file: r.file.clone(),
             player: r.who().unwrap_or_default(),
@@ -174,27 +217,8 @@ pub fn write<W: std::io::Write + ?Sized>(
                     DuplicateKind::SameList => format!("same list as {}", d.file),
                 })
                 .collect(),
-        })
-        .collect();
-    let page = Page {
-        muster: env!("CARGO_PKG_VERSION"),
-        event: summary.event.clone(),
-        totals: summary.totals(),
-        rows: &rows,
+        }
     }
-    .render()
-    .map_err(std::io::Error::other)?;
-    // Every text of a roster is escaped, so the heading's markup occurs
-    // only where the template wrote it.
-    const SECTIONS: &str = "<h2>Each roster</h2>";
-    let split = page.find(SECTIONS).map_or(page.len(), |at| at + SECTIONS.len());
-    let (before, after) = page.split_at(split);
-    out.write_all(before.as_bytes())?;
-    for (r, body) in rows.iter().zip(findings) {
-        let head = SectionHead { r }.render().map_err(std::io::Error::other)?;
-        write!(out, "\n{head}{}", body?)?;
-    }
-    out.write_all(after.as_bytes())
 }
 
 /// At most this many bytes of a roster line are shown beside a finding.

@@ -11,7 +11,7 @@ use crate::check::Checked;
 use std::fmt::Write as _;
 
 /// A roster's verdict in a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     Legal,
     Illegal,
@@ -64,8 +64,10 @@ pub struct DuplicateRow {
 }
 
 /// One roster of a batch: what every report shows of it, owned, so a batch
-/// keeps its rows and lets the results go.
-#[derive(Debug, Clone)]
+/// keeps its rows and lets the results go. Serialized only to wait in a
+/// batch's temporary file (the reports print rows their own way), without
+/// its duplicates, which are found after every roster is checked.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// The file, as the batch names it.
     pub file: String,
@@ -84,6 +86,7 @@ pub struct Row {
     pub warnings: usize,
     /// The first error, prefixed with its line when it has one.
     pub first_error: Option<String>,
+    #[serde(skip)]
     pub duplicates: Vec<DuplicateRow>,
 }
 
@@ -212,10 +215,46 @@ impl Summary {
             .collect();
         crate::batch::duplicate_groups(&links)
     }
+}
+
+/// The rows of a batch as the CSV, HTML and JSON reports read them: kept
+/// in memory ([`Summary`]) or read back from where a large batch put them
+/// (`muster check`'s temporary file), so the reports never need every row
+/// at once.
+pub trait Rows {
+    /// The event the rosters were checked for, if any.
+    fn event(&self) -> Option<&str>;
+    /// Each roster's status, in order.
+    fn statuses(&self) -> std::borrow::Cow<'_, [Status]>;
+    /// How many sets of duplicates there are.
+    fn duplicate_sets(&self) -> usize;
+    /// Every row, in order, with its duplicates filled in; read from the
+    /// start again on each call.
+    fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>>;
 
     /// The closing line: `5 rosters: 2 legal, 2 not legal, 1 unreadable`.
-    pub fn totals(&self) -> String {
-        totals_line(self.rows.len(), |s| self.count(s), self.duplicate_groups().len())
+    fn totals(&self) -> String {
+        let statuses = self.statuses();
+        let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
+        totals_line(statuses.len(), count, self.duplicate_sets())
+    }
+}
+
+impl Rows for Summary {
+    fn event(&self) -> Option<&str> {
+        self.event.as_deref()
+    }
+
+    fn statuses(&self) -> std::borrow::Cow<'_, [Status]> {
+        self.rows.iter().map(|r| r.status).collect()
+    }
+
+    fn duplicate_sets(&self) -> usize {
+        self.duplicate_groups().len()
+    }
+
+    fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
+        Ok(Box::new(self.rows.iter().cloned().map(Ok)))
     }
 }
 

@@ -609,12 +609,14 @@ fn a_large_folder_keeps_its_order_across_chunks_and_blocks() {
     assert!(run.stdout.contains("\nmissing.txt "), "{}", run.stdout);
 }
 
-/// The table is written from cells kept in memory when a CSV or HTML
-/// report keeps the rows, and read back from a temporary file otherwise
-/// (so a folder of any size keeps only the column widths): the same table
-/// either way, duplicates and totals included.
+/// A batch keeps no rows: the table's cells and the reports' rows wait in
+/// temporary files and are read back in order. What it prints and writes is
+/// what the library makes from rows kept in memory (as `muster serve`
+/// does), with duplicates of both kinds, a control character and
+/// non-ASCII names.
 #[test]
-fn the_table_is_the_same_whether_its_rows_are_kept_or_spooled() {
+fn a_batch_writes_what_rows_kept_in_memory_give() {
+    use muster::report::{batch_json::stream, csv, html, summary};
     let dir = tempfile::tempdir().unwrap();
     let legal = String::from_utf8(fixture("legal.txt")).unwrap();
     write(dir.path(), "in/jane.txt", legal.as_bytes());
@@ -623,16 +625,48 @@ fn the_table_is_the_same_whether_its_rows_are_kept_or_spooled() {
     let other = "Army: Steel Legion\nPoints: 2000\nPlayer: jane doe\n\nInfantry Company\n";
     write(dir.path(), "in/jérôme.txt", other.as_bytes());
     write(dir.path(), "in/empty.txt", b"");
-    let spooled = muster_in(dir.path(), &["check", "in"]);
-    let kept = muster_in(dir.path(), &["check", "in", "--report", "r.csv"]);
-    let hint = "hint: `--report report.html` writes every finding of every roster\n";
-    let table = spooled
-        .stdout
-        .strip_suffix(hint)
-        .unwrap_or_else(|| panic!("{}", spooled.stdout));
-    assert_eq!(table, kept.stdout);
+    let folder = dir.path().join("in");
+    let folder_arg = folder.to_str().unwrap();
+
+    // Kept: every result checked whole, then the rows made of them.
+    let report = muster::catalogue::load_embedded();
+    let inputs = muster::batch::collect(std::slice::from_ref(&folder));
+    let results = muster::batch::check_all(
+        &inputs,
+        |bytes, name| muster::check::check_bytes(&report.catalogue, name, bytes),
+        &|| {},
+    );
+    let links = muster::batch::duplicates(&results);
+    let kept = summary::Summary::new(&results, &links, None);
+    let table = summary::table(&kept);
     assert!(table.contains("name the same player (Jane Doe)"), "{table}");
     assert!(table.contains("hold the same list"), "{table}");
     assert!(table.contains("Jérôme ?Ünïcode"), "{table}");
-    assert_eq!(spooled.status, kept.status);
+
+    let run = muster_in(dir.path(), &["check", folder_arg]);
+    let hint = "hint: `--report report.html` writes every finding of every roster\n";
+    assert_eq!(run.stdout, format!("{table}{hint}"));
+    assert_eq!(run.status, 1);
+
+    let mut expected_csv = Vec::new();
+    csv::write(&kept, &mut expected_csv).unwrap();
+    let expected_html = html::render(&kept, &results).unwrap();
+    let mut expected_json = Vec::new();
+    let mut parts = results.iter().map(|c| Ok(stream::fragment(c)));
+    stream::write_report(&mut expected_json, &kept, &mut parts).unwrap();
+    for (name, expected) in [
+        ("r.csv", expected_csv),
+        ("r.html", expected_html.into_bytes()),
+        ("r.json", expected_json),
+    ] {
+        let run = muster_in(dir.path(), &["check", folder_arg, "--report", name]);
+        assert_eq!(run.stdout, table, "{name}");
+        assert_eq!(run.status, 1, "{name}");
+        let written = std::fs::read(dir.path().join(name)).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&expected),
+            "{name}"
+        );
+    }
 }
