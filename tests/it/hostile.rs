@@ -546,10 +546,34 @@ fn hostile_outputs_are_atomic_and_never_overwrite_an_input() {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
         assert!(!std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert!(std::fs::read(&link).unwrap().starts_with(b"%PDF"));
-        // A report over one of the checked files is refused.
+        // A report over one of the checked files is refused: by its name,
+        // or by another (a hard link), among other files.
         let run = muster(&["check", r, r, "--report", r], None);
         assert_eq!(run.status, Some(2));
         assert_eq!(std::fs::read(&roster).unwrap(), original);
+        let as_csv = dir.join("r.csv");
+        std::fs::write(&as_csv, &original).unwrap();
+        let linked = dir.join("linked.json");
+        std::fs::hard_link(&roster, &linked).unwrap();
+        for (checked, report) in [(&as_csv, &as_csv), (&roster, &linked)] {
+            let run = muster(
+                &[
+                    "check",
+                    LEGAL,
+                    checked.to_str().unwrap(),
+                    "--report",
+                    report.to_str().unwrap(),
+                ],
+                None,
+            );
+            assert_eq!(run.status, Some(2), "{}", run.stderr);
+            assert!(
+                run.stderr.contains("it is one of the files being read"),
+                "{}",
+                run.stderr
+            );
+            assert_eq!(std::fs::read(report).unwrap(), original);
+        }
     }
 }
 
