@@ -268,7 +268,7 @@ struct Spools {
 
 /// The terminal table from the cells a batch spooled (see `Spool`), in
 /// blocks of [`summary::ROWS_AT_ONCE`]: the same text as
-/// [`summary::write_table`] writes from rows kept in memory.
+/// [`summary::table`] makes from rows kept in memory.
 fn write_spooled_table(
     w: &mut dyn std::io::Write,
     spooled: &Spooled,

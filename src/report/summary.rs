@@ -290,7 +290,7 @@ pub fn totals_line(n: usize, count: impl Fn(Status) -> usize, groups: usize) -> 
 
 /// A row's seven cells as the table prints them (cleaned, cut, with their
 /// widths in characters), made apart from the table so a batch makes them
-/// on the thread that checked the roster: what is left to [`table_of`],
+/// on the thread that checked the roster: what is left to [`write_rows`],
 /// on one thread, is the widths' maximum and the copying.
 #[derive(Debug, Clone)]
 pub struct Cells {
@@ -448,19 +448,25 @@ impl Cells {
     }
 }
 
-/// The terminal table: a header, one line per roster, the duplicates, and
-/// the totals.
+/// The terminal table of rows kept in memory: a header, one line per
+/// roster, the duplicates, and the totals. `muster check` writes the same
+/// text from cells it read back from a temporary file, a block at a time
+/// (`cli::batch`), with the same pieces: [`write_header`], [`write_rows`],
+/// [`write_tail`].
 pub fn table(summary: &Summary) -> String {
     let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
-    table_of(summary, &cells)
-}
-
-/// [`table`] from each row's [`Cells`], made beforehand (`cells[i]` of
-/// `summary.rows[i]`).
-pub fn table_of(summary: &Summary, cells: &[Cells]) -> String {
+    let widths = column_widths(&cells);
+    let groups = summary.duplicate_groups();
+    let name = |i: usize| summary.rows.get(i).map(|r| clean(&r.file, usize::MAX));
+    let player = |i: usize| {
+        let player = summary.rows.get(i).and_then(|r| r.player.as_deref());
+        clean(player.unwrap_or(""), PLAYER_WIDTH)
+    };
     let mut out = Vec::new();
     // Writing to a vector cannot fail, and every piece is a `str`.
-    let _ = write_table(&mut out, summary, cells);
+    let _ = write_header(&mut out, &widths)
+        .and_then(|()| write_rows(&mut out, &widths, &cells))
+        .and_then(|()| write_tail(&mut out, &groups, name, player, &summary.totals()));
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -487,24 +493,6 @@ pub fn column_widths(cells: &[Cells]) -> [usize; 7] {
         row.widen(&mut widths);
     }
     widths
-}
-
-/// [`table_of`], written to `w` a few thousand lines at a time, so a
-/// folder of any size prints its table without holding it whole: only
-/// the rows' cells are kept, which the column widths need.
-pub fn write_table(w: &mut dyn std::io::Write, summary: &Summary, cells: &[Cells]) -> std::io::Result<()> {
-    let widths = column_widths(cells);
-    write_header(w, &widths)?;
-    for rows in cells.chunks(ROWS_AT_ONCE) {
-        write_rows(w, &widths, rows)?;
-    }
-    let groups = summary.duplicate_groups();
-    let name = |i: usize| summary.rows.get(i).map(|r| clean(&r.file, usize::MAX));
-    let player = |i: usize| {
-        let player = summary.rows.get(i).and_then(|r| r.player.as_deref());
-        clean(player.unwrap_or(""), PLAYER_WIDTH)
-    };
-    write_tail(w, &groups, name, player, &summary.totals())
 }
 
 /// The table's lines written at once: eight blocks of 1,024, each made on
@@ -793,7 +781,7 @@ mod tests {
             .collect();
         let summary = Summary { rows, event: None };
         let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
-        let table = table_of(&summary, &cells);
+        let table = table(&summary);
         let lines: Vec<&str> = table.lines().collect();
         for (i, line) in lines.iter().skip(1).take(9_000).enumerate() {
             assert!(
