@@ -1349,9 +1349,7 @@ fn force_variant(
         .filter_map(|f| Some((f, tags.get(f.id.as_str())?)))
         .filter(|(_, t)| !t.contains("fortification"))
         .collect();
-    let has = |v: &Variant, t: &crate::catalogue::Tags| {
-        v.tags.iter().any(|x| t.contains(x)) && !v.unless.iter().any(|x| t.contains(x))
-    };
+    let has = |v: &Variant, t: &crate::catalogue::Tags| v.card_of(|x| t.contains(x));
     // A variant made of its cards alone (Kroot Mercenaries).
     if let Some(v) = variants
         .iter()

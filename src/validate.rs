@@ -331,6 +331,17 @@ fn explain(a: i64, op: Compare, b: i64, out: &mut String) {
     out.push(')');
 }
 
+/// `kinds(s)` over `formations`: how many different kinds they hold.
+fn kinds<'f>(formations: impl Iterator<Item = &'f ArmyFormation>, s: Option<&Selector>) -> i64 {
+    let mut kinds = Vec::new();
+    for f in formations {
+        f.kinds(s, &mut kinds);
+    }
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds.len() as i64
+}
+
 /// Where to point when an army rule is broken.
 trait Locate {
     fn locate(&self, cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)>;
@@ -378,15 +389,7 @@ impl ArmyFacts<'_, '_> {
             .map(|(_, f)| f);
         // The measure decided once, not once a formation.
         match (m, s) {
-            (Measure::Kinds, _) => {
-                let mut kinds = Vec::new();
-                for f in formations {
-                    f.kinds(s, &mut kinds);
-                }
-                kinds.sort_unstable();
-                kinds.dedup();
-                kinds.len() as i64
-            }
+            (Measure::Kinds, _) => kinds(formations, s),
             (Measure::Count, Some(s)) => formations.map(|f| f.count(s)).sum(),
             (Measure::Count, None) => formations.count() as i64,
             (Measure::Points, s) => formations.map(|f| self.points_in(f, s)).sum(),
@@ -400,13 +403,7 @@ impl ArmyFacts<'_, '_> {
             (Measure::Count, None) => 1,
             (Measure::Points, s) => self.points_in(f, s),
             (Measure::Units, s) => f.units_of(s),
-            (Measure::Kinds, s) => {
-                let mut kinds = Vec::new();
-                f.kinds(s, &mut kinds);
-                kinds.sort_unstable();
-                kinds.dedup();
-                kinds.len() as i64
-            }
+            (Measure::Kinds, s) => kinds(std::iter::once(f), s),
         }
     }
 

@@ -347,14 +347,7 @@ fn zero_bytes(x: u64) -> u64 {
 }
 
 /// The first `\n` at or after `p`, or the end.
-fn next_newline(t: &[u8], mut p: usize) -> usize {
-    while let Some(w) = t.get(p..p + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
-        let found = zero_bytes(u64::from_le_bytes(w) ^ (ONES * u64::from(b'\n')));
-        if found != 0 {
-            return p + (found.trailing_zeros() / 8) as usize;
-        }
-        p += 8;
-    }
+fn next_newline(t: &[u8], p: usize) -> usize {
     let rest = t.get(p..).unwrap_or_default();
     memchr::memchr(b'\n', rest).map_or(t.len(), |i| p + i)
 }

@@ -998,16 +998,14 @@ fn link_list(
         match compile_parts(constraint, &scope) {
             // The texts move from the file; its ids stay, for the check of
             // repeated ids below.
-            Ok((applies_to, cond)) => constraints.push(Constraint {
-                id: constraint.id.clone(),
-                scope: constraint.scope,
-                applies_to,
-                cond,
-                text: std::mem::take(&mut constraint.rule),
-                message: std::mem::take(&mut constraint.message),
-                provenance: std::mem::take(&mut constraint.provenance),
-                severity: constraint.severity,
-            }),
+            Ok(compiled) => {
+                let texts = [
+                    std::mem::take(&mut constraint.rule),
+                    std::mem::take(&mut constraint.message),
+                    std::mem::take(&mut constraint.provenance),
+                ];
+                constraints.push(assemble(constraint, compiled, texts));
+            }
             Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
         }
     }
@@ -1254,17 +1252,32 @@ fn link_list(
 /// Parses a constraint and resolves its selectors against one list. The
 /// error names the field at fault and says what is wrong.
 fn compile(constraint: &raw::Constraint, scope: &Resolver<'_>) -> Result<Constraint, (&'static str, String)> {
-    let (applies_to, cond) = compile_parts(constraint, scope)?;
-    Ok(Constraint {
-        id: constraint.id.clone(),
-        scope: constraint.scope,
+    let compiled = compile_parts(constraint, scope)?;
+    let texts = [
+        constraint.rule.clone(),
+        constraint.message.clone(),
+        constraint.provenance.clone(),
+    ];
+    Ok(assemble(constraint, compiled, texts))
+}
+
+/// The constraint `raw` compiled to, with its rule, message and
+/// provenance (`texts`, copied from it or moved out of it).
+fn assemble(
+    raw: &raw::Constraint,
+    (applies_to, cond): Compiled,
+    [text, message, provenance]: [String; 3],
+) -> Constraint {
+    Constraint {
+        id: raw.id.clone(),
+        scope: raw.scope,
         applies_to,
         cond,
-        text: constraint.rule.clone(),
-        message: constraint.message.clone(),
-        provenance: constraint.provenance.clone(),
-        severity: constraint.severity,
-    })
+        text,
+        message,
+        provenance,
+        severity: raw.severity,
+    }
 }
 
 /// A constraint's formations (`applies_to`) and its condition, compiled

@@ -303,9 +303,13 @@ fn write_spooled_table(
     }
     let name = |i: usize| inputs.get(i).map(|input| summary::file_cell(&input.name));
     let player = |i: usize| players.get(&i).cloned().unwrap_or_default();
-    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
-    let totals = summary::totals_line(statuses.len(), count, groups.len());
-    summary::write_tail(w, groups, name, player, &totals)
+    summary::write_tail(
+        w,
+        groups,
+        name,
+        player,
+        &summary::totals_line(statuses, groups.len()),
+    )
 }
 
 /// The rows of a batch for its report: read back from their temporary

@@ -5,8 +5,7 @@
 //! starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading
 //! `'`, so opening the file runs nothing. No I/O here.
 
-use super::summary::Rows;
-use crate::batch::DuplicateKind;
+use super::summary::{DuplicateRow, Rows};
 
 /// The column names, in order.
 pub const COLUMNS: [&str; 12] = [
@@ -30,17 +29,7 @@ pub fn write<W: std::io::Write>(rows: &dyn Rows, out: W) -> Result<(), csv::Erro
     writer.write_record(COLUMNS)?;
     for r in rows.read()? {
         let r = r?;
-        let duplicates: Vec<String> = r
-            .duplicates
-            .iter()
-            .map(|d| {
-                let kind = match d.kind {
-                    DuplicateKind::SamePlayer => "same player as",
-                    DuplicateKind::SameList => "same list as",
-                };
-                format!("{kind} {}", d.file)
-            })
-            .collect();
+        let duplicates: Vec<String> = r.duplicates.iter().map(DuplicateRow::describe).collect();
         writer.write_record([
             defuse(&r.file),
             defuse(r.who().as_deref().unwrap_or("")),

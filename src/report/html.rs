@@ -6,8 +6,7 @@
 //! escaping (`"`, `'`, `&`, `<`, `>`), in text and in attributes alike; the
 //! template marks nothing `safe`. No I/O here.
 
-use super::summary::{Row, Rows, Summary};
-use crate::batch::DuplicateKind;
+use super::summary::{DuplicateRow, Row, Rows, Summary};
 use crate::check::Checked;
 use crate::diagnostic::Diagnostic;
 use askama::Template;
@@ -209,14 +208,7 @@ impl RowView {
                 .as_deref()
                 .map(crate::diagnostic::quoted)
                 .unwrap_or_default(),
-            duplicates: r
-                .duplicates
-                .iter()
-                .map(|d| match d.kind {
-                    DuplicateKind::SamePlayer => format!("same player as {}", d.file),
-                    DuplicateKind::SameList => format!("same list as {}", d.file),
-                })
-                .collect(),
+            duplicates: r.duplicates.iter().map(DuplicateRow::describe).collect(),
         }
     }
 }

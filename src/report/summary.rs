@@ -63,6 +63,17 @@ pub struct DuplicateRow {
     pub file: String,
 }
 
+impl DuplicateRow {
+    /// `same player as FILE` or `same list as FILE`, as the reports say it.
+    pub fn describe(&self) -> String {
+        let kind = match self.kind {
+            DuplicateKind::SamePlayer => "same player as",
+            DuplicateKind::SameList => "same list as",
+        };
+        format!("{kind} {}", self.file)
+    }
+}
+
 /// One roster of a batch: what every report shows of it, owned, so a batch
 /// keeps its rows and lets the results go. Serialized only to wait in a
 /// batch's temporary file (the reports print rows their own way), without
@@ -194,10 +205,6 @@ impl Summary {
         }
     }
 
-    pub fn count(&self, status: Status) -> usize {
-        self.rows.iter().filter(|r| r.status == status).count()
-    }
-
     /// Each set of duplicates once, members in row order.
     pub fn duplicate_groups(&self) -> Vec<crate::batch::DuplicateGroup> {
         let links: Vec<Vec<crate::batch::Duplicate>> = self
@@ -234,9 +241,7 @@ pub trait Rows {
 
     /// The closing line: `5 rosters: 2 legal, 2 not legal, 1 unreadable`.
     fn totals(&self) -> String {
-        let statuses = self.statuses();
-        let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
-        totals_line(statuses.len(), count, self.duplicate_sets())
+        totals_line(&self.statuses(), self.duplicate_sets())
     }
 }
 
@@ -264,9 +269,11 @@ const PLAYER_WIDTH: usize = 24;
 const ARMY_WIDTH: usize = 30;
 const ERROR_WIDTH: usize = 70;
 
-/// The totals line: `n` rosters, how many have each status, how many sets
-/// of duplicates.
-pub fn totals_line(n: usize, count: impl Fn(Status) -> usize, groups: usize) -> String {
+/// The totals line: how many rosters, how many have each status (one
+/// status a roster), how many sets of duplicates.
+pub fn totals_line(statuses: &[Status], groups: usize) -> String {
+    let n = statuses.len();
+    let count = |s: Status| statuses.iter().filter(|&&x| x == s).count();
     let mut line = format!(
         "{n} roster{}: {} legal, {} not legal, {} unreadable",
         if n == 1 { "" } else { "s" },
@@ -502,8 +509,7 @@ pub const ROWS_AT_ONCE: usize = 8 * 1024;
 /// The table's first line, its column titles.
 pub fn write_header(w: &mut dyn std::io::Write, widths: &[usize; 7]) -> std::io::Result<()> {
     let mut out = String::with_capacity(256);
-    let header_widths = HEADER.map(|h| h.chars().count());
-    line(&mut out, HEADER.iter().copied().zip(header_widths), widths);
+    line(&mut out, HEADER.iter().copied().zip(header_widths()), widths);
     w.write_all(out.as_bytes())
 }
 

@@ -467,21 +467,12 @@ fn parse_points(value: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// Where `part` (a piece of `whole`) first occurs in `whole`, as
-/// `str::find` says, without its searcher: the version's span is where its
-/// text is first found, which is where it stands unless the name repeats it.
-fn first_place(whole: &str, part: &str) -> usize {
-    let (w, p) = (whole.as_bytes(), part.as_bytes());
-    let (Some(&first), Some(last)) = (p.first(), w.len().checked_sub(p.len())) else {
-        return 0;
-    };
-    // Where the piece stands, then only the bytes before it searched.
-    let at = (part.as_ptr() as usize).wrapping_sub(whole.as_ptr() as usize);
-    let stands = (at <= last && w[at..].starts_with(p)).then_some(at);
-    (0..stands.unwrap_or(last + 1))
-        .find(|&i| w[i] == first && w[i..].starts_with(p))
-        .or(stands)
-        .unwrap_or(0)
+/// Where the version [`split_version`] cut from `value` starts in it: it
+/// ends at the closing parenthesis, the value's last character but blanks.
+/// (The version's text searched for in the value, as before, pointed at
+/// the name when the name repeats it: `2026 (2026)`.)
+fn version_at(value: &str, version: &str) -> usize {
+    value.trim_end().len().saturating_sub(1 + version.len())
 }
 
 /// Splits `Codex Astartes (2026-02-04)` into the name and the version, when
@@ -598,7 +589,7 @@ impl<'f> Builder<'f> {
                 let (name, version) = split_version(&value.value);
                 let name_span = Span::new(value.span.start, value.span.start + name.len());
                 if let Some(version) = version {
-                    let start = value.span.start + first_place(&value.value, version);
+                    let start = value.span.start + version_at(&value.value, version);
                     let v = Spanned::new(version.to_string(), Span::new(start, start + version.len()));
                     Self::set(diagnostics, file, &mut header.version, v, "version");
                 }
@@ -622,7 +613,7 @@ impl<'f> Builder<'f> {
                 let (name, version) = split_version(&value.value);
                 let name_span = Span::new(value.span.start, value.span.start + name.len());
                 let version = version.map(|v| {
-                    let start = value.span.start + first_place(&value.value, v);
+                    let start = value.span.start + version_at(&value.value, v);
                     Spanned::new(v.to_string(), Span::new(start, start + v.len()))
                 });
                 header.allies.push(super::Allied {
@@ -1085,25 +1076,21 @@ mod tests {
     }
 
     #[test]
-    fn a_version_is_placed_where_its_text_first_stands() {
-        for value in [
-            "Codex Astartes (2026-02-04)",
-            "2026 (2026)",
-            "a(1) (1)",
-            "(9)",
-            "Blitz (x9) (9)",
+    fn a_version_is_placed_where_it_stands() {
+        for (value, at) in [
+            ("Codex Astartes (2026-02-04)", 16),
+            ("Codex Astartes (2026-02-04)  ", 16),
+            ("2026 (2026)", 6),
+            ("a(1) (1)", 6),
+            ("(9)", 1),
+            ("Blitz (x9) (9)", 12),
+            ("Codex Astartes (NetEA Tournament Pack (2026-02-04))", 16),
         ] {
             let (_, version) = split_version(value);
             let version = version.unwrap();
-            assert_eq!(
-                first_place(value, version),
-                value.find(version).unwrap(),
-                "{value}"
-            );
+            assert_eq!(version_at(value, version), at, "{value}");
+            assert_eq!(&value[at..at + version.len()], version, "{value}");
         }
-        assert_eq!(first_place("abc", "abcd"), 0);
-        assert_eq!(first_place("abc", ""), 0);
-        assert_eq!(first_place("xbcbc", "bc"), 1);
     }
 
     #[test]
