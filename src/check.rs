@@ -700,6 +700,23 @@ fn check_version(
     if version_matches(list, &version.value) {
         return None;
     }
+    if let Some(snapfire) = list.snapfire_version.as_deref()
+        && names::normalize(snapfire) == names::normalize(&version.value)
+    {
+        return Some(
+            Diagnostic::note(
+                Code::VersionMismatch,
+                format!(
+                    "`{}` is Snapfire's version of {}; muster checks it against the tournament pack, {}",
+                    version.value,
+                    list.name,
+                    list.version_text()
+                ),
+            )
+            .at(file, version.span)
+            .hint("where Snapfire's data is older than the pack, muster follows the pack"),
+        );
+    }
     Some(
         Diagnostic::warning(
             Code::VersionMismatch,

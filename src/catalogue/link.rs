@@ -1187,6 +1187,7 @@ fn link_list(
         aliases: file.aliases,
         version: file.version,
         version_label: file.version_label,
+        snapfire_version: file.imports.as_ref().and_then(|i| i.snapfire_version.clone()),
         battlescribe: file
             .imports
             .as_ref()

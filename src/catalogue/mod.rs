@@ -529,6 +529,9 @@ pub struct ArmyList {
     pub aliases: Vec<String>,
     pub version: String,
     pub version_label: Option<String>,
+    /// The version string of Snapfire's file for this list, when it is
+    /// not the pack's (`imports.snapfire_version`).
+    pub snapfire_version: Option<String>,
     pub snapfire_id: Option<String>,
     /// BattleScribe catalogues read as this list: name and id.
     pub battlescribe: Vec<(String, Option<String>)>,

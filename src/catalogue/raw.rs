@@ -222,6 +222,12 @@ pub struct Imports {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+$"))]
     pub snapfire_file: Option<String>,
+    /// The version string Snapfire's list file carries (`"NetEA v3.24
+    /// *APPROVED*"`), as its text export prints it after the list name.
+    /// A roster naming it is read as this list's version (the pack's), with
+    /// a note where the two differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapfire_version: Option<String>,
     /// Snapfire picks that are not simply one of the upgrade whose
     /// `snapfire_ids` name them: `2x Land Raider` is two Land Raiders,
     /// `6 Fire Warriors, 3 Devilfish` is two upgrades at once. An id given
