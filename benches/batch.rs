@@ -278,6 +278,7 @@ fn main() {
         // formation facts, which only the detailed documents print.
         |bytes, name| {
             let wants = check::Wants {
+                points: None,
                 share_link: false,
                 facts: false,
             };

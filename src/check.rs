@@ -11,7 +11,7 @@ use crate::import::{battlescribe, snapfire};
 use crate::resolve::{Army, resolve};
 use crate::roster::{self, Dialect, Header, Spanned};
 use crate::source::SourceFile;
-use crate::validate::{Limit, validate};
+use crate::validate::{Limit, LimitOrigin, validate};
 
 /// A formation as it appears in results.
 #[derive(Debug, Clone)]
@@ -207,11 +207,14 @@ pub fn check_text<'c>(catalogue: &'c Catalogue, name: &str, text: &str) -> Check
     check_text_for(catalogue, None, name, text)
 }
 
-/// What a check makes beyond its findings and the army's summary, for a
-/// caller that knows what it will print: a batch whose reports have no
-/// share links does not make them.
+/// What the caller asks of a check: the game's size when it gives one,
+/// and what to make beyond the findings and the army's summary (a batch
+/// whose reports have no share links does not make them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wants {
+    /// The points limit the caller sets (`--points N`): it holds for every
+    /// roster, and a roster's own `Points:` that differs gets a warning.
+    pub points: Option<u32>,
     /// The army's Snapfire share link ([`Checked::share`]).
     pub share_link: bool,
     /// Each formation's facts and the strategy rating in the army's
@@ -226,6 +229,7 @@ pub struct Wants {
 impl Wants {
     /// Everything: what [`check_bytes`] and [`check_text`] make.
     pub const ALL: Wants = Wants {
+        points: None,
         share_link: true,
         facts: true,
     };
@@ -397,7 +401,13 @@ fn check_file<'c>(
             army_span,
             &mut diagnostics,
         );
-        let mut limit = points_limit(&file, &parsed.header, event, scenario.as_ref(), &mut diagnostics);
+        let mut limit = points_limit(
+            &file,
+            &parsed.header,
+            (event, wants.points),
+            scenario.as_ref(),
+            &mut diagnostics,
+        );
         if let Some(applied) = &scenario {
             match event {
                 Some(event) => crate::scenario::opponent_in_event(
@@ -738,21 +748,30 @@ fn same_version(a: &str, b: &str) -> bool {
 }
 
 /// The limit the roster is held to: the event's, which the roster must
-/// agree with when it states one; otherwise the roster's own.
+/// agree with when it states one; else the caller's `--points`; else the
+/// roster's own; else, for a Snapfire export (whose title gives what the
+/// force costs, not the game's size), one assumed from its total.
 /// In an event with a scenario, the limit is the roster's side's points
 /// at the event's size.
 fn points_limit(
     file: &SourceFile,
     header: &Header,
-    event: Option<&Event>,
+    (event, given): (Option<&Event>, Option<u32>),
     scenario: Option<&crate::scenario::Applied<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Limit> {
     let own = header.points.as_ref().map(|p: &Spanned<u32>| Limit {
         points: p.value,
         span: Some(p.span),
+        origin: LimitOrigin::Roster,
     });
-    let Some(event) = event else { return own };
+    let Some(event) = event else {
+        return match (given, own) {
+            (Some(points), own) => Some(given_limit(file, points, own, diagnostics)),
+            (None, Some(own)) => Some(own),
+            (None, None) => assumed_limit(file, header, diagnostics),
+        };
+    };
     let (points, whose) = match scenario.and_then(|s| s.side.map(|side| (s, side))) {
         Some((applied, side)) => (
             applied.points_at(side, event.file.points),
@@ -779,6 +798,67 @@ fn points_limit(
     Some(Limit {
         points,
         span: header.points.as_ref().map(|p| p.span),
+        origin: LimitOrigin::Event,
+    })
+}
+
+/// `--points N`: the limit for every roster; a roster that states another
+/// is told which one counts.
+fn given_limit(
+    file: &SourceFile,
+    points: u32,
+    own: Option<Limit>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Limit {
+    if let Some(own) = own.filter(|own| own.points != points) {
+        diagnostics.push(
+            Diagnostic::warning(
+                Code::BadHeader,
+                format!(
+                    "the roster states a limit of {} points; it is checked at {points}, as `--points` asks",
+                    own.points
+                ),
+            )
+            .at(file, own.span.unwrap_or_default())
+            .fix(format!("Points: {points}")),
+        );
+    }
+    Limit {
+        points,
+        span: None,
+        origin: LimitOrigin::Given,
+    }
+}
+
+/// Game sizes are agreed in steps of this many points; a Snapfire export's
+/// total is rounded up to the next step to guess the game it was built for.
+pub const ASSUMED_STEP: u32 = 250;
+
+/// A Snapfire export states what the force costs, not the game's size: the
+/// limit is assumed to be that total rounded up to the next
+/// [`ASSUMED_STEP`], and a note says so.
+fn assumed_limit(file: &SourceFile, header: &Header, diagnostics: &mut Vec<Diagnostic>) -> Option<Limit> {
+    let total = header.snapfire_total.as_ref()?;
+    let points = total
+        .value
+        .div_ceil(ASSUMED_STEP)
+        .max(1)
+        .saturating_mul(ASSUMED_STEP);
+    diagnostics.push(
+        Diagnostic::note(
+            Code::MissingPointsLimit,
+            format!(
+                "Snapfire's title gives what the force costs ({} points), not the game's size; muster assumes a {points}-point game",
+                total.value
+            ),
+        )
+        .at(file, total.span)
+        .hint("give the game's size with `--points N` (or `--event`); per-points allowances and share limits depend on it"),
+    );
+    Some(Limit {
+        points,
+        span: Some(total.span),
+        origin: LimitOrigin::Assumed,
     })
 }
 
@@ -931,6 +1011,7 @@ fn force_roster(parsed: &roster::Roster, ally: Option<usize>) -> roster::Roster 
         army: h.army.clone(),
         version: h.version.clone(),
         points: h.points.clone(),
+        snapfire_total: h.snapfire_total.clone(),
         player: h.player.clone(),
         event: h.event.clone(),
         title: h.title.clone(),

@@ -317,6 +317,7 @@ pub fn limit_without_event(
             Some(Limit {
                 points: cap,
                 span: own.span,
+                origin: own.origin,
             })
         }
         Some(own) => Some(own),
@@ -325,6 +326,7 @@ pub fn limit_without_event(
             Some(Limit {
                 points: cap,
                 span: Some(opponent.span),
+                origin: crate::validate::LimitOrigin::Roster,
             })
         }
     }

@@ -18,6 +18,21 @@ use crate::source::Span;
 pub struct Limit {
     pub points: u32,
     pub span: Option<Span>,
+    /// Where the limit comes from, for the words of an over-limit error.
+    pub origin: LimitOrigin,
+}
+
+/// Who set a roster's points limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitOrigin {
+    /// The roster's own `Points:` line (or a scenario's cap of it).
+    Roster,
+    /// The event file's `points`.
+    Event,
+    /// The caller's `--points N`.
+    Given,
+    /// Worked out from the total of a Snapfire export, which states no limit.
+    Assumed,
 }
 
 /// Checks an army against its list's constraints and any extra
@@ -84,9 +99,11 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                 "tournament rules: formations total the agreed points or less",
             )
             .hint("remove or shrink a formation, or raise the limit if the event allows it");
-            d = d.label(match limit.span {
-                Some(_) => format!("limit {}", limit.points),
-                None => format!("the event's limit is {}", limit.points),
+            d = d.label(match (limit.origin, limit.span) {
+                (LimitOrigin::Given, _) => format!("`--points` sets the limit to {}", limit.points),
+                (LimitOrigin::Assumed, _) => format!("assumed limit {}", limit.points),
+                (_, Some(_)) => format!("limit {}", limit.points),
+                (_, None) => format!("the event's limit is {}", limit.points),
             });
             out.push(d);
         }

@@ -405,6 +405,7 @@ pub(super) fn datasheet(
         critical_hit: unit.critical_hit,
         faction: faction.to_string(),
         remarks: unit.remarks,
+        missing_why: unit.missing_why,
         parsed,
         written: std::sync::OnceLock::new(),
     }

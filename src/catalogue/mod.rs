@@ -847,6 +847,8 @@ pub struct Datasheet {
     pub faction: String,
     /// What the notation cannot say, in our words.
     pub remarks: Vec<String>,
+    /// Why a value is missing, where one is.
+    pub missing_why: Option<String>,
     /// The values parsed by `crate::notation`, on first use: a check never
     /// prints a datasheet, so it never pays for parsing one. Files the run
     /// must prove (`--lists`, `lists --check`, the tests) are parsed while
@@ -885,6 +887,7 @@ impl Datasheet {
                 notes: self.notes.clone(),
                 remarks: self.remarks.clone(),
                 critical_hit: self.critical_hit.clone(),
+                missing_why: self.missing_why.clone(),
             })
         })
     }

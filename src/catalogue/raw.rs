@@ -1206,6 +1206,11 @@ pub struct Datasheet {
     /// War engines: what a critical hit does, in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub critical_hit: Option<String>,
+    /// Why a value above is `missing` (which sources lack it), in our
+    /// words. Every NetEA datasheet with a missing value says why (a test
+    /// holds them to it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing_why: Option<String>,
 }
 
 /// One weapon line of a datasheet (a weapon with two profiles has two lines).

@@ -49,6 +49,12 @@ pub enum Command {
         /// 'Counts As', extra restrictions). `muster event new` writes one.
         #[arg(long, value_name = "EVENT.yaml")]
         event: Option<PathBuf>,
+        /// The game's size in points, for every roster: a Snapfire export
+        /// states only what its force costs, so without this (or a
+        /// `Points:` line, or an event) muster assumes the next multiple
+        /// of 250 and says so.
+        #[arg(long, value_name = "N", conflicts_with = "event", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        points: Option<u32>,
         /// Also write a report of every roster and its findings; the
         /// format follows the extension: .html, .csv or .json. Written
         /// whole or not at all.

@@ -47,7 +47,8 @@ impl ReportFormat {
 
 pub fn check(
     catalogue: &Catalogue,
-    event: Option<&Event>,
+    // The event and the `--points` limit, either of which applies to every roster.
+    (event, points): (Option<&Event>, Option<u32>),
     // The paths given, expanded (`batch::collect`).
     inputs: Vec<batch::Input>,
     format: Format,
@@ -105,6 +106,7 @@ pub fn check(
     // by the JSON documents, the HTML findings and the detailed text of a
     // single roster; the table, the CSV and the rows print none.
     let wants = check::Wants {
+        points,
         share_link: want_json,
         facts: want_json || want_html || keep_whole,
     };

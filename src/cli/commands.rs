@@ -97,6 +97,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     files,
                     format,
                     event,
+                    points,
                     report,
                 } => {
                     let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
@@ -106,7 +107,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     };
                     super::batch::check(
                         catalogue,
-                        event.as_ref(),
+                        (event.as_ref(), *points),
                         walked.unwrap_or_else(|| crate::batch::collect(files)),
                         *format,
                         report.as_deref(),

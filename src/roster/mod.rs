@@ -52,7 +52,11 @@ pub struct Header {
     /// The list version named (`Army: X (2026-02-04)`, `Version:`, or
     /// Snapfire's version string).
     pub version: Option<Spanned<String>>,
+    /// The points limit the roster states (`Points: 3000`).
     pub points: Option<Spanned<u32>>,
+    /// The number in Snapfire's title line (`Name, 2995 POINTS`): what the
+    /// force costs, not the game's size.
+    pub snapfire_total: Option<Spanned<u32>>,
     pub player: Option<Spanned<String>>,
     pub event: Option<Spanned<String>>,
     /// Snapfire's army name (the first line of its export).

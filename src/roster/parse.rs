@@ -953,7 +953,8 @@ fn snapfire_header(all: Lines<'_>, builder: &mut Builder<'_>, reader: Reader) ->
                 ));
             }
             Rule::number => {
-                builder.header.points = Some(Spanned::new(number(part.as_str()), span(&part, title.start)));
+                builder.header.snapfire_total =
+                    Some(Spanned::new(number(part.as_str()), span(&part, title.start)));
             }
             _ => {}
         }

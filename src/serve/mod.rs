@@ -452,8 +452,8 @@ fn load(app: &App, text: &str) -> String {
         _ => return text.to_string(),
     };
     match snapfire::to_roster(&shared.link, catalogue) {
-        Ok(imported) => match checked.header.points.as_ref() {
-            Some(points) => edit::set_header(&imported.roster, "Points", &points.value.to_string()),
+        Ok(imported) => match checked.limit() {
+            Some(points) => edit::set_header(&imported.roster, "Points", &points.to_string()),
             None => imported.roster,
         },
         Err(_) => text.to_string(),

@@ -509,6 +509,7 @@ fn a_check_for_the_table_finds_what_a_full_check_finds() {
     paths.sort();
     assert!(paths.len() > 100, "{} roster cases", paths.len());
     let table = muster::check::Wants {
+        points: None,
         share_link: false,
         facts: false,
     };

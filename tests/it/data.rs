@@ -270,3 +270,63 @@ fn every_list_name_finds_its_list_through_the_index() {
         ListLookup::NotFound(Some(_))
     ));
 }
+
+/// Every unit a NetEA list fields has a datasheet with every statistic
+/// (speed, armour, close combat, firefight, each weapon's range and
+/// firepower), or says why a value is `missing` (`missing_why`): a crib
+/// sheet never shows a blank that nobody explained.
+#[test]
+fn every_netea_unit_has_complete_statistics_or_says_why_not() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let game = muster::games::GameId::Netea;
+    let mut faults = BTreeMap::<String, Vec<String>>::new();
+    for list in catalogue.lists.iter().filter(|l| l.game == game) {
+        for id in &list.units {
+            let Some(sheet) = catalogue.datasheet(game, id) else {
+                faults
+                    .entry(id.clone())
+                    .or_default()
+                    .push(format!("no datasheet ({})", list.id));
+                continue;
+            };
+            let mut missing: Vec<&str> = [
+                ("speed", &sheet.speed),
+                ("armour", &sheet.armour),
+                ("cc", &sheet.cc),
+                ("ff", &sheet.ff),
+            ]
+            .into_iter()
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| k)
+            .collect();
+            for weapon in &sheet.weapons {
+                if [&weapon.range, &weapon.firepower]
+                    .iter()
+                    .any(|v| v.trim() == "missing")
+                {
+                    missing.push("a weapon's range or firepower");
+                }
+            }
+            let why = sheet.missing_why.as_deref().is_some_and(|w| !w.trim().is_empty());
+            if !missing.is_empty() && !why {
+                faults
+                    .entry(id.clone())
+                    .or_default()
+                    .push(format!("missing {} with no missing_why", missing.join(", ")));
+            }
+        }
+    }
+    let faults: Vec<String> = faults
+        .into_iter()
+        .map(|(id, mut f)| {
+            f.dedup();
+            format!("{id}: {}", f.join("; "))
+        })
+        .collect();
+    assert!(
+        faults.is_empty(),
+        "NetEA datasheets lacking statistics:\n{}",
+        faults.join("\n")
+    );
+}

@@ -229,7 +229,9 @@ fn snapfire_export() {
     );
     assert_eq!(r.dialect, Dialect::Snapfire);
     assert_eq!(r.header.title.as_ref().unwrap().value, "Incompertus");
-    assert_eq!(r.header.points.as_ref().unwrap().value, 3000);
+    // The title's number is what the force costs, not a points limit.
+    assert_eq!(r.header.snapfire_total.as_ref().unwrap().value, 3000);
+    assert!(r.header.points.is_none());
     assert_eq!(r.header.army.as_ref().unwrap().value, "Codex Astartes");
     assert_eq!(
         r.header.version.as_ref().unwrap().value,
