@@ -489,7 +489,9 @@ fn per_formation_ids_are_read_and_written_in_their_formation() {
             }
         }
     }
-    assert!(upgrades.len() >= 45, "only {} upgrades", upgrades.len());
+    // 36 once the lists followed the pack (2026-11): several per-formation
+    // ids became entries of their own.
+    assert!(upgrades.len() >= 30, "only {} upgrades", upgrades.len());
 }
 
 #[test]
