@@ -141,8 +141,9 @@ pub struct RuleRef {
 
 impl RuleRef {
     /// The provenance without the bookkeeping list authors need and players
-    /// do not: source line references such as `(000 line 2208)` and notes
-    /// about Snapfire or the list's decisions in parentheses.
+    /// do not: source line references such as `(000 line 2208)`, citations
+    /// of the pack's files such as `(pack squat.html)`, and notes about
+    /// Snapfire or the list's decisions in parentheses.
     pub fn plain_provenance(&self) -> String {
         let mut out = String::with_capacity(self.provenance.len());
         let mut rest = self.provenance.as_str();
@@ -153,6 +154,8 @@ impl RuleRef {
             let inside = &rest[open + 1..close];
             let bookkeeping = inside.contains("Snapfire")
                 || inside.contains("decisions")
+                || inside.starts_with("pack ")
+                || inside.starts_with("earlier edition")
                 || inside.starts_with("shared source")
                 || inside.starts_with("line ")
                 || inside.starts_with("lines ")
@@ -712,6 +715,29 @@ pub fn quoted(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn players_see_provenance_without_source_bookkeeping() {
+        let rule = |provenance: &str| super::RuleRef {
+            id: "r".into(),
+            provenance: provenance.into(),
+            expression: None,
+        };
+        assert_eq!(
+            rule("Squats: War Engines, up to a third (pack squat.html)").plain_provenance(),
+            "Squats: War Engines, up to a third"
+        );
+        assert_eq!(
+            rule("Black Legion (pack 2026-02-04): 0-1 Spacecraft (Devastation or Despoiler)")
+                .plain_provenance(),
+            "Black Legion: 0-1 Spacecraft (Devastation or Despoiler)"
+        );
+        assert_eq!(
+            rule("Steel Legion: one spacecraft (000 lines 2204-2208) (Snapfire maxPercent 33.34)")
+                .plain_provenance(),
+            "Steel Legion: one spacecraft"
+        );
+    }
+
     /// [`letters_apart`] as first written: every letter's count in
     /// both names, then the sum of the differences.
     fn letters_apart_plain(a: &[u8], b: &[u8]) -> usize {

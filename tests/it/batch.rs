@@ -46,7 +46,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
 }
 
 const ORKS: &str =
-    "Army: Ghazghkull Thraka's War Horde\nPoints: 3000\nPlayer: Grukk\n\nWarband: Battlewagon\n";
+    "Army: Ghazghkull Thraka's War Horde\nPoints: 3000\nPlayer: Grukk\n\nWarband: Warlord, Battlewagon\n";
 
 /// A folder as an organiser's inbox looks: good lists, bad lists, and
 /// files that are not lists at all, some in a subfolder.

@@ -165,14 +165,14 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
 fn rule_expressions_are_for_verbose_and_json_not_for_players() {
     let plain = muster(&["check", "examples/steel-legion-mistakes.txt"]);
     assert!(
-        plain
-            .stdout
-            .contains("rule: Steel Legion: Titans & Navy one-third limit"),
+        plain.stdout.contains(
+            "rule: Steel Legion: Imperial Ally Formations, up to a third of the points available [one-third]"
+        ),
         "{}",
         plain.stdout
     );
     assert!(!plain.stdout.contains("the rule is `"), "{}", plain.stdout);
-    assert!(!plain.stdout.contains("Snapfire maxPercent"), "{}", plain.stdout);
+    assert!(!plain.stdout.contains("(pack "), "{}", plain.stdout);
 
     let verbose = muster(&["check", "--verbose", "examples/steel-legion-mistakes.txt"]);
     assert!(
@@ -183,7 +183,7 @@ fn rule_expressions_are_for_verbose_and_json_not_for_players() {
         verbose.stdout
     );
     assert!(
-        verbose.stdout.contains("(Snapfire maxPercent 33.34)"),
+        verbose.stdout.contains("(pack imperial-guard-steel-legion.html)"),
         "{}",
         verbose.stdout
     );
@@ -628,7 +628,7 @@ fn json_tells_the_player_strategy_initiative_and_targets() {
 fn counts_as_declarations_are_printed() {
     let roster = temp_file(
         "squigoth.txt",
-        b"Army: Orks (2026-02-21)\nPoints: 2000\nWarband: 2x Battlewagon [250]\nCounts as: Squigoth = Battlewagon\n",
+        b"Army: Orks (2026-02-04)\nPoints: 2000\nWarband: Warlord, 2x Battlewagon [250]\nCounts as: Squigoth = Battlewagon\n",
     );
     let run = muster(&["check", roster.to_str().unwrap()]);
     assert_eq!(run.status, 0, "{}", run.stdout);
@@ -822,4 +822,48 @@ ships:
         "{}",
         run.stdout
     );
+}
+
+/// A Snapfire export's title gives what the force costs (here 2975), not
+/// the game's size: the limit is assumed (the next multiple of 250) and
+/// said, so a one-third group of exactly 1,000 points is legal; `--points`
+/// sets the limit instead, and a smaller one breaks the same rules.
+#[test]
+fn a_snapfire_total_is_not_a_limit() {
+    let assumed = muster(&["check", "--format", "json", &fixture("snapfire-total.txt")]);
+    assert_eq!(assumed.status, 0, "{}", assumed.stdout);
+    let json: serde_json::Value = serde_json::from_str(&assumed.stdout).unwrap();
+    let roster = &json["rosters"][0];
+    assert_eq!(roster["points"], 2975);
+    assert_eq!(roster["limit"], 3000);
+    let notes: Vec<&str> = roster["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "missing-points-limit")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("assumes a 3000-point game"), "{}", notes[0]);
+
+    let given = muster(&["check", "--points", "3000", &fixture("snapfire-total.txt")]);
+    assert_eq!(given.status, 0, "{}", given.stdout);
+    assert!(!given.stdout.contains("assumes"), "{}", given.stdout);
+    assert!(given.stdout.contains("2975/3000 points"), "{}", given.stdout);
+
+    let smaller = muster(&["check", "--points", "2750", &fixture("snapfire-total.txt")]);
+    assert_eq!(smaller.status, 1, "{}", smaller.stdout);
+    assert!(smaller.stdout.contains("`--points` sets the limit to 2750"), "{}", smaller.stdout);
+    assert!(smaller.stdout.contains("[one-third]"), "{}", smaller.stdout);
+
+    // A roster's own limit gives way to `--points`, with a warning.
+    let own = muster(&["check", "--points", "2500", "examples/codex-astartes-3000.txt"]);
+    assert!(
+        own.stdout.contains("the roster states a limit of 3000 points; it is checked at 2500"),
+        "{}",
+        own.stdout
+    );
+    // An event sets the limit itself: both at once is a usage error.
+    let both = muster(&["check", "--points", "3000", "--event", "tests/events/club-3000.yaml", "x.txt"]);
+    assert_eq!(both.status, 2, "{}", both.stderr);
 }

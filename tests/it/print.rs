@@ -637,10 +637,10 @@ fn a_printed_roster_says_which_rules_were_not_checked() {
         text.contains("2 rules of Codex Astartes are not checked"),
         "{text}"
     );
-    assert!(text.contains("Razorbacks may only be added"), "{text}");
+    assert!(text.contains("Units arriving by Drop Pod"), "{text}");
     let html = muster(&["roster", "examples/codex-astartes-3000.txt", "--html", "-"]);
     assert!(
-        html.stdout.contains("<li>Razorbacks may only be added"),
+        html.stdout.contains("<li>Units arriving by Drop Pod"),
         "{}",
         html.stdout
     );
