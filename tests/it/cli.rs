@@ -853,17 +853,29 @@ fn a_snapfire_total_is_not_a_limit() {
 
     let smaller = muster(&["check", "--points", "2750", &fixture("snapfire-total.txt")]);
     assert_eq!(smaller.status, 1, "{}", smaller.stdout);
-    assert!(smaller.stdout.contains("`--points` sets the limit to 2750"), "{}", smaller.stdout);
+    assert!(
+        smaller.stdout.contains("`--points` sets the limit to 2750"),
+        "{}",
+        smaller.stdout
+    );
     assert!(smaller.stdout.contains("[one-third]"), "{}", smaller.stdout);
 
     // A roster's own limit gives way to `--points`, with a warning.
     let own = muster(&["check", "--points", "2500", "examples/codex-astartes-3000.txt"]);
     assert!(
-        own.stdout.contains("the roster states a limit of 3000 points; it is checked at 2500"),
+        own.stdout
+            .contains("the roster states a limit of 3000 points; it is checked at 2500"),
         "{}",
         own.stdout
     );
     // An event sets the limit itself: both at once is a usage error.
-    let both = muster(&["check", "--points", "3000", "--event", "tests/events/club-3000.yaml", "x.txt"]);
+    let both = muster(&[
+        "check",
+        "--points",
+        "3000",
+        "--event",
+        "tests/events/club-3000.yaml",
+        "x.txt",
+    ]);
     assert_eq!(both.status, 2, "{}", both.stderr);
 }
