@@ -893,21 +893,37 @@ impl Resolver<'_, '_> {
             .map(|text| text.split(',').map(counted).collect())
             .unwrap_or_default();
         let single_unit = f.units.len() == 1;
-        let is_own = |item: &Item| {
-            let count = if item.counted { item.count } else { 1 };
-            described
-                .iter()
-                .any(|&(n, name)| n == count && names::same_thing(&item.name.value, name))
-                || f.units.iter().any(|&(unit, n)| {
-                    n == count
-                        && (names::same_thing(&item.name.value, &self.list.units[unit].replace('-', " "))
-                            || (single_unit
-                                && std::iter::once(&f.name)
-                                    .chain(&f.aliases)
-                                    .any(|name| names::same_thing(&item.name.value, name))))
-                })
+        // What each item may stand for: a piece of the description, then
+        // a unit of the formation; each stands for one item at most (a
+        // paid `2 Nobz` after a Warband's own `2 Nobz` is an upgrade).
+        let is_unit = |item: &Item, unit: UnitIdx| {
+            names::same_thing(&item.name.value, &self.list.units[unit].replace('-', " "))
+                || (single_unit
+                    && std::iter::once(&f.name)
+                        .chain(&f.aliases)
+                        .any(|name| names::same_thing(&item.name.value, name)))
         };
-        entry.upgrades.iter().take_while(|item| is_own(item)).count()
+        let stands_for = |item: &Item, slot: usize| {
+            let count = if item.counted { item.count } else { 1 };
+            match described.get(slot) {
+                Some(&(n, name)) => n == count && names::same_thing(&item.name.value, name),
+                None => {
+                    f.units[slot - described.len()].1 == count
+                        && is_unit(item, f.units[slot - described.len()].0)
+                }
+            }
+        };
+        let mut used = vec![false; described.len() + f.units.len()];
+        entry
+            .upgrades
+            .iter()
+            .take_while(|item| {
+                let slots: Vec<usize> = (0..used.len()).filter(|&k| stands_for(item, k)).collect();
+                let fresh = !slots.is_empty() && slots.iter().all(|&k| !used[k]);
+                slots.iter().for_each(|&k| used[k] = true);
+                fresh
+            })
+            .count()
     }
 
     fn unknown_formation(&mut self, name: &Spanned<String>) {

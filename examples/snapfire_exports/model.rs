@@ -180,10 +180,11 @@ impl Force {
             };
             force.formations.push(made);
             let at = force.formations.len() - 1;
-            for _ in 0..rng.below(10) {
-                match rng.below(4) {
+            for _ in 0..rng.below(12) {
+                match rng.below(5) {
                     0 => force.swap(sf, list, at, rng),
                     1 => force.remove(sf, at, rng),
+                    2 => force.repeat(sf, at, rng),
                     _ => force.add(sf, list, at, rng),
                 }
             }
@@ -225,6 +226,22 @@ impl Force {
         let id = offered[rng.below(offered.len())];
         let army = self.army_picks();
         if Force::allowed(sf, f.id, id, &self.formations[at].picks, &army) {
+            self.formations[at].picks.push(id);
+        }
+    }
+
+    /// Takes one of the formation's picks once more, where its limits
+    /// allow (Snapfire's `N Name`).
+    fn repeat(&mut self, sf: &SfList, at: usize, rng: &mut Rng) {
+        let f = &sf.formations[self.formations[at].formation];
+        let picks = &self.formations[at].picks;
+        let offered: Vec<u32> = picks.iter().copied().filter(|p| f.upgrades.contains(p)).collect();
+        if offered.is_empty() {
+            return;
+        }
+        let id = offered[rng.below(offered.len())];
+        let army = self.army_picks();
+        if Force::allowed(sf, f.id, id, picks, &army) {
             self.formations[at].picks.push(id);
         }
     }

@@ -250,3 +250,12 @@ fn share_links_read_picks_as_the_formation_takes_them() {
     assert_eq!(link("SM_scars_NETEA", "507~34x4")[0].1, vec![]);
     assert_eq!(link("CHAOS_legion_NETEA", "551~15x1")[0].1, vec![]);
 }
+
+#[test]
+fn a_paid_pick_written_like_the_formations_own_units_is_an_upgrade() {
+    // A Warband's own `2 Nobz, 6 Boyz, 2 Grotz`, then two paid Nobz.
+    let read = formations(&read("ghazghkull-paid-nobz-after-units.txt"));
+    assert_eq!(read[0].0, "warband");
+    assert!(read[0].1.contains(&("Nobz".to_string(), 2)), "{read:?}");
+    assert_eq!(read[0].2, 295);
+}
