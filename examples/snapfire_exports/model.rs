@@ -168,7 +168,14 @@ pub struct Force {
 impl Force {
     pub fn random(sf: &SfList, list: &ArmyList, usable: &[usize], rng: &mut Rng, n: usize) -> Force {
         let mut force = Force {
-            name: format!("Generated force {n}"),
+            // Snapfire's force name is free text: a comma or a number in
+            // it must not be read as the points. (Not a `~`: Snapfire's
+            // link leaves it bare and splits on it.)
+            name: match n % 3 {
+                0 => format!("Generated force {n}"),
+                1 => format!("Waaagh, {n} POINTS of it"),
+                _ => format!("Force {n}, the 2nd & last (of 3)"),
+            },
             formations: Vec::new(),
         };
         for _ in 0..=rng.below(8) {
