@@ -259,3 +259,17 @@ fn a_paid_pick_written_like_the_formations_own_units_is_an_upgrade() {
     assert!(read[0].1.contains(&("Nobz".to_string(), 2)), "{read:?}");
     assert_eq!(read[0].2, 295);
 }
+
+#[test]
+fn a_pack_of_several_upgrades_taken_twice_doubles_each() {
+    // `2 4 Rangers, 3 War Walkers`: as Snapfire would write pick 48 taken
+    // twice (its limit is one, so written by hand here).
+    let read = formations(&read("alaitoc-pack-taken-twice.txt"));
+    assert_eq!(read[0].0, "ranger-warhost");
+    let mut upgrades = read[0].1.clone();
+    upgrades.retain(|(name, _)| name == "Ranger" || name == "War Walker");
+    assert_eq!(
+        upgrades,
+        vec![("Ranger".to_string(), 8), ("War Walker".to_string(), 6)]
+    );
+}
