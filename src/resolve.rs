@@ -6,11 +6,13 @@
 //! checked by `validate`.
 
 use crate::catalogue::names::{self, Lookup};
-use crate::catalogue::{ArmyList, Cost, FormationIdx, Selector, UpgradeIdx};
+use crate::catalogue::{ArmyList, Cost, FormationIdx, Selector, UnitIdx, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::roster::{Entry, Item, Roster, Spanned};
+use crate::roster::{Dialect, Entry, Item, Roster, Spanned};
 use crate::rules::{Extreme, Facts, Measure, Reach};
 use crate::source::Span;
+
+mod snapfire;
 
 /// A roster resolved against its list.
 #[derive(Debug)]
@@ -206,6 +208,8 @@ pub struct Declaration {
 pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagnostic>) {
     let reread = whole_names(roster, list);
     let roster = reread.as_ref().unwrap_or(roster);
+    let snapfire_read = snapfire::reread(roster, list);
+    let roster = snapfire_read.as_ref().unwrap_or(roster);
     let mut resolver = Resolver {
         roster,
         list,
@@ -253,6 +257,19 @@ impl Resolver<'_, '_> {
         out: &mut Vec<ArmyFormation>,
         parent: Option<usize>,
         depth: usize,
+    ) -> bool {
+        self.entry_as(entry, out, parent, depth, None)
+    }
+
+    /// [`Self::entry`], with the upgrade each item names given (a Snapfire
+    /// export's reading chosen by its cost), or `None` to look them up.
+    fn entry_as(
+        &mut self,
+        entry: &Entry,
+        out: &mut Vec<ArmyFormation>,
+        parent: Option<usize>,
+        depth: usize,
+        chosen: Option<&[Option<UpgradeIdx>]>,
     ) -> bool {
         let list = self.list;
         let name = &entry.item.name;
@@ -316,14 +333,20 @@ impl Resolver<'_, '_> {
         let mut read_whole = true;
         let skip_until = self.snapfire_units_end(entry, formation);
         let contents = self.own_units_written(entry, formation);
-        for item in entry
+        let chosen = match chosen {
+            Some(chosen) => chosen.to_vec(),
+            None => self.snapfire_reading(entry, formation),
+        };
+        for (i, item) in entry
             .upgrades
             .iter()
             .enumerate()
             .filter(|(i, item)| item.span.end > skip_until && *i >= contents)
-            .map(|(_, item)| item)
         {
-            read_whole &= self.upgrade(item, formation, &mut taken);
+            read_whole &= match chosen.get(i).copied().flatten() {
+                Some(upgrade) => self.take(item, formation, upgrade, &mut taken),
+                None => self.upgrade(item, formation, &mut taken),
+            };
         }
         let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
         for child in entry
@@ -809,6 +832,35 @@ impl Resolver<'_, '_> {
         true
     }
 
+    /// The upgrade each item of a Snapfire export names where a name may
+    /// mean more than one (`snapfire_names`): of those the formation takes,
+    /// the reading whose cost is the one the export states, else Snapfire's
+    /// own order (a core item, always there, before the paid extra of the
+    /// same name). Empty when no item needs it.
+    fn snapfire_reading(&mut self, entry: &Entry, formation: FormationIdx) -> Vec<Option<UpgradeIdx>> {
+        if self.roster.dialect != Dialect::Snapfire {
+            return Vec::new();
+        }
+        let readings = snapfire::readings(entry, formation, self.list);
+        let Some(first) = readings.first() else {
+            return Vec::new();
+        };
+        let Some(stated) = entry.cost.as_ref().filter(|_| readings.len() > 1) else {
+            return first.clone();
+        };
+        let costs = |reading: &&Vec<Option<UpgradeIdx>>| {
+            let mut scratch = Resolver {
+                roster: self.roster,
+                list: self.list,
+                diagnostics: Vec::new(),
+            };
+            let mut out = Vec::new();
+            scratch.entry_as(entry, &mut out, None, 0, Some(reading));
+            out.last().map(|f| f.points * i64::from(entry.item.count)) == Some(i64::from(stated.value))
+        };
+        readings.iter().find(costs).unwrap_or(first).clone()
+    }
+
     /// Snapfire prints a formation's unit description before its upgrades;
     /// returns the offset where that description ends, if it is there.
     fn snapfire_units_end(&self, entry: &Entry, formation: FormationIdx) -> usize {
@@ -841,21 +893,37 @@ impl Resolver<'_, '_> {
             .map(|text| text.split(',').map(counted).collect())
             .unwrap_or_default();
         let single_unit = f.units.len() == 1;
-        let is_own = |item: &Item| {
-            let count = if item.counted { item.count } else { 1 };
-            described
-                .iter()
-                .any(|&(n, name)| n == count && names::same_thing(&item.name.value, name))
-                || f.units.iter().any(|&(unit, n)| {
-                    n == count
-                        && (names::same_thing(&item.name.value, &self.list.units[unit].replace('-', " "))
-                            || (single_unit
-                                && std::iter::once(&f.name)
-                                    .chain(&f.aliases)
-                                    .any(|name| names::same_thing(&item.name.value, name))))
-                })
+        // What each item may stand for: a piece of the description, then
+        // a unit of the formation; each stands for one item at most (a
+        // paid `2 Nobz` after a Warband's own `2 Nobz` is an upgrade).
+        let is_unit = |item: &Item, unit: UnitIdx| {
+            names::same_thing(&item.name.value, &self.list.units[unit].replace('-', " "))
+                || (single_unit
+                    && std::iter::once(&f.name)
+                        .chain(&f.aliases)
+                        .any(|name| names::same_thing(&item.name.value, name)))
         };
-        entry.upgrades.iter().take_while(|item| is_own(item)).count()
+        let stands_for = |item: &Item, slot: usize| {
+            let count = if item.counted { item.count } else { 1 };
+            match described.get(slot) {
+                Some(&(n, name)) => n == count && names::same_thing(&item.name.value, name),
+                None => {
+                    f.units[slot - described.len()].1 == count
+                        && is_unit(item, f.units[slot - described.len()].0)
+                }
+            }
+        };
+        let mut used = vec![false; described.len() + f.units.len()];
+        entry
+            .upgrades
+            .iter()
+            .take_while(|item| {
+                let slots: Vec<usize> = (0..used.len()).filter(|&k| stands_for(item, k)).collect();
+                let fresh = !slots.is_empty() && slots.iter().all(|&k| !used[k]);
+                slots.iter().for_each(|&k| used[k] = true);
+                fresh
+            })
+            .count()
     }
 
     fn unknown_formation(&mut self, name: &Spanned<String>) {
@@ -888,6 +956,15 @@ impl Resolver<'_, '_> {
     /// Reads one upgrade of a formation into `taken`; false when it could
     /// not be (unknown, ambiguous or not allowed), which is reported here.
     fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
+        match self.upgrade_named(item, formation) {
+            Some(upgrade) => self.take(item, formation, upgrade, taken),
+            None => false,
+        }
+    }
+
+    /// The upgrade an item names, or `None` (reported here) when it names
+    /// none or could be several the formation takes.
+    fn upgrade_named(&mut self, item: &Item, formation: FormationIdx) -> Option<UpgradeIdx> {
         let list = self.list;
         let f = &list.formations[formation];
         let upgrade = match list.upgrade_names.lookup(&item.name.value) {
@@ -911,7 +988,7 @@ impl Resolver<'_, '_> {
                         item.name.span,
                     );
                     self.diagnostics.push(d);
-                    return false;
+                    return None;
                 }
             }
             Lookup::NotFound => {
@@ -936,10 +1013,27 @@ impl Resolver<'_, '_> {
                     ));
                 }
                 self.diagnostics.push(d.hint(allowed_hint(list, formation)));
-                return false;
+                return None;
             }
         };
+        Some(upgrade)
+    }
+
+    /// Takes `upgrade` as `item` wrote it into `taken`; false when the
+    /// formation may not take it (reported here).
+    fn take(
+        &mut self,
+        item: &Item,
+        formation: FormationIdx,
+        upgrade: UpgradeIdx,
+        taken: &mut Vec<Taken>,
+    ) -> bool {
+        let list = self.list;
+        let f = &list.formations[formation];
         if !f.upgrades.contains(&upgrade) {
+            if self.no_effect(item, formation, upgrade) {
+                return true;
+            }
             let d = Diagnostic::error(
                 Code::UpgradeNotAllowed,
                 format!("{} may not take {}", f.name, list.upgrades[upgrade].name),
@@ -967,6 +1061,30 @@ impl Resolver<'_, '_> {
                 spans: vec![item.span],
             }),
         }
+        true
+    }
+
+    /// An upgrade a Snapfire export writes on a formation that does not
+    /// take it, which would cost nothing and add nothing there (the
+    /// allegiance Snapfire gives every Black Legion formation, the Daemon
+    /// Pool's too): read, with a note that it has no effect.
+    fn no_effect(&mut self, item: &Item, formation: FormationIdx, upgrade: UpgradeIdx) -> bool {
+        if self.roster.dialect != Dialect::Snapfire
+            || !no_effect_on(self.list, formation, upgrade, item.count)
+        {
+            return false;
+        }
+        let u = &self.list.upgrades[upgrade];
+        let f = &self.list.formations[formation].name;
+        let d = Diagnostic::note(
+            Code::UpgradeNotAllowed,
+            format!(
+                "{} has no effect on {f}: Snapfire writes it there, but {f} does not take it",
+                u.name
+            ),
+        )
+        .at(&self.roster.file, item.name.span);
+        self.diagnostics.push(d);
         true
     }
 
@@ -1018,6 +1136,29 @@ fn is_titan_line(list: &ArmyList, child: &Entry, formation: FormationIdx) -> boo
 
 /// An upgrade's price as a formation is offered it, before it takes
 /// anything else (what `muster options` and `muster new` print).
+/// Whether `count` of `upgrade` would change nothing on `formation`: the
+/// formation does not take it, it costs nothing, and it adds nothing but
+/// units the formation has already (what a Snapfire export or link may
+/// carry there: the allegiance on the Black Legion's Daemon Pool, the
+/// White Scars' four Scouts of a Scout formation; read with a note).
+pub fn no_effect_on(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeIdx, count: u32) -> bool {
+    let u = &list.upgrades[upgrade];
+    let f = &list.formations[formation];
+    let free = match &u.cost {
+        Some(Cost::Each(each)) => *each == 0,
+        Some(Cost::Successive(costs)) => costs.iter().all(|&c| c == 0),
+        None => false,
+    };
+    let has = |unit: UnitIdx, n: u32| {
+        f.units
+            .iter()
+            .any(|&(own, had)| own == unit && u64::from(had) >= u64::from(n) * u64::from(count))
+    };
+    let own_units = u.adds.iter().all(|&(unit, n)| has(unit, n));
+    let inert = own_units && u.replaces.is_empty() && u.fills.is_none() && u.cost_when.is_empty();
+    free && inert && !f.upgrades.contains(&upgrade)
+}
+
 pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeIdx) -> Option<&Cost> {
     let bare = ArmyFormation {
         formation,

@@ -500,6 +500,15 @@ pub struct Upgrade {
     /// every id; reading a link accepts every id anywhere.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub snapfire_ids_by_formation: std::collections::BTreeMap<String, Vec<u32>>,
+    /// Names Snapfire's text export prints for this upgrade that are
+    /// another upgrade's name or alias: a free core item written as the
+    /// paid extra of the same name (a Fortress Mob's core `Battlefortress`),
+    /// or a pick that means this upgrade in some formations (`Boyz` in a
+    /// Feral Warband). In a Snapfire export such a name reads as whichever
+    /// of the upgrades the formation takes; where it takes both, the one
+    /// that gives the cost the export states.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapfire_names: Vec<String>,
     /// What the upgrade does to the profile of the units it is bought
     /// for, so that a roster's crib sheet prints them as fielded (weapons
     /// gone, added or changed, values changed). `muster lists --check`

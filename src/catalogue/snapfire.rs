@@ -32,6 +32,9 @@ pub struct SnapfireIds {
     /// Snapfire offers only some of them there (`snapfire_ids_by_formation`).
     /// (Fx-hashed: a share link asks it for each pick a formation could use.)
     restricted: super::names::KeyMap<(FormationIdx, UpgradeIdx), Vec<u32>>,
+    /// `snapfire_names`: a name Snapfire's export prints and the upgrade
+    /// it may mean.
+    names: Vec<(String, UpgradeIdx)>,
 }
 
 /// What one upgrade pick gives.
@@ -72,6 +75,33 @@ impl SnapfireIds {
     /// those ids.
     pub fn writings_in(&self, formation: FormationIdx) -> impl Iterator<Item = &Pick> {
         self.writings().filter(move |p| self.offers(formation, p))
+    }
+
+    /// The upgrades whose `snapfire_names` include `name`.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = UpgradeIdx> + 'a {
+        self.names
+            .iter()
+            .filter(move |(n, _)| super::names::same_thing(name, n))
+            .map(|&(_, u)| u)
+    }
+
+    /// The reading of pick `id` in a formation that takes every upgrade
+    /// `takes` accepts: the pick's own, else another reading the list
+    /// records for the same id (`Boyz`, which a Feral Junka Brigade takes
+    /// with Junkatrukks, are a Warband's core Boyz), else the pick's own.
+    pub fn pick_in(&self, id: u32, takes: impl Fn(UpgradeIdx) -> bool) -> Option<&Pick> {
+        let own = self.picks.get(&id)?;
+        let fits = |p: &&Pick| p.gives.iter().all(|&(u, _)| takes(u));
+        if fits(&own) {
+            return Some(own);
+        }
+        Some(
+            self.alternates
+                .iter()
+                .filter(|p| p.id == id)
+                .find(fits)
+                .unwrap_or(own),
+        )
     }
 
     /// Whether Snapfire offers pick `p` in `formation` (see
@@ -161,6 +191,9 @@ pub(super) fn link(
                 );
                 ids.upgrade_picks[u].push(id);
             }
+        }
+        for name in &upgrade.snapfire_names {
+            ids.names.push((name.clone(), u));
         }
     }
 

@@ -469,7 +469,8 @@ pub fn to_roster<'c>(link: &Link, catalogue: &'c Catalogue) -> Result<Imported<'
         // Upgrades in the order the link first names them.
         let mut counts: Vec<(UpgradeIdx, u32)> = Vec::new();
         for pick in &formation.picks {
-            let Some(found) = ids.pick(pick.id) else {
+            let takes = |u: UpgradeIdx| list.formations[f].upgrades.contains(&u);
+            let Some(found) = ids.pick_in(pick.id, takes) else {
                 return Err(LinkError::at(
                     LinkErrorKind::UnknownUpgrade {
                         id: pick.id,
@@ -489,6 +490,12 @@ pub fn to_roster<'c>(link: &Link, catalogue: &'c Catalogue) -> Result<Imported<'
             }
         }
         text.push_str(&list.formations[f].name);
+        // What the formation does not take and would change nothing there
+        // (Snapfire's allegiance on the Black Legion's Daemon Pool, its
+        // count of a formation's own units) is left out, with a comment.
+        let (inert, counts): (Vec<_>, Vec<_>) = counts
+            .into_iter()
+            .partition(|&(u, n)| crate::resolve::no_effect_on(list, f, u, n));
         let items: Vec<String> = counts
             .iter()
             .map(|&(u, n)| {
@@ -507,6 +514,12 @@ pub fn to_roster<'c>(link: &Link, catalogue: &'c Catalogue) -> Result<Imported<'
             text.push_str(&items.join(", "));
         }
         text.push('\n');
+        for (u, _) in inert {
+            let (upgrade, formation) = (&list.upgrades[u].name, &list.formations[f].name);
+            text.push_str(&format!(
+                "# {upgrade}: no effect on {formation}, which does not take it\n"
+            ));
+        }
     }
     Ok(Imported { list, roster: text })
 }

@@ -98,14 +98,25 @@ impl Reader<'_> {
         p
     }
 
-    /// `name_word`: one or more name characters; the end.
+    /// `name_word`: one or more name characters or parenthesised parts;
+    /// the end.
     #[inline]
     fn word(&self, p: usize) -> Option<usize> {
         let mut q = p;
-        while self.at(q).is_some_and(is_name) {
-            q += 1;
+        while let Some(b) = self.at(q).filter(|&b| is_name(b)) {
+            q = if b == b'(' { self.paren_group(q) } else { q + 1 };
         }
         (q > p).then_some(q)
+    }
+
+    /// `paren_group` at the `(` at `p`: past its `)` when one comes before
+    /// any `(` or `#`, else past the `(` alone (an ordinary name character).
+    fn paren_group(&self, p: usize) -> usize {
+        let rest = &self.b[p + 1..];
+        match memchr::memchr3(b'(', b')', b'#', rest) {
+            Some(i) if rest[i] == b')' => p + i + 2,
+            _ => p + 1,
+        }
     }
 
     fn span(&self, start: usize, end: usize) -> Span {

@@ -385,7 +385,9 @@ fn rule_name(rule: &Rule) -> &'static str {
         Rule::header | Rule::header_key => "a header key",
         Rule::header_value => "a value",
         Rule::counts_as => "`Counts as: model = entry`",
-        Rule::entry | Rule::item | Rule::name | Rule::name_word | Rule::plain_name => "a name",
+        Rule::entry | Rule::item | Rule::name | Rule::name_word | Rule::paren_group | Rule::plain_name => {
+            "a name"
+        }
         Rule::upgrades => "an upgrade",
         Rule::count_prefix | Rule::count_suffix | Rule::times => "a count",
         Rule::number => "a number",

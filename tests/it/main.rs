@@ -25,5 +25,6 @@ mod rules_reader;
 mod serve;
 mod serve_browser;
 mod ships;
+mod snapfire_exports;
 mod snapfire_links;
 mod space_fleet;

@@ -169,6 +169,8 @@ const TOKENS: &[&str] = &[
     "(2026-02-04)",
     "(",
     ")",
+    "(1 Fusionhead, 3 Railhead)",
+    "(a #b)",
     "é",
     "Ü",
     "\u{a0}",
