@@ -14,12 +14,14 @@
 //! from the repository's root (defaults `../shared/reference/snapfire-netea`,
 //! or `../../shared/...` from a worktree, 300 forces a list, seed 1). It needs the
 //! Snapfire files, so it is not part of `cargo test`; every misread it finds
-//! becomes a fixture under `tests/`.
+//! becomes a fixture under `tests/`. `MUSTER_LISTS=DIR` checks against the
+//! list files in DIR (as `--lists` does) instead of the built-in ones, and
+//! `ONLY=id,id` runs only those lists.
 
 mod model;
 
 use model::{Force, Rng, SfList};
-use muster::catalogue::{ArmyList, Catalogue, GameId, load_embedded};
+use muster::catalogue::{ArmyList, Catalogue, Checks, GameId, load_embedded, load_with};
 use muster::check::check_text;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +37,9 @@ enum Kind {
     Equivalent,
     PointsDiffer,
     PriceDecision,
+    /// A pick Snapfire sells in a formation where the pack does not offer
+    /// it: read, and refused by name (`upgrade-not-allowed`).
+    PackForbids,
 }
 
 impl Kind {
@@ -45,6 +50,7 @@ impl Kind {
             Kind::Equivalent => "same units and points, picks ambiguous in Snapfire's text",
             Kind::PointsDiffer => "points differ",
             Kind::PriceDecision => "price differs from the pack (list decision)",
+            Kind::PackForbids => "pick the pack does not offer there, refused by name (list decision)",
         }
     }
 }
@@ -69,11 +75,18 @@ fn main() {
     let dir = args.next().map_or_else(default_dir, PathBuf::from);
     let forces: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(300);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let catalogue = load_embedded().catalogue;
+    let catalogue = match std::env::var_os("MUSTER_LISTS") {
+        Some(dir) => load_with(Some(Path::new(&dir)), Checks::Added).catalogue,
+        None => load_embedded().catalogue,
+    };
+    let only: Vec<String> = std::env::var("ONLY")
+        .map(|o| o.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
     let lists: Vec<&ArmyList> = catalogue
         .lists
         .iter()
         .filter(|l| l.game == GameId::Netea && l.snapfire.file.is_some())
+        .filter(|l| only.is_empty() || only.contains(&l.id))
         .collect();
     let (mut all_forces, mut all_identical, mut all_equivalent) = (0, 0, 0);
     for list in &lists {
@@ -190,7 +203,24 @@ fn compare(catalogue: &Catalogue, list: &ArmyList, sf: &SfList, force: &Force, s
             if got != e.upgrades {
                 let same = r.points == made.points(sf)
                     && model::units(list, &got) == model::units(list, &e.upgrades);
-                let kind = if same { Kind::Equivalent } else { Kind::MisreadPick };
+                let refused = |name: &String| {
+                    checked.diagnostics.iter().any(|d| {
+                        d.code.as_str() == "upgrade-not-allowed"
+                            && d.message.ends_with(&format!(" may not take {name}"))
+                    })
+                };
+                let missing: Vec<&String> = e
+                    .upgrades
+                    .keys()
+                    .filter(|n| got.get(*n) != e.upgrades.get(*n))
+                    .collect();
+                let kind = if same {
+                    Kind::Equivalent
+                } else if !missing.is_empty() && missing.iter().all(|n| refused(n)) {
+                    Kind::PackForbids
+                } else {
+                    Kind::MisreadPick
+                };
                 add(kind, format!("{}: read {got:?}, expected {:?}", r.id, e.upgrades));
             } else if r.points != made.points(sf) {
                 let kind = if made.price_differs(sf, list) {
