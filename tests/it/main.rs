@@ -27,3 +27,4 @@ mod serve_browser;
 mod ships;
 mod snapfire_links;
 mod space_fleet;
+mod tidy;
