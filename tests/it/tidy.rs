@@ -45,15 +45,6 @@ const ALLOWED_CYCLES: &[&[&str]] = &[
     ],
     &["src/cli/batch.rs", "src/cli/commands.rs", "src/cli/print.rs", "src/cli/serve.rs"],
     &[
-        "src/catalogue/mod.rs",
-        "src/notation/heresy.rs",
-        "src/notation/mod.rs",
-        "src/notation/netepic.rs",
-        "src/notation/pest_glue.rs",
-        "src/notation/ship.rs",
-        "src/notation/space_fleet.rs",
-    ],
-    &[
         "src/print/heresy.rs",
         "src/print/netepic.rs",
         "src/print/ships.rs",
