@@ -44,13 +44,6 @@ const ALLOWED_CYCLES: &[&[&str]] = &[
         "src/schema.rs",
     ],
     &["src/cli/batch.rs", "src/cli/commands.rs", "src/cli/print.rs", "src/cli/serve.rs"],
-    &[
-        "src/print/heresy.rs",
-        "src/print/netepic.rs",
-        "src/print/ships.rs",
-        "src/print/space_fleet.rs",
-        "src/print/view.rs",
-    ],
 ];
 
 #[test]
