@@ -9,6 +9,7 @@ mod args;
 mod batch;
 mod commands;
 mod interrupt;
+mod io;
 mod print;
 mod serve;
 

@@ -43,7 +43,6 @@ const ALLOWED_CYCLES: &[&[&str]] = &[
         "src/scenario.rs",
         "src/schema.rs",
     ],
-    &["src/cli/batch.rs", "src/cli/commands.rs", "src/cli/print.rs", "src/cli/serve.rs"],
 ];
 
 #[test]
