@@ -337,9 +337,9 @@ fn typical_points(game: crate::catalogue::GameId) -> u32 {
 
 fn schema(out: &Path, check: bool) -> Output {
     let mut result = Output::default();
-    for (name, schema) in crate::schema::all() {
+    for (name, schema) in super::schema::all() {
         let path = out.join(name);
-        let text = crate::schema::render(&schema);
+        let text = super::schema::render(&schema);
         if check {
             match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == text => {}

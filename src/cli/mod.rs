@@ -11,6 +11,7 @@ mod commands;
 mod interrupt;
 mod io;
 mod print;
+mod schema;
 mod serve;
 
 pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};
