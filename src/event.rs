@@ -7,7 +7,7 @@
 
 use crate::catalogue::locate::{self, Positions};
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
-use crate::catalogue::scenarios::ScenarioLookup;
+use crate::catalogue::scenarios::{self, ScenarioLookup};
 use crate::catalogue::schema_words;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
@@ -118,18 +118,23 @@ fn valid_date(text: &str) -> bool {
     (1..=days).contains(&day)
 }
 
+// `schema()`: the event file's JSON Schema (published as
+// `schema/event.schema.json`), generated from `EventFile`; and
+// `schema_validator()`, compiled from it once.
+crate::catalogue::schema::generated!(schema, schema_validator, EventFile);
+
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let mut problems = Vec::new();
     let positions = Positions::of(source.text());
     let at = |pointer: &str| positions.span(&source, pointer);
     let mut value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
     // `counts_as: yes` means what an organiser thinks it means.
-    schema_words::read_booleans(&mut value, crate::schema::event());
-    let errors = crate::schema::event_validator().map_or_else(Vec::new, |validator| {
+    schema_words::read_booleans(&mut value, schema());
+    let errors = schema_validator().map_or_else(Vec::new, |validator| {
         schema_words::schema_errors(
             &source,
             &value,
-            crate::schema::event(),
+            schema(),
             validator,
             Code::EventFile,
             "`muster event new` prints a commented template; the schema is schema/event.schema.json",
@@ -205,18 +210,18 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                     ),
                 )
                 .at(&source, at("/scenario"))
-                .hint(crate::scenario::available(catalogue, file.game)),
+                .hint(scenarios::available(catalogue, file.game)),
             ),
             ScenarioLookup::NotFound(nearest) => {
                 let mut d = Diagnostic::error(
                     Code::EventFile,
-                    crate::scenario::unknown_message(catalogue, file.game, written),
+                    scenarios::unknown_message(catalogue, file.game, written),
                 )
                 .at(&source, at("/scenario"));
                 if let Some(s) = nearest {
                     d = d.label(format!("did you mean `{s}`?")).fix(s);
                 }
-                problems.push(d.hint(crate::scenario::available(catalogue, file.game)));
+                problems.push(d.hint(scenarios::available(catalogue, file.game)));
             }
         }
     }

@@ -43,7 +43,6 @@ pub mod resolve;
 pub mod roster;
 pub mod rules;
 pub mod scenario;
-pub mod schema;
 pub mod serve;
 pub mod source;
 pub mod validate;

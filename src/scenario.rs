@@ -13,8 +13,8 @@
 //! Game-agnostic: scenarios are data (`catalogue::scenarios`).
 
 use crate::catalogue::raw::PointsShare;
-use crate::catalogue::scenarios::{Scenario, ScenarioLookup, Side};
-use crate::catalogue::{ArmyList, Catalogue, Constraint, GameId};
+use crate::catalogue::scenarios::{Scenario, ScenarioLookup, Side, available, unknown_message};
+use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
 use crate::roster::Header;
@@ -229,37 +229,6 @@ fn lookup<'c>(
             }
             Err(Box::new(d.hint(available(catalogue, list.game))))
         }
-    }
-}
-
-/// "muster knows no Space Fleet scenario called `X`" or "... has no scenarios".
-pub fn unknown_message(catalogue: &Catalogue, game: GameId, written: &str) -> String {
-    if catalogue.scenarios_of(game).next().is_none() {
-        format!(
-            "muster knows no scenarios for {}, so `{written}` cannot be checked",
-            game.title()
-        )
-    } else {
-        format!("muster knows no {} scenario called `{written}`", game.title())
-    }
-}
-
-/// The scenarios of a game, numbered, for a hint.
-pub fn available(catalogue: &Catalogue, game: GameId) -> String {
-    let names: Vec<String> = catalogue
-        .scenarios_of(game)
-        .map(|s| match s.number {
-            Some(n) => format!("{n} {}", s.name),
-            None => s.name.clone(),
-        })
-        .collect();
-    if names.is_empty() {
-        format!(
-            "{} has no scenarios in muster; remove the `Scenario:` line",
-            game.title()
-        )
-    } else {
-        format!("the {} scenarios: {}", game.title(), names.join(", "))
     }
 }
 

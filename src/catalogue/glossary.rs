@@ -64,8 +64,7 @@ impl Datasheet {
     /// Every glossary id its datasheet uses: unit type, the column heads a
     /// crib sheet prints (CC, FF), and every parsed value.
     pub fn glossary_ids(&self) -> Vec<&'static str> {
-        let mut ids: Vec<&'static str> =
-            crate::notation::Abbreviation::unit_type_ids(self.unit_type).to_vec();
+        let mut ids: Vec<&'static str> = self.unit_type.glossary_ids().to_vec();
         ids.extend(["close-combat", "firefight"]);
         if self.critical_hit.is_some() {
             ids.push("critical-hit");

@@ -1,8 +1,9 @@
 //! From raw files to the catalogue: ids become indices, rules are parsed and
 //! their selectors resolved, and every dangling reference is reported.
 
-use super::locate::Positions;
+use super::locate::FileErrors;
 use super::names::KeyMap;
+use super::packed::Texts;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
     ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
@@ -16,34 +17,14 @@ use std::collections::BTreeSet;
 /// A set of the catalogue's short keys, hashed as [`KeyMap`] is.
 type KeySet<K> = std::collections::HashSet<K, rustc_hash::FxBuildHasher>;
 
-/// Reports problems in one file, pointing at JSON-pointer paths inside it.
-pub(super) struct FileErrors<'a> {
-    pub(super) file: &'a SourceFile,
-    positions: Option<Positions>,
-    pub(super) diagnostics: &'a mut Vec<Diagnostic>,
-    errors: usize,
-}
-
-impl FileErrors<'_> {
-    pub(super) fn span(&mut self, pointer: &str) -> Span {
-        let file = self.file;
-        self.positions
-            .get_or_insert_with(|| Positions::of(file.text()))
-            .span(file, pointer)
-    }
-
-    pub(super) fn error(&mut self, pointer: &str, message: String) {
-        let span = self.span(pointer);
-        self.errors += 1;
-        self.diagnostics
-            .push(Diagnostic::error(Code::ListData, message).at(self.file, span));
-    }
-}
+/// A list file to link: its data and text, where it came from, what the
+/// build prepared of its names (a built-in list's), and `true` when the
+/// file is being proven, so warnings about dead data are worth their cost
+/// (finding their lines parses the YAML).
+pub(super) type ListFile = (Box<ArmyListFile>, SourceFile, Origin, Option<PreparedNames>, bool);
 
 pub fn link(
-    // `true`: the file is being proven, so warnings about dead data are
-    // worth their cost (finding their lines parses the YAML).
-    lists: Vec<(Box<ArmyListFile>, SourceFile, Origin, bool)>,
+    lists: Vec<ListFile>,
     // `true`: parse the notation now and report its errors (see
     // `Datasheet::sheet`).
     sheets: Vec<(DatasheetFile, SourceFile, bool)>,
@@ -72,12 +53,7 @@ pub fn link(
     catalogue.datasheets.reserve(total(|f| f.units.len()));
     let mut placed = PlacedSheets::default();
     for (file, source, eager) in sheets {
-        let mut errors = FileErrors {
-            file: &source,
-            positions: None,
-            diagnostics,
-            errors: 0,
-        };
+        let mut errors = FileErrors::new(&source, diagnostics);
         // Ids repeat across files only to override (a `--lists` file over
         // a built-in one); within one file a repeat is a slip.
         let mut in_this_file: KeySet<String> = KeySet::with_capacity_and_hasher(
@@ -273,7 +249,7 @@ pub fn link(
     let mut linked: Vec<ArmyList> = Vec::with_capacity(lists.len());
     {
         let mut sheet_ids: Vec<(raw::GameId, KeySet<&str>)> = Vec::new();
-        for (file, source, origin, prove) in lists {
+        for (file, source, origin, prepared, prove) in lists {
             let game = file.game;
             let at = match sheet_ids.iter().position(|(g, _)| *g == game) {
                 Some(at) => at,
@@ -285,7 +261,7 @@ pub fn link(
             let with = With {
                 catalogue: &catalogue,
                 sheet_ids: &sheet_ids[at].1,
-                prepared: super::load::prepared_names(&origin),
+                prepared,
             };
             if let Some(list) = link_list(*file, &source, origin, prove, with, diagnostics) {
                 match linked.iter_mut().find(|l| l.game == list.game && l.id == list.id) {
@@ -475,6 +451,14 @@ impl Interned {
     }
 }
 
+/// What the build prepared of a built-in list's names
+/// (`load::prepared_names`): normalized and compact forms, in pairs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PreparedNames {
+    pub list: Texts,
+    pub entries: Texts,
+}
+
 /// What a list is linked against.
 #[derive(Clone, Copy)]
 struct With<'a> {
@@ -483,7 +467,7 @@ struct With<'a> {
     /// The list's game's datasheet ids (`game_sheet_ids`).
     sheet_ids: &'a KeySet<&'a str>,
     /// A built-in list's names as the build normalized them.
-    prepared: Option<super::load::PreparedNames>,
+    prepared: Option<PreparedNames>,
 }
 
 fn link_list(
@@ -499,12 +483,7 @@ fn link_list(
         sheet_ids,
         prepared,
     } = with;
-    let mut errors = FileErrors {
-        file: source,
-        positions: None,
-        diagnostics,
-        errors: 0,
-    };
+    let mut errors = FileErrors::new(source, diagnostics);
 
     // Ids: unique across formations and upgrades.
     // Where each id was first defined; its pointer is written only for an
@@ -1178,7 +1157,7 @@ fn link_list(
         }
     }
 
-    if errors.errors > 0 {
+    if errors.count() > 0 {
         return None;
     }
     Some(ArmyList {

@@ -5,9 +5,10 @@
 //! file, the path inside it and the line; a broken file is left out and the
 //! rest still load.
 
+use super::Catalogue;
+use super::link::{self, PreparedNames};
 use super::packed::{Packed, Texts};
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
-use super::{Catalogue, link};
 use super::{locate, schema_words};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::SourceFile;
@@ -69,13 +70,6 @@ pub(crate) fn prepared_names(origin: &Origin) -> Option<PreparedNames> {
 pub(crate) fn built_in() -> impl Iterator<Item = (&'static str, &'static str, Packed, FileKind)> {
     (embedded::EMBEDDED.iter().zip(embedded::MANIFEST))
         .map(|((name, text, packed), f)| (*name, *text, *packed, f.kind))
-}
-
-/// See [`prepared_names`]: normalized and compact forms, in pairs.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PreparedNames {
-    pub list: Texts,
-    pub entries: Texts,
 }
 
 /// Where a list came from.
@@ -288,7 +282,10 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
     for (file, origin, validate, parsed, found) in parsed {
         diagnostics.extend(found);
         match parsed {
-            Some(Parsed::List(list)) => lists.push((list, file, origin, validate)),
+            Some(Parsed::List(list)) => {
+                let prepared = prepared_names(&origin);
+                lists.push((list, file, origin, prepared, validate));
+            }
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
             Some(Parsed::Glossary(g)) => glossaries.push((g, file)),
@@ -444,28 +441,28 @@ fn parse_file(
     let errors = if validate {
         let (validator, schema, name) = match kind {
             FileKind::List => (
-                crate::schema::army_list_validator(),
-                crate::schema::army_list(),
+                super::schema::army_list_validator(),
+                super::schema::army_list(),
                 "army-list",
             ),
             FileKind::Datasheets => (
-                crate::schema::datasheets_validator(),
-                crate::schema::datasheets(),
+                super::schema::datasheets_validator(),
+                super::schema::datasheets(),
                 "datasheets",
             ),
             FileKind::Models => (
-                crate::schema::models_validator(),
-                crate::schema::models(),
+                super::schema::models_validator(),
+                super::schema::models(),
                 "models",
             ),
             FileKind::Glossary => (
-                crate::schema::glossary_validator(),
-                crate::schema::glossary(),
+                super::schema::glossary_validator(),
+                super::schema::glossary(),
                 "glossary",
             ),
             FileKind::Scenarios => (
-                crate::schema::scenarios_validator(),
-                crate::schema::scenarios(),
+                super::schema::scenarios_validator(),
+                super::schema::scenarios(),
                 "scenarios",
             ),
         };

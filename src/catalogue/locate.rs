@@ -9,6 +9,45 @@ use crate::source::{SourceFile, Span};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
+/// Reports problems in one file, pointing at JSON-pointer paths inside it
+/// (the positions found on the first report).
+pub(crate) struct FileErrors<'a> {
+    pub(crate) file: &'a SourceFile,
+    positions: Option<Positions>,
+    pub(crate) diagnostics: &'a mut Vec<Diagnostic>,
+    errors: usize,
+}
+
+impl<'a> FileErrors<'a> {
+    pub(crate) fn new(file: &'a SourceFile, diagnostics: &'a mut Vec<Diagnostic>) -> FileErrors<'a> {
+        FileErrors {
+            file,
+            positions: None,
+            diagnostics,
+            errors: 0,
+        }
+    }
+
+    pub(crate) fn span(&mut self, pointer: &str) -> Span {
+        let file = self.file;
+        self.positions
+            .get_or_insert_with(|| Positions::of(file.text()))
+            .span(file, pointer)
+    }
+
+    pub(crate) fn error(&mut self, pointer: &str, message: String) {
+        let span = self.span(pointer);
+        self.errors += 1;
+        self.diagnostics
+            .push(Diagnostic::error(Code::ListData, message).at(self.file, span));
+    }
+
+    /// How many errors were reported.
+    pub(crate) fn count(&self) -> usize {
+        self.errors
+    }
+}
+
 /// How deep YAML may nest. Real list and event files nest six or seven
 /// levels; serde_yaml stops at 128, and the positions of deeper nodes
 /// (each with its whole path) grew with the square of the depth.

@@ -17,6 +17,7 @@ mod normalize;
 mod packed;
 pub mod raw;
 pub mod scenarios;
+pub mod schema;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;

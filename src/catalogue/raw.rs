@@ -1186,6 +1186,22 @@ pub enum UnitType {
     Character,
 }
 
+impl UnitType {
+    /// The glossary ids of the unit type (`INF`, `AC/WE`).
+    pub fn glossary_ids(self) -> &'static [&'static str] {
+        match self {
+            UnitType::Infantry => &["infantry"],
+            UnitType::LightVehicle => &["light-vehicle"],
+            UnitType::ArmouredVehicle => &["armoured-vehicle"],
+            UnitType::WarEngine => &["war-engine"],
+            UnitType::Aircraft => &["aircraft"],
+            UnitType::AircraftWarEngine => &["aircraft", "war-engine"],
+            UnitType::Spacecraft => &["spacecraft"],
+            UnitType::Character => &["character"],
+        }
+    }
+}
+
 /// One unit's datasheet, values in the pack's notation.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

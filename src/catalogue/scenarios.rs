@@ -1,7 +1,9 @@
 //! Scenarios: what a game's scenarios change in how forces are chosen
 //! (`lists/<game>/scenarios.yaml`). Linking compiles each side's rules
 //! against every loaded list of the game, so a check never parses a rule;
-//! applying them to a roster is `crate::scenario`'s job.
+//! applying them to a roster is `crate::scenario`'s job. The look-ups that
+//! `scenario` and `event` share (a scenario by name, the list of a game's
+//! scenarios for a hint) are here, below both.
 //!
 //! The engine knows no scenario by name: a scenario is a points share of
 //! the opponent's force, rules in the constraint language, list rules it
@@ -183,6 +185,37 @@ impl Catalogue {
         let nearest = crate::diagnostic::nearest(written, self.scenarios_of(game).map(|s| s.name.as_str()))
             .map(str::to_string);
         ScenarioLookup::NotFound(nearest)
+    }
+}
+
+/// "muster knows no Space Fleet scenario called `X`" or "... has no scenarios".
+pub fn unknown_message(catalogue: &Catalogue, game: GameId, written: &str) -> String {
+    if catalogue.scenarios_of(game).next().is_none() {
+        format!(
+            "muster knows no scenarios for {}, so `{written}` cannot be checked",
+            game.title()
+        )
+    } else {
+        format!("muster knows no {} scenario called `{written}`", game.title())
+    }
+}
+
+/// The scenarios of a game, numbered, for a hint.
+pub fn available(catalogue: &Catalogue, game: GameId) -> String {
+    let names: Vec<String> = catalogue
+        .scenarios_of(game)
+        .map(|s| match s.number {
+            Some(n) => format!("{n} {}", s.name),
+            None => s.name.clone(),
+        })
+        .collect();
+    if names.is_empty() {
+        format!(
+            "{} has no scenarios in muster; remove the `Scenario:` line",
+            game.title()
+        )
+    } else {
+        format!("the {} scenarios: {}", game.title(), names.join(", "))
     }
 }
 

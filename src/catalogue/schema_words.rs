@@ -433,8 +433,8 @@ mod tests {
     fn event_errors(text: &str) -> Vec<String> {
         let file = SourceFile::new("event.yaml", text);
         let value: Value = serde_yaml::from_str(text).unwrap_or_default();
-        let schema = crate::schema::event();
-        let Some(validator) = crate::schema::event_validator() else {
+        let schema = crate::event::schema();
+        let Some(validator) = crate::event::schema_validator() else {
             return vec!["no validator".into()];
         };
         schema_errors(&file, &value, schema, validator, Code::EventFile, "")
@@ -466,14 +466,14 @@ mod tests {
     #[test]
     fn yaml_1_1_booleans_are_read_where_a_boolean_is_wanted() {
         let mut value: Value = serde_yaml::from_str("name: yes\ncounts_as: no\n").unwrap_or_default();
-        read_booleans(&mut value, crate::schema::event());
+        read_booleans(&mut value, crate::event::schema());
         assert_eq!(value["counts_as"], Value::Bool(false));
         assert_eq!(value["name"], Value::String("yes".into()));
     }
 
     #[test]
     fn schema_nodes_are_found_through_refs() {
-        let schema = crate::schema::event();
+        let schema = crate::event::schema();
         let keys = known_keys(schema, "/lists/0");
         assert!(keys.contains(&"versions".to_string()), "{keys:?}");
     }

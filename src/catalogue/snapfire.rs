@@ -7,7 +7,7 @@
 //! formation and upgrade reachable) and builds [`SnapfireIds`];
 //! `crate::import::snapfire` reads and writes the links.
 
-use super::link::FileErrors;
+use super::locate::FileErrors;
 use super::raw::ArmyListFile;
 use super::{Formation, FormationIdx, Upgrade, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};

@@ -7,7 +7,7 @@
 //! The library does the work (`batch`, `check`, `report`); this module only
 //! decides what goes where.
 
-use super::commands::{detailed, usage};
+use super::io::{detailed, usage, write_atomically_with};
 use super::{Format, Output, Stream, status};
 use crate::batch::{self, Keys, Origin};
 use crate::catalogue::Catalogue;
@@ -442,115 +442,6 @@ impl Spooled {
             String::from_utf8(part).map_err(std::io::Error::other)
         }))
     }
-}
-
-/// Writes `bytes` atomically: see [`write_atomically_with`].
-pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io::Result<()> {
-    write_atomically_with(path, inputs, |w| w.write_all(bytes))
-}
-
-/// Writes what `write` writes to a temporary file beside `path`, then renames it over
-/// `path`: a run that is interrupted or fails leaves the old file or none,
-/// never half of one, and a symbolic link at `path` is replaced, not
-/// followed. A `path` that is one of `inputs` (the same file, by any name)
-/// is refused: `roster x.txt --html x.txt` once overwrote the roster. A
-/// device or a named pipe at `path` is written in place (see `open_stream`).
-pub fn write_atomically_with(
-    path: &Path,
-    inputs: &[&Path],
-    write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    if is_one_of(path, inputs) {
-        return Err(std::io::Error::other("it is one of the files being read"));
-    }
-    if let Some(mut device) = open_stream(path)? {
-        let mut out = std::io::BufWriter::new(&mut device);
-        write(&mut out)?;
-        return out.flush();
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    // Registered, so an interruption before the rename removes it.
-    let (mut temp, _registered) = super::interrupt::temp_file_in(dir)?;
-    {
-        let mut out = std::io::BufWriter::new(temp.as_file_mut());
-        write(&mut out)?;
-        out.flush()?;
-    }
-    temp.as_file().sync_all()?;
-    pause_for_tests();
-    // Temporary files are private to their owner; a report is for sharing.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// A destination that is a stream rather than a file (`/dev/null`,
-/// `/dev/stdout`, a named pipe), opened to be written in place: renaming a
-/// file over it would replace the device, which a run as root can do
-/// (`--report /dev/null` once left a plain file there, and every later
-/// program that read "nothing" from it read an old report). A block device
-/// is refused: a PDF written over a disk is never what was meant.
-fn open_stream(path: &Path) -> std::io::Result<Option<std::fs::File>> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let Ok(meta) = std::fs::metadata(path) else {
-            return Ok(None);
-        };
-        let kind = meta.file_type();
-        if kind.is_block_device() {
-            return Err(std::io::Error::other("it is a block device, not a file"));
-        }
-        if kind.is_char_device() || kind.is_fifo() {
-            return std::fs::OpenOptions::new().write(true).open(path).map(Some);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-    Ok(None)
-}
-
-/// `MUSTER_TEST_PAUSE_BEFORE_RENAME_MS`: a pause between writing the
-/// temporary file and renaming it, so that `tests/it/hostile.rs` can
-/// interrupt a run at that point. Not for users; capped at ten seconds.
-fn pause_for_tests() {
-    if let Some(ms) = std::env::var("MUSTER_TEST_PAUSE_BEFORE_RENAME_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
-    }
-}
-
-/// Whether `path` names an existing file that is one of `inputs` (followed
-/// through links, by any name). `path` is looked up once: a report that
-/// does not exist yet, the usual case, costs no look-up per input (those
-/// were 5% of a 10,000-file check with a report).
-fn is_one_of(path: &Path, inputs: &[&Path]) -> bool {
-    let Ok(target) = std::fs::metadata(path) else {
-        return false;
-    };
-    inputs
-        .iter()
-        .filter(|input| input.as_os_str() != "-")
-        .any(|input| match std::fs::metadata(input) {
-            #[cfg(unix)]
-            Ok(input) => {
-                use std::os::unix::fs::MetadataExt;
-                input.dev() == target.dev() && input.ino() == target.ino()
-            }
-            #[cfg(not(unix))]
-            Ok(_) => std::fs::canonicalize(path).ok() == std::fs::canonicalize(input).ok(),
-            Err(_) => false,
-        })
 }
 
 /// A progress bar on standard error, only for several rosters, only on a

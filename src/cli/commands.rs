@@ -1,16 +1,12 @@
 //! The subcommands. Each turns its arguments into library calls and its
 //! results into an [`Output`].
 
+use super::io::{find, load_event, usage, write_atomically};
 use super::{Args, Command, EventAction, Format, Output, status};
-use crate::catalogue::{self, ArmyList, Catalogue, ListLookup, LoadReport};
-use crate::check::Checked;
-use crate::diagnostic::Diagnostic;
-use crate::event::Event;
+use crate::catalogue::{self, ArmyList, Catalogue, LoadReport};
 use crate::report::terminal;
-use crate::source::ReadError;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::Path;
 
 /// The one army list a command needs, when it needs only one: then the
@@ -186,93 +182,6 @@ pub(super) fn to_json<T: Serialize>(value: &T) -> String {
     text
 }
 
-pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, String> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        // Read one byte past the limit, so an oversized input is reported
-        // as such without reading all of it.
-        let limit = crate::roster::MAX_ROSTER_BYTES as u64 + 1;
-        std::io::stdin()
-            .lock()
-            .take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        if bytes.len() > crate::roster::MAX_ROSTER_BYTES {
-            return Err(format!(
-                "standard input is more than {} bytes; a roster may be at most that (1 MiB)",
-                crate::roster::MAX_ROSTER_BYTES
-            ));
-        }
-        return Ok(bytes);
-    }
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if meta.is_dir() {
-        return Err(format!("{} is a folder, not a roster file", path.display()));
-    }
-    match crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES) {
-        Ok(bytes) => Ok(bytes),
-        // `decode` reports the size.
-        Err(ReadError::TooLarge(_)) => Ok(vec![b' '; crate::roster::MAX_ROSTER_BYTES + 1]),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
-}
-
-/// The largest event file read: real ones are a few kilobytes.
-pub const MAX_EVENT_BYTES: usize = 1 << 20;
-
-pub(super) fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
-    let text = crate::source::read_regular(path, MAX_EVENT_BYTES)
-        .map_err(|e| format!("cannot read the event file {}: {e}", path.display()))
-        .and_then(|bytes| {
-            String::from_utf8(bytes)
-                .map_err(|_| format!("the event file {} is not UTF-8 text", path.display()))
-        });
-    let text = match text {
-        Ok(text) => text,
-        Err(message) => return Err(usage(message)),
-    };
-    let source = crate::source::SourceFile::new(path.display().to_string(), text);
-    crate::event::load(source, catalogue).map_err(|diagnostics| Output {
-        stderr: format!(
-            "{}error: the event file cannot be used\n",
-            terminal::diagnostics(&diagnostics, color)
-        ),
-        status: status::UNUSABLE,
-        ..Output::default()
-    })
-}
-
-/// The findings of each roster in full, for a check of one file.
-pub(super) fn detailed(results: &[Checked<'_>], color: bool, verbose: bool) -> String {
-    let mut out = String::new();
-    for c in results {
-        let mut shown = with_file_name(c);
-        if !verbose {
-            shown = shown.iter().map(Diagnostic::for_players).collect();
-        }
-        out.push_str(&terminal::diagnostics(&shown, color));
-        let _ = writeln!(out, "{}", terminal::verdict(c));
-        out.push_str(&terminal::formations(c));
-    }
-    out
-}
-
-/// Diagnostics without a place in the roster still name the file.
-fn with_file_name(c: &Checked<'_>) -> Vec<Diagnostic> {
-    c.diagnostics
-        .iter()
-        .map(|d| {
-            if d.primary.is_none() && c.file.is_none() {
-                let mut d = d.clone();
-                d.message = format!("{}: {}", c.name, d.message);
-                d
-            } else {
-                d.clone()
-            }
-        })
-        .collect()
-}
-
 #[derive(Serialize)]
 struct ListRow<'a> {
     game: &'a str,
@@ -350,33 +259,6 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     out
 }
 
-pub(super) fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Output> {
-    match catalogue.find_list(army) {
-        ListLookup::Found(list) => Ok(list),
-        ListLookup::Ambiguous(lists) => {
-            let ids: Vec<&str> = lists.iter().map(|l| l.id.as_str()).collect();
-            Err(usage(format!(
-                "`{army}` names more than one list: {}; use its id",
-                ids.join(", ")
-            )))
-        }
-        ListLookup::NotFound(suggestion) => Err(usage(format!(
-            "muster knows no army list called `{army}`{}\nhint: `muster lists` shows every list",
-            suggestion
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default()
-        ))),
-    }
-}
-
-pub(super) fn usage(message: String) -> Output {
-    Output {
-        stderr: format!("error: {message}\n"),
-        status: status::UNUSABLE,
-        ..Output::default()
-    }
-}
-
 fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
     let list = match find(catalogue, army) {
         Ok(list) => list,
@@ -427,7 +309,7 @@ fn new_list(game: &str, out: &Path) -> Output {
     }
     for (name, text) in files {
         let path = out.join(name);
-        match super::batch::write_atomically(&path, text.as_bytes(), &[]) {
+        match write_atomically(&path, text.as_bytes(), &[]) {
             Ok(()) => {
                 let _ = writeln!(result.stdout, "wrote {}", path.display());
             }
@@ -455,9 +337,9 @@ fn typical_points(game: crate::catalogue::GameId) -> u32 {
 
 fn schema(out: &Path, check: bool) -> Output {
     let mut result = Output::default();
-    for (name, schema) in crate::schema::all() {
+    for (name, schema) in super::schema::all() {
         let path = out.join(name);
-        let text = crate::schema::render(&schema);
+        let text = super::schema::render(&schema);
         if check {
             match std::fs::read_to_string(&path) {
                 Ok(existing) if existing == text => {}

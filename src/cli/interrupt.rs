@@ -1,7 +1,7 @@
 //! Temporary output files removed when a run is interrupted.
 //!
 //! An output (`--pdf`, `--html`, `--report`) is written to a temporary file
-//! beside its destination and renamed over it (`batch::write_atomically`).
+//! beside its destination and renamed over it (`io::write_atomically`).
 //! A run stopped in between (Ctrl-C, `kill`, a closed terminal) would leave
 //! that `.muster-*.tmp` file behind. Every temporary file is registered here
 //! while it exists; the first time one is made, a thread starts that waits

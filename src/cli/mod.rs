@@ -9,7 +9,9 @@ mod args;
 mod batch;
 mod commands;
 mod interrupt;
+mod io;
 mod print;
+mod schema;
 mod serve;
 
 pub use args::{Args, ColorChoice, Command, EventAction, Format, PaperChoice, PrintArgs};

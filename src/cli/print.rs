@@ -3,7 +3,7 @@
 //! roster, build the views and write the files; the documents themselves
 //! come from `crate::print`, links from `crate::import::snapfire`.
 
-use super::commands::{find, load_event, read_input, usage};
+use super::io::{find, load_event, read_input, usage, write_atomically};
 use super::{Output, PaperChoice, PrintArgs, status};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, HeresyUnit, NeUnit, SfShip, Ship, names};
 use crate::check::{self, Checked};
@@ -587,7 +587,7 @@ fn write(
                 if is_stdout(path) {
                     out.bytes = document.bytes;
                 } else {
-                    match super::batch::write_atomically(path, &document.bytes, inputs) {
+                    match write_atomically(path, &document.bytes, inputs) {
                         Ok(()) => wrote(&mut out, path),
                         Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
                     }
@@ -599,7 +599,7 @@ fn write(
     if let Some(path) = html_to {
         match html(paper) {
             Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
-            Ok(page) => match super::batch::write_atomically(path, page.as_bytes(), inputs) {
+            Ok(page) => match write_atomically(path, page.as_bytes(), inputs) {
                 Ok(()) => wrote(&mut out, path),
                 Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
             },

@@ -1,7 +1,7 @@
 //! `muster serve`: binds the address, says where the builder is, and runs
 //! the server of [`crate::serve`] until the process is stopped.
 
-use super::commands::usage;
+use super::io::usage;
 use super::{Output, status};
 use crate::catalogue::Catalogue;
 use crate::event::Event;

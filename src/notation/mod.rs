@@ -582,21 +582,6 @@ impl Abbreviation {
             Abbreviation::ExtraAttacks => "extra-attacks",
         }
     }
-
-    /// The glossary id of a datasheet's unit type (`INF`, `AC/WE`).
-    pub fn unit_type_ids(unit_type: crate::catalogue::UnitType) -> &'static [&'static str] {
-        use crate::catalogue::UnitType;
-        match unit_type {
-            UnitType::Infantry => &["infantry"],
-            UnitType::LightVehicle => &["light-vehicle"],
-            UnitType::ArmouredVehicle => &["armoured-vehicle"],
-            UnitType::WarEngine => &["war-engine"],
-            UnitType::Aircraft => &["aircraft"],
-            UnitType::AircraftWarEngine => &["aircraft", "war-engine"],
-            UnitType::Spacecraft => &["spacecraft"],
-            UnitType::Character => &["character"],
-        }
-    }
 }
 
 /// One part of a text given to `muster explain`.

@@ -4,8 +4,7 @@
 //! points needed. Plain strings, like `view`; both renderers and `muster
 //! explain` read them.
 
-use super::ships::NOT_IN_SOURCES;
-use super::view::GlossaryLine;
+use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, HeresyUnit};
 use crate::check::ArmySummary;

@@ -7,6 +7,7 @@
 //! through printpdf with the font shipped in `assets/fonts/`. Nothing here
 //! reads or writes files, checks rules or prints: the CLI does the I/O.
 
+pub mod card;
 pub mod heresy;
 mod html;
 pub mod netepic;

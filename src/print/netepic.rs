@@ -5,8 +5,7 @@
 //! break point and victory points per card). Plain strings, like `view`;
 //! both renderers and `muster explain` read them.
 
-use super::ships::NOT_IN_SOURCES;
-use super::view::GlossaryLine;
+use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, NeUnit};
 use crate::check::{ArmySummary, FormationSummary};
@@ -477,13 +476,6 @@ impl<'a> Cell<'a> {
             };
         }
         lines
-    }
-}
-
-impl super::view::CribSheet {
-    /// The NetEpic cards as one grid (see [`NeGrid`]).
-    pub fn ne_grid(&self) -> NeGrid<'_> {
-        NeGrid::new(&self.ne_units)
     }
 }
 

@@ -10,8 +10,9 @@
 //! Text is measured with the font's own advance widths, so columns line up
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 
+use super::card::NOT_IN_SOURCES;
 use super::netepic::{CardsView, NeGrid, WEAPON_COLUMNS};
-use super::ships::{FleetView, NOT_IN_SOURCES, ShipCard};
+use super::ships::{FleetView, ShipCard};
 use super::space_fleet::SfShipCard;
 use super::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
 use super::{Paper, PrintError};
@@ -1310,7 +1311,7 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
     if !sheet.glossary.is_empty() {
         blocks.push(Block::Heading("Abbreviations and rules used".into()));
         // Two entries a row, each a paragraph: `AP (Anti-personnel): ...`.
-        let entry = |g: &super::view::GlossaryLine| {
+        let entry = |g: &super::card::GlossaryLine| {
             let mut runs = vec![bold(g.term.clone())];
             if g.name.is_empty() {
                 runs.push(plain(": "));

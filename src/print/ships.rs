@@ -3,16 +3,13 @@
 //! options and points, squadrons with their ships under them, the attack
 //! rating). Plain strings, like `view`; both renderers read them.
 
-use super::view::GlossaryLine;
+use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, Ship};
 use crate::check::{ArmySummary, FormationSummary};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
-
-/// Printed for a value the sources do not give.
-pub const NOT_IN_SOURCES: &str = "not in the sources";
 
 /// The weapon table's column widths (weapon, range or craft, firepower,
 /// arc) as fractions of the text width: the same for every ship, in the

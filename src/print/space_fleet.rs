@@ -3,8 +3,7 @@
 //! critical damage table, notes and the source's faults). Plain strings,
 //! like `view`; both renderers and `muster explain` read them.
 
-use super::ships::NOT_IN_SOURCES;
-use super::view::GlossaryLine;
+use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::raw::Known;
 use crate::catalogue::{ArmyList, Catalogue, SfShip};

@@ -6,10 +6,11 @@
 //! checker should make: legality, points and derived facts come from
 //! `check::Checked`.
 
+use super::card::GlossaryLine;
 use super::ships::{FleetView, ShipCard};
 use super::space_fleet::SfShipCard;
 use crate::catalogue::fielded::{self, Applied, Stat};
-use crate::catalogue::glossary::{Entry, Glossary};
+use crate::catalogue::glossary::Glossary;
 use crate::catalogue::raw::{self, ProfileChange};
 use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
 use crate::check::Checked;
@@ -126,15 +127,6 @@ pub struct WeaponRow {
 pub struct Abbr {
     pub text: String,
     pub title: String,
-}
-
-/// A glossary line: `MW`, `Macro-weapon`, summary. `name` is empty when the
-/// term is its own name (`Walker`).
-#[derive(Debug, Clone)]
-pub struct GlossaryLine {
-    pub term: String,
-    pub name: String,
-    pub summary: String,
 }
 
 /// Shown for a value the sources do not give.
@@ -280,23 +272,6 @@ pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec
         .into_iter()
         .map(GlossaryLine::from_entry)
         .collect()
-}
-
-impl GlossaryLine {
-    pub fn from_entry(e: &Entry) -> GlossaryLine {
-        match &e.abbreviation {
-            Some(a) if a != &e.name => GlossaryLine {
-                term: a.clone(),
-                name: e.name.clone(),
-                summary: e.summary.clone(),
-            },
-            _ => GlossaryLine {
-                term: e.name.clone(),
-                name: String::new(),
-                summary: e.summary.clone(),
-            },
-        }
-    }
 }
 
 /// `muster 0.1.0, 2026-11-22`.
@@ -496,6 +471,11 @@ fn profile<'a>(rows: &[&'a WeaponRow]) -> Profile<'a> {
 }
 
 impl CribSheet {
+    /// The NetEpic cards as one grid (see [`NeGrid`](super::netepic::NeGrid)).
+    pub fn ne_grid(&self) -> super::netepic::NeGrid<'_> {
+        super::netepic::NeGrid::new(&self.ne_units)
+    }
+
     /// The Epic units as one grid. A weapon profile is shared when at
     /// least two datasheets carry it under one name (two cards of one
     /// datasheet, fielded with different refits, do not make a weapon

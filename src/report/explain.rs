@@ -228,7 +228,7 @@ pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String
         write_table(&mut out, &["Weapon", "Range or craft", "Firepower", "Arc"], rows);
     }
     if card.weapons.is_empty() {
-        let _ = writeln!(out, "  Weapons: {}", crate::print::ships::NOT_IN_SOURCES);
+        let _ = writeln!(out, "  Weapons: {}", crate::print::card::NOT_IN_SOURCES);
     }
     for note in &card.notes {
         let _ = writeln!(out, "  Note: {note}");
@@ -332,7 +332,7 @@ fn write_table(out: &mut String, head: &[&str], rows: Vec<Vec<String>>) {
 }
 
 /// The glossary lines of a fleet or NetEpic card, after a blank line.
-fn write_glossary_lines(out: &mut String, lines: Vec<crate::print::view::GlossaryLine>) {
+fn write_glossary_lines(out: &mut String, lines: Vec<crate::print::card::GlossaryLine>) {
     if lines.is_empty() {
         return;
     }

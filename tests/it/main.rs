@@ -28,3 +28,4 @@ mod ships;
 mod snapfire_exports;
 mod snapfire_links;
 mod space_fleet;
+mod tidy;

@@ -3,7 +3,7 @@
 //! value, and the glossary explains exactly the terms the notation has.
 
 use muster::catalogue::{self, GameId, UnitType};
-use muster::notation::{self, Abbreviation, NamedNote, Term};
+use muster::notation::{self, NamedNote, Term};
 use std::collections::BTreeSet;
 
 #[test]
@@ -101,7 +101,7 @@ fn the_glossary_explains_exactly_the_terms_the_notation_has() {
         UnitType::Spacecraft,
         UnitType::Character,
     ] {
-        used.extend(Abbreviation::unit_type_ids(t));
+        used.extend(t.glossary_ids());
     }
     used.insert("critical-hit");
     let defined: BTreeSet<&str> = glossary.entries.iter().map(|e| e.id.as_str()).collect();
