@@ -140,7 +140,7 @@ fn run_list(
             tally.identical += 1;
         } else if findings
             .iter()
-            .all(|f| matches!(f.kind, Kind::PriceDecision | Kind::Equivalent))
+            .all(|f| matches!(f.kind, Kind::PriceDecision | Kind::Equivalent | Kind::PackForbids))
         {
             tally.equivalent += 1;
         }
@@ -201,8 +201,8 @@ fn compare(catalogue: &Catalogue, list: &ArmyList, sf: &SfList, force: &Force, s
         for ((r, e), made) in read.iter().zip(&expected).zip(&force.formations) {
             let got: BTreeMap<String, u32> = r.upgrades.iter().cloned().collect();
             if got != e.upgrades {
-                let same = r.points == made.points(sf)
-                    && model::units(list, &got) == model::units(list, &e.upgrades);
+                let same_units = model::units(list, &got) == model::units(list, &e.upgrades);
+                let same = same_units && r.points == made.points(sf);
                 let refused = |name: &String| {
                     checked.diagnostics.iter().any(|d| {
                         d.code.as_str() == "upgrade-not-allowed"
@@ -216,6 +216,8 @@ fn compare(catalogue: &Catalogue, list: &ArmyList, sf: &SfList, force: &Force, s
                     .collect();
                 let kind = if same {
                     Kind::Equivalent
+                } else if same_units && made.price_differs(sf, list) {
+                    Kind::PriceDecision
                 } else if !missing.is_empty() && missing.iter().all(|n| refused(n)) {
                     Kind::PackForbids
                 } else {
