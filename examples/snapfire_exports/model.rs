@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 pub struct Rng(u64);
 
 impl Rng {
+    /// Every seed its own sequence: the seed is spread over all bits
+    /// first (`seed | 1` alone made seeds 2 and 3 the same run).
     pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) | 1)
     }
 
     pub fn below(&mut self, n: usize) -> usize {
