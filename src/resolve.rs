@@ -883,7 +883,10 @@ impl Resolver<'_, '_> {
     /// item by item, or a unit of the formation by its id or the
     /// formation's name. Such items are its contents, not upgrades.
     fn own_units_written(&self, entry: &Entry, formation: FormationIdx) -> usize {
-        if entry.details.is_none() {
+        // After Snapfire's own description (skipped by its span), every
+        // item is a pick: `4 Havocs` after a Havoc Company's `4 Havocs` is
+        // Snapfire's paid pick, not the formation's units again.
+        if entry.details.is_none() || self.snapfire_units_end(entry, formation) > 0 {
             return 0;
         }
         let f = &self.list.formations[formation];

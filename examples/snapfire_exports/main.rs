@@ -218,7 +218,19 @@ fn compare(catalogue: &Catalogue, list: &ArmyList, sf: &SfList, force: &Force, s
                     Kind::Equivalent
                 } else if same_units && made.price_differs(sf, list) {
                     Kind::PriceDecision
-                } else if !missing.is_empty() && missing.iter().all(|n| refused(n)) {
+                } else if missing.iter().any(|n| refused(n)) && {
+                    // What is left once the refused picks are left out
+                    // (a 0-point pick that adds nothing may read as the
+                    // formation's own unit).
+                    let kept: BTreeMap<String, u32> = e
+                        .upgrades
+                        .iter()
+                        .filter(|(n, _)| !refused(n))
+                        .map(|(n, c)| (n.clone(), *c))
+                        .collect();
+                    missing.iter().all(|n| refused(n))
+                        || model::units(list, &got) == model::units(list, &kept)
+                } {
                     Kind::PackForbids
                 } else {
                     Kind::MisreadPick

@@ -267,6 +267,11 @@ pub struct SnapfirePick {
     /// Upgrade ids and how many of each one pick gives (1 to 100).
     #[schemars(with = "std::collections::BTreeMap<String, BoundedCount>")]
     pub gives: std::collections::BTreeMap<String, u32>,
+    /// What Snapfire's text export prints for the pick, where that is no
+    /// upgrade's name (`Replace 2 chaos marine units with 2 Havok units`):
+    /// an export's item of that name reads as what the pick gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]

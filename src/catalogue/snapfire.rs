@@ -35,6 +35,9 @@ pub struct SnapfireIds {
     /// `snapfire_names`: a name Snapfire's export prints and the upgrade
     /// it may mean.
     names: Vec<(String, UpgradeIdx)>,
+    /// `imports.snapfire_picks` with a `name`: what the export prints for
+    /// the pick, and what it gives.
+    pick_names: Vec<(String, Vec<(UpgradeIdx, u32)>)>,
 }
 
 /// What one upgrade pick gives.
@@ -75,6 +78,20 @@ impl SnapfireIds {
     /// those ids.
     pub fn writings_in(&self, formation: FormationIdx) -> impl Iterator<Item = &Pick> {
         self.writings().filter(move |p| self.offers(formation, p))
+    }
+
+    /// What a pick whose printed name is `name` gives (`imports.snapfire_picks`
+    /// with a `name`).
+    pub fn pick_named(&self, name: &str) -> Option<&[(UpgradeIdx, u32)]> {
+        self.pick_names
+            .iter()
+            .find(|(n, _)| super::names::same_thing(name, n))
+            .map(|(_, gives)| gives.as_slice())
+    }
+
+    /// Whether any pick has a printed name of its own.
+    pub fn has_pick_names(&self) -> bool {
+        !self.pick_names.is_empty()
     }
 
     /// The upgrades whose `snapfire_names` include `name`.
@@ -222,6 +239,9 @@ pub(super) fn link(
                     ),
                 ),
             }
+        }
+        if let Some(name) = &pick.name {
+            ids.pick_names.push((name.clone(), gives.clone()));
         }
         let Some(recorded) = ids.picks.get_mut(&pick.id) else {
             errors.error(

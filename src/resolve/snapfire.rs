@@ -17,7 +17,9 @@ use crate::source::Span;
 /// The roster with its Snapfire items reread, or `None` when it is not a
 /// Snapfire export or nothing needs rereading.
 pub(super) fn reread(roster: &Roster, list: &ArmyList) -> Option<Roster> {
-    if roster.dialect != Dialect::Snapfire || !roster.entries.iter().any(needs) {
+    if roster.dialect != Dialect::Snapfire
+        || !(list.snapfire.has_pick_names() || roster.entries.iter().any(needs))
+    {
         return None;
     }
     let mut copy = roster.clone();
@@ -61,8 +63,30 @@ fn reread_entry(entry: &mut Entry, text: &str, list: &ArmyList) {
     let items = std::mem::take(&mut entry.upgrades);
     entry.upgrades = items
         .into_iter()
-        .flat_map(|item| parts(&item, text, &list.upgrade_names).unwrap_or_else(|| vec![item]))
+        .flat_map(|item| {
+            named_pick(&item, list)
+                .or_else(|| parts(&item, text, &list.upgrade_names))
+                .unwrap_or_else(|| vec![item])
+        })
         .collect();
+}
+
+/// An item named as a pick Snapfire prints under a name of its own
+/// (`Replace 2 chaos marine units with 2 Havok units`): what the pick
+/// gives, each upgrade by its name, times the item's count.
+fn named_pick(item: &Item, list: &ArmyList) -> Option<Vec<Item>> {
+    let gives = list.snapfire.pick_named(&item.name.value)?;
+    Some(
+        gives
+            .iter()
+            .map(|&(u, n)| Item {
+                count: item.count.saturating_mul(n).min(MAX_COUNT * MAX_COUNT),
+                counted: true,
+                name: Spanned::new(list.upgrades[u].name.clone(), item.name.span),
+                span: item.span,
+            })
+            .collect(),
+    )
 }
 
 /// An item whose name, or whose whole text with its count, is a name
