@@ -870,10 +870,12 @@ impl Resolver<'_, '_> {
         };
         let text = details.value.to_lowercase();
         let prefix = units.trim().to_lowercase();
-        if text.starts_with(&prefix) {
-            details.span.start + prefix.len()
-        } else {
-            0
+        // The whole description, ending where an item ends (`2x Warhound
+        // Class Titans` retyped is not Snapfire's `2x Warhound Class Titan`).
+        let ends_an_item = |rest: &str| rest.trim_start().is_empty() || rest.trim_start().starts_with(',');
+        match text.strip_prefix(prefix.as_str()) {
+            Some(rest) if ends_an_item(rest) => details.span.start + prefix.len(),
+            _ => 0,
         }
     }
 
