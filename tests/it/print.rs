@@ -634,7 +634,7 @@ fn a_printed_roster_says_which_rules_were_not_checked() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = pdf.all_text();
     assert!(
-        text.contains("2 rules of Codex Astartes are not checked"),
+        text.contains("1 rule of Codex Astartes is not checked"),
         "{text}"
     );
     assert!(text.contains("Units arriving by Drop Pod"), "{text}");
