@@ -633,10 +633,7 @@ fn a_printed_roster_says_which_rules_were_not_checked() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = pdf.all_text();
-    assert!(
-        text.contains("1 rule of Codex Astartes is not checked"),
-        "{text}"
-    );
+    assert!(text.contains("1 rule of Codex Astartes is not checked"), "{text}");
     assert!(text.contains("Units arriving by Drop Pod"), "{text}");
     let html = muster(&["roster", "examples/codex-astartes-3000.txt", "--html", "-"]);
     assert!(
