@@ -2,8 +2,8 @@
 //! each fixture under `tests/fixtures/snapfire-exports/` is an export as
 //! `Force.plainText` writes it (trailing blanks and all), of a force that
 //! muster once misread; the test says what it holds. The generator that
-//! found them is `examples/snapfire_exports` (README, "Tools that need
-//! ../shared").
+//! found them is `examples/snapfire_exports` (README, the section on tools
+//! that need the reference data beside the repository).
 
 use muster::catalogue::{Catalogue, LoadReport, load_embedded};
 use muster::check::{Checked, check_text};
