@@ -112,6 +112,24 @@ codes! {
     BattleScribe = "battlescribe",
 }
 
+impl Code {
+    /// A name or line of the roster that muster could not place (a parse
+    /// error, an unknown or ambiguous name, bad nesting, an upgrade the
+    /// formation may not take): what a crib sheet leaves out and what a
+    /// read-back of an export must not have.
+    pub fn is_unplaced(self) -> bool {
+        matches!(
+            self,
+            Code::ParseError
+                | Code::UnknownFormation
+                | Code::UnknownUpgrade
+                | Code::AmbiguousName
+                | Code::BadNesting
+                | Code::UpgradeNotAllowed
+        )
+    }
+}
+
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -23,6 +23,7 @@ mod model;
 use model::{Force, Rng, SfList};
 use muster::catalogue::{ArmyList, Catalogue, Checks, GameId, load_embedded, load_with};
 use muster::check::check_text;
+use muster::diagnostic::Code;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -184,7 +185,7 @@ fn compare(catalogue: &Catalogue, list: &ArmyList, sf: &SfList, force: &Force, s
         let notes: Vec<String> = checked
             .diagnostics
             .iter()
-            .filter(|d| model::is_reading_error(d.code.as_str()))
+            .filter(|d| d.code.is_unplaced() || d.code == Code::SnapfireLink)
             .map(|d| format!("{}: {}", d.code.as_str(), d.message))
             .collect();
         let mut add = |kind: Kind, what: String| {

@@ -473,19 +473,6 @@ fn encode_uri_component(text: &str) -> String {
     out
 }
 
-/// Codes that say a roster was not read as written.
-pub fn is_reading_error(code: &str) -> bool {
-    matches!(
-        code,
-        "parse-error"
-            | "unknown-formation"
-            | "unknown-upgrade"
-            | "ambiguous-name"
-            | "upgrade-not-allowed"
-            | "snapfire-link"
-    )
-}
-
 /// The units a formation's upgrades add, less those they replace, by
 /// datasheet id.
 pub fn units(list: &ArmyList, upgrades: &BTreeMap<String, u32>) -> BTreeMap<String, i64> {

@@ -629,22 +629,10 @@ fn checked<'c>(
 /// The roster problems that leave a unit out of its crib sheet: names and
 /// lines muster could not place.
 fn unplaced(checked: &Checked<'_>) -> Vec<crate::diagnostic::Diagnostic> {
-    use crate::diagnostic::Code;
     checked
         .diagnostics
         .iter()
-        .filter(|d| {
-            d.is_error()
-                && matches!(
-                    d.code,
-                    Code::ParseError
-                        | Code::UnknownFormation
-                        | Code::UnknownUpgrade
-                        | Code::AmbiguousName
-                        | Code::BadNesting
-                        | Code::UpgradeNotAllowed
-                )
-        })
+        .filter(|d| d.is_error() && d.code.is_unplaced())
         .cloned()
         .collect()
 }

@@ -34,17 +34,7 @@ fn formations(checked: &Checked<'_>) -> Vec<Formation> {
     let unread: Vec<String> = checked
         .diagnostics
         .iter()
-        .filter(|d| {
-            d.severity == Severity::Error
-                && matches!(
-                    d.code,
-                    Code::ParseError
-                        | Code::UnknownFormation
-                        | Code::UnknownUpgrade
-                        | Code::AmbiguousName
-                        | Code::UpgradeNotAllowed
-                )
-        })
+        .filter(|d| d.severity == Severity::Error && d.code.is_unplaced())
         .map(|d| format!("{}: {}", d.code.as_str(), d.message))
         .collect();
     assert!(unread.is_empty(), "{}: {unread:#?}", checked.name);
