@@ -56,10 +56,6 @@ pub fn victory_points_of_cost(points: i64) -> u32 {
     u32::try_from((points - 1) / 100 + 1).unwrap_or(u32::MAX)
 }
 
-/// A titan's hull and weapons are rounded up to this many points (6.1
-/// step 3, line 923).
-pub const TITAN_ROUNDING: u32 = 50;
-
 /// What kind of army a list makes as the core army (1.2.2, lines 192-198).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArmyKind {
@@ -122,11 +118,6 @@ impl ListAllies {
             Allowed::Nothing => 0,
         }
     }
-}
-
-/// The row of `list`, if the tables name it.
-pub fn allies_of(list: &str) -> Option<&'static ListAllies> {
-    ALLIES.iter().find(|row| row.list == list)
 }
 
 const MARINES: &str = "netepic-adeptus-astartes";
@@ -720,6 +711,10 @@ mod tests {
         assert_eq!(victory_points_of_cost(125), 2);
         assert_eq!(victory_points_of_cost(0), 0);
         assert_eq!(victory_points_of_cost(-5), 0);
+    }
+
+    fn allies_of(list: &str) -> Option<&'static ListAllies> {
+        ALLIES.iter().find(|row| row.list == list)
     }
 
     #[test]

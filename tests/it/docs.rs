@@ -70,7 +70,15 @@ fn the_lists_table_in_lists_readme_is_current() {
 }
 
 /// The folders whose paths the architecture documents name.
-const NAMED_ROOTS: &[&str] = &["src/", "tests/", "benches/", "tools/", "grammar/", "templates/", "fuzz/"];
+const NAMED_ROOTS: &[&str] = &[
+    "src/",
+    "tests/",
+    "benches/",
+    "tools/",
+    "grammar/",
+    "templates/",
+    "fuzz/",
+];
 
 /// Every path under [`NAMED_ROOTS`] that `text` names (`src/check.rs`,
 /// `src/games/`), less a sentence's final dot; a pattern
@@ -100,7 +108,10 @@ fn every_path_the_architecture_documents_name_exists() {
     for document in ["ARCHITECTURE.md", "benches/PERFORMANCE.md"] {
         let text = std::fs::read_to_string(root.join(document)).unwrap_or_else(|e| panic!("{document}: {e}"));
         let named = named_paths(&text);
-        assert!(!named.is_empty() || document != "ARCHITECTURE.md", "{document} names no path under src/");
+        assert!(
+            !named.is_empty() || document != "ARCHITECTURE.md",
+            "{document} names no path under src/"
+        );
         missing.extend(
             named
                 .into_iter()
@@ -109,13 +120,19 @@ fn every_path_the_architecture_documents_name_exists() {
         );
     }
     missing.dedup();
-    assert!(missing.is_empty(), "paths named in the architecture documents that do not exist:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "paths named in the architecture documents that do not exist:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
 fn named_paths_are_read_whole() {
     assert_eq!(
-        named_paths("`src/check.rs`, src/games/ and src/roster/fast.rs. Not xsrc/a.rs, nor `lists/<game>/x.yaml`, nor src/<game>/"),
+        named_paths(
+            "`src/check.rs`, src/games/ and src/roster/fast.rs. Not xsrc/a.rs, nor `lists/<game>/x.yaml`, nor src/<game>/"
+        ),
         ["src/check.rs", "src/games/", "src/roster/fast.rs"]
     );
 }
