@@ -28,6 +28,7 @@
 pub mod batch;
 pub mod catalogue;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
 pub mod event;
@@ -44,6 +45,7 @@ pub mod resolve;
 pub mod roster;
 pub mod rules;
 pub mod scenario;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod source;
 pub mod validate;
