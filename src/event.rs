@@ -12,7 +12,7 @@ use crate::catalogue::schema_words;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -309,6 +309,29 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     }
 
+    let restrictions = compile_restrictions(&file, &allowed, &source, &at, &mut problems);
+
+    if problems.is_empty() {
+        Ok(Event {
+            file,
+            source,
+            restrictions,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// The event's restrictions compiled for each list it allows; a
+/// restriction that does not parse, or names nothing in any allowed list,
+/// is a problem.
+fn compile_restrictions(
+    file: &EventFile,
+    allowed: &[&ArmyList],
+    source: &SourceFile,
+    at: &dyn Fn(&str) -> Span,
+    problems: &mut Vec<Diagnostic>,
+) -> HashMap<String, Vec<Constraint>> {
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
     let compilers: Vec<_> = allowed.iter().map(|list| list.foreign_rules()).collect();
     for (r, raw) in file.restrictions.iter().enumerate() {
@@ -326,7 +349,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                             e.message
                         ),
                     )
-                    .at(&source, at(&pointer)),
+                    .at(source, at(&pointer)),
                 );
                 continue;
             }
@@ -351,7 +374,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                         Code::EventFile,
                         format!("restriction `{}`: {name} names nothing in any list the event allows", raw.id),
                     )
-                    .at(&source, at(&pointer))
+                    .at(source, at(&pointer))
                     .hint("tags shared by lists, such as `tag:spacecraft` or `tag:one-third`, work across lists"),
                 );
             }
@@ -361,21 +384,12 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                 Ok(c) => restrictions.entry(list.id.clone()).or_default().push(c),
                 Err(message) => problems.push(
                     Diagnostic::error(Code::EventFile, format!("{message} (for {})", list.name))
-                        .at(&source, at(&pointer)),
+                        .at(source, at(&pointer)),
                 ),
             }
         }
     }
-
-    if problems.is_empty() {
-        Ok(Event {
-            file,
-            source,
-            restrictions,
-        })
-    } else {
-        Err(problems)
-    }
+    restrictions
 }
 
 /// The commented template of `muster event new` for a game; an error names

@@ -10,7 +10,7 @@ use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve::{Army, ArmyFormation};
 use crate::roster::Roster;
 use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Reach};
-use crate::source::Span;
+use crate::source::{SourceFile, Span};
 
 /// The points limit a roster is held to, and where it was written (`None`
 /// when it comes from the event file rather than the roster).
@@ -82,41 +82,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     let file = &roster.file;
     let army_span = roster.header.army_line.unwrap_or_default();
 
-    match limit {
-        Some(limit) if army.total > i64::from(limit.points) => {
-            let mut d = Diagnostic::error(
-                Code::OverPointsLimit,
-                format!(
-                    "the army costs {} points, {} over the limit of {}",
-                    army.total,
-                    army.total - i64::from(limit.points),
-                    limit.points
-                ),
-            )
-            .at(file, limit.span.unwrap_or(army_span))
-            .rule(
-                "points-limit",
-                "tournament rules: formations total the agreed points or less",
-            )
-            .hint("remove or shrink a formation, or raise the limit if the event allows it");
-            d = d.label(match (limit.origin, limit.span) {
-                (LimitOrigin::Given, _) => format!("`--points` sets the limit to {}", limit.points),
-                (LimitOrigin::Assumed, _) => format!("assumed limit {}", limit.points),
-                (_, Some(_)) => format!("limit {}", limit.points),
-                (_, None) => format!("the event's limit is {}", limit.points),
-            });
-            out.push(d);
-        }
-        Some(_) => {}
-        None => out.push(
-            Diagnostic::warning(
-                Code::MissingPointsLimit,
-                "the roster states no points limit; limits that depend on it use the army's total",
-            )
-            .at(file, army_span)
-            .fix("add a line such as `Points: 3000`"),
-        ),
-    }
+    out.extend(limit_finding(file, army, limit, army_span));
 
     let facts = ArmyFacts {
         army,
@@ -197,52 +163,103 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         );
     }
 
-    if !army.list.not_enforced.is_empty() {
-        // Written in place (most rosters' lists have such rules, so this
-        // note is in most results).
-        let name = &army.list.name;
-        let mut message = String::with_capacity(name.len() + 64);
-        match army.list.not_enforced.len() {
-            1 => {
-                message.push_str("1 rule of ");
-                message.push_str(name);
-                message.push_str(" is not checked by muster; check it by hand");
-            }
-            n => {
-                message.push_str(itoa::Buffer::new().format(n));
-                message.push_str(" rules of ");
-                message.push_str(name);
-                message.push_str(" are not checked by muster; check them by hand");
-            }
-        }
-        let mut d = Diagnostic::note(Code::Unchecked, message);
-        for rule in &army.list.not_enforced {
-            d = d.hint(rule.rule.clone());
-        }
-        // Where the rules come from: the provenance (players read it
-        // without source lines; `--verbose` and JSON in full).
-        let sources: Vec<&str> = army
-            .list
-            .not_enforced
-            .iter()
-            .filter_map(|r| r.source.as_deref())
-            .fold(Vec::new(), |mut all, s| {
-                if !all.contains(&s) {
-                    all.push(s);
-                }
-                all
-            });
-        if !sources.is_empty() {
-            d = d.rule("not-enforced", sources.join("; "));
-        }
-        let mut options = String::with_capacity(army.list.id.len() + 48);
-        options.push_str("`muster options ");
-        options.push_str(&army.list.id);
-        options.push_str("` says why each is not checked");
-        out.push(d.hint(options));
-    }
+    out.extend(not_enforced(army));
 
     out
+}
+
+/// The army over its points limit (an error), or no limit at all (a
+/// warning).
+fn limit_finding(
+    file: &SourceFile,
+    army: &Army<'_>,
+    limit: Option<Limit>,
+    army_span: Span,
+) -> Option<Diagnostic> {
+    match limit {
+        Some(limit) if army.total > i64::from(limit.points) => {
+            let mut d = Diagnostic::error(
+                Code::OverPointsLimit,
+                format!(
+                    "the army costs {} points, {} over the limit of {}",
+                    army.total,
+                    army.total - i64::from(limit.points),
+                    limit.points
+                ),
+            )
+            .at(file, limit.span.unwrap_or(army_span))
+            .rule(
+                "points-limit",
+                "tournament rules: formations total the agreed points or less",
+            )
+            .hint("remove or shrink a formation, or raise the limit if the event allows it");
+            d = d.label(match (limit.origin, limit.span) {
+                (LimitOrigin::Given, _) => format!("`--points` sets the limit to {}", limit.points),
+                (LimitOrigin::Assumed, _) => format!("assumed limit {}", limit.points),
+                (_, Some(_)) => format!("limit {}", limit.points),
+                (_, None) => format!("the event's limit is {}", limit.points),
+            });
+            Some(d)
+        }
+        Some(_) => None,
+        None => Some(
+            Diagnostic::warning(
+                Code::MissingPointsLimit,
+                "the roster states no points limit; limits that depend on it use the army's total",
+            )
+            .at(file, army_span)
+            .fix("add a line such as `Points: 3000`"),
+        ),
+    }
+}
+
+/// The note that names the list's rules muster does not check.
+fn not_enforced(army: &Army<'_>) -> Option<Diagnostic> {
+    if army.list.not_enforced.is_empty() {
+        return None;
+    }
+    // Written in place (most rosters' lists have such rules, so this
+    // note is in most results).
+    let name = &army.list.name;
+    let mut message = String::with_capacity(name.len() + 64);
+    match army.list.not_enforced.len() {
+        1 => {
+            message.push_str("1 rule of ");
+            message.push_str(name);
+            message.push_str(" is not checked by muster; check it by hand");
+        }
+        n => {
+            message.push_str(itoa::Buffer::new().format(n));
+            message.push_str(" rules of ");
+            message.push_str(name);
+            message.push_str(" are not checked by muster; check them by hand");
+        }
+    }
+    let mut d = Diagnostic::note(Code::Unchecked, message);
+    for rule in &army.list.not_enforced {
+        d = d.hint(rule.rule.clone());
+    }
+    // Where the rules come from: the provenance (players read it
+    // without source lines; `--verbose` and JSON in full).
+    let sources: Vec<&str> = army
+        .list
+        .not_enforced
+        .iter()
+        .filter_map(|r| r.source.as_deref())
+        .fold(Vec::new(), |mut all, s| {
+            if !all.contains(&s) {
+                all.push(s);
+            }
+            all
+        });
+    if !sources.is_empty() {
+        d = d.rule("not-enforced", sources.join("; "));
+    }
+    let mut options = String::with_capacity(army.list.id.len() + 48);
+    options.push_str("`muster options ");
+    options.push_str(&army.list.id);
+    options.push_str("` says why each is not checked");
+    Some(d.hint(options))
 }
 
 fn check<F: Facts<Selector> + Locate>(
