@@ -208,6 +208,10 @@ pub struct Diagnostic {
     pub hints: Vec<String>,
     /// A concrete change that would fix it.
     pub fix: Option<String>,
+    /// For a summary made where the findings were found ("and 2,990 more
+    /// on this line"), how many it stands for: [`cap`] counts them, not
+    /// it. 0 for an ordinary finding.
+    pub stands_for: usize,
 }
 
 impl Diagnostic {
@@ -221,6 +225,7 @@ impl Diagnostic {
             rule: None,
             hints: Vec::new(),
             fix: None,
+            stands_for: 0,
         }
     }
 
@@ -350,10 +355,11 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             label.message.clear();
             label
         });
+        summary.stands_for = n;
         out.push(summary);
     }
 
-    if diagnostics.len() <= MAX_PER_LINE {
+    if diagnostics.len() <= MAX_PER_LINE && diagnostics.iter().all(|d| d.stands_for == 0) {
         return diagnostics;
     }
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -375,6 +381,16 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             current = key;
             on_line = 0;
         }
+        if d.stands_for > 0 {
+            // A summary made upstream: its findings join this line's.
+            let n = d.stands_for;
+            if out.len() >= MAX_PER_FILE || d.primary.is_none() {
+                add(&mut dropped_file, n, d);
+            } else {
+                add(&mut dropped_line, n, d);
+            }
+            continue;
+        }
         on_line += 1;
         if out.len() >= MAX_PER_FILE {
             add(&mut dropped_file, 1, d);
@@ -386,11 +402,13 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     }
     flush(&mut dropped_line, &mut dropped_file, &mut out);
     if let Some((n, first)) = dropped_file {
-        out.push(Diagnostic::new(
+        let mut summary = Diagnostic::new(
             first.severity,
             first.code,
             format!("and {} more findings, not shown", thousands(n)),
-        ));
+        );
+        summary.stands_for = n;
+        out.push(summary);
     }
     out
 }

@@ -5,7 +5,7 @@
 //!
 //! This module reads and compiles event files; `check` applies them.
 
-use crate::catalogue::locate::{self, Positions};
+use crate::catalogue::locate;
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
 use crate::catalogue::scenarios::{self, ScenarioLookup};
 use crate::catalogue::schema_words;
@@ -186,9 +186,8 @@ crate::catalogue::schema::generated!(schema, schema_validator, EventFile);
 
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let mut problems = Vec::new();
-    let positions = Positions::of(source.text());
+    let (mut value, positions) = locate::parse_yaml_at(&source, Code::EventFile).map_err(|d| vec![*d])?;
     let at = |pointer: &str| positions.span(&source, pointer);
-    let mut value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
     // `counts_as: yes` means what an organiser thinks it means.
     schema_words::read_booleans(&mut value, schema());
     let errors = schema_validator().map_or_else(Vec::new, |validator| {
@@ -318,7 +317,8 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             restrictions,
         })
     } else {
-        Err(problems)
+        // Capped as a roster's findings are.
+        Err(crate::diagnostic::cap(problems))
     }
 }
 

@@ -88,6 +88,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         army,
         limit: limit.map_or(army.total, |l| i64::from(l.points)),
     };
+    let mut tally = Tally::new(army.formations.len());
     let rules = army
         .list
         .constraints
@@ -105,6 +106,26 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
             }
             Scope::Formation | Scope::Group => {
                 for (i, f) in army.formations.iter().enumerate() {
+                    if tally.full(i) {
+                        // Past the findings a line shows: only counted
+                        // (3,000 rules over 1,190 formations once built
+                        // 3.5 million findings, 8 s and 1 GB, to show 200).
+                        if constraint.applies_to(f.formation) && f.titans.is_empty() {
+                            let with_members = army.list.formations[f.formation].group.is_some();
+                            if constraint.scope == Scope::Group && !with_members {
+                                continue;
+                            }
+                            let local = FormationFacts {
+                                army: &facts,
+                                index: i,
+                                with_members: constraint.scope == Scope::Group,
+                            };
+                            if !matches!(constraint.cond.eval(&local), Ok(true)) {
+                                tally.left_out(i, constraint, code);
+                            }
+                            continue;
+                        }
+                    }
                     // A card of several titans armed titan by titan: the
                     // rules of the titan each one is hold for each line,
                     // in place of the card's own count of them all. (Only
@@ -140,6 +161,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                         },
                     };
                     if let Some(d) = check(constraint, code, &local, &local, roster, f.name_span) {
+                        tally.shown(i);
                         out.push(d);
                     }
                 }
@@ -147,6 +169,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         }
     }
 
+    out.extend(tally.summaries(roster, army));
     out.extend(group_sizes(roster, army));
 
     for f in army.formations.iter().filter(|f| !f.points_known) {
@@ -260,6 +283,69 @@ fn not_enforced(army: &Army<'_>) -> Option<Diagnostic> {
     options.push_str(&army.list.id);
     options.push_str("` says why each is not checked");
     Some(d.hint(options))
+}
+
+/// Formation rules' findings per formation line: past
+/// [`crate::diagnostic::MAX_PER_LINE`] on one line, only counted, and
+/// summed up in one summary that `diagnostic::cap` counts as them.
+struct Tally {
+    shown: Vec<usize>,
+    left_out: Vec<(usize, Severity, Code)>,
+}
+
+impl Tally {
+    fn new(formations: usize) -> Tally {
+        Tally {
+            shown: vec![0; formations],
+            left_out: vec![(0, Severity::Note, Code::ListRule); formations],
+        }
+    }
+
+    fn full(&self, i: usize) -> bool {
+        self.shown
+            .get(i)
+            .is_some_and(|&n| n >= crate::diagnostic::MAX_PER_LINE)
+    }
+
+    fn shown(&mut self, i: usize) {
+        if let Some(n) = self.shown.get_mut(i) {
+            *n += 1;
+        }
+    }
+
+    fn left_out(&mut self, i: usize, constraint: &Constraint, code: Code) {
+        let severity = match constraint.severity {
+            RuleSeverity::Error => Severity::Error,
+            RuleSeverity::Warning => Severity::Warning,
+        };
+        if let Some(slot) = self.left_out.get_mut(i) {
+            if slot.0 == 0 {
+                slot.2 = code;
+            }
+            slot.0 += 1;
+            slot.1 = slot.1.min(severity);
+        }
+    }
+
+    fn summaries(&self, roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for (f, &(n, severity, code)) in army.formations.iter().zip(&self.left_out) {
+            if n > 0 {
+                let mut d = Diagnostic::new(
+                    severity,
+                    code,
+                    format!(
+                        "and {} more on this line, not shown",
+                        crate::diagnostic::thousands(n)
+                    ),
+                )
+                .at(&roster.file, f.name_span);
+                d.stands_for = n;
+                out.push(d);
+            }
+        }
+        out
+    }
 }
 
 fn check<F: Facts<Selector> + Locate>(

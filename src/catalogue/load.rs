@@ -298,8 +298,31 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
     super::scenarios::link(&mut catalogue, scenarios, &mut diagnostics);
     LoadReport {
         catalogue,
-        diagnostics,
+        // Capped as a roster's findings are: a file of 70,000 unknown keys
+        // once printed 26 MB.
+        diagnostics: crate::diagnostic::cap(diagnostics),
         files,
+    }
+}
+
+/// Every file read from a `--lists` folder in this process, so that no
+/// output (`--pdf`, `--html`, `--report`) is written over one of them, as
+/// none is written over a roster or an event file.
+static READ_FROM_FOLDERS: std::sync::Mutex<std::collections::BTreeSet<PathBuf>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// The list files read from `--lists` folders so far (see
+/// [`READ_FROM_FOLDERS`]).
+pub fn list_files_read() -> Vec<PathBuf> {
+    READ_FROM_FOLDERS
+        .lock()
+        .map(|files| files.iter().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn remember(paths: &[PathBuf]) {
+    if let Ok(mut files) = READ_FROM_FOLDERS.lock() {
+        files.extend(paths.iter().cloned());
     }
 }
 
@@ -313,6 +336,7 @@ fn read_dir(dir: &Path, out: &mut Vec<(SourceFile, Origin)>, diagnostics: &mut V
         return;
     }
     paths.sort();
+    remember(&paths);
     for path in paths {
         match crate::source::read_regular(&path, MAX_LIST_BYTES) {
             Ok(bytes) => match String::from_utf8(bytes) {

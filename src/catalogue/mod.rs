@@ -22,11 +22,12 @@ pub mod schema;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;
+pub mod yaml;
 
 pub use kinds::{AnySheet, Sheet, SheetKind};
 pub use load::{
-    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
-    load_with,
+    Checks, LoadReport, Origin, list_files_read, load, load_embedded, load_for_army, load_for_check,
+    load_for_check_with, load_with,
 };
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 

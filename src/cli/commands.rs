@@ -331,7 +331,10 @@ fn new_list(game: &str, out: &Path) -> Output {
             }
             Err(e) => {
                 return Output {
-                    stderr: format!("error: cannot write {}: {e}\n", path.display()),
+                    stderr: format!(
+                        "error: cannot write {}: {e}\n",
+                        crate::report::terminal::escape(&path.display().to_string())
+                    ),
                     status: status::UNUSABLE,
                     ..Output::default()
                 };
@@ -371,7 +374,11 @@ fn schema(out: &Path, check: bool) -> Output {
             continue;
         }
         if let Err(e) = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, text)) {
-            let _ = writeln!(result.stderr, "error: cannot write {}: {e}", path.display());
+            let _ = writeln!(
+                result.stderr,
+                "error: cannot write {}: {e}",
+                crate::report::terminal::escape(&path.display().to_string())
+            );
             result.status = status::UNUSABLE;
         } else {
             let _ = writeln!(result.stdout, "wrote {}", path.display());

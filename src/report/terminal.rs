@@ -77,7 +77,7 @@ pub const EXCERPT_BYTES: usize = 240;
 /// Whether a character must not reach a terminal as it is: C0 and C1
 /// controls (escape sequences, carriage returns, bells) and the
 /// bidirectional overrides that reorder what is shown.
-fn hostile_char(c: char) -> bool {
+pub fn hostile_char(c: char) -> bool {
     (c.is_control() && c != '\t')
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
@@ -97,6 +97,16 @@ pub fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// [`escape`] for text of several lines (a plain `error:` message and its
+/// `hint:`): its line breaks are kept, everything else is escaped alike.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && hostile_char(c)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape).collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// The lines of one file that a diagnostic's labels point at, each cut
