@@ -129,7 +129,7 @@ const GUARD: &str = "netepic-imperial-guard";
 
 /// The ally tables (1.2.3 and 1.2.4, lines 202-231) for the shipped army
 /// books. The decisions about rows the text conversion broke are written
-/// in every book's `decisions` (by `examples/netepic_import.rs`).
+/// in every book's `decisions` (by `tools/netepic-import`).
 pub const ALLIES: &[ListAllies] = &[
     ListAllies {
         list: MECHANICUS,
@@ -412,7 +412,7 @@ const fn power(name: &'static str, tags: &'static [&'static str]) -> Variant {
 
 /// The codex variants of the army books, and the standard armies a book
 /// holds beside its codex (Kroot Mercenaries). The decisions behind them
-/// are written in each book's `decisions` (by `examples/netepic_import.rs`).
+/// are written in each book's `decisions` (by `tools/netepic-import`).
 pub const VARIANTS: &[Variant] = &[
     chapter("Black Templars", &["black-templars"]),
     chapter("Blood Angels", &["blood-angels"]),
