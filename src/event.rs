@@ -125,6 +125,26 @@ fn valid_date(text: &str) -> bool {
     (1..=days).contains(&day)
 }
 
+/// A `date` or `deadline` that is not a real date (and time), at its line.
+fn date_problems(file: &EventFile, source: &SourceFile, positions: &Positions) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if let Some(date) = file.date.as_deref().filter(|d| !valid_date(d)) {
+        problems.push(
+            Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
+                .at(source, positions.span(source, "/date"))
+                .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
+        );
+    }
+    if let Some(deadline) = file.deadline.as_deref().filter(|d| deadline_seconds(d).is_none()) {
+        problems.push(
+            Diagnostic::error(Code::EventFile, format!("`{deadline}` is not a date and time"))
+                .at(source, positions.span(source, "/deadline"))
+                .fix("write the deadline as YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC, or with an offset such as +01:00), e.g. `deadline: 2026-12-04 18:00`"),
+        );
+    }
+    problems
+}
+
 /// The moment a deadline names, in seconds since 1970 (UTC): a date alone
 /// is the end of that day; a time without an offset is UTC. `None` when it
 /// is not a real date and time.
@@ -213,25 +233,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     };
 
-    if let Some(date) = &file.date {
-        if !valid_date(date) {
-            problems.push(
-                Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
-                    .at(&source, at("/date"))
-                    .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
-            );
-        }
-    }
-
-    if let Some(deadline) = &file.deadline {
-        if deadline_seconds(deadline).is_none() {
-            problems.push(
-                Diagnostic::error(Code::EventFile, format!("`{deadline}` is not a date and time"))
-                    .at(&source, at("/deadline"))
-                    .fix("write the deadline as YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC, or with an offset such as +01:00), e.g. `deadline: 2026-12-04 18:00`"),
-            );
-        }
-    }
+    problems.extend(date_problems(&file, &source, &positions));
 
     let mut allowed: Vec<&ArmyList> = Vec::new();
     if file.lists.is_empty() {
