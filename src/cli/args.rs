@@ -22,7 +22,8 @@ pub struct Args {
     pub color: ColorChoice,
 
     /// Show what list authors need: each broken rule's expression with the
-    /// values it compared, and its full provenance with source lines.
+    /// values it compared, and its full provenance with source lines (in
+    /// `muster options` too: each rule's expression and full source).
     #[arg(long, short, global = true)]
     pub verbose: bool,
 }

@@ -120,7 +120,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     },
                     Err(message) => usage(message),
                 },
-                Command::Options { army, format } => options(catalogue, army, *format),
+                Command::Options { army, format } => options(catalogue, army, *format, args.verbose),
                 Command::New {
                     army: Some(army),
                     points,
@@ -259,14 +259,14 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     out
 }
 
-fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
+fn options(catalogue: &Catalogue, army: &str, format: Format, verbose: bool) -> Output {
     let list = match find(catalogue, army) {
         Ok(list) => list,
         Err(out) => return out,
     };
     let stdout = match format {
         Format::Json => to_json(&crate::report::options::OptionsView::new(list, catalogue)),
-        Format::Text => crate::report::options::text(list, catalogue),
+        Format::Text => crate::report::options::text(list, catalogue, verbose),
     };
     Output {
         stdout,
