@@ -72,9 +72,14 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Load every list file and report every inconsistency.
+        /// Load every list file and report every inconsistency. With
+        /// --lists, only those of the folder's files and errors anywhere.
         #[arg(long)]
         check: bool,
+        /// With --check --lists: also report the warnings about the
+        /// built-in lists.
+        #[arg(long, requires = "check")]
+        built_in: bool,
     },
     /// Show an army list: its formations, upgrades, points and rules.
     Options {
