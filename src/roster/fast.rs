@@ -15,7 +15,7 @@
 //! that is part of a multi-byte character is always a letter here, and a
 //! word never ends inside a character.
 
-use super::parse::{Body, HeaderKey, NativeLine};
+use super::syntax::{Body, HeaderKey, NativeLine};
 use super::{Item, Spanned};
 use crate::source::Span;
 

@@ -6,6 +6,7 @@
 
 mod fast;
 mod parse;
+mod syntax;
 
 pub use parse::{
     MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_and_scenario, army_name, decode, parse,
