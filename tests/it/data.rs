@@ -411,12 +411,9 @@ fn bookkeeping(text: &str) -> Option<&'static str> {
             return Some("an id");
         }
     }
-    for marker in ["maxPercent", "decisions", ".md", ".html", "capacities from"] {
-        if text.contains(marker) {
-            return Some(marker);
-        }
-    }
-    None
+    ["maxPercent", "decisions", ".md", ".html", "capacities from"]
+        .into_iter()
+        .find(|marker| text.contains(marker))
 }
 
 /// Default output keeps provenance plain: a rule's source as players see
