@@ -4,6 +4,7 @@
 use super::io::{find, load_event, usage, write_atomically};
 use super::{Args, Command, EventAction, Format, Output, status};
 use crate::catalogue::{self, ArmyList, Catalogue, LoadReport};
+use crate::diagnostic::Diagnostic;
 use crate::report::terminal;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -74,7 +75,16 @@ pub fn run(args: &Args, color: bool) -> Output {
     // thousands of small allocations just before exit.
     let report: &'static LoadReport = Box::leak(Box::new(report));
     match &args.command {
-        Command::Lists { format, check } => lists(report, *format, *check, color),
+        Command::Lists {
+            format,
+            check,
+            built_in,
+        } => {
+            // A check of the user's folder reports on the folder: the
+            // built-in lists' warnings only on request.
+            let own = args.lists.as_deref().filter(|_| !*built_in);
+            lists(report, *format, (*check, own), color)
+        }
         Command::Schema { out, check } => schema(out, *check),
         other => {
             if report.has_errors() {
@@ -120,7 +130,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     },
                     Err(message) => usage(message),
                 },
-                Command::Options { army, format } => options(catalogue, army, *format),
+                Command::Options { army, format } => options(catalogue, army, *format, args.verbose),
                 Command::New {
                     army: Some(army),
                     points,
@@ -207,14 +217,32 @@ struct ListRow<'a> {
     version_label: Option<&'a str>,
 }
 
-fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Output {
+/// The findings of a list check to show: with the user's folder, its
+/// files' findings and every error; and how many were left out.
+fn own_diagnostics(all: &[Diagnostic], own: Option<&Path>) -> (Vec<Diagnostic>, usize) {
+    let Some(dir) = own else {
+        return (all.to_vec(), 0);
+    };
+    let (shown, hidden): (Vec<&Diagnostic>, Vec<&Diagnostic>) = all.iter().partition(|d| {
+        d.is_error()
+            || d.primary
+                .as_ref()
+                .is_none_or(|p| Path::new(p.file.name()).starts_with(dir))
+    });
+    (shown.into_iter().cloned().collect(), hidden.len())
+}
+
+/// `check`: whether to check, and the user's folder when only its files'
+/// warnings are wanted.
+fn lists(report: &LoadReport, format: Format, check: (bool, Option<&Path>), color: bool) -> Output {
+    let (check, own) = check;
     let catalogue = &report.catalogue;
     let mut sorted: Vec<&ArmyList> = catalogue.lists.iter().collect();
     sorted.sort_by(|a, b| (a.game, &a.id).cmp(&(b.game, &b.id)));
     let mut out = Output::default();
     if check {
-        out.stdout
-            .push_str(&terminal::diagnostics(&report.diagnostics, color));
+        let (shown, hidden) = own_diagnostics(&report.diagnostics, own);
+        out.stdout.push_str(&terminal::diagnostics(&shown, color));
         let rules: usize = catalogue.lists.iter().map(|l| l.constraints.len()).sum();
         let unchecked: usize = catalogue.lists.iter().map(|l| l.not_enforced.len()).sum();
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -235,6 +263,13 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
                 format!("{errors} problem{} found", if errors == 1 { "" } else { "s" })
             }
         );
+        if hidden > 0 {
+            let _ = writeln!(
+                out.stdout,
+                "({hidden} warning{} about the built-in lists not shown: `--built-in` shows them)",
+                if hidden == 1 { "" } else { "s" }
+            );
+        }
         out.status = if errors == 0 { status::OK } else { status::FAILED };
         return out;
     }
@@ -275,14 +310,14 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     out
 }
 
-fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
+fn options(catalogue: &Catalogue, army: &str, format: Format, verbose: bool) -> Output {
     let list = match find(catalogue, army) {
         Ok(list) => list,
         Err(out) => return out,
     };
     let stdout = match format {
         Format::Json => to_json(&crate::report::options::OptionsView::new(list, catalogue)),
-        Format::Text => crate::report::options::text(list, catalogue),
+        Format::Text => crate::report::options::text(list, catalogue, verbose),
     };
     Output {
         stdout,

@@ -1114,3 +1114,20 @@ mod tests {
         );
     }
 }
+
+/// A test that cannot run here says so where `cargo test` shows it: the
+/// browser test is ignored with its reason (listed and counted as ignored,
+/// not passed in silence), and CI runs it.
+#[test]
+fn the_browser_test_is_ignored_with_a_reason_and_run_by_ci() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let test = std::fs::read_to_string(root.join("tests/it/serve_browser.rs")).unwrap();
+    let at = test
+        .find("fn a_player_builds_breaks_prints_and_submits_in_chromium")
+        .unwrap();
+    let before = &test[..at];
+    let attributes = &before[before.rfind("#[test]").unwrap()..];
+    assert!(attributes.contains("#[ignore = \"needs Chromium"), "{attributes}");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(ci.contains("--include-ignored"), "{ci}");
+}
