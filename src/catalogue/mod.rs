@@ -23,8 +23,8 @@ mod sheets;
 pub mod snapfire;
 
 pub use load::{
-    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
-    load_with,
+    Checks, ListKey, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check,
+    load_for_check_with, load_for_key, load_with,
 };
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
