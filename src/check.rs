@@ -119,6 +119,9 @@ pub struct ArmySummary {
     /// The list's figures for this army (`figures` in the list file), by
     /// name: a Tyranid hive fleet's command cards.
     pub figures: Vec<(String, i64)>,
+    /// The list's share rules as budgets (`validate::budgets`): made with
+    /// the facts (`Wants::facts`), for the web builder's bars.
+    pub budgets: Vec<crate::validate::Budget>,
     /// The scenario the roster was checked under, and its side.
     pub scenario: Option<ScenarioSummary>,
     pub formations: Vec<FormationSummary>,
@@ -295,6 +298,9 @@ fn check_file<'c>(
     };
     if snapfire::is_link(text) {
         return check_link(catalogue, event, checked, text, wants);
+    }
+    if crate::share::is_link(text) {
+        return check_share_link(catalogue, event, checked, text, wants);
     }
     if text
         .lines()
@@ -613,6 +619,31 @@ fn check_link<'c>(
     }
 }
 
+/// A muster share link: the roster text it carries is checked as it is;
+/// a link that cannot be unpacked gives one `share-link` error.
+fn check_share_link<'c>(
+    catalogue: &'c Catalogue,
+    event: Option<&Event>,
+    mut checked: Checked<'c>,
+    text: &str,
+    wants: Wants,
+) -> Checked<'c> {
+    match crate::share::read(text) {
+        Ok(roster) => {
+            let file = SourceFile::new(&checked.name, &roster);
+            check_file(catalogue, event, &checked.name, file, wants)
+        }
+        Err(error) => {
+            let file = SourceFile::new(&checked.name, text);
+            checked.file = Some(file);
+            checked
+                .diagnostics
+                .push(Diagnostic::error(Code::ShareLink, error.to_string()));
+            checked
+        }
+    }
+}
+
 /// A BattleScribe roster (`.ros`, `.rosz`): read into roster text, which is
 /// checked like any roster; each finding about a line then points at the
 /// XML element the line came from. A file that cannot be read at all (a
@@ -918,6 +949,11 @@ fn summary(
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
         figures: crate::validate::figures(army, limit),
+        budgets: if with_facts {
+            crate::validate::budgets(army, limit.map(|l| l.points))
+        } else {
+            Vec::new()
+        },
         scenario: None,
         formations: army
             .formations

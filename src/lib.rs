@@ -44,5 +44,6 @@ pub mod roster;
 pub mod rules;
 pub mod scenario;
 pub mod serve;
+pub mod share;
 pub mod source;
 pub mod validate;
