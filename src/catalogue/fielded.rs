@@ -7,6 +7,7 @@
 //! for the crib sheet. Linking proves each change against the datasheets
 //! it applies to (`check`), so printing never meets a name it cannot find.
 
+use super::kinds::{EpicKind, NetEpicKind, SheetKind, ShipKind, field_message};
 pub use super::raw::Stat;
 use super::raw::{self, AddedWeapon, Known, ProfileChange, WeaponChange};
 use super::{Catalogue, Formation, GameId};
@@ -545,46 +546,14 @@ pub(super) fn check(
         }
         for unit in targets {
             let result = if let Some(found) = catalogue.ship(game, &unit) {
-                ship(catalogue, game, &found.data, &[change], &change.choose).and_then(|a| {
-                    if !parse {
-                        return Ok(());
-                    }
-                    super::sheets::parse_ship(&a.sheet).map(|_| ()).map_err(|fields| {
-                        fields
-                            .iter()
-                            .map(|f| f.ship_message(&unit))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    })
-                })
+                ship(catalogue, game, &found.data, &[change], &change.choose)
+                    .and_then(|a| proven::<ShipKind>(parse, game, &a.sheet, &unit))
             } else if let Some(sheet) = catalogue.datasheet(game, &unit) {
-                epic(catalogue, game, sheet.written(), &[change], &change.choose).and_then(|a| {
-                    if !parse || !super::sheets::has_notation(game) {
-                        return Ok(());
-                    }
-                    super::sheets::parse(&a.sheet).map(|_| ()).map_err(|fields| {
-                        fields
-                            .iter()
-                            .map(|f| f.message(&unit))
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    })
-                })
+                epic(catalogue, game, sheet.written(), &[change], &change.choose)
+                    .and_then(|a| proven::<EpicKind>(parse, game, &a.sheet, &unit))
             } else if let Some(ne) = catalogue.ne_unit(game, &unit) {
-                netepic(catalogue, game, &ne.data, &[change], &change.choose).and_then(|a| {
-                    if !parse {
-                        return Ok(());
-                    }
-                    super::sheets::parse_ne_unit(&a.sheet)
-                        .map(|_| ())
-                        .map_err(|fields| {
-                            fields
-                                .iter()
-                                .map(|f| f.ne_unit_message(&unit))
-                                .collect::<Vec<_>>()
-                                .join("; ")
-                        })
-                })
+                netepic(catalogue, game, &ne.data, &[change], &change.choose)
+                    .and_then(|a| proven::<NetEpicKind>(parse, game, &a.sheet, &unit))
             } else {
                 Err(format!(
                     "changes datasheet `{unit}`, which is no ship, Epic or NetEpic datasheet of {}",
@@ -597,4 +566,20 @@ pub(super) fn check(
         }
     }
     errors
+}
+
+/// `Ok` when a datasheet as fielded parses as its kind (or need not be
+/// proven: `parse` is false, or the game's datasheets are not notation);
+/// else every value that does not, in one message.
+fn proven<K: SheetKind>(parse: bool, game: GameId, sheet: &K::Raw, unit: &str) -> Result<(), String> {
+    if !parse || !K::has_notation(game) {
+        return Ok(());
+    }
+    K::parse(sheet).map(|_| ()).map_err(|fields| {
+        fields
+            .iter()
+            .map(|f| field_message::<K>(f, unit))
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
 }

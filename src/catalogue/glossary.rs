@@ -128,77 +128,15 @@ pub(super) fn link(
     let mut missing: Vec<(GameId, &'static str, &str)> = Vec::new();
     // Only what was parsed while loading: a run that prints no datasheet
     // parses none (`lists --check` and the tests parse every one).
-    for sheet in catalogue
-        .datasheets
-        .iter()
-        .filter(|d| d.parsed_at_load() && d.sheet().is_some())
-    {
-        for id in sheet.glossary_ids() {
-            let known = catalogue
-                .glossary(sheet.game)
-                .is_some_and(|g| g.entry(id).is_some());
-            if !known && !missing.iter().any(|(game, m, _)| *game == sheet.game && *m == id) {
-                missing.push((sheet.game, id, &sheet.id));
-            }
-        }
-    }
-    for ship in &catalogue.ships {
-        if !ship.parsed_at_load() {
+    for sheet in catalogue.every_sheet() {
+        let Some(ids) = sheet.glossary_ids_at_load() else {
             continue;
-        }
-        let Some(sheet) = ship.sheet() else { continue };
-        for id in sheet.glossary_ids() {
-            let known = catalogue
-                .glossary(ship.game)
-                .is_some_and(|g| g.entry(id).is_some());
-            if !known && !missing.iter().any(|(game, m, _)| *game == ship.game && *m == id) {
-                missing.push((ship.game, id, &ship.data.id));
-            }
-        }
-    }
-    for ship in &catalogue.sf_ships {
-        if !ship.parsed_at_load() {
-            continue;
-        }
-        let Some(sheet) = ship.sheet() else { continue };
-        let mut ids = sheet.glossary_ids();
-        if !ship.data.critical.is_empty() {
-            ids.push("critical-damage");
-        }
+        };
+        let game = sheet.game();
         for id in ids {
-            let known = catalogue
-                .glossary(ship.game)
-                .is_some_and(|g| g.entry(id).is_some());
-            if !known && !missing.iter().any(|(game, m, _)| *game == ship.game && *m == id) {
-                missing.push((ship.game, id, &ship.data.id));
-            }
-        }
-    }
-    for unit in &catalogue.heresy_units {
-        if !unit.parsed_at_load() {
-            continue;
-        }
-        let Some(sheet) = unit.sheet() else { continue };
-        for id in sheet.glossary_ids() {
-            let known = catalogue
-                .glossary(unit.game)
-                .is_some_and(|g| g.entry(id).is_some());
-            if !known && !missing.iter().any(|(game, m, _)| *game == unit.game && *m == id) {
-                missing.push((unit.game, id, &unit.data.id));
-            }
-        }
-    }
-    for unit in &catalogue.ne_units {
-        if !unit.parsed_at_load() {
-            continue;
-        }
-        let Some(sheet) = unit.sheet() else { continue };
-        for id in sheet.glossary_ids() {
-            let known = catalogue
-                .glossary(unit.game)
-                .is_some_and(|g| g.entry(id).is_some());
-            if !known && !missing.iter().any(|(game, m, _)| *game == unit.game && *m == id) {
-                missing.push((unit.game, id, &unit.data.id));
+            let known = catalogue.glossary(game).is_some_and(|g| g.entry(id).is_some());
+            if !known && !missing.iter().any(|(g, m, _)| *g == game && *m == id) {
+                missing.push((game, id, sheet.id()));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! From raw files to the catalogue: ids become indices, rules are parsed and
 //! their selectors resolved, and every dangling reference is reported.
 
+use super::kinds::{EpicKind, HeresyKind, NetEpicKind, SfShipKind, SheetKind, ShipKind, field_message};
 use super::locate::FileErrors;
 use super::names::KeyMap;
 use super::packed::Texts;
@@ -43,205 +44,23 @@ pub fn link(
             });
         }
     }
-    // Room for every file's datasheets at once: each is large, and growing
-    // the vectors file by file copied the earlier files' again.
-    let total = |count: fn(&DatasheetFile) -> usize| sheets.iter().map(|(f, _, _)| count(f)).sum::<usize>();
-    catalogue.ships.reserve(total(|f| f.ships.len()));
-    catalogue.sf_ships.reserve(total(|f| f.sf_ships.len()));
-    catalogue.heresy_units.reserve(total(|f| f.heresy_units.len()));
-    catalogue.ne_units.reserve(total(|f| f.ne_units.len()));
-    catalogue.datasheets.reserve(total(|f| f.units.len()));
     let mut placed = PlacedSheets::default();
-    for (file, source, eager) in sheets {
+    placed.reserve(&mut catalogue, &sheets);
+    for (mut file, source, eager) in sheets {
         let mut errors = FileErrors::new(&source, diagnostics);
         // Ids repeat across files only to override (a `--lists` file over
         // a built-in one); within one file a repeat is a slip.
-        let mut in_this_file: KeySet<String> = KeySet::with_capacity_and_hasher(
-            file.ships.len()
-                + file.sf_ships.len()
-                + file.heresy_units.len()
-                + file.ne_units.len()
-                + file.units.len(),
-            Default::default(),
-        );
-        // Room for the file's datasheets up front: they are large, and
-        // growing the vectors one by one copied them again and again.
-        catalogue.ships.reserve(file.ships.len());
-        catalogue.sf_ships.reserve(file.sf_ships.len());
-        catalogue.heresy_units.reserve(file.heresy_units.len());
-        catalogue.ne_units.reserve(file.ne_units.len());
-        catalogue.datasheets.reserve(file.units.len());
-        for (i, ship) in file.ships.into_iter().enumerate() {
-            if !in_this_file.insert(ship.id.clone()) {
-                errors.error(
-                    &format!("/ships/{i}/id"),
-                    format!("datasheet id `{}` is used twice", ship.id),
-                );
-                continue;
-            }
-            let parsed = std::sync::OnceLock::new();
-            if eager {
-                let sheet = match super::sheets::parse_ship(&ship) {
-                    Ok(sheet) => Some(sheet),
-                    Err(fields) => {
-                        for field in fields {
-                            errors.error(
-                                &format!("/ships/{i}/{}", field.path),
-                                field.ship_message(&ship.id),
-                            );
-                        }
-                        None
-                    }
-                };
-                let _ = parsed.set(sheet);
-            }
-            let ship = super::Ship {
-                game: file.game,
-                faction: file.id.clone(),
-                data: ship,
-                parsed,
-            };
-            // A later file (from --lists) overrides a built-in datasheet.
-            placed
-                .ships
-                .place(&mut catalogue.ships, ship, |x| (x.game, &x.data.id));
-        }
-        for (i, ship) in file.sf_ships.into_iter().enumerate() {
-            if !in_this_file.insert(ship.id.clone()) {
-                errors.error(
-                    &format!("/sf_ships/{i}/id"),
-                    format!("datasheet id `{}` is used twice", ship.id),
-                );
-                continue;
-            }
-            let parsed = std::sync::OnceLock::new();
-            if eager {
-                let sheet = match super::sheets::parse_sf_ship(&ship) {
-                    Ok(sheet) => Some(sheet),
-                    Err(fields) => {
-                        for field in fields {
-                            errors.error(
-                                &format!("/sf_ships/{i}/{}", field.path),
-                                field.sf_ship_message(&ship.id),
-                            );
-                        }
-                        None
-                    }
-                };
-                let _ = parsed.set(sheet);
-            }
-            let ship = super::SfShip {
-                game: file.game,
-                faction: file.id.clone(),
-                data: ship,
-                parsed,
-            };
-            // A later file (from --lists) overrides a built-in datasheet.
-            placed
-                .sf_ships
-                .place(&mut catalogue.sf_ships, ship, |x| (x.game, &x.data.id));
-        }
-        for (i, unit) in file.heresy_units.into_iter().enumerate() {
-            if !in_this_file.insert(unit.id.clone()) {
-                errors.error(
-                    &format!("/heresy_units/{i}/id"),
-                    format!("datasheet id `{}` is used twice", unit.id),
-                );
-                continue;
-            }
-            let parsed = std::sync::OnceLock::new();
-            if eager {
-                let sheet = match super::sheets::parse_heresy_unit(&unit) {
-                    Ok(sheet) => Some(sheet),
-                    Err(fields) => {
-                        for field in fields {
-                            errors.error(
-                                &format!("/heresy_units/{i}/{}", field.path),
-                                field.heresy_message(&unit.id),
-                            );
-                        }
-                        None
-                    }
-                };
-                let _ = parsed.set(sheet);
-            }
-            let unit = super::HeresyUnit {
-                game: file.game,
-                faction: file.id.clone(),
-                data: unit,
-                parsed,
-            };
-            // A later file (from --lists) overrides a built-in datasheet.
-            placed
-                .heresy_units
-                .place(&mut catalogue.heresy_units, unit, |x| (x.game, &x.data.id));
-        }
-        for (i, unit) in file.ne_units.into_iter().enumerate() {
-            if !in_this_file.insert(unit.id.clone()) {
-                errors.error(
-                    &format!("/ne_units/{i}/id"),
-                    format!("datasheet id `{}` is used twice", unit.id),
-                );
-                continue;
-            }
-            let parsed = std::sync::OnceLock::new();
-            if eager {
-                let sheet = match super::sheets::parse_ne_unit(&unit) {
-                    Ok(sheet) => Some(sheet),
-                    Err(fields) => {
-                        for field in fields {
-                            errors.error(
-                                &format!("/ne_units/{i}/{}", field.path),
-                                field.ne_unit_message(&unit.id),
-                            );
-                        }
-                        None
-                    }
-                };
-                let _ = parsed.set(sheet);
-            }
-            let unit = super::NeUnit {
-                game: file.game,
-                faction: file.id.clone(),
-                data: unit,
-                parsed,
-            };
-            // A later file (from --lists) overrides a built-in datasheet.
-            placed
-                .ne_units
-                .place(&mut catalogue.ne_units, unit, |x| (x.game, &x.data.id));
-        }
-        for (i, unit) in file.units.into_iter().enumerate() {
-            if !in_this_file.insert(unit.id.clone()) {
-                errors.error(
-                    &format!("/units/{i}/id"),
-                    format!("datasheet id `{}` is used twice", unit.id),
-                );
-                continue;
-            }
-            let sheet = std::sync::OnceLock::new();
-            if eager {
-                let parsed = if super::sheets::has_notation(file.game) {
-                    match super::sheets::parse(&unit) {
-                        Ok(sheet) => Some(sheet),
-                        Err(fields) => {
-                            for field in fields {
-                                errors.error(&format!("/units/{i}/{}", field.path), field.message(&unit.id));
-                            }
-                            None
-                        }
-                    }
-                } else {
-                    None
-                };
-                let _ = sheet.set(parsed);
-            }
-            // A later file (from --lists) overrides a built-in datasheet.
-            let unit = datasheet(file.game, &file.id, unit, sheet);
-            placed
-                .datasheets
-                .place(&mut catalogue.datasheets, unit, |x| (x.game, &x.id));
-        }
+        let mut place = PlaceFile {
+            catalogue: &mut catalogue,
+            errors: &mut errors,
+            in_this_file: KeySet::with_capacity_and_hasher(sheet_count(&file), Default::default()),
+            eager,
+        };
+        place.kind::<ShipKind>(&mut placed.ships, &mut file);
+        place.kind::<SfShipKind>(&mut placed.sf_ships, &mut file);
+        place.kind::<HeresyKind>(&mut placed.heresy_units, &mut file);
+        place.kind::<NetEpicKind>(&mut placed.ne_units, &mut file);
+        place.kind::<EpicKind>(&mut placed.datasheets, &mut file);
     }
     // Each game's datasheet ids, gathered once for all its lists (every
     // list of a game used to gather them again: a twelfth of loading every
@@ -285,6 +104,83 @@ struct PlacedSheets {
     datasheets: Placed,
 }
 
+impl PlacedSheets {
+    /// Room for every file's datasheets at once: each is large, and
+    /// growing the vectors file by file copied the earlier files' again.
+    fn reserve(&self, catalogue: &mut Catalogue, files: &[(DatasheetFile, SourceFile, bool)]) {
+        fn kind<K: SheetKind>(catalogue: &mut Catalogue, files: &[(DatasheetFile, SourceFile, bool)]) {
+            let total = files.iter().map(|(f, _, _)| K::in_file(f).len()).sum();
+            K::stored_mut(catalogue).reserve(total);
+        }
+        kind::<ShipKind>(catalogue, files);
+        kind::<SfShipKind>(catalogue, files);
+        kind::<HeresyKind>(catalogue, files);
+        kind::<NetEpicKind>(catalogue, files);
+        kind::<EpicKind>(catalogue, files);
+    }
+}
+
+/// How many datasheets of every kind a file has.
+fn sheet_count(file: &DatasheetFile) -> usize {
+    file.ships.len() + file.sf_ships.len() + file.heresy_units.len() + file.ne_units.len() + file.units.len()
+}
+
+/// One datasheet file being placed in the catalogue.
+struct PlaceFile<'c, 'e> {
+    catalogue: &'c mut Catalogue,
+    errors: &'c mut FileErrors<'e>,
+    /// The ids of the file's datasheets so far, of every kind.
+    in_this_file: KeySet<String>,
+    /// `true`: parse the notation now and report its errors (see
+    /// `Datasheet::sheet`).
+    eager: bool,
+}
+
+impl PlaceFile<'_, '_> {
+    /// The file's datasheets of kind `K`, each parsed now when the file is
+    /// being proven; a later file (from --lists) overrides a built-in
+    /// datasheet of the same game and id.
+    fn kind<K: SheetKind>(&mut self, placed: &mut Placed, file: &mut DatasheetFile) {
+        let game = file.game;
+        for (i, sheet) in K::take(file).into_iter().enumerate() {
+            let id = K::id(&sheet);
+            if !self.in_this_file.insert(id.to_string()) {
+                let message = format!("datasheet id `{id}` is used twice");
+                self.errors.error(&format!("/{}/{i}/id", K::FIELD), message);
+                continue;
+            }
+            let parsed = std::sync::OnceLock::new();
+            if self.eager {
+                let _ = parsed.set(self.parse::<K>(game, i, &sheet));
+            }
+            let stored = K::store(game, &file.id, sheet, parsed);
+            placed.place(K::stored_mut(self.catalogue), stored, |x| {
+                let any = K::any(x);
+                (any.game(), any.id())
+            });
+        }
+    }
+
+    /// The values of datasheet `i` of kind `K`, or `None` with each value
+    /// that does not parse reported.
+    fn parse<K: SheetKind>(&mut self, game: raw::GameId, i: usize, sheet: &K::Raw) -> Option<K::Parsed> {
+        if !K::has_notation(game) {
+            return None;
+        }
+        match K::parse(sheet) {
+            Ok(parsed) => Some(parsed),
+            Err(fields) => {
+                for field in fields {
+                    let pointer = format!("/{}/{i}/{}", K::FIELD, field.path);
+                    self.errors
+                        .error(&pointer, field_message::<K>(&field, K::id(sheet)));
+                }
+                None
+            }
+        }
+    }
+}
+
 /// Where each datasheet of one kind is in its vector, by a hash of its
 /// game and id, so that a later file's datasheet replaces the one of the
 /// same game and id (a `--lists` file over a built-in one) without a scan
@@ -324,39 +220,9 @@ impl Placed {
 
 /// Every datasheet id of one game, of every kind of datasheet.
 fn game_sheet_ids(catalogue: &Catalogue, game: raw::GameId) -> KeySet<&str> {
-    let mut ids = KeySet::with_capacity_and_hasher(
-        catalogue.datasheets.len()
-            + catalogue.ships.len()
-            + catalogue.sf_ships.len()
-            + catalogue.heresy_units.len()
-            + catalogue.ne_units.len(),
-        Default::default(),
-    );
-    ids.extend(
-        (catalogue.datasheets.iter())
-            .filter(|d| d.game == game)
-            .map(|d| d.id.as_str()),
-    );
-    ids.extend(
-        (catalogue.ships.iter())
-            .filter(|s| s.game == game)
-            .map(|s| s.data.id.as_str()),
-    );
-    ids.extend(
-        (catalogue.sf_ships.iter())
-            .filter(|s| s.game == game)
-            .map(|s| s.data.id.as_str()),
-    );
-    ids.extend(
-        (catalogue.heresy_units.iter())
-            .filter(|u| u.game == game)
-            .map(|u| u.data.id.as_str()),
-    );
-    ids.extend(
-        (catalogue.ne_units.iter())
-            .filter(|u| u.game == game)
-            .map(|u| u.data.id.as_str()),
-    );
+    let every = || catalogue.every_sheet();
+    let mut ids = KeySet::with_capacity_and_hasher(every().size_hint().0, Default::default());
+    ids.extend(every().filter(|s| s.game() == game).map(|s| s.id()));
     ids
 }
 

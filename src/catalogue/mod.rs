@@ -9,6 +9,7 @@
 
 pub mod fielded;
 pub mod glossary;
+pub mod kinds;
 mod link;
 mod load;
 pub mod locate;
@@ -22,6 +23,7 @@ pub mod schema_words;
 mod sheets;
 pub mod snapfire;
 
+pub use kinds::{AnySheet, Sheet, SheetKind};
 pub use load::{
     Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
     load_with,
@@ -201,126 +203,13 @@ impl Tags {
 }
 
 /// A Battlefleet Gothic ship's datasheet, as written.
-#[derive(Debug, Clone)]
-pub struct Ship {
-    pub game: GameId,
-    /// The datasheet file's id (`imperial-navy`).
-    pub faction: String,
-    pub data: raw::ShipDatasheet,
-    /// The values, parsed on first use (see `Datasheet::parsed`).
-    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::ship::ShipSheet>>,
-}
-
-impl Ship {
-    /// This ship with other values as written (a ship as fielded); they
-    /// are parsed on first use.
-    pub fn with_data(&self, data: raw::ShipDatasheet) -> Ship {
-        Ship {
-            game: self.game,
-            faction: self.faction.clone(),
-            data,
-            parsed: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// The values, parsed; `None` when one does not parse (`lists --check`
-    /// reports it).
-    pub fn sheet(&self) -> Option<&crate::notation::ship::ShipSheet> {
-        self.parsed
-            .get_or_init(|| sheets::parse_ship(&self.data).ok())
-            .as_ref()
-    }
-
-    pub(crate) fn parsed_at_load(&self) -> bool {
-        self.parsed.get().is_some()
-    }
-}
-
+pub type Ship = Sheet<kinds::ShipKind>;
 /// A Space Fleet ship's datasheet, as written.
-#[derive(Debug, Clone)]
-pub struct SfShip {
-    pub game: GameId,
-    /// The datasheet file's id (`imperial-ships`).
-    pub faction: String,
-    pub data: raw::SfShipDatasheet,
-    /// The values, parsed on first use (see `Datasheet::parsed`).
-    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::space_fleet::SfSheet>>,
-}
-
-impl SfShip {
-    /// The values, parsed; `None` when one does not parse (`lists --check`
-    /// reports it).
-    pub fn sheet(&self) -> Option<&crate::notation::space_fleet::SfSheet> {
-        self.parsed
-            .get_or_init(|| sheets::parse_sf_ship(&self.data).ok())
-            .as_ref()
-    }
-
-    pub(crate) fn parsed_at_load(&self) -> bool {
-        self.parsed.get().is_some()
-    }
-}
-
+pub type SfShip = Sheet<kinds::SfShipKind>;
 /// A Heresy model's stat line, as written.
-#[derive(Debug, Clone)]
-pub struct HeresyUnit {
-    pub game: GameId,
-    /// The datasheet file's id.
-    pub faction: String,
-    pub data: raw::HeresyUnitDatasheet,
-    /// The values, parsed on first use (see `Datasheet::parsed`).
-    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::heresy::HeresySheet>>,
-}
-
-impl HeresyUnit {
-    /// The values, parsed; `None` when one does not parse (`lists --check`
-    /// reports it).
-    pub fn sheet(&self) -> Option<&crate::notation::heresy::HeresySheet> {
-        self.parsed
-            .get_or_init(|| sheets::parse_heresy_unit(&self.data).ok())
-            .as_ref()
-    }
-
-    pub(crate) fn parsed_at_load(&self) -> bool {
-        self.parsed.get().is_some()
-    }
-}
-
+pub type HeresyUnit = Sheet<kinds::HeresyKind>;
 /// A NetEpic Gold unit's datasheet, as written.
-#[derive(Debug, Clone)]
-pub struct NeUnit {
-    pub game: GameId,
-    /// The datasheet file's id (`orks-units`).
-    pub faction: String,
-    pub data: raw::NeUnitDatasheet,
-    /// The values, parsed on first use (see `Datasheet::parsed`).
-    pub(crate) parsed: std::sync::OnceLock<Option<crate::notation::netepic::NeSheet>>,
-}
-
-impl NeUnit {
-    /// The values, parsed; `None` when one does not parse (`lists --check`
-    /// reports it).
-    pub fn sheet(&self) -> Option<&crate::notation::netepic::NeSheet> {
-        self.parsed
-            .get_or_init(|| sheets::parse_ne_unit(&self.data).ok())
-            .as_ref()
-    }
-
-    pub(crate) fn parsed_at_load(&self) -> bool {
-        self.parsed.get().is_some()
-    }
-
-    /// This datasheet with other values as written (a unit as fielded);
-    /// they are parsed on first use.
-    pub fn with_data(&self, data: raw::NeUnitDatasheet) -> NeUnit {
-        NeUnit {
-            game: self.game,
-            faction: self.faction.clone(),
-            data,
-            parsed: std::sync::OnceLock::new(),
-        }
-    }
-}
+pub type NeUnit = Sheet<kinds::NetEpicKind>;
 
 /// A model without an entry of its own in the lists.
 #[derive(Debug, Clone)]
@@ -497,21 +386,19 @@ impl Catalogue {
     }
 
     pub fn heresy_unit(&self, game: GameId, id: &str) -> Option<&HeresyUnit> {
-        self.heresy_units
-            .iter()
-            .find(|u| u.game == game && u.data.id == id)
+        self.find(game, id)
     }
 
     pub fn ship(&self, game: GameId, id: &str) -> Option<&Ship> {
-        self.ships.iter().find(|s| s.game == game && s.data.id == id)
+        self.find(game, id)
     }
 
     pub fn sf_ship(&self, game: GameId, id: &str) -> Option<&SfShip> {
-        self.sf_ships.iter().find(|s| s.game == game && s.data.id == id)
+        self.find(game, id)
     }
 
     pub fn ne_unit(&self, game: GameId, id: &str) -> Option<&NeUnit> {
-        self.ne_units.iter().find(|s| s.game == game && s.data.id == id)
+        self.find(game, id)
     }
 }
 

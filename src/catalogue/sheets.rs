@@ -15,48 +15,11 @@ use crate::notation::{self, NotationError, Sheet, WeaponLine};
 /// A value that does not parse: the path below the unit (`weapons/0/range`),
 /// the field for humans, the value and what is wrong.
 #[derive(Debug)]
-pub(super) struct FieldError {
+pub struct FieldError {
     pub path: String,
     pub field: String,
     pub value: String,
     pub error: NotationError,
-}
-
-impl FieldError {
-    pub fn message(&self, unit: &str) -> String {
-        format!(
-            "datasheet `{unit}`, {}: `{}` is not datasheet notation {}",
-            self.field, self.value, self.error
-        )
-    }
-
-    pub fn sf_ship_message(&self, ship: &str) -> String {
-        format!(
-            "ship datasheet `{ship}`, {}: `{}` is not Space Fleet notation {}",
-            self.field, self.value, self.error
-        )
-    }
-
-    pub fn heresy_message(&self, unit: &str) -> String {
-        format!(
-            "unit datasheet `{unit}`, {}: `{}` is not Heresy notation {}",
-            self.field, self.value, self.error
-        )
-    }
-
-    pub fn ne_unit_message(&self, unit: &str) -> String {
-        format!(
-            "unit datasheet `{unit}`, {}: `{}` is not NetEpic notation {}",
-            self.field, self.value, self.error
-        )
-    }
-
-    pub fn ship_message(&self, ship: &str) -> String {
-        format!(
-            "ship datasheet `{ship}`, {}: `{}` is not ship notation {}",
-            self.field, self.value, self.error
-        )
-    }
 }
 
 fn known(value: &Known<String>) -> Option<&str> {

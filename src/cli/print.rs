@@ -5,8 +5,10 @@
 
 use super::io::{find, load_event, read_input, usage, write_atomically};
 use super::{Output, PaperChoice, PrintArgs, status};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, GameId, HeresyUnit, NeUnit, SfShip, Ship, names};
+use crate::catalogue::kinds::{HeresyKind, NetEpicKind, SfShipKind, ShipKind};
+use crate::catalogue::{AnySheet, ArmyList, Catalogue, Datasheet, GameId, Sheet, SheetKind, names};
 use crate::check::{self, Checked};
+use crate::games::Notation;
 use crate::import::snapfire;
 use crate::notation::{self, netepic, ship, space_fleet};
 use crate::print::{self, CribSheet, Paper, PrintError, RosterSheet};
@@ -43,21 +45,43 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             Ok(list) => list,
             Err(out) => return out,
         };
-        if list.game.game().notation == crate::games::Notation::Ship {
-            return explain_ship(catalogue, list, text);
-        }
-        if list.game.game().notation == crate::games::Notation::SpaceFleet {
-            return explain_sf_ship(catalogue, list, text);
-        }
-        if list.game.game().notation == crate::games::Notation::Heresy {
-            return explain_heresy_unit(catalogue, list, text);
-        }
-        if list.game.game().notation == crate::games::Notation::NetEpic {
-            return explain_ne_unit(catalogue, list, text);
+        let glossary = catalogue.glossary(list.game);
+        let fleet = FleetExplain {
+            catalogue,
+            list,
+            name: text,
+        };
+        match list.game.game().notation {
+            Notation::Ship => {
+                let notation = |text: &str| {
+                    ship::parse_ship_terms(text).map(|parts| text::ship_notation(text, &parts, glossary))
+                };
+                return fleet.explain::<ShipKind, _>(&notation, &[',', '/', '(', '+', '°']);
+            }
+            Notation::SpaceFleet => {
+                let notation = |text: &str| {
+                    space_fleet::parse_terms(text).map(|parts| text::sf_notation(text, &parts, glossary))
+                };
+                return fleet.explain::<SfShipKind, _>(&notation, &[',', '/', '"', '+']);
+            }
+            Notation::Heresy => {
+                let notation = |text: &str| {
+                    notation::heresy::parse_terms(text)
+                        .map(|parts| text::heresy_notation(text, &parts, glossary))
+                };
+                return fleet.explain::<HeresyKind, _>(&notation, &[',', '/', '(', '+']);
+            }
+            Notation::NetEpic => {
+                let notation = |text: &str| {
+                    netepic::parse_terms(text).map(|parts| text::ne_notation(text, &parts, glossary))
+                };
+                return fleet.explain::<NetEpicKind, _>(&notation, &[',', ':', '(', '+']);
+            }
+            Notation::Epic | Notation::None => {}
         }
         return match find_unit(catalogue, list, text) {
             Ok(sheet) => Output {
-                stdout: text::datasheet(sheet, &list.name, catalogue.glossary(list.game)),
+                stdout: text::sheet(AnySheet::Epic(sheet), &list.name, catalogue.glossary(list.game)),
                 ..Output::default()
             },
             Err(message) => usage(message),
@@ -75,73 +99,18 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             if let Some(out) = shared_unit_name(catalogue, text) {
                 return out;
             }
+            // One datasheet of any kind by that name (`shared_unit_name`
+            // answered for several).
             let wanted = names::normalize(text);
             let mut sheets = catalogue
-                .datasheets
-                .iter()
-                .filter(|d| unit_names(d).any(|n| names::normalize(n) == wanted));
+                .every_sheet()
+                .filter(|s| s.all_names().any(|n| names::normalize(n) == wanted));
             if let (Some(sheet), None) = (sheets.next(), sheets.next()) {
                 return Output {
-                    stdout: text::datasheet(
+                    stdout: text::sheet(
                         sheet,
-                        &fielded_by(catalogue, sheet.game, &sheet.id),
-                        catalogue.glossary(sheet.game),
-                    ),
-                    ..Output::default()
-                };
-            }
-            let mut ships = catalogue
-                .ships
-                .iter()
-                .filter(|s| ship_names(s).any(|n| names::normalize(n) == wanted));
-            if let (Some(ship), None) = (ships.next(), ships.next()) {
-                return Output {
-                    stdout: text::ship(
-                        ship,
-                        &fielded_by(catalogue, ship.game, &ship.data.id),
-                        catalogue.glossary(ship.game),
-                    ),
-                    ..Output::default()
-                };
-            }
-            let mut sf_ships = catalogue
-                .sf_ships
-                .iter()
-                .filter(|s| sf_ship_names(s).any(|n| names::normalize(n) == wanted));
-            if let (Some(ship), None) = (sf_ships.next(), sf_ships.next()) {
-                return Output {
-                    stdout: text::sf_ship(
-                        ship,
-                        &fielded_by(catalogue, ship.game, &ship.data.id),
-                        catalogue.glossary(ship.game),
-                    ),
-                    ..Output::default()
-                };
-            }
-            let mut heresy_units = catalogue
-                .heresy_units
-                .iter()
-                .filter(|u| heresy_unit_names(u).any(|n| names::normalize(n) == wanted));
-            if let (Some(unit), None) = (heresy_units.next(), heresy_units.next()) {
-                return Output {
-                    stdout: text::heresy_unit(
-                        unit,
-                        &fielded_by(catalogue, unit.game, &unit.data.id),
-                        catalogue.glossary(unit.game),
-                    ),
-                    ..Output::default()
-                };
-            }
-            let mut ne_units = catalogue
-                .ne_units
-                .iter()
-                .filter(|u| ne_unit_names(u).any(|n| names::normalize(n) == wanted));
-            if let (Some(unit), None) = (ne_units.next(), ne_units.next()) {
-                return Output {
-                    stdout: text::ne_unit(
-                        unit,
-                        &fielded_by(catalogue, unit.game, &unit.data.id),
-                        catalogue.glossary(unit.game),
+                        &fielded_by(catalogue, sheet.game(), sheet.id()),
+                        catalogue.glossary(sheet.game()),
                     ),
                     ..Output::default()
                 };
@@ -202,38 +171,10 @@ fn fielded_by(catalogue: &Catalogue, game: GameId, id: &str) -> String {
 
 /// Every unit and ship of every game: its names, id and game.
 fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
-    let mut entries: Vec<(Vec<&str>, &str, GameId)> = Vec::new();
-    entries.extend(
-        catalogue
-            .datasheets
-            .iter()
-            .map(|d| (unit_names(d).collect(), d.id.as_str(), d.game)),
-    );
-    entries.extend(
-        catalogue
-            .ships
-            .iter()
-            .map(|s| (ship_names(s).collect(), s.data.id.as_str(), s.game)),
-    );
-    entries.extend(
-        catalogue
-            .sf_ships
-            .iter()
-            .map(|s| (sf_ship_names(s).collect(), s.data.id.as_str(), s.game)),
-    );
-    entries.extend(
-        catalogue
-            .heresy_units
-            .iter()
-            .map(|u| (heresy_unit_names(u).collect(), u.data.id.as_str(), u.game)),
-    );
-    entries.extend(
-        catalogue
-            .ne_units
-            .iter()
-            .map(|u| (ne_unit_names(u).collect(), u.data.id.as_str(), u.game)),
-    );
-    entries
+    catalogue
+        .every_sheet()
+        .map(|s| (s.all_names().collect(), s.id(), s.game()))
+        .collect()
 }
 
 /// When several armies (or games: a Gothic sails in Battlefleet Gothic and
@@ -308,197 +249,75 @@ where
         .collect()
 }
 
-fn ship_names(ship: &Ship) -> impl Iterator<Item = &str> {
-    std::iter::once(ship.data.id.as_str())
-        .chain(std::iter::once(ship.data.name.as_str()))
-        .chain(ship.data.aliases.iter().map(String::as_str))
+/// `explain TEXT --army LIST` for a game whose datasheets are not Epic
+/// notation: a datasheet of the list by name, or else the game's notation.
+struct FleetExplain<'c> {
+    catalogue: &'c Catalogue,
+    list: &'c ArmyList,
+    /// The text to explain.
+    name: &'c str,
 }
 
-/// How one fleet game's ships are explained (`explain TEXT --army FLEET`).
-struct FleetExplain<'c, S> {
-    ships: Vec<&'c S>,
-    names: fn(&'c S) -> std::vec::IntoIter<&'c str>,
-    id: fn(&S) -> &str,
-    card: &'c dyn Fn(&S) -> String,
-    /// The text read as the game's notation: the explanation, or where
-    /// reading it failed.
-    notation: &'c dyn Fn(&str) -> Result<String, String>,
-    /// What the notation is called in messages.
-    notation_name: &'static str,
-    /// Characters that show text was meant as notation.
-    punctuation: &'static [char],
-}
-
-/// A ship of the fleet by name, or else the game's notation.
-fn explain_fleet<S>(list: &ArmyList, name: &str, game: FleetExplain<'_, S>) -> Output {
-    let found = named(&game.ships, name, game.names);
-    match found.as_slice() {
-        [one] => Output {
-            stdout: (game.card)(one),
-            ..Output::default()
-        },
-        [] => match (game.notation)(name) {
-            Ok(stdout) => Output {
-                stdout,
+impl FleetExplain<'_> {
+    /// A datasheet of kind `K` of the list by name, or else `notation`'s
+    /// explanation of the text; `punctuation` shows text was meant as
+    /// notation.
+    fn explain<K, E>(self, notation: &dyn Fn(&str) -> Result<String, E>, punctuation: &[char]) -> Output
+    where
+        K: SheetKind<Stored = Sheet<K>>,
+        E: std::fmt::Display,
+    {
+        let (list, name) = (self.list, self.name);
+        let sheets: Vec<&Sheet<K>> = (list.units.iter())
+            .filter_map(|id| self.catalogue.find::<K>(list.game, id))
+            .collect();
+        let found = named(&sheets, name, |s| K::any(s).all_names());
+        match found.as_slice() {
+            [one] => Output {
+                stdout: text::sheet(K::any(one), &list.name, self.catalogue.glossary(list.game)),
                 ..Output::default()
             },
-            Err(notation) => {
-                let suggestion =
-                    crate::diagnostic::nearest(name, game.ships.iter().flat_map(|s| (game.names)(s).skip(1)));
-                // Text with notation's punctuation was meant as notation:
-                // say where it stops making sense.
-                let as_notation = if name.contains(game.punctuation) {
-                    format!("\nhint: read as {}, it fails {notation}", game.notation_name)
-                } else {
-                    String::new()
-                };
-                let noun = list.game.game().sheet_noun;
+            [] => match notation(name) {
+                Ok(stdout) => Output {
+                    stdout,
+                    ..Output::default()
+                },
+                Err(error) => {
+                    let names = sheets.iter().flat_map(|s| K::any(s).all_names().skip(1));
+                    let suggestion = crate::diagnostic::nearest(name, names);
+                    // Text with notation's punctuation was meant as notation:
+                    // say where it stops making sense.
+                    let as_notation = if name.contains(punctuation) {
+                        format!("\nhint: read as {}, it fails {error}", K::NOTATION)
+                    } else {
+                        String::new()
+                    };
+                    let noun = list.game.game().sheet_noun;
+                    usage(format!(
+                        "{} has no {noun} called `{name}`, and it is not {}{}{as_notation}\nhint: `muster sheet {}` prints every {noun} of the list",
+                        list.name,
+                        K::NOTATION,
+                        suggestion
+                            .map(|s| format!("; did you mean `{s}`?"))
+                            .unwrap_or_default(),
+                        list.id
+                    ))
+                }
+            },
+            many => {
+                let ids: Vec<&str> = many.iter().map(|s| s.id()).collect();
                 usage(format!(
-                    "{} has no {noun} called `{name}`, and it is not {}{}{as_notation}\nhint: `muster sheet {}` prints every {noun} of the list",
-                    list.name,
-                    game.notation_name,
-                    suggestion
-                        .map(|s| format!("; did you mean `{s}`?"))
-                        .unwrap_or_default(),
-                    list.id
+                    "`{name}` names more than one {}: {}; use its id",
+                    list.game.game().sheet_noun,
+                    ids.join(", ")
                 ))
             }
-        },
-        many => {
-            let ids: Vec<&str> = many.iter().map(|s| (game.id)(s)).collect();
-            usage(format!(
-                "`{name}` names more than one {}: {}; use its id",
-                list.game.game().sheet_noun,
-                ids.join(", ")
-            ))
         }
     }
 }
 
-/// `muster explain TEXT --army FLEET` for Battlefleet Gothic.
-fn explain_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let glossary = catalogue.glossary(list.game);
-    let card = |ship: &Ship| text::ship(ship, &list.name, glossary);
-    let notation = |text: &str| {
-        ship::parse_ship_terms(text)
-            .map(|parts| text::ship_notation(text, &parts, glossary))
-            .map_err(|e| e.to_string())
-    };
-    let game = FleetExplain {
-        ships: list
-            .units
-            .iter()
-            .filter_map(|id| catalogue.ship(list.game, id))
-            .collect(),
-        names: |s| ship_names(s).collect::<Vec<_>>().into_iter(),
-        id: |s| s.data.id.as_str(),
-        card: &card,
-        notation: &notation,
-        notation_name: "ship notation",
-        punctuation: &[',', '/', '(', '+', '°'],
-    };
-    explain_fleet(list, name, game)
-}
-
-fn sf_ship_names(ship: &SfShip) -> impl Iterator<Item = &str> {
-    std::iter::once(ship.data.id.as_str())
-        .chain(std::iter::once(ship.data.name.as_str()))
-        .chain(ship.data.aliases.iter().map(String::as_str))
-}
-
-/// `muster explain TEXT --army FLEET` for Space Fleet.
-fn explain_sf_ship(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let glossary = catalogue.glossary(list.game);
-    let card = |ship: &SfShip| text::sf_ship(ship, &list.name, glossary);
-    let notation = |text: &str| {
-        space_fleet::parse_terms(text)
-            .map(|parts| text::sf_notation(text, &parts, glossary))
-            .map_err(|e| e.to_string())
-    };
-    let game = FleetExplain {
-        ships: list
-            .units
-            .iter()
-            .filter_map(|id| catalogue.sf_ship(list.game, id))
-            .collect(),
-        names: |s| sf_ship_names(s).collect::<Vec<_>>().into_iter(),
-        id: |s| s.data.id.as_str(),
-        card: &card,
-        notation: &notation,
-        notation_name: "Space Fleet notation",
-        punctuation: &[',', '/', '"', '+'],
-    };
-    explain_fleet(list, name, game)
-}
-
-fn heresy_unit_names(unit: &HeresyUnit) -> impl Iterator<Item = &str> {
-    std::iter::once(unit.data.id.as_str())
-        .chain(std::iter::once(unit.data.name.as_str()))
-        .chain(unit.data.aliases.iter().map(String::as_str))
-}
-
-/// `muster explain TEXT --army LIST` for Heresy: a unit of the list by
-/// name, or else Heresy notation.
-fn explain_heresy_unit(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let glossary = catalogue.glossary(list.game);
-    let card = |unit: &HeresyUnit| text::heresy_unit(unit, &list.name, glossary);
-    let notation = |text: &str| {
-        notation::heresy::parse_terms(text)
-            .map(|parts| text::heresy_notation(text, &parts, glossary))
-            .map_err(|e| e.to_string())
-    };
-    let game = FleetExplain {
-        ships: list
-            .units
-            .iter()
-            .filter_map(|id| catalogue.heresy_unit(list.game, id))
-            .collect(),
-        names: |u| heresy_unit_names(u).collect::<Vec<_>>().into_iter(),
-        id: |u| u.data.id.as_str(),
-        card: &card,
-        notation: &notation,
-        notation_name: "Heresy notation",
-        punctuation: &[',', '/', '(', '+'],
-    };
-    explain_fleet(list, name, game)
-}
-
-fn ne_unit_names(unit: &NeUnit) -> impl Iterator<Item = &str> {
-    std::iter::once(unit.data.id.as_str())
-        .chain(std::iter::once(unit.data.name.as_str()))
-        .chain(unit.data.aliases.iter().map(String::as_str))
-}
-
-/// `muster explain TEXT --army LIST` for NetEpic Gold: a unit of the list
-/// by name, or NetEpic notation.
-fn explain_ne_unit(catalogue: &Catalogue, list: &ArmyList, name: &str) -> Output {
-    let glossary = catalogue.glossary(list.game);
-    let card = |unit: &NeUnit| text::ne_unit(unit, &list.name, glossary);
-    let notation = |text: &str| {
-        netepic::parse_terms(text)
-            .map(|parts| text::ne_notation(text, &parts, glossary))
-            .map_err(|e| e.to_string())
-    };
-    let game = FleetExplain {
-        ships: list
-            .units
-            .iter()
-            .filter_map(|id| catalogue.ne_unit(list.game, id))
-            .collect(),
-        names: |u| ne_unit_names(u).collect::<Vec<_>>().into_iter(),
-        id: |u| u.data.id.as_str(),
-        card: &card,
-        notation: &notation,
-        notation_name: "NetEpic notation",
-        punctuation: &[',', ':', '(', '+'],
-    };
-    explain_fleet(list, name, game)
-}
-
 fn unit_names(sheet: &Datasheet) -> impl Iterator<Item = &str> {
-    std::iter::once(sheet.id.as_str())
-        .chain(std::iter::once(sheet.name.as_str()))
-        .chain(sheet.aliases.iter().map(String::as_str))
+    AnySheet::Epic(sheet).all_names()
 }
 
 /// The datasheet of `list` a name means: its id, name or an alias.

@@ -6,7 +6,7 @@
 //! them out.
 
 use crate::catalogue::glossary::Glossary;
-use crate::catalogue::{Datasheet, SfShip, Ship};
+use crate::catalogue::{AnySheet, Datasheet, SfShip, Ship};
 use crate::notation::Part;
 use crate::notation::ship::ShipPart;
 use crate::print::ships::ShipCard;
@@ -57,8 +57,20 @@ fn explain_parts<'a, T: crate::notation::Explain + 'a>(
     out
 }
 
+/// One datasheet of any kind as a small table, then the glossary of what
+/// it uses; `list_name` names who fields it.
+pub fn sheet(sheet: AnySheet<'_>, list_name: &str, glossary: Option<&Glossary>) -> String {
+    match sheet {
+        AnySheet::Epic(d) => datasheet(d, list_name, glossary),
+        AnySheet::Ship(s) => ship(s, list_name, glossary),
+        AnySheet::SfShip(s) => sf_ship(s, list_name, glossary),
+        AnySheet::Heresy(u) => heresy_unit(u, list_name, glossary),
+        AnySheet::NetEpic(u) => ne_unit(u, list_name, glossary),
+    }
+}
+
 /// One datasheet as a small table, then the glossary of what it uses.
-pub fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) -> String {
+fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = UnitCard::new(sheet, glossary);
     let mut out = String::new();
     let _ = writeln!(
@@ -125,7 +137,7 @@ pub fn sf_notation(
 
 /// One Space Fleet datasheet as a small table, then the glossary of what
 /// it uses.
-pub fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> String {
+fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = crate::print::space_fleet::SfShipCard::new(ship);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({list_name})", card.name);
@@ -179,7 +191,7 @@ pub fn ne_notation(
 
 /// One NetEpic datasheet: its characteristics, weapons, abilities, the
 /// army book's rules and faults, then the glossary of what it uses.
-pub fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
+fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = crate::print::netepic::NeUnitCard::new(unit);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.class);
@@ -210,7 +222,7 @@ pub fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Optio
 }
 
 /// One ship datasheet as a small table, then the glossary of what it uses.
-pub fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
+fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = ShipCard::new(ship);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.hull);
@@ -251,11 +263,7 @@ pub fn heresy_notation(
 
 /// One Heresy datasheet: its stat line, a weapon table, its skills, then
 /// the glossary of what it uses.
-pub fn heresy_unit(
-    unit: &crate::catalogue::HeresyUnit,
-    list_name: &str,
-    glossary: Option<&Glossary>,
-) -> String {
+fn heresy_unit(unit: &crate::catalogue::HeresyUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
     let card = crate::print::heresy::HeresyCard::new(unit);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.propulsion);
