@@ -296,11 +296,8 @@ fn check_file<'c>(
         diagnostics: Vec::new(),
         share: None,
     };
-    if snapfire::is_link(text) {
+    if snapfire::is_link(text) || crate::share::is_link(text) {
         return check_link(catalogue, event, checked, text, wants);
-    }
-    if crate::share::is_link(text) {
-        return check_share_link(catalogue, event, checked, text, wants);
     }
     if text
         .lines()
@@ -584,7 +581,8 @@ fn no_entries(
     )
 }
 
-/// A Snapfire share link: read into roster text, which is checked like any
+/// A Snapfire share link (or muster's own, sent on to
+/// [`check_share_link`]): read into roster text, which is checked like any
 /// roster (diagnostics point into that text); a link that cannot be read
 /// gives one error pointing into the link.
 fn check_link<'c>(
@@ -594,6 +592,9 @@ fn check_link<'c>(
     text: &str,
     wants: Wants,
 ) -> Checked<'c> {
+    if crate::share::is_link(text) {
+        return check_share_link(catalogue, event, checked, text, wants);
+    }
     let imported = snapfire::Link::parse(text)
         .and_then(|link| snapfire::to_roster(&link, catalogue).map(|imported| (link, imported)));
     match imported {

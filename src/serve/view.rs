@@ -404,7 +404,17 @@ impl Builder {
                 });
             }
         }
-        let empty = builder.formations.is_empty() && list.is_some();
+        builder.place(checked, text, &owners);
+        builder
+    }
+}
+
+impl Builder {
+    /// Puts each finding under the innermost entry whose block (`owners`:
+    /// first line, last line, row) holds its line, the others in
+    /// `general`; a fix that is an edit gets its button.
+    fn place(&mut self, checked: &Checked<'_>, text: &str, owners: &[(usize, usize, usize)]) {
+        let empty = self.formations.is_empty() && self.list.is_some();
         for (n, d) in checked.diagnostics.iter().enumerate() {
             // A new roster has no formation yet: the page says so in its
             // own words, with the list beside it.
@@ -415,8 +425,7 @@ impl Builder {
             if edit::apply_fix(text, d).is_some() {
                 view.fix_op = Some(format!("fix:{n}"));
             }
-            // The innermost entry whose block holds the line: a member's
-            // finding goes to the member, not to its squadron.
+            // A member's finding goes to the member, not to its squadron.
             let row = view.line.and_then(|line| {
                 owners
                     .iter()
@@ -426,13 +435,12 @@ impl Builder {
             });
             match row {
                 Some(r) => {
-                    builder.formations[r].errors |= d.severity == Severity::Error;
-                    builder.formations[r].diagnostics.push(view);
+                    self.formations[r].errors |= d.severity == Severity::Error;
+                    self.formations[r].diagnostics.push(view);
                 }
-                None => builder.general.push(view),
+                None => self.general.push(view),
             }
         }
-        builder
     }
 }
 
