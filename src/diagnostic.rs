@@ -149,6 +149,75 @@ pub struct Label {
     pub message: String,
 }
 
+/// A source as players read it, without the bookkeeping list authors need:
+/// source line references such as `(000 line 2208)`, citations of the
+/// pack's files such as `(pack squat.html)`, notes about Snapfire or the
+/// list's decisions in parentheses (nested ones too), and clauses after a
+/// `;` that are such notes (`; Snapfire rule exactly one of 17, 19`,
+/// `; capacities from _units/rhino.md`).
+pub fn plain_source(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let stripped = strip_bookkeeping_parentheses(text);
+    for (i, clause) in stripped.split("; ").enumerate() {
+        let clause = clause.trim();
+        if clause.is_empty() || (i > 0 && is_bookkeeping(clause)) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(clause);
+    }
+    out
+}
+
+/// Whether a piece of a source is for list authors only.
+fn is_bookkeeping(inside: &str) -> bool {
+    let three_digit_line = inside.len() > 4
+        && inside.as_bytes()[..3].iter().all(u8::is_ascii_digit)
+        && inside[3..].trim_start().starts_with("line");
+    inside.contains("Snapfire")
+        || inside.contains("decisions")
+        || inside.contains(".md")
+        || inside.contains(".html")
+        || inside.starts_with("pack ")
+        || inside.starts_with("earlier edition")
+        || inside.starts_with("shared source")
+        || inside.starts_with("line ")
+        || inside.starts_with("lines ")
+        || inside.starts_with("capacities from")
+        || three_digit_line
+}
+
+/// `text` without its parenthesised bookkeeping; a `(` whose `)` never
+/// comes is kept as written.
+fn strip_bookkeeping_parentheses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('(') {
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(open + i)
+        });
+        let Some(close) = close else {
+            break;
+        };
+        if is_bookkeeping(&rest[open + 1..close]) {
+            out.push_str(rest[..open].trim_end());
+        } else {
+            out.push_str(&rest[..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out.trim().to_string()
+}
+
 /// The rule a diagnostic enforces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleRef {
@@ -164,36 +233,9 @@ pub struct RuleRef {
 
 impl RuleRef {
     /// The provenance without the bookkeeping list authors need and players
-    /// do not: source line references such as `(000 line 2208)`, citations
-    /// of the pack's files such as `(pack squat.html)`, and notes about
-    /// Snapfire or the list's decisions in parentheses.
+    /// do not (see [`plain_source`]).
     pub fn plain_provenance(&self) -> String {
-        let mut out = String::with_capacity(self.provenance.len());
-        let mut rest = self.provenance.as_str();
-        while let Some(open) = rest.find('(') {
-            let Some(close) = rest[open..].find(')').map(|c| open + c) else {
-                break;
-            };
-            let inside = &rest[open + 1..close];
-            let bookkeeping = inside.contains("Snapfire")
-                || inside.contains("decisions")
-                || inside.starts_with("pack ")
-                || inside.starts_with("earlier edition")
-                || inside.starts_with("shared source")
-                || inside.starts_with("line ")
-                || inside.starts_with("lines ")
-                || (inside.len() > 4
-                    && inside.as_bytes()[..3].iter().all(u8::is_ascii_digit)
-                    && inside[3..].trim_start().starts_with("line"));
-            if bookkeeping {
-                out.push_str(rest[..open].trim_end());
-            } else {
-                out.push_str(&rest[..=close]);
-            }
-            rest = &rest[close + 1..];
-        }
-        out.push_str(rest);
-        out.trim().to_string()
+        plain_source(&self.provenance)
     }
 }
 
@@ -211,6 +253,10 @@ pub struct Diagnostic {
     pub hints: Vec<String>,
     /// A concrete change that would fix it.
     pub fix: Option<String>,
+    /// For a summary made where the findings were found ("and 2,990 more
+    /// on this line"), how many it stands for: [`cap`] counts them, not
+    /// it. 0 for an ordinary finding.
+    pub stands_for: usize,
 }
 
 impl Diagnostic {
@@ -224,6 +270,7 @@ impl Diagnostic {
             rule: None,
             hints: Vec::new(),
             fix: None,
+            stands_for: 0,
         }
     }
 
@@ -353,10 +400,11 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             label.message.clear();
             label
         });
+        summary.stands_for = n;
         out.push(summary);
     }
 
-    if diagnostics.len() <= MAX_PER_LINE {
+    if diagnostics.len() <= MAX_PER_LINE && diagnostics.iter().all(|d| d.stands_for == 0) {
         return diagnostics;
     }
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -378,6 +426,16 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
             current = key;
             on_line = 0;
         }
+        if d.stands_for > 0 {
+            // A summary made upstream: its findings join this line's.
+            let n = d.stands_for;
+            if out.len() >= MAX_PER_FILE || d.primary.is_none() {
+                add(&mut dropped_file, n, d);
+            } else {
+                add(&mut dropped_line, n, d);
+            }
+            continue;
+        }
         on_line += 1;
         if out.len() >= MAX_PER_FILE {
             add(&mut dropped_file, 1, d);
@@ -389,11 +447,13 @@ pub fn cap(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     }
     flush(&mut dropped_line, &mut dropped_file, &mut out);
     if let Some((n, first)) = dropped_file {
-        out.push(Diagnostic::new(
+        let mut summary = Diagnostic::new(
             first.severity,
             first.code,
             format!("and {} more findings, not shown", thousands(n)),
-        ));
+        );
+        summary.stands_for = n;
+        out.push(summary);
     }
     out
 }

@@ -5,14 +5,14 @@
 //!
 //! This module reads and compiles event files; `check` applies them.
 
-use crate::catalogue::locate::{self, Positions};
+use crate::catalogue::locate;
 use crate::catalogue::raw::{Constraint as RawConstraint, GameId};
 use crate::catalogue::scenarios::{self, ScenarioLookup};
 use crate::catalogue::schema_words;
 use crate::catalogue::{ArmyList, Catalogue, Constraint};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -125,6 +125,26 @@ fn valid_date(text: &str) -> bool {
     (1..=days).contains(&day)
 }
 
+/// A `date` or `deadline` that is not a real date (and time), at its line.
+fn date_problems(file: &EventFile, source: &SourceFile, positions: &locate::Positions) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if let Some(date) = file.date.as_deref().filter(|d| !valid_date(d)) {
+        problems.push(
+            Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
+                .at(source, positions.span(source, "/date"))
+                .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
+        );
+    }
+    if let Some(deadline) = file.deadline.as_deref().filter(|d| deadline_seconds(d).is_none()) {
+        problems.push(
+            Diagnostic::error(Code::EventFile, format!("`{deadline}` is not a date and time"))
+                .at(source, positions.span(source, "/deadline"))
+                .fix("write the deadline as YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC, or with an offset such as +01:00), e.g. `deadline: 2026-12-04 18:00`"),
+        );
+    }
+    problems
+}
+
 /// The moment a deadline names, in seconds since 1970 (UTC): a date alone
 /// is the end of that day; a time without an offset is UTC. `None` when it
 /// is not a real date and time.
@@ -186,9 +206,8 @@ crate::catalogue::schema::generated!(schema, schema_validator, EventFile);
 
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let mut problems = Vec::new();
-    let positions = Positions::of(source.text());
+    let (mut value, positions) = locate::parse_yaml_at(&source, Code::EventFile).map_err(|d| vec![*d])?;
     let at = |pointer: &str| positions.span(&source, pointer);
-    let mut value = locate::parse_yaml(&source, Code::EventFile).map_err(|d| vec![*d])?;
     // `counts_as: yes` means what an organiser thinks it means.
     schema_words::read_booleans(&mut value, schema());
     let errors = schema_validator().map_or_else(Vec::new, |validator| {
@@ -214,25 +233,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     };
 
-    if let Some(date) = &file.date {
-        if !valid_date(date) {
-            problems.push(
-                Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
-                    .at(&source, at("/date"))
-                    .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
-            );
-        }
-    }
-
-    if let Some(deadline) = &file.deadline {
-        if deadline_seconds(deadline).is_none() {
-            problems.push(
-                Diagnostic::error(Code::EventFile, format!("`{deadline}` is not a date and time"))
-                    .at(&source, at("/deadline"))
-                    .fix("write the deadline as YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC, or with an offset such as +01:00), e.g. `deadline: 2026-12-04 18:00`"),
-            );
-        }
-    }
+    problems.extend(date_problems(&file, &source, &positions));
 
     let mut allowed: Vec<&ArmyList> = Vec::new();
     if file.lists.is_empty() {
@@ -309,6 +310,30 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
         }
     }
 
+    let restrictions = compile_restrictions(&file, &allowed, &source, &at, &mut problems);
+
+    if problems.is_empty() {
+        Ok(Event {
+            file,
+            source,
+            restrictions,
+        })
+    } else {
+        // Capped as a roster's findings are.
+        Err(crate::diagnostic::cap(problems))
+    }
+}
+
+/// The event's restrictions compiled for each list it allows; a
+/// restriction that does not parse, or names nothing in any allowed list,
+/// is a problem.
+fn compile_restrictions(
+    file: &EventFile,
+    allowed: &[&ArmyList],
+    source: &SourceFile,
+    at: &dyn Fn(&str) -> Span,
+    problems: &mut Vec<Diagnostic>,
+) -> HashMap<String, Vec<Constraint>> {
     let mut restrictions: HashMap<String, Vec<Constraint>> = HashMap::new();
     let compilers: Vec<_> = allowed.iter().map(|list| list.foreign_rules()).collect();
     for (r, raw) in file.restrictions.iter().enumerate() {
@@ -326,7 +351,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                             e.message
                         ),
                     )
-                    .at(&source, at(&pointer)),
+                    .at(source, at(&pointer)),
                 );
                 continue;
             }
@@ -351,7 +376,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                         Code::EventFile,
                         format!("restriction `{}`: {name} names nothing in any list the event allows", raw.id),
                     )
-                    .at(&source, at(&pointer))
+                    .at(source, at(&pointer))
                     .hint("tags shared by lists, such as `tag:spacecraft` or `tag:one-third`, work across lists"),
                 );
             }
@@ -361,21 +386,12 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                 Ok(c) => restrictions.entry(list.id.clone()).or_default().push(c),
                 Err(message) => problems.push(
                     Diagnostic::error(Code::EventFile, format!("{message} (for {})", list.name))
-                        .at(&source, at(&pointer)),
+                        .at(source, at(&pointer)),
                 ),
             }
         }
     }
-
-    if problems.is_empty() {
-        Ok(Event {
-            file,
-            source,
-            restrictions,
-        })
-    } else {
-        Err(problems)
-    }
+    restrictions
 }
 
 /// The commented template of `muster event new` for a game; an error names

@@ -27,6 +27,8 @@ pub const TARGETS: &[&str] = &[
     "event",
     "check",
     "snapfire_link",
+    "battlescribe",
+    "yaml",
 ];
 
 /// Runs the target `name` on `data` (what a test does with a saved input).
@@ -44,6 +46,8 @@ pub fn run(name: &str, data: &[u8], catalogue: &Catalogue) -> bool {
         "event" => event(&text(), catalogue),
         "check" => check(data, catalogue),
         "snapfire_link" => snapfire_link(&text(), catalogue),
+        "battlescribe" => battlescribe(data, catalogue),
+        "yaml" => yaml(&text()),
         _ => return false,
     }
     true
@@ -154,17 +158,81 @@ pub fn rule(text: &str) {
     let _ = crate::rules::parse_item(text);
 }
 
-/// An event file against the built-in lists.
+/// An event file against the built-in lists: what it reports reaches the
+/// terminal with nothing raw; a file that loads, with one of its keys given
+/// again at the end, does not.
 pub fn event(text: &str, catalogue: &Catalogue) {
-    let _ = crate::event::load(SourceFile::new("fuzz.yaml", text), catalogue);
+    match crate::event::load(SourceFile::new("fuzz.yaml", text), catalogue) {
+        Err(diagnostics) => assert_shown_safely(&crate::report::terminal::diagnostics(&diagnostics, false)),
+        Ok(event) => {
+            // A second `points:` is not taken silently.
+            let again = format!("{text}\npoints: 1\n");
+            if let Ok(second) = crate::event::load(SourceFile::new("fuzz.yaml", again.as_str()), catalogue) {
+                assert_eq!(second.file.points, event.file.points, "{again:?}");
+            }
+        }
+    }
 }
 
-/// One roster through the whole pipeline, then the terminal renderer:
-/// nothing it prints carries a raw control character (tabs and line
-/// breaks aside) or a bidirectional override.
-pub fn check(data: &[u8], catalogue: &Catalogue) {
-    let checked = crate::check::check_bytes(catalogue, "fuzz.txt", data);
-    let shown = crate::report::terminal::diagnostics(&checked.diagnostics, false);
+/// Any text as YAML: within the bounds or refused, and a key given twice
+/// in one mapping is never read: the text with its first key given again
+/// at the end is refused, or reads with the first value kept.
+pub fn yaml(text: &str) {
+    use crate::catalogue::yaml::read;
+    let Ok(serde_json::Value::Object(map)) = read(text).value else {
+        return;
+    };
+    let Some((key, first)) = map.iter().next() else {
+        return;
+    };
+    let Ok(quoted) = serde_json::to_string(key) else {
+        return;
+    };
+    let sentinel = serde_json::Value::from("fuzz-second-value");
+    for sep in [" ", "\t"] {
+        let again = format!("{text}\n{quoted}:{sep}fuzz-second-value\n");
+        if let Ok(value) = read(&again).value {
+            assert!(
+                value.get(key) != Some(&sentinel) || first == &sentinel,
+                "{again:?} read as {value}: the second `{key}` won"
+            );
+        }
+    }
+}
+
+/// A BattleScribe roster (`.ros` XML, or a `.rosz` when the bytes are a
+/// zip archive): read in bounded time, what it prints and reports carries
+/// nothing raw, and the roster it prints reads back as a roster of the
+/// list it was read for, the same each time.
+pub fn battlescribe(data: &[u8], catalogue: &Catalogue) {
+    let name = if data.starts_with(b"PK\x03\x04") {
+        "fuzz.rosz"
+    } else {
+        "fuzz.ros"
+    };
+    match crate::import::battlescribe::read(catalogue, name, data) {
+        Err(d) => assert_shown_safely(&crate::report::terminal::diagnostics(&[*d], false)),
+        Ok(imported) => {
+            assert_shown_safely(&imported.roster);
+            assert_shown_safely(&crate::report::terminal::diagnostics(
+                &imported.diagnostics,
+                false,
+            ));
+            let file = SourceFile::new("fuzz.txt", imported.roster.as_str());
+            let (roster, _) = crate::roster::parse(&file);
+            let army = roster.header.army.as_ref().map(|a| a.value.as_str());
+            assert_eq!(army, Some(imported.list.name.as_str()), "{:?}", imported.roster);
+            let again = crate::import::battlescribe::read(catalogue, name, data).map(|i| i.roster);
+            assert_eq!(again.ok().as_deref(), Some(imported.roster.as_str()));
+            let checked = crate::check::check_text(catalogue, "fuzz.txt", &imported.roster);
+            assert_shown_safely(&crate::report::terminal::diagnostics(&checked.diagnostics, false));
+        }
+    }
+}
+
+/// Nothing shown carries a raw control character (tabs and line breaks
+/// aside) or a bidirectional override.
+fn assert_shown_safely(shown: &str) {
     assert!(
         !shown
             .chars()
@@ -172,6 +240,15 @@ pub fn check(data: &[u8], catalogue: &Catalogue) {
                 || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
         "a control character reached the terminal: {shown:?}"
     );
+}
+
+/// One roster through the whole pipeline, then the terminal renderer:
+/// nothing it prints carries a raw control character (tabs and line
+/// breaks aside) or a bidirectional override.
+pub fn check(data: &[u8], catalogue: &Catalogue) {
+    let checked = crate::check::check_bytes(catalogue, "fuzz.txt", data);
+    assert_shown_safely(&crate::report::terminal::diagnostics(&checked.diagnostics, false));
+    assert_shown_safely(&crate::report::terminal::verdict(&checked));
 }
 
 /// A Snapfire share link: read, turned into a roster and checked; a link

@@ -11,8 +11,11 @@
 //!    ([`rules`], `grammar/rules.pest`) and the game's, giving diagnostics.
 //! 5. [`report`]: results as terminal text and JSON; [`cli`] is the edge.
 //!
-//! [`import`] turns other tools' rosters (Snapfire share links) into roster
-//! text for the same pipeline, and writes share links back.
+//! [`import`] turns other tools' rosters (Snapfire share links, BattleScribe
+//! files) into roster text for the same pipeline, and writes share links
+//! back; [`intake`] is the stage that does so before [`check`]'s stages.
+//! Each game's own rules are in its folder under [`games`], behind its
+//! ruleset (`games::ruleset::Ruleset`).
 //!
 //! [`serve`] is the local web builder (`muster serve`) on the same engine.
 //!
@@ -23,20 +26,18 @@
 //! its JSON output are the contract.
 
 pub mod batch;
-pub mod battlegroups;
 pub mod catalogue;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod counts_as;
 pub mod diagnostic;
 pub mod event;
-pub mod facts;
 /// The bodies of the fuzz targets (`fuzz/`), run by the tests on stable.
 #[doc(hidden)]
 pub mod fuzz_support;
 pub mod games;
 pub mod import;
+pub mod intake;
 pub mod notation;
 pub mod print;
 pub mod report;

@@ -273,26 +273,8 @@ impl Resolver<'_, '_> {
     ) -> bool {
         let list = self.list;
         let name = &entry.item.name;
-        let formation = match list.formation_names.lookup(&name.value) {
-            Lookup::Found(f) => f,
-            Lookup::Ambiguous(candidates) => {
-                let names: Vec<String> = candidates
-                    .iter()
-                    .map(|&f| format!("`{}`", list.formations[f].name))
-                    .collect();
-                let d = self.error(
-                    Code::AmbiguousName,
-                    format!("`{}` could be any of {}", name.value, names.join(", ")),
-                    name.span,
-                );
-                self.diagnostics
-                    .push(d.hint("write the full name of the formation you mean"));
-                return false;
-            }
-            Lookup::NotFound => {
-                self.unknown_formation(name);
-                return false;
-            }
+        let Some(formation) = self.formation_named(name) else {
+            return false;
         };
         if entry.item.count == 0 {
             self.diagnostics.push(
@@ -349,26 +331,7 @@ impl Resolver<'_, '_> {
             };
         }
         let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
-        for child in entry
-            .children
-            .iter()
-            .filter(|c| !is_titan_line(list, c, formation))
-        {
-            if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
-                let d = self.error(
-                    Code::BadNesting,
-                    format!(
-                        "in {} lists, lines under a formation are its upgrades, one a line",
-                        list.game.title()
-                    ),
-                    child.line_span,
-                );
-                self.diagnostics.push(d);
-                read_whole = false;
-                continue;
-            }
-            read_whole &= self.upgrade(&child.item, formation, &mut taken);
-        }
+        read_whole &= self.upgrade_lines(entry, formation, &mut taken);
 
         let f = &list.formations[formation];
         let mut points = i64::from(f.points.unwrap_or(0));
@@ -416,11 +379,76 @@ impl Resolver<'_, '_> {
 
         // Transports that fill the formation come after every other unit is
         // counted, since what they carry depends on the rest.
-        for t in &taken {
+        self.fill_transports(entry, formation, &taken, &mut units);
+
+        if read_whole && points_known {
+            self.stated_cost(entry, formation, points);
+        }
+
+        // `2x` gives copies; the last (nearly always the only one) takes
+        // what was worked out rather than a copy.
+        let one = ArmyFormation {
+            formation,
+            upgrades: taken,
+            points,
+            points_known,
+            name_span: name.span,
+            units,
+            group: parent,
+            titans,
+            titans_rounded,
+        };
+        for _ in 1..entry.item.count {
+            out.push(one.clone());
+        }
+        out.push(one);
+        read_whole
+    }
+
+    /// The formation a roster entry names, or `None` with the error that
+    /// it names none or several.
+    fn formation_named(&mut self, name: &Spanned<String>) -> Option<FormationIdx> {
+        let list = self.list;
+        match list.formation_names.lookup(&name.value) {
+            Lookup::Found(f) => Some(f),
+            Lookup::Ambiguous(candidates) => {
+                let names: Vec<String> = candidates
+                    .iter()
+                    .map(|&f| format!("`{}`", list.formations[f].name))
+                    .collect();
+                let d = self.error(
+                    Code::AmbiguousName,
+                    format!("`{}` could be any of {}", name.value, names.join(", ")),
+                    name.span,
+                );
+                self.diagnostics
+                    .push(d.hint("write the full name of the formation you mean"));
+                None
+            }
+            Lookup::NotFound => {
+                self.unknown_formation(name);
+                None
+            }
+        }
+    }
+
+    /// Transports that fill the formation (`fills`): as many as carry the
+    /// rest of its units, added to them; a roster that writes another
+    /// number of them is told the one needed.
+    fn fill_transports(
+        &mut self,
+        entry: &Entry,
+        formation: FormationIdx,
+        taken: &[Taken],
+        units: &mut [i64],
+    ) {
+        let list = self.list;
+        let f = &list.formations[formation];
+        for t in taken {
             let Some(fills) = &list.upgrades[t.upgrade].fills else {
                 continue;
             };
-            let needed = fills.needed(&units);
+            let needed = fills.needed(units);
             units[fills.unit] += needed;
             let written = written_count(entry, t.upgrade, list);
             if let Some(written) = written.filter(|&n| i64::from(n) != needed) {
@@ -442,38 +470,52 @@ impl Resolver<'_, '_> {
                 self.diagnostics.push(d);
             }
         }
+    }
 
-        if let Some(stated) = &entry.cost {
-            let expected = points * i64::from(entry.item.count);
-            if read_whole && points_known && i64::from(stated.value) != expected {
-                let each = if entry.item.count > 1 {
-                    format!(" ({} formations at {points})", entry.item.count)
-                } else {
-                    String::new()
-                };
-                let what = format!("{} costs {expected}{each}", f.name);
-                self.cost_mismatch(stated, &what, expected);
+    /// The lines under a formation that are not titan lines: its upgrades,
+    /// one a line. Whether every one was read.
+    fn upgrade_lines(&mut self, entry: &Entry, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
+        let list = self.list;
+        let mut read_whole = true;
+        for child in entry
+            .children
+            .iter()
+            .filter(|c| !is_titan_line(list, c, formation))
+        {
+            if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
+                let d = self.error(
+                    Code::BadNesting,
+                    format!(
+                        "in {} lists, lines under a formation are its upgrades, one a line",
+                        list.game.title()
+                    ),
+                    child.line_span,
+                );
+                self.diagnostics.push(d);
+                read_whole = false;
+                continue;
             }
+            read_whole &= self.upgrade(&child.item, formation, taken);
         }
-
-        // `2x` gives copies; the last (nearly always the only one) takes
-        // what was worked out rather than a copy.
-        let one = ArmyFormation {
-            formation,
-            upgrades: taken,
-            points,
-            points_known,
-            name_span: name.span,
-            units,
-            group: parent,
-            titans,
-            titans_rounded,
-        };
-        for _ in 1..entry.item.count {
-            out.push(one.clone());
-        }
-        out.push(one);
         read_whole
+    }
+
+    /// An entry's stated cost `[N]` against the one worked out, `points`
+    /// a formation.
+    fn stated_cost(&mut self, entry: &Entry, formation: FormationIdx, points: i64) {
+        let Some(stated) = &entry.cost else {
+            return;
+        };
+        let expected = points * i64::from(entry.item.count);
+        if i64::from(stated.value) != expected {
+            let each = if entry.item.count > 1 {
+                format!(" ({} formations at {points})", entry.item.count)
+            } else {
+                String::new()
+            };
+            let what = format!("{} costs {expected}{each}", self.list.formations[formation].name);
+            self.cost_mismatch(stated, &what, expected);
+        }
     }
 
     /// A stated cost `[N]` that differs from the computed one.

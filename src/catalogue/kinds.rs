@@ -264,7 +264,7 @@ impl SheetKind for EpicKind {
         raw: raw::Datasheet,
         parsed: OnceLock<Option<crate::notation::Sheet>>,
     ) -> Datasheet {
-        super::link::datasheet(game, faction, raw, parsed)
+        datasheet(game, faction, raw, parsed)
     }
     fn any(stored: &Datasheet) -> AnySheet<'_> {
         AnySheet::Epic(stored)
@@ -367,5 +367,40 @@ impl Catalogue {
     /// The datasheet of a kind kept as written, by game and id.
     pub fn find<K: SheetKind<Stored = Sheet<K>>>(&self, game: GameId, id: &str) -> Option<&Sheet<K>> {
         K::stored(self).iter().find(|s| s.game == game && s.id() == id)
+    }
+}
+
+/// A written Epic datasheet as the catalogue keeps it.
+pub(super) fn datasheet(
+    game: raw::GameId,
+    faction: &str,
+    unit: raw::Datasheet,
+    parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
+) -> Datasheet {
+    Datasheet {
+        game,
+        id: unit.id,
+        name: unit.name,
+        aliases: unit.aliases,
+        unit_type: unit.unit_type,
+        speed: known_value(unit.speed),
+        armour: known_value(unit.armour),
+        cc: known_value(unit.cc),
+        ff: known_value(unit.ff),
+        weapons: unit.weapons,
+        notes: unit.notes,
+        critical_hit: unit.critical_hit,
+        faction: faction.to_string(),
+        remarks: unit.remarks,
+        missing_why: unit.missing_why,
+        parsed,
+        written: std::sync::OnceLock::new(),
+    }
+}
+
+fn known_value<T>(value: raw::Known<T>) -> Option<T> {
+    match value {
+        raw::Known::Value(v) => Some(v),
+        raw::Known::Missing(_) => None,
     }
 }

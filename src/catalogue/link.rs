@@ -7,8 +7,8 @@ use super::names::KeyMap;
 use super::packed::Texts;
 use super::raw::{self, ArmyListFile, DatasheetFile, Known};
 use super::{
-    ArmyList, Catalogue, Constraint, Datasheet, Formation, NotEnforced, Origin, Section, Selector,
-    SpecialRule, Tags, Upgrade, names::NameIndex,
+    ArmyList, Catalogue, Constraint, Formation, NotEnforced, Origin, Section, Selector, SpecialRule, Tags,
+    Upgrade, names::NameIndex,
 };
 use crate::diagnostic::{Code, Diagnostic};
 use crate::rules::{self, Item, SelectorSyntax};
@@ -224,33 +224,6 @@ fn game_sheet_ids(catalogue: &Catalogue, game: raw::GameId) -> KeySet<&str> {
     let mut ids = KeySet::with_capacity_and_hasher(every().size_hint().0, Default::default());
     ids.extend(every().filter(|s| s.game() == game).map(|s| s.id()));
     ids
-}
-
-pub(super) fn datasheet(
-    game: raw::GameId,
-    faction: &str,
-    unit: raw::Datasheet,
-    parsed: std::sync::OnceLock<Option<crate::notation::Sheet>>,
-) -> Datasheet {
-    Datasheet {
-        game,
-        id: unit.id,
-        name: unit.name,
-        aliases: unit.aliases,
-        unit_type: unit.unit_type,
-        speed: known(unit.speed),
-        armour: known(unit.armour),
-        cc: known(unit.cc),
-        ff: known(unit.ff),
-        weapons: unit.weapons,
-        notes: unit.notes,
-        critical_hit: unit.critical_hit,
-        faction: faction.to_string(),
-        remarks: unit.remarks,
-        missing_why: unit.missing_why,
-        parsed,
-        written: std::sync::OnceLock::new(),
-    }
 }
 
 /// A card's break point and victory points, when the file gives either.

@@ -22,11 +22,12 @@ pub mod schema;
 pub mod schema_words;
 mod sheets;
 pub mod snapfire;
+pub mod yaml;
 
 pub use kinds::{AnySheet, Sheet, SheetKind};
 pub use load::{
-    Checks, LoadReport, Origin, load, load_embedded, load_for_army, load_for_check, load_for_check_with,
-    load_with,
+    Checks, ListKey, LoadReport, Origin, list_files_read, load, load_embedded, load_for_army, load_for_check,
+    load_for_check_with, load_for_key, load_with,
 };
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 
@@ -752,7 +753,7 @@ impl Datasheet {
     /// This datasheet with other values as written (a unit as fielded);
     /// they are parsed on first use.
     pub fn with_written(&self, written: raw::Datasheet) -> Datasheet {
-        link::datasheet(self.game, &self.faction, written, std::sync::OnceLock::new())
+        kinds::datasheet(self.game, &self.faction, written, std::sync::OnceLock::new())
     }
 
     /// The datasheet as written.

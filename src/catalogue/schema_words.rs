@@ -6,7 +6,7 @@
 //! itself to know the keys and types a place allows.
 
 use crate::catalogue::locate::Positions;
-use crate::diagnostic::{Code, Diagnostic, nearest};
+use crate::diagnostic::{Code, Diagnostic, MAX_PER_FILE, nearest};
 use crate::source::SourceFile;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
@@ -22,7 +22,14 @@ pub fn schema_errors(
     hint: &str,
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
+    // Past twice the cap, errors are only counted (each kept one holds a
+    // copy of the value it is about).
+    let mut not_read = 0usize;
     for error in validator.iter_errors(value) {
+        if found.len() >= 2 * MAX_PER_FILE {
+            not_read += 1;
+            continue;
+        }
         let error = specific(&error);
         let pointer = error.instance_path().as_str().to_string();
         let problem = match error.kind() {
@@ -71,12 +78,26 @@ pub fn schema_errors(
 
     let positions = Positions::of(file.text());
     let mut out = Vec::new();
+    // Capped as a roster's findings are: 70,000 unknown keys once took
+    // 23 s and printed 26 MB.
+    let mut left_out = not_read;
     for (pointer, problem, instance) in &found {
+        if out.len() >= MAX_PER_FILE {
+            left_out += match problem {
+                Problem::Unknown(keys) => keys.len(),
+                _ => 1,
+            };
+            continue;
+        }
         let place = describe(pointer);
         let known = known_keys(schema, pointer);
         match problem {
             Problem::Unknown(keys) => {
-                for key in keys {
+                for (i, key) in keys.iter().enumerate() {
+                    if out.len() >= MAX_PER_FILE {
+                        left_out += keys.len() - i;
+                        break;
+                    }
                     let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
                     let mut d = Diagnostic::error(code, format!("unknown key `{key}`{place}"))
                         .at(file, positions.span(file, &at));
@@ -141,7 +162,18 @@ pub fn schema_errors(
             ),
         }
     }
-    out
+    if left_out > 0 {
+        let mut summary = Diagnostic::error(
+            code,
+            format!(
+                "and {} more errors in this file, not shown",
+                crate::diagnostic::thousands(left_out)
+            ),
+        );
+        summary.stands_for = left_out;
+        out.push(summary);
+    }
+    crate::diagnostic::cap(out)
 }
 
 /// The most specific complaint the validator has: where a value matches

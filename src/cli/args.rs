@@ -22,7 +22,8 @@ pub struct Args {
     pub color: ColorChoice,
 
     /// Show what list authors need: each broken rule's expression with the
-    /// values it compared, and its full provenance with source lines.
+    /// values it compared, and its full provenance with source lines (in
+    /// `muster options` too: each rule's expression and full source).
     #[arg(long, short, global = true)]
     pub verbose: bool,
 }
@@ -71,9 +72,14 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Load every list file and report every inconsistency.
+        /// Load every list file and report every inconsistency. With
+        /// --lists, only those of the folder's files and errors anywhere.
         #[arg(long)]
         check: bool,
+        /// With --check --lists: also report the warnings about the
+        /// built-in lists.
+        #[arg(long, requires = "check")]
+        built_in: bool,
     },
     /// Show an army list: its formations, upgrades, points and rules.
     Options {

@@ -95,7 +95,11 @@ pub fn check(
                 let _ = writeln!(out.stderr, "wrote {}", path.display());
             }
             Err(e) => {
-                let _ = writeln!(out.stderr, "error: cannot write {}: {e}", path.display());
+                let _ = writeln!(
+                    out.stderr,
+                    "error: cannot write {}: {e}",
+                    crate::report::terminal::escape(&path.display().to_string())
+                );
                 out.status = status::UNUSABLE;
             }
         }

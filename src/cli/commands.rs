@@ -3,7 +3,9 @@
 
 use super::io::{find, load_event, usage, write_atomically};
 use super::{Args, Command, EventAction, Format, Output, status};
-use crate::catalogue::{self, ArmyList, Catalogue, LoadReport};
+use crate::catalogue::{self, ArmyList, Catalogue, ListKey, LoadReport};
+use crate::diagnostic::Diagnostic;
+use crate::import::snapfire::Link;
 use crate::report::terminal;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -11,26 +13,40 @@ use std::path::Path;
 
 /// The one army list a command needs, when it needs only one: then the
 /// catalogue loads only that list and what it uses. A roster file is read
-/// here just for its header; a check of several files, or with an event,
+/// here just for its header (a Snapfire link for its list, a BattleScribe
+/// roster for its catalogues); a check of several files, or with an event,
 /// needs every list. With it, whether the command may need the scenario
 /// files (only a check of a roster with no `Scenario:` line does not).
-fn army_named(command: &Command) -> Option<(String, bool)> {
-    let from_roster = |path: &Path| -> Option<(String, bool)> {
+fn army_named(command: &Command) -> Option<(ListKey, bool)> {
+    let from_roster = |path: &Path| -> Option<(ListKey, bool)> {
+        let link = |text: &str| Some((ListKey::Snapfire(Link::parse(text).ok()?.list), false));
+        if let Some(text) = super::print::link_argument(path) {
+            return link(text);
+        }
         // Only a regular file of a roster's size; anything else is left to
         // the command, which reports it.
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
-        let text = String::from_utf8_lossy(&bytes);
-        let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        crate::roster::army_and_scenario(&file)
+        let name = path.display().to_string();
+        if crate::import::battlescribe::is_roster(&name, &bytes) {
+            // Read into text with no `Scenario:` line.
+            return crate::import::battlescribe::list_key(&name, &bytes).map(|key| (key, false));
+        }
+        let text = crate::roster::decode(&bytes).ok()?;
+        if crate::import::snapfire::is_link(&text) {
+            return link(&text);
+        }
+        let file = crate::source::SourceFile::new(name, text);
+        crate::roster::army_and_scenario(&file).map(|(army, scenario)| (ListKey::Name(army), scenario))
     };
+    let named = |army: &String| Some((ListKey::Name(army.clone()), true));
     match command {
         Command::Check {
             files, event: None, ..
         } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
-        Command::Options { army, .. } => Some((army.clone(), true)),
-        Command::New { army: Some(army), .. } => Some((army.clone(), true)),
-        Command::Explain { army: Some(army), .. } => Some((army.clone(), true)),
-        Command::Sheet { army: Some(army), .. } => Some((army.clone(), true)),
+        Command::Options { army, .. } => named(army),
+        Command::New { army: Some(army), .. } => named(army),
+        Command::Explain { army: Some(army), .. } => named(army),
+        Command::Sheet { army: Some(army), .. } => named(army),
         Command::Sheet {
             army: None,
             roster: Some(path),
@@ -50,13 +66,13 @@ pub fn run(args: &Args, color: bool) -> Output {
     };
     let load = || match army_named(&args.command) {
         // A check prints no datasheet, so it needs no glossary.
-        Some((army, scenarios))
+        Some((key, scenarios))
             if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) =>
         {
-            catalogue::load_for_check_with(args.lists.as_deref(), &army, scenarios)
+            catalogue::load_for_key(args.lists.as_deref(), &key, false, scenarios)
         }
-        Some((army, _)) if checks == catalogue::Checks::Added => {
-            catalogue::load_for_army(args.lists.as_deref(), &army)
+        Some((key, _)) if checks == catalogue::Checks::Added => {
+            catalogue::load_for_key(args.lists.as_deref(), &key, true, true)
         }
         _ => catalogue::load_with(args.lists.as_deref(), checks),
     };
@@ -74,7 +90,16 @@ pub fn run(args: &Args, color: bool) -> Output {
     // thousands of small allocations just before exit.
     let report: &'static LoadReport = Box::leak(Box::new(report));
     match &args.command {
-        Command::Lists { format, check } => lists(report, *format, *check, color),
+        Command::Lists {
+            format,
+            check,
+            built_in,
+        } => {
+            // A check of the user's folder reports on the folder: the
+            // built-in lists' warnings only on request.
+            let own = args.lists.as_deref().filter(|_| !*built_in);
+            lists(report, *format, (*check, own), color)
+        }
         Command::Schema { out, check } => schema(out, *check),
         other => {
             if report.has_errors() {
@@ -120,7 +145,7 @@ pub fn run(args: &Args, color: bool) -> Output {
                     },
                     Err(message) => usage(message),
                 },
-                Command::Options { army, format } => options(catalogue, army, *format),
+                Command::Options { army, format } => options(catalogue, army, *format, args.verbose),
                 Command::New {
                     army: Some(army),
                     points,
@@ -207,14 +232,32 @@ struct ListRow<'a> {
     version_label: Option<&'a str>,
 }
 
-fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Output {
+/// The findings of a list check to show: with the user's folder, its
+/// files' findings and every error; and how many were left out.
+fn own_diagnostics(all: &[Diagnostic], own: Option<&Path>) -> (Vec<Diagnostic>, usize) {
+    let Some(dir) = own else {
+        return (all.to_vec(), 0);
+    };
+    let (shown, hidden): (Vec<&Diagnostic>, Vec<&Diagnostic>) = all.iter().partition(|d| {
+        d.is_error()
+            || d.primary
+                .as_ref()
+                .is_none_or(|p| Path::new(p.file.name()).starts_with(dir))
+    });
+    (shown.into_iter().cloned().collect(), hidden.len())
+}
+
+/// `check`: whether to check, and the user's folder when only its files'
+/// warnings are wanted.
+fn lists(report: &LoadReport, format: Format, check: (bool, Option<&Path>), color: bool) -> Output {
+    let (check, own) = check;
     let catalogue = &report.catalogue;
     let mut sorted: Vec<&ArmyList> = catalogue.lists.iter().collect();
     sorted.sort_by(|a, b| (a.game, &a.id).cmp(&(b.game, &b.id)));
     let mut out = Output::default();
     if check {
-        out.stdout
-            .push_str(&terminal::diagnostics(&report.diagnostics, color));
+        let (shown, hidden) = own_diagnostics(&report.diagnostics, own);
+        out.stdout.push_str(&terminal::diagnostics(&shown, color));
         let rules: usize = catalogue.lists.iter().map(|l| l.constraints.len()).sum();
         let unchecked: usize = catalogue.lists.iter().map(|l| l.not_enforced.len()).sum();
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -235,6 +278,13 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
                 format!("{errors} problem{} found", if errors == 1 { "" } else { "s" })
             }
         );
+        if hidden > 0 {
+            let _ = writeln!(
+                out.stdout,
+                "({hidden} warning{} about the built-in lists not shown: `--built-in` shows them)",
+                if hidden == 1 { "" } else { "s" }
+            );
+        }
         out.status = if errors == 0 { status::OK } else { status::FAILED };
         return out;
     }
@@ -275,14 +325,14 @@ fn lists(report: &LoadReport, format: Format, check: bool, color: bool) -> Outpu
     out
 }
 
-fn options(catalogue: &Catalogue, army: &str, format: Format) -> Output {
+fn options(catalogue: &Catalogue, army: &str, format: Format, verbose: bool) -> Output {
     let list = match find(catalogue, army) {
         Ok(list) => list,
         Err(out) => return out,
     };
     let stdout = match format {
         Format::Json => to_json(&crate::report::options::OptionsView::new(list, catalogue)),
-        Format::Text => crate::report::options::text(list, catalogue),
+        Format::Text => crate::report::options::text(list, catalogue, verbose),
     };
     Output {
         stdout,
@@ -331,7 +381,10 @@ fn new_list(game: &str, out: &Path) -> Output {
             }
             Err(e) => {
                 return Output {
-                    stderr: format!("error: cannot write {}: {e}\n", path.display()),
+                    stderr: format!(
+                        "error: cannot write {}: {e}\n",
+                        crate::report::terminal::escape(&path.display().to_string())
+                    ),
                     status: status::UNUSABLE,
                     ..Output::default()
                 };
@@ -371,7 +424,11 @@ fn schema(out: &Path, check: bool) -> Output {
             continue;
         }
         if let Err(e) = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, text)) {
-            let _ = writeln!(result.stderr, "error: cannot write {}: {e}", path.display());
+            let _ = writeln!(
+                result.stderr,
+                "error: cannot write {}: {e}",
+                crate::report::terminal::escape(&path.display().to_string())
+            );
             result.status = status::UNUSABLE;
         } else {
             let _ = writeln!(result.stdout, "wrote {}", path.display());

@@ -13,7 +13,7 @@ use crate::report::terminal;
 use crate::source::ReadError;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A roster's bytes: a file's, or standard input's for `-`, at most
 /// `roster::MAX_ROSTER_BYTES` of them (a larger file reads as one byte
@@ -126,7 +126,9 @@ pub fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Ou
 
 pub fn usage(message: String) -> Output {
     Output {
-        stderr: format!("error: {message}\n"),
+        // The message may echo an argument or a path: escaped as the
+        // terminal's diagnostics are.
+        stderr: format!("error: {}\n", crate::report::terminal::escape_lines(&message)),
         status: status::UNUSABLE,
         ..Output::default()
     }
@@ -148,7 +150,10 @@ pub fn write_atomically_with(
     inputs: &[&Path],
     write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    if is_one_of(path, inputs) {
+    // The list files a `--lists` folder gave are inputs as well.
+    let lists = crate::catalogue::list_files_read();
+    let lists: Vec<&Path> = lists.iter().map(PathBuf::as_path).collect();
+    if is_one_of(path, inputs) || is_one_of(path, &lists) {
         return Err(std::io::Error::other("it is one of the files being read"));
     }
     if let Some(mut device) = open_stream(path)? {

@@ -61,14 +61,17 @@ impl std::fmt::Debug for Stream {
 pub fn main() -> ExitCode {
     let args = match Args::try_parse() {
         Ok(args) => args,
+        Err(e) if e.use_stderr() => {
+            // A usage error may echo an argument (`--game <ESC>...`):
+            // escaped as every other message, so printed without colour.
+            let text = e.render().to_string();
+            let _ = std::io::stderr().write_all(crate::report::terminal::escape_lines(&text).as_bytes());
+            return ExitCode::from(status::UNUSABLE);
+        }
         Err(e) => {
-            // clap prints help and version to stdout, usage errors to stderr.
+            // clap prints help and version to stdout.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                status::UNUSABLE
-            } else {
-                status::OK
-            });
+            return ExitCode::from(status::OK);
         }
     };
     let color = match args.color {

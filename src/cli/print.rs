@@ -379,11 +379,11 @@ fn write(
         return usage("--pdf - and --html - cannot both write to standard output".into());
     }
     let fail = |out: &mut Output, message: String| {
-        let _ = writeln!(out.stderr, "error: {message}");
+        let _ = writeln!(out.stderr, "error: {}", terminal::escape_lines(&message));
         out.status = status::UNUSABLE;
     };
     let wrote = |out: &mut Output, path: &Path| {
-        let line = format!("wrote {}\n", path.display());
+        let line = format!("wrote {}\n", terminal::escape(&path.display().to_string()));
         if pdf_to_stdout {
             out.stderr.push_str(&line);
         } else {
@@ -687,7 +687,11 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &st
             out.status = status;
         }
         (Some(Err(error)), _) => {
-            let _ = writeln!(out.stderr, "error: {error}");
+            let _ = writeln!(
+                out.stderr,
+                "error: {}",
+                terminal::escape_lines(&error.to_string())
+            );
             out.status = status::FAILED;
         }
         (None, Some(list)) => {

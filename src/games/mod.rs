@@ -1,20 +1,28 @@
-//! What differs between the games muster knows, in one place per game.
+//! What differs between the games muster knows, in one folder per game.
 //!
 //! The engine is shared: lists, groups, constraints, resolution and
-//! validation know no game. What a game changes is small and is described
-//! here as data, one file per game: the words used for an entry, the
-//! army-wide rating printed with a roster, the usual game size, whether
+//! validation know no game. What a game changes is described in its folder
+//! (`games/<game>/`): as data in its `mod.rs` (the words used for an entry,
+//! the army-wide rating printed with a roster, the usual game size, whether
 //! Epic Armageddon's derived facts apply, whether a roster prints as a
-//! fleet, and which datasheet notation its units are written in. Code
-//! elsewhere asks `games::of(id)` instead of matching on a game.
+//! fleet, and which datasheet notation its units are written in), which
+//! code elsewhere asks through `games::of(id)` instead of matching on a
+//! game; and as code in its ruleset (`games/<game>/ruleset.rs`, the
+//! [`ruleset::Ruleset`] trait), the game's own checks and facts that
+//! `check` runs between its shared stages, found by [`registry::ruleset`].
 //!
-//! The lowest layer: this module imports nothing from the rest of muster.
+//! Two layers: this file and each game's `mod.rs` are the lowest layer and
+//! import nothing from the rest of muster; the rulesets and the files
+//! beside them (`heresy/battlegroups.rs`, `netepic/allies.rs`...) sit above
+//! the shared stages they are run from.
 
-mod bfg;
+pub mod bfg;
 pub mod heresy;
-mod netea;
+pub mod netea;
 pub mod netepic;
-mod space_fleet;
+pub mod registry;
+pub mod ruleset;
+pub mod space_fleet;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -160,9 +168,10 @@ pub struct Game {
     /// A roster prints as a fleet: ships under their squadrons.
     pub fleet: bool,
     pub notation: Notation,
-    /// Who may ally with whom (NetEpic Gold's tables, by list id); empty
-    /// when the game has no allies, and a roster's `Allies:` line is refused.
-    pub allies: &'static [netepic::ListAllies],
+    /// Whether a roster may field allied forces (`Allies:` lines); without
+    /// them such a line is refused. Who may ally with whom is the game's
+    /// ruleset's (NetEpic Gold's ally tables).
+    pub allies: bool,
     /// Victory points needed to win for an army of so many points, when
     /// the game's cards carry break points and victory points.
     pub victory_points_to_win: Option<fn(u32) -> u32>,
@@ -173,7 +182,7 @@ pub struct Game {
     /// the list does not have is left out.
     pub rules: &'static [GameRule],
     /// Commanders over battlegroups over detachments (Heresy): rosters get
-    /// the battlegroup facts and checks of `crate::battlegroups`.
+    /// the battlegroup facts and checks of `heresy::battlegroups`.
     pub battlegroups: bool,
     /// Words a BattleScribe game system's name holds for this game
     /// (`NetEpic Gold`), lower case: a roster's `gameSystemName` picks

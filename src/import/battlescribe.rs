@@ -45,6 +45,13 @@ pub const MAX_NODES: u32 = 200_000;
 pub const MAX_DEPTH: usize = 16;
 /// The most selections read from one roster.
 pub const MAX_SELECTIONS: usize = 5_000;
+/// The most attributes one XML element may carry (BattleScribe writes
+/// about ten): the XML reader compares each attribute with every earlier
+/// one of its element, so a thousand-attribute element cost a million
+/// comparisons, and a 939 KB roster 22 s.
+pub const MAX_ATTRIBUTES: usize = 256;
+/// The most forces read from one roster (a real one has a few).
+pub const MAX_FORCES: usize = 100;
 
 /// Whether a file is a BattleScribe roster: by its extension (`.ros`,
 /// `.rosz`), a zip archive's signature, or XML whose root is `<roster`.
@@ -190,6 +197,15 @@ pub struct Imported<'c> {
 pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Imported<'c>, Box<Diagnostic>> {
     let text = unpack(name, bytes)?;
     let xml = SourceFile::new(name, text.as_str());
+    if let Some(at) = crowded_element(&text) {
+        return Err(Diagnostic::error(
+            Code::UnreadableInput,
+            format!("an XML element of the roster has more than {MAX_ATTRIBUTES} attributes"),
+        )
+        .at(&xml, Span::new(at, at))
+        .hint("a real roster has about ten on each; save it again from BattleScribe")
+        .into());
+    }
     let options = roxmltree::ParsingOptions {
         // No DTD at all: no entity is declared, so none expands; external
         // entities are never resolved (no resolver).
@@ -277,26 +293,35 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
         out.roster.push('\n');
     }
     out.roster.push('\n');
+    let mut foreign: Vec<roxmltree::Node<'_, '_>> = Vec::new();
+    let mut known: Vec<(&str, &str, bool)> = Vec::new();
     for force in &forces {
-        let same = find_list(catalogue, *force).is_ok_and(|l| std::ptr::eq(l, list));
+        // One look-up for each catalogue named, however many forces name it.
+        let key = (
+            force.attribute("catalogueId").unwrap_or_default(),
+            force.attribute("catalogueName").unwrap_or_default(),
+        );
+        let same = match known.iter().find(|(id, name, _)| (*id, *name) == key) {
+            Some(&(_, _, same)) => same,
+            None => {
+                let same = find_list(catalogue, *force).is_ok_and(|l| std::ptr::eq(l, list));
+                known.push((key.0, key.1, same));
+                same
+            }
+        };
         if !same {
-            let d = Diagnostic::error(
-                Code::BattleScribe,
-                format!(
-                    "force `{}` ({}) is not a force of {}; muster checks a roster against one list, so it is left out",
-                    sanitize(force.attribute("name").unwrap_or_default()),
-                    sanitize(force.attribute("catalogueName").unwrap_or_default()),
-                    list.name
-                ),
-            )
-            .at(&xml, start_tag(&text, *force))
-            .hint("check each list's force as a roster of its own");
-            out.diagnostics.push(d);
+            foreign.push(*force);
             continue;
         }
         for selection in children(*force, "selections", "selection") {
             out.formation(selection, 0);
         }
+    }
+    if let Some(d) = foreign_forces(&foreign, list, &xml, &text) {
+        out.diagnostics.push(d);
+    }
+    if let Some(d) = too_many_forces(root, &xml, &text) {
+        out.diagnostics.push(d);
     }
     let (roster, diagnostics, map) = (out.roster, out.diagnostics, out.map);
     Ok(Imported {
@@ -308,12 +333,135 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
     })
 }
 
-/// Every force, nested forces included, in document order.
+/// One error for the forces of other lists, however many: the first is
+/// named, the others counted (130,000 such forces once printed 77 MB).
+fn foreign_forces(
+    foreign: &[roxmltree::Node<'_, '_>],
+    list: &ArmyList,
+    xml: &SourceFile,
+    text: &str,
+) -> Option<Diagnostic> {
+    let force = foreign.first()?;
+    let mut d = Diagnostic::error(
+        Code::BattleScribe,
+        format!(
+            "force `{}` ({}) is not a force of {}; muster checks a roster against one list, so it is left out",
+            sanitize(force.attribute("name").unwrap_or_default()),
+            sanitize(force.attribute("catalogueName").unwrap_or_default()),
+            list.name
+        ),
+    )
+    .at(xml, start_tag(text, *force))
+    .hint("check each list's force as a roster of its own");
+    if foreign.len() > 1 {
+        d = d.hint(format!(
+            "and {} more forces of other lists, left out too",
+            crate::diagnostic::thousands(foreign.len() - 1)
+        ));
+    }
+    Some(d)
+}
+
+/// An error when the roster has more forces than [`MAX_FORCES`], at the
+/// first one not read.
+fn too_many_forces(root: roxmltree::Node<'_, '_>, xml: &SourceFile, text: &str) -> Option<Diagnostic> {
+    let extra = root
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() == "force")
+        .nth(MAX_FORCES)?;
+    Some(
+        Diagnostic::error(
+            Code::BattleScribe,
+            format!("the roster has more than {MAX_FORCES} forces; the rest are not read"),
+        )
+        .at(xml, start_tag(text, extra))
+        .hint("a real roster has a few; check each list's force as a roster of its own"),
+    )
+}
+
+/// Where an element with more than [`MAX_ATTRIBUTES`] attributes starts,
+/// if there is one. Reads the markup as XML does: quoted values may hold
+/// `=` and `>`; comments, CDATA and processing instructions are skipped.
+/// Linear; what it cannot read is left to the XML reader to refuse.
+fn crowded_element(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(found) = memchr::memchr(b'<', &bytes[i..]) {
+        let start = i + found;
+        let rest = &bytes[start..];
+        let skip_to = |end: &[u8]| {
+            memchr::memmem::find(&rest[1..], end).map_or(bytes.len(), |e| start + 1 + e + end.len())
+        };
+        if rest.starts_with(b"<!--") {
+            i = skip_to(b"-->");
+            continue;
+        }
+        if rest.starts_with(b"<![CDATA[") {
+            i = skip_to(b"]]>");
+            continue;
+        }
+        if rest.starts_with(b"<?") {
+            i = skip_to(b"?>");
+            continue;
+        }
+        let (mut quote, mut equals, mut j) = (None, 0usize, start + 1);
+        while j < bytes.len() {
+            match (quote, bytes[j]) {
+                (Some(q), b) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                (None, b'=') => {
+                    equals += 1;
+                    if equals > MAX_ATTRIBUTES {
+                        return Some(start);
+                    }
+                }
+                (None, b'>' | b'<') => break,
+                (None, _) => {}
+            }
+            j += 1;
+        }
+        i = j.max(start + 1);
+    }
+    None
+}
+
+/// What a roster says of the lists it was built from (its game system, and
+/// each force's catalogue id and name), for loading only what it needs;
+/// `None` for a file [`read`] would refuse.
+pub fn list_key(name: &str, bytes: &[u8]) -> Option<crate::catalogue::ListKey> {
+    let text = unpack(name, bytes).ok()?;
+    if crowded_element(&text).is_some() {
+        return None;
+    }
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: MAX_NODES,
+        entity_resolver: None,
+    };
+    let document = roxmltree::Document::parse_with_options(&text, options).ok()?;
+    let root = document.root_element();
+    if root.tag_name().name() != "roster" {
+        return None;
+    }
+    let forces: Vec<(String, String)> = forces(root)
+        .into_iter()
+        .map(|f| {
+            let attribute = |key: &str| f.attribute(key).unwrap_or_default().to_string();
+            (attribute("catalogueId"), attribute("catalogueName"))
+        })
+        .collect();
+    let game = (root.attribute("gameSystemName")).and_then(crate::games::GameId::from_battlescribe_system);
+    (!forces.is_empty()).then_some(crate::catalogue::ListKey::BattleScribe { game, forces })
+}
+
+/// Every force, nested forces included, in document order; at most
+/// [`MAX_FORCES`].
 fn forces<'a, 'i>(root: roxmltree::Node<'a, 'i>) -> Vec<roxmltree::Node<'a, 'i>> {
     let mut out = Vec::new();
     let mut stack: Vec<(roxmltree::Node<'a, 'i>, usize)> = vec![(root, 0)];
     while let Some((node, depth)) = stack.pop() {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || out.len() >= MAX_FORCES {
             continue;
         }
         let found: Vec<_> = children(node, "forces", "force").collect();
@@ -465,7 +613,9 @@ fn sanitize(name: &str) -> String {
     let name = name.replace(':', " -");
     let cleaned: String = name
         .chars()
-        .filter(|c| !c.is_control() && !matches!(c, '[' | ']' | '#'))
+        .filter(|c| {
+            !c.is_control() && !crate::report::terminal::hostile_char(*c) && !matches!(c, '[' | ']' | '#')
+        })
         .take(200)
         .collect();
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")

@@ -7,7 +7,7 @@
 use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, HeresyUnit};
-use crate::check::ArmySummary;
+use crate::check::{ArmySummary, GameFacts};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
@@ -191,7 +191,10 @@ pub struct BattlegroupRow {
 
 impl BattlegroupsView {
     pub fn new(army: &ArmySummary) -> Option<BattlegroupsView> {
-        let heresy = army.heresy.as_ref()?;
+        let heresy = match &army.game_facts {
+            GameFacts::Heresy(heresy) => heresy,
+            GameFacts::Cards(_) | GameFacts::None => return None,
+        };
         let unknown = || "?".to_string();
         let rows = heresy
             .battlegroups

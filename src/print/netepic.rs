@@ -8,7 +8,7 @@
 use super::card::{GlossaryLine, NOT_IN_SOURCES};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, NeUnit};
-use crate::check::{ArmySummary, FormationSummary};
+use crate::check::{ArmySummary, FormationSummary, GameFacts};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
@@ -672,8 +672,8 @@ impl CardsView {
                 }
             }
         }
-        let (break_points, victory_points, to_win) = match &army.victory {
-            Some(v) => {
+        let (break_points, victory_points, to_win) = match &army.game_facts {
+            GameFacts::Cards(v) => {
                 let mark = if v.incomplete { "+?" } else { "" };
                 (
                     format!("{}{mark}", v.break_points),
@@ -681,7 +681,7 @@ impl CardsView {
                     Some(format!("{} (for {} points)", v.to_win, v.army_size)),
                 )
             }
-            None => ("?".to_string(), "?".to_string(), None),
+            GameFacts::Heresy(_) | GameFacts::None => ("?".to_string(), "?".to_string(), None),
         };
         CardsView {
             cards,

@@ -817,7 +817,7 @@ impl RosterSheet {
             limit: checked.limit(),
             strategy_rating: army.and_then(|a| a.strategy_rating),
             forces: army.map(|a| a.forces.clone()).unwrap_or_default(),
-            victory: army.and_then(|a| a.victory),
+            victory: army.and_then(victory_of),
             formations,
             army_rules: list.map(|l| fielded_army_rules(l, army)).unwrap_or_default(),
             no_formations: no_formations(checked, catalogue),
@@ -834,6 +834,15 @@ impl RosterSheet {
             stamp: stamp(date),
             sheet,
         }
+    }
+}
+
+/// The army's break points and victory points, in a game whose cards
+/// carry them.
+fn victory_of(army: &crate::check::ArmySummary) -> Option<crate::check::VictorySummary> {
+    match &army.game_facts {
+        crate::check::GameFacts::Cards(v) => Some(*v),
+        crate::check::GameFacts::Heresy(_) | crate::check::GameFacts::None => None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! contract, with its schema in `schema/check-output.schema.json`. Fields
 //! are only ever added.
 
-use crate::check::Checked;
+use crate::check::{Checked, GameFacts};
 use crate::diagnostic::Diagnostic;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -174,8 +174,8 @@ pub struct VerdictReport {
     pub reason: String,
 }
 
-impl From<&crate::facts::Verdict> for VerdictReport {
-    fn from(v: &crate::facts::Verdict) -> VerdictReport {
+impl From<&crate::games::netea::facts::Verdict> for VerdictReport {
+    fn from(v: &crate::games::netea::facts::Verdict) -> VerdictReport {
         VerdictReport {
             answer: v.word().to_string(),
             reason: v.reason().to_string(),
@@ -375,7 +375,11 @@ impl From<&Checked<'_>> for RosterReport {
                 _ => None,
             },
             heresy: c.army.as_ref().and_then(|a| {
-                a.heresy.as_ref().map(|h| HeresyReport {
+                let h = match &a.game_facts {
+                    GameFacts::Heresy(h) => h,
+                    GameFacts::Cards(_) | GameFacts::None => return None,
+                };
+                Some(HeresyReport {
                     battlegroups: h
                         .battlegroups
                         .iter()
@@ -416,13 +420,20 @@ impl From<&Checked<'_>> for RosterReport {
                     ally: f.ally,
                 })
                 .collect(),
-            victory: c.army.as_ref().and_then(|a| a.victory).map(|v| VictoryReport {
-                break_points: v.break_points,
-                victory_points: v.victory_points,
-                incomplete: v.incomplete,
-                to_win: v.to_win,
-                army_size: v.army_size,
-            }),
+            victory: c
+                .army
+                .as_ref()
+                .and_then(|a| match &a.game_facts {
+                    GameFacts::Cards(v) => Some(*v),
+                    GameFacts::Heresy(_) | GameFacts::None => None,
+                })
+                .map(|v| VictoryReport {
+                    break_points: v.break_points,
+                    victory_points: v.victory_points,
+                    incomplete: v.incomplete,
+                    to_win: v.to_win,
+                    army_size: v.army_size,
+                }),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! roster of `muster new`.
 
 use crate::catalogue::{ArmyList, Catalogue, Cost, Scope};
+use crate::diagnostic::plain_source;
 use crate::games::Rating;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -94,6 +95,8 @@ fn unit_name(list: &ArmyList, catalogue: &Catalogue, unit: usize) -> String {
         .datasheet(list.game, id)
         .map(|d| d.name.clone())
         .or_else(|| catalogue.ship(list.game, id).map(|s| s.data.name.clone()))
+        .or_else(|| catalogue.sf_ship(list.game, id).map(|s| s.data.name.clone()))
+        .or_else(|| catalogue.ne_unit(list.game, id).map(|u| u.data.name.clone()))
         .unwrap_or_else(|| id.clone())
 }
 
@@ -230,7 +233,9 @@ fn cost_text(cost: &Option<Cost>) -> String {
 }
 
 /// The readable form of `muster options`.
-pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
+/// `verbose`: each rule's expression and full provenance, for list
+/// authors; players get the rule and where it comes from.
+pub fn text(list: &ArmyList, catalogue: &Catalogue, verbose: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -297,13 +302,22 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
         let _ = writeln!(out, "\nRULES");
         for c in &list.constraints {
             let _ = writeln!(out, "  {}: {}", c.id, c.message);
-            let _ = writeln!(out, "      {}  [{}]", c.text, c.provenance);
+            if verbose {
+                let _ = writeln!(out, "      {}  [{}]", c.text, c.provenance);
+            } else {
+                let _ = writeln!(out, "      [{}]", plain_source(&c.provenance));
+            }
         }
     }
     if !list.not_enforced.is_empty() {
         let _ = writeln!(out, "\nNOT CHECKED BY MUSTER");
         for n in &list.not_enforced {
-            let _ = writeln!(out, "  {}: {} ({})", n.id, n.rule, n.why);
+            let why = if verbose {
+                n.why.clone()
+            } else {
+                plain_source(&n.why)
+            };
+            let _ = writeln!(out, "  {}: {} ({why})", n.id, n.rule);
         }
     }
     if !list.special_rules.is_empty() {

@@ -635,9 +635,17 @@ fn clean(text: &str, width: usize) -> String {
         }
         return out;
     }
+    // The terminal's own test of what may not be shown raw (controls and
+    // bidirectional overrides, which reorder the row around them).
     let mut out: String = text
         .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
+        .map(|c| {
+            if c.is_control() || crate::report::terminal::hostile_char(c) {
+                '?'
+            } else {
+                c
+            }
+        })
         .collect();
     if out.chars().count() > width {
         out = out.chars().take(width.saturating_sub(1)).collect();

@@ -1,6 +1,6 @@
 //! rustc-style text for terminals, through codespan-reporting.
 
-use crate::check::Checked;
+use crate::check::{Checked, GameFacts};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic as cs;
@@ -77,7 +77,7 @@ pub const EXCERPT_BYTES: usize = 240;
 /// Whether a character must not reach a terminal as it is: C0 and C1
 /// controls (escape sequences, carriage returns, bells) and the
 /// bidirectional overrides that reorder what is shown.
-fn hostile_char(c: char) -> bool {
+pub fn hostile_char(c: char) -> bool {
     (c.is_control() && c != '\t')
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
@@ -97,6 +97,16 @@ pub fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// [`escape`] for text of several lines (a plain `error:` message and its
+/// `hint:`): its line breaks are kept, everything else is escaped alike.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && hostile_char(c)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape).collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// The lines of one file that a diagnostic's labels point at, each cut
@@ -350,7 +360,12 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
         let card = if cards { card.as_str() } else { "" };
         let _ = writeln!(out, "  {name:<width$}  {points:>6}  {card}{options}");
     }
-    if let Some(v) = army.victory {
+    let (victory, heresy) = match &army.game_facts {
+        GameFacts::None => (None, None),
+        GameFacts::Cards(v) => (Some(v), None),
+        GameFacts::Heresy(h) => (None, Some(h)),
+    };
+    if let Some(v) = victory {
         let _ = writeln!(
             out,
             "  break points {}, victory points {}{}; {} victory points win a {}-point game",
@@ -377,7 +392,7 @@ fn grouped(army: &crate::check::ArmySummary) -> String {
             value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
         );
     }
-    if let Some(heresy) = &army.heresy {
+    if let Some(heresy) = heresy {
         out.push_str(&heresy_lines(heresy));
     }
     for (name, value) in &army.figures {
@@ -405,11 +420,11 @@ fn group_rows(
         } else {
             String::new()
         };
-        if let Some(bg) = army
-            .heresy
-            .as_ref()
-            .and_then(|h| h.battlegroups.iter().find(|b| b.index == i))
-        {
+        let heresy = match &army.game_facts {
+            GameFacts::Heresy(h) => Some(h),
+            GameFacts::Cards(_) | GameFacts::None => None,
+        };
+        if let Some(bg) = heresy.and_then(|h| h.battlegroups.iter().find(|b| b.index == i)) {
             if !note.is_empty() {
                 note.push_str("; ");
             }
@@ -459,7 +474,7 @@ fn is_within(army: &crate::check::ArmySummary, mut m: usize, ancestor: usize) ->
 }
 
 /// `12 models, morale 8, breaks after 10 lost, VP 35/70`.
-pub fn battlegroup_note(bg: &crate::battlegroups::Battlegroup) -> String {
+pub fn battlegroup_note(bg: &crate::games::heresy::battlegroups::Battlegroup) -> String {
     let unknown = || "?".to_string();
     format!(
         "{} model{}, morale {}, breaks after {} lost, VP {}/{}",
@@ -474,7 +489,7 @@ pub fn battlegroup_note(bg: &crate::battlegroups::Battlegroup) -> String {
 
 /// Objectives and the victory points needed, Table 7 rows off its own
 /// pattern marked.
-fn heresy_lines(heresy: &crate::battlegroups::HeresyFacts) -> String {
+fn heresy_lines(heresy: &crate::games::heresy::battlegroups::HeresyFacts) -> String {
     let mut out = String::new();
     if let Some(n) = heresy.objectives {
         let _ = writeln!(out, "  objectives {n} (one per full 1,000 points)");

@@ -384,3 +384,78 @@ fn every_name_muster_prints_reads_back_as_a_roster_line() {
         problems.join("\n")
     );
 }
+
+/// What list authors need and players do not: source line numbers,
+/// Snapfire's rules and ids, the pack's file names.
+fn bookkeeping(text: &str) -> Option<&'static str> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let three_digits = |w: &str| {
+        let w = w.trim_start_matches('(').trim_end_matches([')', '.', ';']);
+        w.len() == 3 && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let number = |w: &str| w.bytes().next().is_some_and(|b| b.is_ascii_digit());
+    for pair in words.windows(2) {
+        if three_digits(pair[0]) && pair[1].starts_with("line") {
+            return Some("a source line");
+        }
+        if matches!(pair[0], "id" | "ids") && number(pair[1]) {
+            return Some("an id");
+        }
+    }
+    // `max 1 of 507`: a count of Snapfire's ids.
+    for three in words.windows(3) {
+        if number(three[0]) && three[1] == "of" && three_digits(three[2]) {
+            return Some("an id");
+        }
+    }
+    ["maxPercent", "decisions", ".md", ".html", "capacities from"]
+        .into_iter()
+        .find(|marker| text.contains(marker))
+}
+
+/// Default output keeps provenance plain: a rule's source as players see
+/// it (`= rule:`), the rules not checked (hints), and `muster options`
+/// carry no source lines, Snapfire ids or pack file names; `-v` and JSON
+/// keep them.
+#[test]
+fn default_output_keeps_bookkeeping_out() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let mut problems = Vec::new();
+    for list in &catalogue.lists {
+        for c in &list.constraints {
+            let rule = muster::diagnostic::RuleRef {
+                id: c.id.clone(),
+                provenance: c.provenance.clone(),
+                expression: None,
+            };
+            let plain = rule.plain_provenance();
+            if let Some(what) = bookkeeping(&plain) {
+                problems.push(format!("{} {}: {what} in `{plain}`", list.id, c.id));
+            }
+            if let Some(what) = bookkeeping(&c.message) {
+                problems.push(format!("{} {}: {what} in `{}`", list.id, c.id, c.message));
+            }
+        }
+        for n in &list.not_enforced {
+            if let Some(what) = bookkeeping(&n.rule) {
+                problems.push(format!("{} {}: {what} in `{}`", list.id, n.id, n.rule));
+            }
+        }
+        let options = muster::report::options::text(list, catalogue, false);
+        for line in options.lines() {
+            if let Some(what) = bookkeeping(line) {
+                problems.push(format!("{} options: {what} in `{}`", list.id, line.trim()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} places:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

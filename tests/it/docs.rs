@@ -1,5 +1,7 @@
 //! Documentation that is generated from the data, checked so it cannot
-//! drift: the table of every list in `lists/README.md`.
+//! drift: the table of every list in `lists/README.md`; and
+//! documentation that names the code: every path `ARCHITECTURE.md` and
+//! `benches/PERFORMANCE.md` name exists.
 //!
 //! Run with `MUSTER_BLESS=1` to rewrite the table after changing a list.
 
@@ -65,4 +67,72 @@ fn the_lists_table_in_lists_readme_is_current() {
             );
         }
     }
+}
+
+/// The folders whose paths the architecture documents name.
+const NAMED_ROOTS: &[&str] = &[
+    "src/",
+    "tests/",
+    "benches/",
+    "tools/",
+    "grammar/",
+    "templates/",
+    "fuzz/",
+];
+
+/// Every path under [`NAMED_ROOTS`] that `text` names (`src/check.rs`,
+/// `src/games/`), less a sentence's final dot; a pattern
+/// (`lists/<game>/...`, `*.txt`) is no path and is left out.
+fn named_paths(text: &str) -> Vec<String> {
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let mut out = Vec::new();
+    for (at, _) in text.char_indices() {
+        let rest = &text[at..];
+        let starts_word = text[..at].chars().next_back().is_none_or(|c| !is_path_char(c));
+        if !starts_word || !NAMED_ROOTS.iter().any(|root| rest.starts_with(root)) {
+            continue;
+        }
+        let end = rest.find(|c: char| !is_path_char(c)).unwrap_or(rest.len());
+        if rest[end..].starts_with(['<', '*', '{']) {
+            continue;
+        }
+        out.push(rest[..end].trim_end_matches('.').to_string());
+    }
+    out
+}
+
+#[test]
+fn every_path_the_architecture_documents_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut missing = Vec::new();
+    for document in ["ARCHITECTURE.md", "benches/PERFORMANCE.md"] {
+        let text = std::fs::read_to_string(root.join(document)).unwrap_or_else(|e| panic!("{document}: {e}"));
+        let named = named_paths(&text);
+        assert!(
+            !named.is_empty() || document != "ARCHITECTURE.md",
+            "{document} names no path under src/"
+        );
+        missing.extend(
+            named
+                .into_iter()
+                .filter(|path| !root.join(path).exists())
+                .map(|path| format!("{document}: {path}")),
+        );
+    }
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "paths named in the architecture documents that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn named_paths_are_read_whole() {
+    assert_eq!(
+        named_paths(
+            "`src/check.rs`, src/games/ and src/roster/fast.rs. Not xsrc/a.rs, nor `lists/<game>/x.yaml`, nor src/<game>/"
+        ),
+        ["src/check.rs", "src/games/", "src/roster/fast.rs"]
+    );
 }

@@ -154,14 +154,28 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             out.push(b"chooser.html?list=SM_scars_NETEA&force=A~511~11x".to_vec());
             out
         }
+        "battlescribe" => {
+            let mut paths = Vec::new();
+            files(Path::new("tests/fixtures/battlescribe"), None, &mut paths);
+            read_all(&paths)
+        }
+        "yaml" => {
+            let mut out = seeds("event");
+            let mut lists = Vec::new();
+            files(Path::new("lists/netea"), Some("yaml"), &mut lists);
+            out.extend(read_all(&lists));
+            out
+        }
         other => panic!("no seeds for {other}"),
     }
 }
 
-/// The saved findings of `target`.
+/// The saved findings of `target`, and its corpus as a libFuzzer run left
+/// it, minimised (`fuzz/corpus-min/<target>/`, see `fuzz/README.md`).
 fn regressions(target: &str) -> Vec<Vec<u8>> {
     let mut paths = Vec::new();
     files(&Path::new("fuzz/regressions").join(target), None, &mut paths);
+    files(&Path::new("fuzz/corpus-min").join(target), None, &mut paths);
     read_all(&paths)
 }
 
@@ -202,6 +216,13 @@ const SPLICES: &[&[u8]] = &[
     b":",
     b"~",
     b"%",
+    b"\t",
+    "\u{2028}".as_bytes(),
+    "\u{85}".as_bytes(),
+    "\u{202e}".as_bytes(),
+    b"id: x\nid: y\n",
+    b" a=\"1\" b=\"2\"",
+    b"<force catalogueName=\"Orks\"/>",
 ];
 
 /// One mutation of `seed`: bytes flipped, cut, duplicated or spliced.
@@ -331,4 +352,14 @@ fn fuzz_seeds_check() {
 #[test]
 fn fuzz_seeds_snapfire_link() {
     run_target("snapfire_link");
+}
+
+#[test]
+fn fuzz_seeds_battlescribe() {
+    run_target("battlescribe");
+}
+
+#[test]
+fn fuzz_seeds_yaml() {
+    run_target("yaml");
 }

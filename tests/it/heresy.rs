@@ -4,7 +4,17 @@
 //! one that satisfies every construction rule of the fixture.
 
 use muster::catalogue::{Catalogue, load};
+use muster::check::{ArmySummary, GameFacts};
+use muster::games::heresy::battlegroups::HeresyFacts;
 use std::path::{Path, PathBuf};
+
+/// The Heresy facts of an army's summary.
+fn heresy_facts(army: &ArmySummary) -> Option<&HeresyFacts> {
+    match &army.game_facts {
+        GameFacts::Heresy(facts) => Some(facts),
+        GameFacts::Cards(_) | GameFacts::None => None,
+    }
+}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heresy")
@@ -156,7 +166,7 @@ fn the_rulebooks_terminator_battlegroup_breaks_after_ten_losses() {
     );
     assert!(result.legal(), "{:#?}", result.diagnostics);
     let army = result.army.as_ref().unwrap();
-    let heresy = army.heresy.as_ref().expect("Heresy facts");
+    let heresy = heresy_facts(army).expect("Heresy facts");
     let bg = &heresy.battlegroups[0];
     assert_eq!(army.formations[bg.index].line, 5);
     assert_eq!(
@@ -176,7 +186,7 @@ fn a_battlegroup_takes_the_morale_most_of_its_models_have_and_the_lower_on_a_tie
         &catalogue,
         "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Tactical detachment\n    Terminator detachment\n    Land Raider detachment\n  Battlegroup\n    Terminator detachment\n    Tactical detachment\n    Scout detachment\n",
     );
-    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    let heresy = heresy_facts(result.army.as_ref().unwrap()).cloned().unwrap();
     assert_eq!(heresy.battlegroups[0].fresh_morale, Some(8));
     // 8 at 8 against 6 + 4 = 10 at 7.
     assert_eq!(heresy.battlegroups[1].fresh_morale, Some(7));
@@ -185,14 +195,14 @@ fn a_battlegroup_takes_the_morale_most_of_its_models_have_and_the_lower_on_a_tie
         &catalogue,
         "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Tactical detachment\n    Field battery\n    Heavy battery\n",
     );
-    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    let heresy = heresy_facts(result.army.as_ref().unwrap()).cloned().unwrap();
     assert_eq!(heresy.battlegroups[0].fresh_morale, Some(6));
     // A card without victory points leaves the battlegroup's unknown.
     let result = check(
         &catalogue,
         "Army: Heresy Test Legion\nPoints: 3000\n\nLord Commander\n  Battlegroup\n    Warhound titan\n",
     );
-    let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+    let heresy = heresy_facts(result.army.as_ref().unwrap()).cloned().unwrap();
     assert_eq!(heresy.battlegroups[0].vp_broken, None);
     assert_eq!(heresy.battlegroups[0].break_point, Some(1));
 }
@@ -205,7 +215,7 @@ fn victory_points_needed_come_from_table_7_with_its_odd_rows_flagged() {
             "Army: Heresy Test Legion\nPoints: {points}\n\nCaptain\n  Battlegroup\n    Tactical detachment\n"
         );
         let result = check(&catalogue, &text);
-        let heresy = result.army.as_ref().unwrap().heresy.clone().unwrap();
+        let heresy = heresy_facts(result.army.as_ref().unwrap()).cloned().unwrap();
         (
             heresy.objectives,
             heresy

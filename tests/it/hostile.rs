@@ -381,7 +381,16 @@ fn hostile_deep_yaml_is_refused_in_linear_time() {
         "}".repeat(10_000)
     );
     std::fs::write(lists.join("x.yaml"), nested).unwrap();
-    let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+    let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        out.matches("more than 200,000 values").count(),
+        3,
+        "{}",
+        head(&out)
+    );
     run.orderly();
     assert!(run.stdout.contains("nests more than") || run.stderr.contains("nests more than"));
 }
@@ -414,7 +423,16 @@ fn hostile_devices_and_pipes_are_not_read() {
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("/dev/zero", lists.join("zero.yaml")).unwrap();
-        let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+        let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2));
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert_eq!(
+            out.matches("more than 200,000 values").count(),
+            3,
+            "{}",
+            head(&out)
+        );
         run.orderly();
         let out = format!("{}{}", run.stdout, run.stderr);
         assert!(out.contains("zero.yaml: it is a device"), "{}", head(&out));
@@ -424,7 +442,16 @@ fn hostile_devices_and_pipes_are_not_read() {
         std::fs::create_dir_all(lists.join("b")).unwrap();
         std::os::unix::fs::symlink(lists.join("b"), lists.join("a/to-b")).unwrap();
         std::os::unix::fs::symlink(lists.join("a"), lists.join("b/to-a")).unwrap();
-        let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+        let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2));
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert_eq!(
+            out.matches("more than 200,000 values").count(),
+            3,
+            "{}",
+            head(&out)
+        );
         run.orderly();
         let fifo = dir.join("fifo.txt");
         if Command::new("mkfifo")
@@ -439,7 +466,16 @@ fn hostile_devices_and_pipes_are_not_read() {
                 .status()
                 .is_ok_and(|s| s.success())
             {
-                let run = muster(&["--lists", lists.to_str().unwrap(), "lists", "--check"], None);
+                let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+                run.orderly();
+                assert_eq!(run.status, Some(2));
+                let out = format!("{}{}", run.stdout, run.stderr);
+                assert_eq!(
+                    out.matches("more than 200,000 values").count(),
+                    3,
+                    "{}",
+                    head(&out)
+                );
                 run.orderly();
                 let out = format!("{}{}", run.stdout, run.stderr);
                 assert!(out.contains("pipe.yaml: it is a pipe"), "{}", head(&out));
@@ -1089,4 +1125,389 @@ fn hostile_characters_a_pdf_cannot_print_are_named() {
         "{}",
         head(&run.stderr)
     );
+}
+
+// ------------------------------------------------- issue 36 (round three)
+
+/// Nothing a terminal would act on: C0 and C1 controls (line breaks and
+/// tabs aside) and bidirectional overrides.
+fn assert_nothing_raw(out: &str, what: &str) {
+    assert!(
+        !out.chars().any(|c| (c.is_control() && !matches!(c, '\n' | '\t'))
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+        "{what}: {:?}",
+        head(out)
+    );
+}
+
+/// `lists/netea/feral-orks.yaml` in a folder of its own, with `edit`
+/// applied to its text.
+fn list_folder(name: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+    let dir = temp_dir(name);
+    let text = std::fs::read_to_string("lists/netea/feral-orks.yaml").unwrap();
+    std::fs::write(dir.join("feral-orks.yaml"), edit(&text)).unwrap();
+    dir
+}
+
+#[test]
+fn hostile_duplicate_keys_after_any_blank_or_line_break_are_errors() {
+    // The second `id:` followed by a tab; the first line ended by U+2028,
+    // U+2029 or NEL; a tab after an earlier key.
+    let variants: [(&str, &str); 5] = [
+        ("id: feral-orks\n", "id: feral-orks\nid:\tsteel-legion\n"),
+        ("id: feral-orks\n", "id: feral-orks\u{2028}\nid: steel-legion\n"),
+        ("id: feral-orks\n", "id: feral-orks\u{2029}\nid: steel-legion\n"),
+        ("id: feral-orks\n", "id: feral-orks\u{85}\nid: steel-legion\n"),
+        ("game: netea\n", "game:\tnetea\nid: steel-legion\n"),
+    ];
+    for (i, (from, to)) in variants.iter().enumerate() {
+        let dir = list_folder(&format!("dup-{i}"), |t| t.replacen(from, to, 1));
+        let lists = dir.to_str().unwrap();
+        // (`check` loads only the list it needs: `lists --check` loads all
+        // of them, tens of seconds of a debug build on a loaded machine.)
+        let run = muster(&["--lists", lists, "check", LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{to:?}: {}", head(&run.stdout));
+        assert!(
+            run.stderr.contains("could not be loaded"),
+            "{to:?}: {}",
+            head(&run.stderr)
+        );
+        assert!(
+            !run.stdout.contains("Steel Legion"),
+            "{to:?}: {}",
+            head(&run.stdout)
+        );
+    }
+    let dir = temp_dir("dup-event");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    for (i, twice) in [
+        "points: 3000\npoints:\t6000\n",
+        "points: 3000\u{2028}\npoints: 6000\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let event = dir.join(format!("event-{i}.yaml"));
+        std::fs::write(&event, club.replacen("points: 3000\n", twice, 1)).unwrap();
+        let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{twice:?}: {}", head(&run.stdout));
+    }
+}
+
+/// A run over a 1 MiB input: a debug build takes one to three seconds of
+/// CPU, which a loaded two-core machine stretches past the usual 20 s; the
+/// memory limit is what these faults broke (1.8 GB).
+fn large(args: &[&str], input: Option<&[u8]>) -> Run {
+    muster_limited(args, input, Duration::from_secs(90))
+}
+
+/// 1 MiB of flow sequences 62 deep holding about 500,000 scalars.
+fn amplifying_yaml() -> String {
+    let mut text = String::from("name: ");
+    let leaf = format!("{}{}{}", "[".repeat(61), "1,".repeat(8000), "1");
+    let close = "]".repeat(61);
+    text.push('[');
+    while text.len() < (1 << 20) - leaf.len() - 200 {
+        text.push_str(&leaf);
+        text.push_str(&close);
+        text.push(',');
+    }
+    text.push_str("1]\n");
+    text
+}
+
+#[test]
+fn hostile_yaml_is_bounded_before_it_is_built() {
+    let dir = temp_dir("amplify");
+    let text = amplifying_yaml();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, &text).unwrap();
+    let run = large(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.contains("more than 200,000 values"), "{}", head(&out));
+    let lists = dir.join("lists");
+    std::fs::create_dir_all(&lists).unwrap();
+    for i in 0..3 {
+        std::fs::write(lists.join(format!("{i}.yaml")), &text).unwrap();
+    }
+    let run = large(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        out.matches("more than 200,000 values").count(),
+        3,
+        "{}",
+        head(&out)
+    );
+    // 80,000 `[` (and `{`): refused, not scanned in quadratic time.
+    for deep in [
+        format!("name: {}\n", "[".repeat(80_000)),
+        format!("name: {}\n", "{".repeat(80_000)),
+        format!("name: {{a: {}1{}}}\n", "[".repeat(80_000), "]".repeat(80_000)),
+    ] {
+        std::fs::write(&event, &deep).unwrap();
+        let run = muster_limited(
+            &["check", "--event", event.to_str().unwrap(), LEGAL],
+            None,
+            Duration::from_secs(10),
+        );
+        run.orderly();
+        assert_eq!(run.status, Some(2));
+        assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
+    }
+}
+
+#[test]
+fn hostile_errors_of_event_and_list_files_are_capped() {
+    let dir = temp_dir("many-errors");
+    let keys: String = (0..70_000).map(|i| format!("k{i}: 1\n")).collect();
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let event = dir.join("event.yaml");
+    std::fs::write(&event, format!("{club}{keys}")).unwrap();
+    let run = large(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.len() < 300_000, "{} bytes", out.len());
+    assert!(
+        out.contains("69,800 more findings, not shown"),
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    let lists = list_folder("many-errors-list", |t| format!("{t}\n{keys}"));
+    let run = large(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
+    run.orderly();
+    assert_eq!(run.status, Some(2));
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.len() < 300_000, "{} bytes", out.len());
+    assert!(
+        out.contains("more findings, not shown"),
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+}
+
+/// `xml` zipped as a `.rosz` holding `roster.ros`.
+fn rosz(xml: &str) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut out);
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("roster.ros", options).unwrap();
+    zip.write_all(xml.as_bytes()).unwrap();
+    zip.finish().unwrap();
+    out.into_inner()
+}
+
+const ROSTER_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<roster name=\"r\" gameSystemName=\"Epic Armageddon\" xmlns=\"http://www.battlescribe.net/schema/rosterSchema\"><forces><force name=\"Army\" catalogueName=\"Codex Astartes\"/>";
+
+#[test]
+fn hostile_battlescribe_forces_and_attributes_are_bounded() {
+    let dir = temp_dir("battlescribe");
+    // 130,000 forces of another list: one capped error.
+    let mut xml = String::from(ROSTER_HEAD);
+    for i in 0..130_000 {
+        xml.push_str(&format!(
+            "<force name=\"F{i}\" catalogueName=\"Feral Orks {}\"/>",
+            i % 7
+        ));
+    }
+    xml.push_str("</forces></roster>\n");
+    let path = dir.join("forces.rosz");
+    std::fs::write(&path, rosz(&xml)).unwrap();
+    for args in [vec!["check"], vec!["import"]] {
+        let mut args = args.clone();
+        args.push(path.to_str().unwrap());
+        let run = muster(&args, None);
+        run.orderly();
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.len() < 100_000, "{args:?}: {} bytes", out.len());
+    }
+    let run = muster(&["check", "--format", "json", path.to_str().unwrap()], None);
+    run.orderly();
+    assert!(run.stdout.len() < 100_000, "{} bytes", run.stdout.len());
+    // 939 KB of attributes on one element, plain and zipped.
+    let mut xml = String::from(ROSTER_HEAD);
+    xml.push_str("<force name=\"x\"");
+    for i in 0..75_000 {
+        xml.push_str(&format!(" a{i}=\"1\""));
+    }
+    xml.push_str("/></forces></roster>\n");
+    let plain = dir.join("attributes.ros");
+    std::fs::write(&plain, &xml).unwrap();
+    let zipped = dir.join("attributes.rosz");
+    std::fs::write(&zipped, rosz(&xml)).unwrap();
+    for path in [&plain, &zipped] {
+        let run = muster(&["check", path.to_str().unwrap()], None);
+        run.orderly();
+        assert_eq!(run.status, Some(2));
+        let out = format!("{}{}", run.stdout, run.stderr);
+        assert!(out.contains("more than 256 attributes"), "{}", head(&out));
+        assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    }
+}
+
+#[test]
+fn hostile_error_paths_and_tables_escape_what_they_echo() {
+    let dir = temp_dir("escape-paths");
+    let bad = "x\u{1b}[2J\u{202e}y\u{2066}";
+    let missing = dir.join(bad);
+    let m = missing.to_str().unwrap();
+    for args in [
+        vec!["options", bad],
+        vec!["new", bad],
+        vec!["sheet", bad],
+        vec!["explain", "Tactical", "--army", bad],
+        vec!["check", "--event", m, LEGAL],
+        vec!["check", LEGAL, "--report", m],
+        vec!["import", m],
+        vec!["import", bad],
+        vec!["event", "new", "--game", bad],
+        vec!["check", m],
+    ] {
+        let run = muster(&args, None);
+        run.orderly();
+        assert_nothing_raw(&run.stdout, &format!("{args:?} stdout"));
+        assert_nothing_raw(&run.stderr, &format!("{args:?} stderr"));
+    }
+    // A folder's table: the PLAYER and FILE columns.
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let legal = std::fs::read_to_string(LEGAL).unwrap();
+    let evil = legal.replacen("Player: Test Player", "Player: Test\u{202e}reyalP\u{2066}", 1);
+    std::fs::write(folder.join("a\u{202e}b\u{2066}.txt"), &evil).unwrap();
+    std::fs::write(folder.join("c.txt"), &evil).unwrap();
+    let run = muster(&["check", folder.to_str().unwrap()], None);
+    run.orderly();
+    assert_nothing_raw(&run.stdout, "folder table");
+    assert_nothing_raw(&run.stderr, "folder table");
+    let run = muster(&["check", &folder.join("c.txt").to_string_lossy()], None);
+    run.orderly();
+    assert_nothing_raw(&run.stdout, "roster summary");
+    // `import`: names in a BattleScribe roster.
+    let xml = std::fs::read_to_string("tests/fixtures/battlescribe/netea-mistakes.ros").unwrap();
+    let xml = xml.replacen("name=\"Mistakes\"", "name=\"Mis\u{202e}takes\u{2066}\"", 1);
+    let ros = dir.join("bidi.ros");
+    std::fs::write(&ros, xml).unwrap();
+    let run = muster(&["import", ros.to_str().unwrap()], None);
+    run.orderly();
+    assert_nothing_raw(&run.stdout, "import");
+    assert_nothing_raw(&run.stderr, "import");
+}
+
+#[test]
+fn hostile_outputs_never_overwrite_a_list_file() {
+    let dir = list_folder("outputs-over-lists", str::to_string);
+    let list = dir.join("feral-orks.yaml");
+    let before = std::fs::read(&list).unwrap();
+    let lists = dir.to_str().unwrap();
+    let l = list.to_str().unwrap();
+    for args in [
+        vec!["--lists", lists, "roster", LEGAL, "--html", l],
+        vec!["--lists", lists, "roster", LEGAL, "--pdf", l],
+        vec!["--lists", lists, "sheet", "--roster", LEGAL, "--html", l],
+        vec!["--lists", lists, "check", LEGAL, "--report", l],
+    ] {
+        let run = muster(&args, None);
+        run.orderly();
+        assert_eq!(run.status, Some(2), "{args:?}: {}", head(&run.stderr));
+        assert_eq!(std::fs::read(&list).unwrap(), before, "{args:?}");
+    }
+}
+
+#[test]
+fn hostile_thousands_of_formation_rules_stay_linear() {
+    let dir = temp_dir("many-rules");
+    let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
+    let mut event = club.replacen("lists:\n", "lists:\n  - id: feral-orks\n", 1);
+    for i in 0..3_000 {
+        event.push_str(&format!(
+            "  - id: rule-{i}\n    scope: formation\n    rule: \"count(nobz) <= {}\"\n    message: \"m\"\n    provenance: \"p\"\n",
+            i % 5
+        ));
+    }
+    let path = dir.join("event.yaml");
+    std::fs::write(&path, &event).unwrap();
+    let mut roster = String::from("Army: Snagga-Snagga's Feral Orks\nPoints: 3000\n");
+    for _ in 0..1_190 {
+        roster.push_str("Wildboyz: 3x Nobz, 3x Two Wildboyz Units\n");
+    }
+    let run = muster(
+        &["check", "--event", path.to_str().unwrap(), "-"],
+        Some(roster.as_bytes()),
+    );
+    run.orderly();
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(out.len() < 300_000, "{} bytes", out.len());
+}
+
+/// The invariant of ARCHITECTURE.md: every input, whatever its kind, costs
+/// time and memory linear in its size, under a fixed cap. Each kind, in a
+/// shape that was once quadratic, at 32 KiB and at 256 KiB (a debug build
+/// on a shared machine; the caps themselves are held at 1 MiB by the
+/// tests above): the large run stays under the harness's memory limit and
+/// takes at most 24 times the small one (the square would be 64), give or
+/// take a second of noise.
+#[test]
+fn hostile_every_kind_of_input_is_linear_under_a_cap() {
+    let dir = temp_dir("linear");
+    type Make = fn(usize) -> String;
+    let kinds: [(&str, &str, Make); 5] = [
+        ("roster", "txt", |n| {
+            let mut t = String::from("Army: Snagga-Snagga's Feral Orks\nPoints: 3000\n");
+            while t.len() < n {
+                t.push_str("Wildboyz: Nobz, Zz, Zz\n");
+            }
+            t
+        }),
+        ("event", "yaml", |n| {
+            format!("name: [{}1]\n", "[1], ".repeat(n / 5))
+        }),
+        ("event-deep", "yaml", |n| format!("name: {}\n", "[".repeat(n))),
+        ("ros", "ros", |n| {
+            let mut t = String::from(ROSTER_HEAD);
+            while t.len() < n {
+                t.push_str("<force name=\"F\" catalogueName=\"Feral Orks\"/>");
+            }
+            t.push_str("</forces></roster>\n");
+            t
+        }),
+        ("ros-attributes", "ros", |n| {
+            let mut t = String::from(ROSTER_HEAD);
+            t.push_str("<force");
+            let mut i = 0;
+            while t.len() < n {
+                t.push_str(&format!(" a{i}=\"1\""));
+                i += 1;
+            }
+            t.push_str("/></forces></roster>\n");
+            t
+        }),
+    ];
+    for (kind, ext, make) in kinds {
+        let mut times = Vec::new();
+        for size in [1 << 15, 1 << 18] {
+            let path = dir.join(format!("{kind}-{size}.{ext}"));
+            std::fs::write(&path, make(size)).unwrap();
+            let p = path.to_str().unwrap();
+            let args: Vec<&str> = match kind {
+                "event" | "event-deep" => vec!["check", "--event", p, LEGAL],
+                _ => vec!["check", p],
+            };
+            let run = muster(&args, None);
+            run.orderly();
+            times.push(run.elapsed);
+        }
+        assert!(
+            times[1] <= times[0] * 24 + Duration::from_secs(1),
+            "{kind}: {:?} for 32 KiB, {:?} for 256 KiB",
+            times[0],
+            times[1]
+        );
+    }
 }

@@ -12,9 +12,11 @@
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `chromium-driver`), and
 //! axe-core from npm (`target/axe/node_modules/axe-core/axe.min.js`, or
-//! `AXE_CORE_JS`). Without them the tests print a note and pass, unless
-//! `MUSTER_BROWSER_TESTS=1` (set by `.ci/run`, which installs all three),
-//! when they fail.
+//! `AXE_CORE_JS`), so the tests are ignored by a plain `cargo test`, which
+//! says so with the reason in its list of tests and its count of ignored
+//! ones; `cargo test -- --include-ignored` runs them (`.ci/run` does, after
+//! installing all three). Run without them, they print a note and pass,
+//! unless `MUSTER_BROWSER_TESTS=1` (set by `.ci/run`), when they fail.
 
 use super::serve::{catalogue, event};
 use serde_json::{Value, json};
@@ -364,6 +366,7 @@ fn axe_source() -> Option<String> {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: cargo test -- --include-ignored runs it (.ci/run does)"]
 fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     let Some(driver_path) = browser() else {
         return;
@@ -601,6 +604,7 @@ fn screens() -> PathBuf {
 /// The landing page, a share link's round trip, My lists, the fix button,
 /// axe-core, and the screenshots at 1200 and 400 px.
 #[test]
+#[ignore = "needs Chromium and chromedriver: cargo test -- --include-ignored runs it (.ci/run does)"]
 fn a_player_starts_shares_saves_and_reopens_in_chromium() {
     let Some(driver_path) = browser() else {
         return;

@@ -2,6 +2,8 @@
 //! flagships, support ships. Ship datasheets in the game's own notation
 //! (`grammar/space-fleet.pest`): dice per range band, shields per facing.
 
+pub mod ruleset;
+
 use super::GameId;
 use super::{Game, Notation};
 
@@ -20,7 +22,7 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::SpaceFleet,
-    allies: &[],
+    allies: false,
     victory_points_to_win: None,
     battlescribe_systems: &["space fleet"],
     optional_rules: &[],

@@ -1,5 +1,8 @@
 //! Battlefleet Gothic, the fleet lists of the NetEA pack.
 
+pub mod faults;
+pub mod ruleset;
+
 use super::GameId;
 use super::{Game, Notation, Rating};
 
@@ -18,7 +21,7 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::Ship,
-    allies: &[],
+    allies: false,
     victory_points_to_win: None,
     battlescribe_systems: &["battlefleet gothic", "bfg"],
     optional_rules: &[],

@@ -1,5 +1,8 @@
 //! Heresy: battlegroups under commanders, in lists its players write.
 
+pub mod battlegroups;
+pub mod ruleset;
+
 use super::GameId;
 use super::{Game, GameRule, Notation, RuleScope};
 
@@ -16,7 +19,7 @@ pub const GAME: Game = Game {
     cards: false,
     fleet: false,
     notation: Notation::Heresy,
-    allies: &[],
+    allies: false,
     victory_points_to_win: None,
     rules: RULES,
     battlegroups: true,
@@ -30,11 +33,11 @@ pub const GAME: Game = Game {
 pub const STARTER_FILES: &[(&str, &str)] = &[
     (
         "my-heresy-army.yaml",
-        include_str!("../../assets/heresy/starter-list.yaml"),
+        include_str!("../../../assets/heresy/starter-list.yaml"),
     ),
     (
         "my-heresy-army-units.yaml",
-        include_str!("../../assets/heresy/starter-units.yaml"),
+        include_str!("../../../assets/heresy/starter-units.yaml"),
     ),
 ];
 
@@ -47,7 +50,7 @@ pub const STARTER_FILES: &[(&str, &str)] = &[
 /// numbers of the list, so the list writes them (`scope: group`).
 ///
 /// Not here, because the rule language cannot say them, but in
-/// `crate::battlegroups`: a battlegroup under a commander and a detachment
+/// `battlegroups`: a battlegroup under a commander and a detachment
 /// in a battlegroup, psychic cards by mastery level, reserves and the
 /// attacker's points.
 pub const RULES: &[GameRule] = &[

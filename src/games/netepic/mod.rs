@@ -8,6 +8,9 @@
 //!
 //! Line numbers are those of the core rules text (shared source 003).
 
+pub mod allies;
+pub mod ruleset;
+
 use super::GameId;
 use super::{Game, Notation};
 
@@ -26,7 +29,7 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::NetEpic,
-    allies: ALLIES,
+    allies: true,
     victory_points_to_win: Some(victory_points_to_win),
     battlescribe_systems: &["netepic"],
     optional_rules: &[TITAN_BATTLE_GROUPS],

@@ -1,5 +1,9 @@
 //! Epic Armageddon, the NetEA tournament lists.
 
+pub mod counts_as;
+pub mod facts;
+pub mod ruleset;
+
 use super::GameId;
 use super::{Game, Notation, Rating};
 
@@ -19,7 +23,7 @@ pub const GAME: Game = Game {
     rules: &[],
     battlegroups: false,
     notation: Notation::Epic,
-    allies: &[],
+    allies: false,
     victory_points_to_win: None,
     battlescribe_systems: &["epic armageddon", "netea", "epic a"],
     optional_rules: &[],

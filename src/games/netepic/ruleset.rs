@@ -1,0 +1,26 @@
+//! NetEpic Gold's ruleset: the army rules over its forces (variants, share
+//! caps, allies) and its cards' break points and victory points.
+
+use super::allies;
+use crate::check::summary::{ArmySummary, GameFacts};
+use crate::diagnostic::Diagnostic;
+use crate::games::ruleset::{Force, Forces, Ruleset};
+
+pub struct NetEpic;
+
+impl Ruleset for NetEpic {
+    fn check_forces(&self, forces: &Forces<'_>, diagnostics: &mut Vec<Diagnostic>) {
+        allies::army_rules(
+            forces.file,
+            forces.parsed,
+            forces.core,
+            forces.lists,
+            forces.summary,
+            diagnostics,
+        );
+    }
+
+    fn facts(&self, force: &Force<'_>, summary: &ArmySummary) -> GameFacts {
+        allies::victory(summary, force.army.list.game).map_or(GameFacts::None, GameFacts::Cards)
+    }
+}
