@@ -99,6 +99,9 @@ codes! {
     /// A Snapfire share link that cannot be read: cut short, malformed, or
     /// naming a list or an id muster does not know.
     SnapfireLink = "snapfire-link",
+    /// A muster share link (`?r=1.…`) that cannot be unpacked: cut short,
+    /// altered, or of a newer format.
+    ShareLink = "share-link",
     /// An allied force the game's ally rules refuse (NetEpic Gold: a
     /// forbidden pair, too many points on allies, a list that takes none).
     AllyRule = "ally-rule",

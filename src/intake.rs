@@ -61,11 +61,22 @@ pub fn from_bytes<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Int
     }
 }
 
-/// A roster given as text: a Snapfire share link (read into roster text;
+/// A roster given as text: a muster share link (`crate::share`), a
+/// Snapfire share link (read into roster text;
 /// a link that cannot be read gives one error pointing into the link),
 /// else roster text.
 pub fn from_file<'c>(catalogue: &'c Catalogue, file: SourceFile) -> Intake<'c> {
     let text = file.text();
+    // muster's own share link: the roster text it carries, as it is.
+    if crate::share::is_link(text) {
+        return match crate::share::read(text) {
+            Ok(roster) => from_file(catalogue, SourceFile::new(file.name(), roster)),
+            Err(error) => Intake::Refused {
+                diagnostic: Diagnostic::error(Code::ShareLink, error.to_string()),
+                file: Some(file),
+            },
+        };
+    }
     if !snapfire::is_link(text) {
         return Intake::Text(file);
     }

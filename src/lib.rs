@@ -47,5 +47,6 @@ pub mod rules;
 pub mod scenario;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod share;
 pub mod source;
 pub mod validate;

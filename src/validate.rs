@@ -9,7 +9,7 @@ use crate::catalogue::{Constraint, RuleSeverity, Scope, Selector};
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::resolve::{Army, ArmyFormation};
 use crate::roster::Roster;
-use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Reach};
+use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Num, Reach};
 use crate::source::{SourceFile, Span};
 
 /// The points limit a roster is held to, and where it was written (`None`
@@ -75,6 +75,80 @@ pub fn figures(army: &Army<'_>, limit: Option<Limit>) -> Vec<(String, i64)> {
         .iter()
         .filter_map(|f| f.value.eval(&facts).ok().map(|v| (f.name.clone(), v)))
         .collect()
+}
+
+/// A share rule of the list as a budget: how much the army uses of what
+/// the rule allows (a third of the points, one card per 500 points, two
+/// Support per Company), for the builder's bars.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budget {
+    /// The rule's id (`one-third`).
+    pub id: String,
+    /// The rule, in the list's words.
+    pub message: String,
+    pub used: i64,
+    pub allowed: i64,
+    /// Whether the amounts are points (else counts).
+    pub points: bool,
+}
+
+/// The list's army rules of the form `X <= Y` (or `k * X <= Y`, or
+/// `Y >= X`) where `Y` depends on the army or its limit: the share rules.
+/// A rule with a fixed allowance (`count(x) <= 1`) is not a budget.
+pub fn budgets(army: &Army<'_>, limit: Option<u32>) -> Vec<Budget> {
+    let facts = ArmyFacts {
+        army,
+        limit: limit.map_or(army.total, i64::from),
+    };
+    let mut out = Vec::new();
+    for c in army.list.constraints.iter().filter(|c| c.scope == Scope::Army) {
+        let Cond::Compare(lhs, op, rhs) = &c.cond else {
+            continue;
+        };
+        let (small, big, strict) = match op {
+            Compare::Le => (lhs, rhs, false),
+            Compare::Lt => (lhs, rhs, true),
+            Compare::Ge => (rhs, lhs, false),
+            Compare::Gt => (rhs, lhs, true),
+            _ => continue,
+        };
+        let (small, factor) = match &**small {
+            Num::Mul(k, x) | Num::Mul(x, k) if matches!(**k, Num::Int(n) if n > 0) => {
+                (&**x, if let Num::Int(n) = **k { n } else { 1 })
+            }
+            other => (other, 1),
+        };
+        if is_fixed(big) || is_fixed(small) {
+            continue;
+        }
+        let (Ok(used), Ok(room)) = (small.eval(&facts), big.eval(&facts)) else {
+            continue;
+        };
+        let allowed = room.div_euclid(factor) - i64::from(strict && room % factor == 0);
+        out.push(Budget {
+            id: c.id.clone(),
+            message: c.message.clone(),
+            used,
+            allowed,
+            points: small.uses(Measure::Points),
+        });
+    }
+    out
+}
+
+/// Whether a number is the same for every army (no measure, no limit).
+fn is_fixed(n: &Num<Selector>) -> bool {
+    match n {
+        Num::Int(_) => true,
+        Num::Limit | Num::Measure(..) | Num::Across(..) => false,
+        Num::Neg(a) => is_fixed(a),
+        Num::Add(a, b)
+        | Num::Sub(a, b)
+        | Num::Mul(a, b)
+        | Num::Min(a, b)
+        | Num::Max(a, b)
+        | Num::Div(_, a, b) => is_fixed(a) && is_fixed(b),
+    }
 }
 
 pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: Extra<'_>) -> Vec<Diagnostic> {

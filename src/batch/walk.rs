@@ -146,15 +146,19 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
             inputs.push(Input::other(path, "<stdin>", Origin::Stdin, None));
             continue;
         }
-        // A Snapfire share link is a roster in itself (a file of that name
-        // wins).
+        // A Snapfire share link or a muster one is a roster in itself (a
+        // file of that name wins).
         if let Some(link) = path
             .to_str()
-            .filter(|p| crate::import::snapfire::is_link(p) && !path.exists())
+            .filter(|p| (crate::import::snapfire::is_link(p) || crate::share::is_link(p)) && !path.exists())
         {
             inputs.push(Input::other(
                 path,
-                "<snapfire link>",
+                if crate::share::is_link(link) {
+                    "<share link>"
+                } else {
+                    "<snapfire link>"
+                },
                 Origin::Named,
                 Some(link.trim().to_string()),
             ));

@@ -114,6 +114,9 @@ pub struct ArmySummary {
     /// The list's figures for this army (`figures` in the list file), by
     /// name: a Tyranid hive fleet's command cards.
     pub figures: Vec<(String, i64)>,
+    /// The list's share rules as budgets (`validate::budgets`): made with
+    /// the facts (`Wants::facts`), for the web builder's bars.
+    pub budgets: Vec<crate::validate::Budget>,
     /// The scenario the roster was checked under, and its side.
     pub scenario: Option<ScenarioSummary>,
     pub formations: Vec<FormationSummary>,
@@ -180,6 +183,11 @@ pub(crate) fn summary(
         strategy_rating: facts.strategy_rating,
         attack_rating: crate::validate::attack_rating(army, limit),
         figures: crate::validate::figures(army, limit),
+        budgets: if with_facts {
+            crate::validate::budgets(army, limit.map(|l| l.points))
+        } else {
+            Vec::new()
+        },
         scenario: None,
         formations: army
             .formations

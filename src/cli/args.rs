@@ -145,10 +145,14 @@ pub enum Command {
         /// Check against an event's rules too.
         #[arg(long, value_name = "EVENT.yaml")]
         event: Option<PathBuf>,
-        /// Print the roster's Snapfire share link instead of a document
-        /// (NetEA lists that Snapfire has). The address of Snapfire's
-        /// chooser page may follow: `--share=https://.../chooser.html`.
-        #[arg(long, value_name = "CHOOSER_URL", num_args = 0..=1, require_equals = true, default_missing_value = crate::import::snapfire::DEFAULT_BASE)]
+        /// Print the roster's share link instead of a document: muster's
+        /// own (every game; the roster itself, packed into the address),
+        /// opened by the builder of any `muster serve`. The address of a
+        /// muster server may follow (`--share=https://club.example/`;
+        /// default http://127.0.0.1:8080/). `--share=snapfire` prints
+        /// Snapfire's link instead (NetEA lists Snapfire has), at another
+        /// chooser page with `--share=snapfire:https://.../chooser.html`.
+        #[arg(long, value_name = "SERVER_URL|snapfire", num_args = 0..=1, require_equals = true, default_missing_value = "muster")]
         share: Option<String>,
         #[command(flatten)]
         print: PrintArgs,

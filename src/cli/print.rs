@@ -434,7 +434,7 @@ fn checked<'c>(
     event: Option<&crate::event::Event>,
 ) -> Result<Checked<'c>, Output> {
     if let Some(link) = link_argument(file) {
-        return Ok(check::check_text_for(catalogue, event, LINK_NAME, link));
+        return Ok(check::check_text_for(catalogue, event, link_name(link), link));
     }
     let name = if file.as_os_str() == "-" {
         "<stdin>".to_string()
@@ -591,17 +591,54 @@ pub fn roster(
 
 /// The name a roster given as a link on the command line is checked under.
 pub(super) const LINK_NAME: &str = "<snapfire link>";
+pub(super) const SHARE_LINK_NAME: &str = "<share link>";
 
-/// A command-line argument that is a Snapfire link rather than a path (a
-/// file of that name wins).
+/// A command-line argument that is a Snapfire link or a muster share
+/// link rather than a path (a file of that name wins).
 pub(super) fn link_argument(path: &Path) -> Option<&str> {
     let text = path.to_str()?;
-    (snapfire::is_link(text) && !path.exists()).then_some(text)
+    ((snapfire::is_link(text) || crate::share::is_link(text)) && !path.exists()).then_some(text)
 }
 
-/// `muster roster FILE --share`: the roster's Snapfire link on standard
-/// output; the status is that of `muster check`.
-pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &str, color: bool) -> Output {
+/// The name findings give a link read from the command line.
+fn link_name(link: &str) -> &'static str {
+    if crate::share::is_link(link) {
+        SHARE_LINK_NAME
+    } else {
+        LINK_NAME
+    }
+}
+
+/// What `--share` asks for: muster's own link on a muster server's
+/// address (the default), or Snapfire's link (`snapfire`, `snapfire:URL`,
+/// or a URL of Snapfire's `chooser.html`).
+enum ShareKind<'a> {
+    Muster(&'a str),
+    Snapfire(&'a str),
+}
+
+fn share_kind(value: &str) -> ShareKind<'_> {
+    if value.is_empty() || value == "muster" {
+        return ShareKind::Muster(crate::share::DEFAULT_BASE);
+    }
+    if value == "snapfire" {
+        return ShareKind::Snapfire(snapfire::PUBLIC_URL);
+    }
+    if let Some(url) = value.strip_prefix("snapfire:") {
+        return ShareKind::Snapfire(url);
+    }
+    let path = value.split(['?', '#']).next().unwrap_or_default();
+    if path.ends_with("chooser.html") {
+        ShareKind::Snapfire(value)
+    } else {
+        ShareKind::Muster(value)
+    }
+}
+
+/// `muster roster FILE --share`: the roster's share link on standard
+/// output (muster's own, any game; or Snapfire's, NetEA lists Snapfire
+/// has); the status is that of `muster check`.
+pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &str, color: bool) -> Output {
     let event = match event.map(|path| load_event(path, catalogue, color)) {
         Some(Ok(event)) => Some(event),
         Some(Err(out)) => return out,
@@ -618,6 +655,10 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &st
         status::OK
     } else {
         status::FAILED
+    };
+    let base = match share_kind(kind) {
+        ShareKind::Muster(base) => return muster_share(&checked, base, status, color),
+        ShareKind::Snapfire(base) => base,
     };
     match (&checked.share, checked.list) {
         (Some(Ok(shared)), _) => {
@@ -678,6 +719,37 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, base: &st
     out
 }
 
+/// muster's own link: the roster text as it is, whatever its game; an
+/// unusable roster gets its findings and no link.
+fn muster_share(checked: &Checked<'_>, base: &str, status: u8, color: bool) -> Output {
+    let mut out = Output {
+        status,
+        ..Output::default()
+    };
+    let text = checked.file.as_ref().map(|f| f.text()).unwrap_or_default();
+    if checked.unusable() || text.trim().is_empty() {
+        out.stderr = terminal::diagnostics(&checked.diagnostics, color);
+        let _ = writeln!(
+            out.stderr,
+            "error: {}: muster cannot read this roster, so it makes no share link",
+            checked.name
+        );
+        out.status = status::UNUSABLE;
+        return out;
+    }
+    out.stdout = format!("{}\n", crate::share::link(base, text));
+    if !checked.legal() {
+        let _ = writeln!(
+            out.stderr,
+            "warning: {} is not legal ({} error{}); `muster check` lists them",
+            checked.name,
+            checked.errors(),
+            if checked.errors() == 1 { "" } else { "s" }
+        );
+    }
+    out
+}
+
 /// `muster import LINK`: the link as a muster roster on standard output.
 /// `muster import ROSTER.ros`: the BattleScribe roster as muster roster
 /// text; findings about the XML itself (a force of another list, a cost
@@ -715,6 +787,19 @@ pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
             Err(message) => return usage(message),
         },
     };
+    if crate::share::is_link(&text) {
+        return match crate::share::read(&text) {
+            Ok(roster) => Output {
+                stdout: roster,
+                ..Output::default()
+            },
+            Err(error) => Output {
+                stderr: format!("error: {error}\n"),
+                status: status::UNUSABLE,
+                ..Output::default()
+            },
+        };
+    }
     let name = if snapfire::is_link(argument) {
         LINK_NAME.to_string()
     } else {

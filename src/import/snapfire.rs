@@ -32,6 +32,10 @@ pub const MAX_COUNT: u32 = 100;
 /// Where links point when no other address is given: Snapfire's chooser
 /// page, relative to wherever Snapfire is served.
 pub const DEFAULT_BASE: &str = "chooser.html";
+/// Snapfire's chooser page where players use it (the NetEA army
+/// compendium's builder): where the web builder's "Snapfire link" and
+/// `muster roster --share=snapfire` point.
+pub const PUBLIC_URL: &str = "https://armyforge.net/chooser.html";
 
 /// A share link, read.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -336,7 +336,8 @@ impl<S> Num<S> {
         }
     }
 
-    fn uses(&self, m: Measure) -> bool {
+    /// Whether any measure of the number is `m`.
+    pub fn uses(&self, m: Measure) -> bool {
         match self {
             Num::Int(_) | Num::Limit => false,
             Num::Measure(_, own, _) | Num::Across(_, own, _) => *own == m,

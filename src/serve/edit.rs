@@ -280,6 +280,65 @@ pub fn change_upgrade(
     join(&out)
 }
 
+/// The name the builder writes for a formation: its own, unless the
+/// roster grammar would read a `:` or a `,` in it as the start of its
+/// upgrades (`Salamanders - 8th Company : Firedrakes`, `Angron, Primarch
+/// of the World Eaters`); then its first alias without either. The builder
+/// never writes a line it then rejects.
+pub fn written_name(f: &crate::catalogue::Formation) -> &str {
+    let plain = |name: &str| !name.contains([':', ',']);
+    if plain(&f.name) {
+        return &f.name;
+    }
+    f.aliases
+        .iter()
+        .find(|a| plain(a))
+        .map_or(f.name.as_str(), String::as_str)
+}
+
+/// The header keys a fix may set as a whole line (`Points: 3000`).
+const FIX_KEYS: [&str; 6] = ["Army", "Points", "Player", "Scenario", "Side", "Opponent points"];
+
+/// A finding's fix applied to `text`, when the fix is a concrete edit: a
+/// header line (`Points: 3000`), a name for the one it points at (`did you
+/// mean ...?`), or a stated cost (`[250]`). Advice in words gives `None`.
+pub fn apply_fix(text: &str, d: &crate::diagnostic::Diagnostic) -> Option<String> {
+    let fix = d.fix.as_deref()?.trim();
+    if let Some((key, value)) = fix.split_once(": ")
+        && let Some(key) = FIX_KEYS.iter().find(|k| k.eq_ignore_ascii_case(key.trim()))
+        && !value.trim().is_empty()
+        && !value.contains('`')
+    {
+        return Some(set_header(text, key, value));
+    }
+    let label = d.primary.as_ref()?;
+    if label.file.text() != text || fix.contains('\n') {
+        return None;
+    }
+    let span = label.span;
+    let written = text.get(span.start..span.end)?;
+    let replacement = if label.message == format!("did you mean `{fix}`?") {
+        fix.to_string()
+    } else if let Some(cost) = fix.strip_prefix('[').and_then(|f| f.strip_suffix(']'))
+        && cost.bytes().all(|b| b.is_ascii_digit())
+    {
+        if written.starts_with('[') {
+            fix.to_string()
+        } else if written.bytes().all(|b| b.is_ascii_digit()) {
+            cost.to_string()
+        } else {
+            return None;
+        }
+    } else {
+        return None;
+    };
+    let mut out = String::with_capacity(text.len() + replacement.len());
+    out.push_str(&text[..span.start]);
+    out.push_str(&replacement);
+    out.push_str(&text[span.end..]);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,5 +377,40 @@ mod tests {
             "Army: X\n\nA\n  b\n\n  c\n# note\nD\n  e\n"
         );
         assert_eq!(add_formation("Army: X\n", "A"), "Army: X\n\nA\n");
+    }
+
+    #[test]
+    fn fixes_that_are_edits_apply_and_advice_does_not() {
+        use crate::diagnostic::{Code, Diagnostic};
+        use crate::source::Span;
+        let t = "Army: Codex Astartes\nPoints: 300O\n\nTactcal [175]\n";
+        let file = SourceFile::new("roster", t);
+        let header = Diagnostic::error(Code::ListRule, "no limit").fix("Points: 3000");
+        assert_eq!(
+            apply_fix(t, &header).as_deref(),
+            Some("Army: Codex Astartes\nPoints: 3000\n\nTactcal [175]\n")
+        );
+        let start = t.find("Tactcal").unwrap_or_default();
+        let name = Diagnostic::error(Code::UnknownFormation, "no Tactcal")
+            .at(&file, Span::new(start, start + 7))
+            .label("did you mean `Tactical`?")
+            .fix("Tactical");
+        assert_eq!(
+            apply_fix(t, &name).as_deref(),
+            Some("Army: Codex Astartes\nPoints: 300O\n\nTactical [175]\n")
+        );
+        let at = t.find("175").unwrap_or_default();
+        let cost = Diagnostic::error(Code::CostMismatch, "cost")
+            .at(&file, Span::new(at, at + 3))
+            .label("computed: 200")
+            .fix("[200]");
+        assert_eq!(
+            apply_fix(t, &cost).as_deref(),
+            Some("Army: Codex Astartes\nPoints: 300O\n\nTactcal [200]\n")
+        );
+        let advice = Diagnostic::error(Code::ListRule, "x").fix("add a line such as `Points: 3000`");
+        assert_eq!(apply_fix(t, &advice), None);
+        // A finding about other text (a link read into a roster) is not applied.
+        assert_eq!(apply_fix("Army: Codex Astartes\n", &name), None);
     }
 }

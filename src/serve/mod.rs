@@ -259,6 +259,8 @@ struct Page<'a> {
     games: &'a [GameLists],
     selected: String,
     default_points: String,
+    /// No roster yet: the page asks for the game and the army.
+    landing: bool,
 }
 
 #[derive(Template)]
@@ -307,6 +309,7 @@ fn builder(app: &App, text: &str) -> Builder {
 }
 
 fn full_page(app: &App, b: Builder) -> Response {
+    let landing = b.roster.trim().is_empty();
     let games = view::pickable(app.config.catalogue, app.config.event.as_ref());
     let selected = b
         .list
@@ -320,25 +323,52 @@ fn full_page(app: &App, b: Builder) -> Response {
         .as_ref()
         .map(|e| e.file.points.to_string())
         .or_else(|| (!b.points.is_empty()).then(|| b.points.clone()))
-        .unwrap_or_else(|| "3000".to_string());
+        .unwrap_or_default();
     rendered(
         Page {
             b,
             games: &games,
             selected,
             default_points,
+            landing,
         }
         .render(),
     )
 }
 
-/// `GET /`: the builder, with the roster of the query (a share link) or
-/// the picker alone.
+/// `GET /`: the builder, with the roster of the query (a share link:
+/// `r=1....`, or the roster as it is in `roster=`), or the landing page
+/// that asks for the game and the army.
 async fn page(State(app): State<Shared>, Query(query): Query<Vec<(String, String)>>) -> Response {
-    let fields = Fields(query);
+    let mut fields = Fields(query);
+    let mut error = None;
+    if let Some(payload) = fields.get(crate::share::KEY) {
+        match crate::share::decode(payload) {
+            Ok(text) => fields.0.push(("roster".into(), text)),
+            Err(e) => error = Some(e.to_string()),
+        }
+    }
     let text = roster_of(&fields);
-    let b = builder(&app, &text);
+    let mut b = builder(&app, &text);
+    if let Some(message) = error {
+        b.general.insert(0, builder_error(message));
+    }
     full_page(&app, b)
+}
+
+/// A finding of the builder itself (a click it cannot do, a link it
+/// cannot read).
+fn builder_error(message: String) -> view::DiagnosticView {
+    view::DiagnosticView {
+        severity: "error",
+        code: "builder",
+        line: None,
+        message,
+        rule: None,
+        hints: Vec::new(),
+        fix: None,
+        fix_op: None,
+    }
 }
 
 /// `GET /new?army=ID&points=N`: a new roster for a list, as a share link.
@@ -363,7 +393,12 @@ async fn new_roster(State(app): State<Shared>, Query(query): Query<Vec<(String, 
         },
     };
     let text = format!("Army: {} ({})\nPoints: {points}\n", list.name, list.version);
-    Redirect::to(&format!("/?roster={}", view::urlencode(&text))).into_response()
+    Redirect::to(&format!(
+        "/?{}={}",
+        crate::share::KEY,
+        crate::share::encode(&text)
+    ))
+    .into_response()
 }
 
 /// What one click does to the roster text. `None` leaves it as it is.
@@ -379,6 +414,14 @@ fn apply(app: &App, fields: &Fields, text: &str) -> Result<String, String> {
     match verb {
         "check" => Ok(text.to_string()),
         "load" => Ok(load(app, text)),
+        "fix" => {
+            let checked = check(app, text);
+            let d = checked
+                .diagnostics
+                .get(arg()?)
+                .ok_or("that finding is gone: the roster changed")?;
+            edit::apply_fix(text, d).ok_or_else(|| "that fix has to be made by hand".to_string())
+        }
         "header" => {
             let points = fields.get("points").unwrap_or_default().trim();
             if !points.is_empty() && points.parse::<u32>().map_or(true, |p| p == 0) {
@@ -406,7 +449,7 @@ fn apply(app: &App, fields: &Fields, text: &str) -> Result<String, String> {
                     .formations
                     .get(arg()?)
                     .ok_or("no such formation in the list")?;
-                return Ok(edit::add_formation(text, &f.name));
+                return Ok(edit::add_formation(text, edit::written_name(f)));
             }
             let i = arg()?;
             let formation = army.formations.get(i).ok_or("no such entry in the roster")?;
@@ -427,7 +470,7 @@ fn apply(app: &App, fields: &Fields, text: &str) -> Result<String, String> {
                 "member" => {
                     let m = picked(format!("member-{i}"))?;
                     let f = list.formations.get(m).ok_or("no such formation in the list")?;
-                    Ok(edit::add_member(text, formation.line, &f.name))
+                    Ok(edit::add_member(text, formation.line, edit::written_name(f)))
                 }
                 _ => {
                     let (upgrade, delta) = match verb {
@@ -457,6 +500,9 @@ fn apply(app: &App, fields: &Fields, text: &str) -> Result<String, String> {
 /// muster roster text; anything else as it is.
 fn load(app: &App, text: &str) -> String {
     let catalogue = app.config.catalogue;
+    if crate::share::is_link(text.trim()) {
+        return crate::share::read(text.trim()).unwrap_or_else(|_| text.to_string());
+    }
     if snapfire::is_link(text.trim()) {
         return match snapfire::Link::parse(text.trim()).and_then(|l| snapfire::to_roster(&l, catalogue)) {
             Ok(imported) => imported.roster,
@@ -504,18 +550,7 @@ async fn builder_post(
     };
     let mut b = builder(&app, &text);
     if let Some(message) = error {
-        b.general.insert(
-            0,
-            view::DiagnosticView {
-                severity: "error",
-                code: "builder",
-                line: None,
-                message,
-                rule: None,
-                hints: Vec::new(),
-                fix: None,
-            },
-        );
+        b.general.insert(0, builder_error(message));
     }
     if headers.get("x-muster-fragment").is_some() {
         rendered(Fragment { b }.render())

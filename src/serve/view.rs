@@ -12,8 +12,15 @@ use crate::games::GameId;
 /// The builder: everything inside the form that the script swaps.
 pub struct Builder {
     pub roster: String,
-    /// `roster=...`, URL-encoded: the share link's query.
+    /// `r=1....`: the share link's query (`crate::share`).
     pub share_query: String,
+    /// The list's id, for the player's saved lists.
+    pub list_id: String,
+    /// Entries at the top level: formations, or ships and squadrons (the
+    /// number of activations), worded (`5 formations`).
+    pub activations: Option<String>,
+    /// The list's share rules, as bars.
+    pub budgets: Vec<BudgetView>,
     pub list: Option<ListHead>,
     pub verdict: String,
     pub legal: bool,
@@ -73,6 +80,39 @@ pub struct SectionOffer {
     pub formations: Vec<Offer>,
 }
 
+/// One share rule as a bar: `used` of `allowed`.
+pub struct BudgetView {
+    pub label: String,
+    pub message: String,
+    pub used: i64,
+    pub allowed: i64,
+    /// `750 / 1,000 points`, `3 / 4`.
+    pub text: String,
+    pub over: bool,
+}
+
+impl BudgetView {
+    fn new(b: &crate::validate::Budget) -> BudgetView {
+        let mut label = b.id.replace('-', " ");
+        if let Some(first) = label.get(..1) {
+            label = format!("{}{}", first.to_uppercase(), &label[1..]);
+        }
+        BudgetView {
+            label,
+            message: b.message.clone(),
+            used: b.used,
+            allowed: b.allowed.max(0),
+            text: format!(
+                "{} / {}{}",
+                thousands(b.used),
+                thousands(b.allowed),
+                if b.points { " points" } else { "" }
+            ),
+            over: b.used > b.allowed,
+        }
+    }
+}
+
 pub struct DiagnosticView {
     pub severity: &'static str,
     pub code: &'static str,
@@ -81,6 +121,8 @@ pub struct DiagnosticView {
     pub rule: Option<String>,
     pub hints: Vec<String>,
     pub fix: Option<String>,
+    /// The button that applies the fix (`fix:N`), when it is an edit.
+    pub fix_op: Option<String>,
 }
 
 impl DiagnosticView {
@@ -91,10 +133,23 @@ impl DiagnosticView {
             line: d.line_col().map(|(l, _)| l),
             message: d.message.clone(),
             rule: d.rule.as_ref().map(|r| format!("{} [{}]", r.provenance, r.id)),
-            hints: d.hints.clone(),
+            hints: d.hints.iter().filter_map(|h| web_hint(h)).collect(),
             fix: d.fix.clone(),
+            fix_op: None,
         }
     }
+}
+
+/// A hint as the page words it: advice to run a command is for the
+/// terminal (the page has its own list of formations, its own downloads),
+/// so a hint that is only that is left out, and one that ends with it
+/// keeps what comes before.
+pub fn web_hint(hint: &str) -> Option<String> {
+    let Some(at) = hint.find("`muster ") else {
+        return Some(hint.to_string());
+    };
+    let before = hint[..at].trim_end_matches([' ', ';', ',', '(', ':']).trim();
+    (!before.is_empty()).then(|| before.to_string())
 }
 
 /// A cost as a button label shows it: `+25`, `+10/+15`, `?` when unknown.
@@ -160,7 +215,10 @@ impl Builder {
         let epic = game.is_some_and(|g| g.game().epic_facts);
         let mut builder = Builder {
             roster: text.to_string(),
-            share_query: format!("roster={}", urlencode(text)),
+            share_query: format!("{}={}", crate::share::KEY, crate::share::encode(text)),
+            list_id: list.map(|l| l.id.clone()).unwrap_or_default(),
+            activations: None,
+            budgets: Vec::new(),
             list: list.map(|l| ListHead {
                 name: l.name.clone(),
                 version: l.version_text(),
@@ -188,7 +246,7 @@ impl Builder {
                 .map(|p| p.value.clone())
                 .unwrap_or_default(),
             snapfire: match &checked.share {
-                Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::DEFAULT_BASE)),
+                Some(Ok(shared)) => Some(shared.link.url(crate::import::snapfire::PUBLIC_URL)),
                 _ => None,
             },
             event: event.map(|e| e.file.name.clone()),
@@ -216,6 +274,14 @@ impl Builder {
                     format!("{} over", thousands(-left))
                 });
             }
+            builder.budgets = army.budgets.iter().map(BudgetView::new).collect();
+            let top = army.formations.iter().filter(|f| f.group.is_none()).count();
+            let noun = builder.noun;
+            builder.activations = Some(match (top, noun) {
+                (1, _) => format!("1 {noun}"),
+                (_, "ship or squadron") => format!("{top} ships and squadrons"),
+                _ => format!("{top} {noun}s"),
+            });
             if let Some(sr) = army.strategy_rating {
                 builder.facts.push(("Strategy rating".into(), sr.to_string()));
             } else if epic {
@@ -338,10 +404,28 @@ impl Builder {
                 });
             }
         }
-        for d in &checked.diagnostics {
-            let view = DiagnosticView::new(d);
-            // The innermost entry whose block holds the line: a member's
-            // finding goes to the member, not to its squadron.
+        builder.place(checked, text, &owners);
+        builder
+    }
+}
+
+impl Builder {
+    /// Puts each finding under the innermost entry whose block (`owners`:
+    /// first line, last line, row) holds its line, the others in
+    /// `general`; a fix that is an edit gets its button.
+    fn place(&mut self, checked: &Checked<'_>, text: &str, owners: &[(usize, usize, usize)]) {
+        let empty = self.formations.is_empty() && self.list.is_some();
+        for (n, d) in checked.diagnostics.iter().enumerate() {
+            // A new roster has no formation yet: the page says so in its
+            // own words, with the list beside it.
+            if empty && d.code == crate::diagnostic::Code::EmptyRoster {
+                continue;
+            }
+            let mut view = DiagnosticView::new(d);
+            if edit::apply_fix(text, d).is_some() {
+                view.fix_op = Some(format!("fix:{n}"));
+            }
+            // A member's finding goes to the member, not to its squadron.
             let row = view.line.and_then(|line| {
                 owners
                     .iter()
@@ -351,13 +435,12 @@ impl Builder {
             });
             match row {
                 Some(r) => {
-                    builder.formations[r].errors |= d.severity == Severity::Error;
-                    builder.formations[r].diagnostics.push(view);
+                    self.formations[r].errors |= d.severity == Severity::Error;
+                    self.formations[r].diagnostics.push(view);
                 }
-                None => builder.general.push(view),
+                None => self.general.push(view),
             }
         }
-        builder
     }
 }
 

@@ -159,9 +159,10 @@ fn a_new_roster_is_a_share_link() {
     let r = get(app(), "/new?army=codex-astartes&points=2500");
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     let location = r.header(header::LOCATION);
-    assert!(
-        location.starts_with("/?roster=Army%3A+Codex+Astartes"),
-        "{location}"
+    assert!(location.starts_with("/?r=1."), "{location}");
+    assert_eq!(
+        muster::share::read(&location).as_deref(),
+        Ok("Army: Codex Astartes (2026-02-04)\nPoints: 2500\n")
     );
     let page = get(app(), &location);
     assert_eq!(page.status, StatusCode::OK);
@@ -464,8 +465,16 @@ fn snapfire_links_and_exports_load_as_muster_text() {
     let text = textarea(&r.text());
     assert!(text.contains("\nArmy: White Scars"), "{text}");
     assert!(r.text().contains("White Scars"), "{}", r.text());
-    // A list Snapfire has gets a Snapfire link back.
-    assert!(r.text().contains("id=\"snapfire\""), "{}", r.text());
+    // A list Snapfire has gets a Snapfire link back, to Snapfire itself
+    // (a relative link would open a 404 on muster's own server).
+    assert!(
+        r.text().contains(&format!(
+            "id=\"snapfire\" href=\"{}?list=",
+            muster::import::snapfire::PUBLIC_URL
+        )),
+        "{}",
+        r.text()
+    );
     let export = std::fs::read_to_string("examples/orks-snapfire-export.txt").expect("example");
     let r = post(&[("roster", &export), ("op", "check")]);
     assert!(r.text().contains("Ghazghkull"), "an export is checked as it is");
@@ -528,4 +537,110 @@ fn on_loopback_only_requests_naming_this_machine_are_answered() {
             .expect("request"),
     );
     assert_eq!(r.status, StatusCode::OK);
+}
+
+#[test]
+fn the_landing_page_asks_for_the_game_and_the_army() {
+    let html = get(app(), "/").text();
+    assert!(html.contains("<h1>Start a roster</h1>"), "{html}");
+    for wrong in [
+        "Not a usable roster",
+        "the file is empty",
+        "muster new",
+        "id=\"builder\"",
+    ] {
+        assert!(!html.contains(wrong), "{wrong}: {html}");
+    }
+    // No army is picked for the player; the games are grouped.
+    assert!(
+        html.contains("<option value=\"\" selected>Pick an army</option>"),
+        "{html}"
+    );
+    let mut games: Vec<&str> = catalogue().lists.iter().map(|l| l.game.title()).collect();
+    games.dedup();
+    games.sort_unstable();
+    games.dedup();
+    assert_eq!(html.matches("<optgroup").count(), games.len(), "{html}");
+    assert!(html.contains("<select id=\"game\" name=\"game\">"));
+    // An unreadable share link opens on the landing page with the reason.
+    let html = get(app(), "/?r=1.AAAA").text();
+    assert!(html.contains("<h1>Start a roster</h1>"), "{html}");
+    assert!(html.contains("cut short or altered"), "{html}");
+}
+
+#[test]
+fn a_share_link_of_any_game_opens_the_builder_on_its_roster() {
+    for path in [
+        "examples/codex-astartes-3000.txt",
+        "tests/rosters/bfg/armageddon-sector/legal-1500.ok.txt",
+    ] {
+        let text = std::fs::read_to_string(path).expect("roster");
+        let link = muster::share::link("http://club.example/", &text);
+        let query = link.trim_start_matches("http://club.example/");
+        let page = get(app(), &format!("/{query}"));
+        assert_eq!(page.status, StatusCode::OK);
+        assert_eq!(textarea(&page.text()), text, "{path}");
+        // A pasted link loads too.
+        let r = post(&[("roster", &link), ("op", "load")]);
+        assert_eq!(textarea(&r.text()), text);
+    }
+}
+
+#[test]
+fn the_builder_shows_budgets_and_the_number_of_formations() {
+    let text = "Army: Codex Astartes\nPoints: 3000\n\nTactical\nThunderhawk\nWarhound\n";
+    let html = post(&[("roster", text), ("op", "check")]).text();
+    assert!(
+        html.contains("<span id=\"activations\" title=\"activations\">3 formations</span>"),
+        "{html}"
+    );
+    // Thunderhawk 200 and Warhound 275 of the third of 3,000.
+    assert!(
+        html.contains("<meter min=\"0\" max=\"1000\" value=\"475\""),
+        "{html}"
+    );
+    assert!(html.contains("475 / 1,000 points"), "{html}");
+}
+
+#[test]
+fn fixes_that_are_edits_get_a_button_and_cli_advice_stays_off_the_page() {
+    let text = "Army: Codex Astartes (2026-02-04)\nPoints: 3000\n\nTactcal\n";
+    let html = post(&[("roster", text), ("op", "check")]).text();
+    assert!(!html.contains("muster options"), "{html}");
+    let at = html.find("value=\"fix:").expect("a fix button") + "value=\"".len();
+    let op = &html[at..at + html[at..].find('"').expect("end")];
+    let fixed = post(&[("roster", text), ("op", op)]);
+    assert_eq!(
+        textarea(&fixed.text()),
+        "Army: Codex Astartes (2026-02-04)\nPoints: 3000\n\nTactical\n"
+    );
+    // A fix in words has no button; a stale one is an error, not an edit.
+    let r = post(&[("roster", "Army: Codex Astartes\n\nTactical\n"), ("op", "fix:99")]);
+    assert!(r.text().contains("that finding is gone"), "{}", r.text());
+}
+
+/// Every formation the builder's buttons add is read back as that
+/// formation (NetEpic cards whose names hold commas among them).
+#[test]
+fn every_formation_the_builder_adds_reads_back() {
+    use muster::diagnostic::Code;
+    for list in &catalogue().lists {
+        let head = format!("Army: {} ({})\n", list.name, list.version);
+        for f in &list.formations {
+            let text = muster::serve::edit::add_formation(&head, muster::serve::edit::written_name(f));
+            let checked = muster::check::check_text(catalogue(), "roster", &text);
+            let unread: Vec<String> = checked
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    matches!(
+                        d.code,
+                        Code::ParseError | Code::UnknownFormation | Code::AmbiguousName
+                    )
+                })
+                .map(|d| d.message.clone())
+                .collect();
+            assert!(unread.is_empty(), "{}: {text}{unread:?}", list.id);
+        }
+    }
 }

@@ -6,13 +6,17 @@
 //! (refused without the key, shown with it), and save screenshots of the
 //! builder and of the organiser's page at 1200 and 400 px
 //! (`target/serve-screens/`).
+//! Then: start from the landing page, open the share link, save to My
+//! lists and reopen, apply a fix by its button, and check the pages with
+//! axe-core (screenshots `landing-*.png`, `builder-*.png`).
 //!
-//! Needs `chromium` and `chromedriver` (Debian: `chromium-driver`), so it
-//! is ignored by a plain `cargo test`, which says so with the reason in its
-//! list of tests and its count of ignored ones; `cargo test --
-//! --include-ignored` runs it (`.ci/run` does, after installing both).
-//! Run without them, it prints a note and passes, unless
-//! `MUSTER_BROWSER_TESTS=1` (set by `.ci/run`), when it fails.
+//! Needs `chromium` and `chromedriver` (Debian: `chromium-driver`), and
+//! axe-core from npm (`target/axe/node_modules/axe-core/axe.min.js`, or
+//! `AXE_CORE_JS`), so the tests are ignored by a plain `cargo test`, which
+//! says so with the reason in its list of tests and its count of ignored
+//! ones; `cargo test -- --include-ignored` runs them (`.ci/run` does, after
+//! installing all three). Run without them, they print a note and pass,
+//! unless `MUSTER_BROWSER_TESTS=1` (set by `.ci/run`), when they fail.
 
 use super::serve::{catalogue, event};
 use serde_json::{Value, json};
@@ -181,6 +185,30 @@ impl Driver {
         answer["value"].clone()
     }
 
+    fn resize(&self, width: u32, height: u32) {
+        self.cmd("POST", "window/rect", json!({ "width": width, "height": height }));
+    }
+
+    /// Runs axe-core on the page; the violations of impact `serious` or
+    /// `critical`, as `id (impact): help [targets]`.
+    fn axe(&self, source: &str) -> Vec<String> {
+        self.script(&format!("{source}\nreturn typeof axe;"));
+        let answer = self.cmd(
+            "POST",
+            "execute/async",
+            json!({ "script": "var done = arguments[arguments.length - 1]; axe.run(document).then(function (r) { done(r.violations.map(function (v) { return { id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }) }; })); }, function (e) { done([{ id: 'axe-error', impact: 'critical', help: String(e), targets: [] }]); });", "args": [] }),
+        );
+        answer
+            .as_array()
+            .map(|all| {
+                all.iter()
+                    .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+                    .map(|v| format!("{} ({}): {} {}", v["id"], v["impact"], v["help"], v["targets"]))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     fn go(&self, url: &str) {
         self.cmd("POST", "url", json!({ "url": url }));
     }
@@ -296,19 +324,51 @@ fn upgrade_index(list: &str, name: &str) -> usize {
         .expect("upgrade")
 }
 
-#[test]
-#[ignore = "needs Chromium and chromedriver: cargo test -- --include-ignored runs it (.ci/run does)"]
-fn a_player_builds_breaks_prints_and_submits_in_chromium() {
-    let required = std::env::var("MUSTER_BROWSER_TESTS").is_ok_and(|v| v == "1");
-    let driver_path = find_driver();
-    let Some(driver_path) = driver_path.filter(|_| Path::new(CHROMIUM).exists()) else {
+fn required() -> bool {
+    std::env::var("MUSTER_BROWSER_TESTS").is_ok_and(|v| v == "1")
+}
+
+/// chromedriver, when it and Chromium are here; `None` (with a note) when
+/// not and the browser tests are not required.
+fn browser() -> Option<PathBuf> {
+    let found = find_driver().filter(|_| Path::new(CHROMIUM).exists());
+    if found.is_none() {
         assert!(
-            !required,
+            !required(),
             "MUSTER_BROWSER_TESTS=1 but chromium or chromedriver is missing (apt-get install chromium chromium-driver)"
         );
         eprintln!(
             "note: browser test skipped: no chromium or chromedriver (set MUSTER_BROWSER_TESTS=1 to require it)"
         );
+    }
+    found
+}
+
+/// axe-core's script, as `.ci/run` installs it from npm.
+fn axe_source() -> Option<String> {
+    let path = std::env::var_os("AXE_CORE_JS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe/node_modules/axe-core/axe.min.js"),
+        PathBuf::from,
+    );
+    let source = std::fs::read_to_string(&path).ok();
+    if source.is_none() {
+        assert!(
+            !required(),
+            "MUSTER_BROWSER_TESTS=1 but axe-core is missing at {} (npm install --prefix target/axe axe-core)",
+            path.display()
+        );
+        eprintln!(
+            "note: accessibility check skipped: no axe-core at {}",
+            path.display()
+        );
+    }
+    source
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: cargo test -- --include-ignored runs it (.ci/run does)"]
+fn a_player_builds_breaks_prints_and_submits_in_chromium() {
+    let Some(driver_path) = browser() else {
         return;
     };
     let work = tempfile::tempdir().expect("temp dir");
@@ -339,7 +399,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     let b = Driver::start(&driver_path, &profile, &downloads, true);
     b.go(&format!("{base}/"));
     // Pick the list and start.
-    b.click("select[name=army] option[value=codex-astartes]");
+    b.click("select[name=army] option[value='codex-astartes']");
     b.clear("#picker input[name=points]");
     b.type_into("#picker input[name=points]", "3000");
     b.click("#picker button[type=submit]");
@@ -361,10 +421,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     assert!(b.text_of("#total").contains("/ 3,000 points"));
     // The address is the share link of the roster.
     let url = b.script("return location.search;");
-    assert!(
-        url.as_str().unwrap_or_default().starts_with("?roster=Army"),
-        "{url}"
-    );
+    assert!(url.as_str().unwrap_or_default().starts_with("?r=1."), "{url}");
     b.screenshot(&screens().join("builder-legal.png"));
 
     // Break a rule by clicking: three Dreadnoughts in one formation.
@@ -394,6 +451,7 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     b.type_into("#roster", &fixed);
     b.wait_for("!document.getElementById('army').textContent.includes('dreadnoughts-max-two')");
     assert!(b.roster().contains("2x Dreadnought (Power Fist)"));
+    b.wait_for("!document.body.classList.contains('busy')");
 
     // The PDF roster downloads.
     b.click("button[formaction='/download/roster.pdf']");
@@ -541,4 +599,151 @@ fn screens() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/serve-screens");
     std::fs::create_dir_all(&dir).expect("screens dir");
     dir
+}
+
+/// The landing page, a share link's round trip, My lists, the fix button,
+/// axe-core, and the screenshots at 1200 and 400 px.
+#[test]
+#[ignore = "needs Chromium and chromedriver: cargo test -- --include-ignored runs it (.ci/run does)"]
+fn a_player_starts_shares_saves_and_reopens_in_chromium() {
+    let Some(driver_path) = browser() else {
+        return;
+    };
+    let axe = axe_source();
+    let work = tempfile::tempdir().expect("temp dir");
+    let downloads = work.path().join("downloads");
+    let profile = work.path().join("profile");
+    for d in [&downloads, &profile] {
+        std::fs::create_dir_all(d).expect("dir");
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    let router = muster::serve::router(muster::serve::Config {
+        catalogue: catalogue(),
+        event: None,
+        submissions: None,
+        local_only: true,
+    });
+    std::thread::spawn(move || muster::serve::run(listener, router));
+    let b = Driver::start(&driver_path, &profile, &downloads, true);
+    b.resize(1200, 1000);
+
+    // The landing page asks for the game and the army: no error, no army
+    // picked for the player.
+    b.go(&format!("{base}/"));
+    b.wait_for("document.getElementById('picker') !== null");
+    let page = b.text_of("main");
+    assert!(page.contains("Start a roster"), "{page}");
+    assert!(
+        !page.contains("usable") && !page.contains("the file is empty") && !page.contains("muster new"),
+        "{page}"
+    );
+    assert_eq!(
+        b.script("return document.getElementById('army').value;"),
+        Value::from("")
+    );
+    b.screenshot(&screens().join("landing-1200.png"));
+    if let Some(axe) = &axe {
+        let serious = b.axe(axe);
+        assert!(serious.is_empty(), "axe-core on the landing page: {serious:#?}");
+    }
+    // Picking a game leaves only its armies.
+    b.click("#game option[value='Epic Armageddon (NetEA)']");
+    b.wait_for("document.querySelector('#army optgroup[data-game=\"Battlefleet Gothic\"]').disabled");
+    b.click("#army option[value='codex-astartes']");
+    b.clear("#points");
+    b.type_into("#points", "3000");
+    b.click("#picker button[type=submit]");
+    b.wait_for("document.getElementById('roster') && document.getElementById('roster').value.includes('Codex Astartes')");
+
+    // Build: the bars and the count of formations follow each click.
+    let tactical = formation_index("codex-astartes", "Tactical");
+    let thunderhawk = formation_index("codex-astartes", "Thunderhawk");
+    b.click(&format!("button[value='add:{tactical}']"));
+    b.wait_for("document.querySelectorAll('#formations > li').length == 1");
+    b.script("document.querySelectorAll('#offers details').forEach(function (d) { d.open = true; });");
+    b.click(&format!("button[value='add:{thunderhawk}']"));
+    b.wait_for("document.querySelectorAll('#formations > li').length == 2");
+    assert_eq!(b.text_of("#verdict"), "Legal", "{}", b.roster());
+    assert_eq!(b.text_of("#activations"), "2 formations");
+    let bar = b.text_of("#budgets li");
+    assert!(
+        bar.contains("One third") && bar.contains("/ 1,000 points"),
+        "{bar}"
+    );
+    assert_eq!(
+        b.script("return document.querySelector('#budgets meter').max;"),
+        Value::from(1000)
+    );
+    b.screenshot(&screens().join("builder-1200.png"));
+    if let Some(axe) = &axe {
+        let serious = b.axe(axe);
+        assert!(serious.is_empty(), "axe-core on the builder: {serious:#?}");
+    }
+    b.resize(400, 900);
+    b.wait_for("document.documentElement.clientWidth <= 400");
+    assert_eq!(
+        b.script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"),
+        Value::Bool(true),
+        "nothing wider than the 400 px window"
+    );
+    b.screenshot(&screens().join("builder-400.png"));
+    b.resize(1200, 1000);
+
+    // The share link carries the roster: opened afresh, it gives it back.
+    let built = b.roster();
+    let href = b.script("return document.getElementById('share').href;");
+    let href = href.as_str().unwrap_or_default().to_string();
+    assert!(href.starts_with(&format!("{base}/?r=1.")), "{href}");
+    assert_eq!(muster::share::read(&href).as_deref(), Ok(built.as_str()));
+    b.go("about:blank");
+    b.go(&href);
+    b.wait_for("document.getElementById('roster') !== null");
+    assert_eq!(b.roster(), built);
+    assert_eq!(b.text_of("#verdict"), "Legal");
+
+    // Save to My lists, start something else, and reopen it from there.
+    b.wait_for("!document.getElementById('save').hidden");
+    b.clear("#save-name");
+    b.type_into("#save-name", "Club night");
+    b.click("#save-button");
+    b.wait_for("document.getElementById('mylists-table').textContent.includes('Club night')");
+    b.go(&format!("{base}/new?army=codex-astartes&points=2000"));
+    b.wait_for("document.getElementById('roster') && document.getElementById('roster').value.includes('Points: 2000')");
+    b.go(&format!("{base}/"));
+    b.wait_for("!document.getElementById('mylists-table').hidden");
+    let row = b.text_of("#mylists-table tbody tr");
+    assert!(
+        row.contains("Club night") && row.contains("Codex Astartes") && row.contains("3000"),
+        "{row}"
+    );
+    b.screenshot(&screens().join("landing-mylists-1200.png"));
+    b.click("#mylists-table button[data-action=duplicate]");
+    b.wait_for("document.querySelectorAll('#mylists-table tbody tr').length == 2");
+    assert!(b.text_of("#mylists-table tbody").contains("Club night (copy)"));
+    b.click("#mylists-table tbody tr:nth-child(2) button[data-action=delete]");
+    b.wait_for("document.querySelectorAll('#mylists-table tbody tr').length == 1");
+    b.click("#mylists-table button[data-action=open]");
+    b.wait_for("document.getElementById('roster') !== null");
+    assert_eq!(b.roster(), built);
+    // An edit to the reopened list is kept in My lists.
+    let scout = formation_index("codex-astartes", "Scout");
+    b.click(&format!("button[value='add:{scout}']"));
+    b.wait_for("document.querySelectorAll('#formations > li').length == 3");
+    b.wait_for("JSON.parse(localStorage.getItem('muster.lists'))[0].roster.includes('Scout')");
+
+    // A fix the page can make has a button; CLI advice is not on the page.
+    let broken = format!("{}Tactcal\n", b.roster());
+    b.clear("#roster");
+    b.type_into("#roster", &broken);
+    b.wait_for("document.querySelector('button.apply') !== null");
+    b.wait_for("!document.body.classList.contains('busy')");
+    assert!(
+        !b.text_of("main").contains("muster options"),
+        "{}",
+        b.text_of("main")
+    );
+    b.click("button.apply");
+    b.wait_for("document.getElementById('roster').value.includes('Tactical\\n') && document.querySelector('button.apply') === null");
+    b.screenshot(&screens().join("builder-reopened-1200.png"));
 }

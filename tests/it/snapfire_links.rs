@@ -290,7 +290,37 @@ fn muster(args: &[&str], input: Option<&str>) -> Run {
 #[test]
 fn the_commands_read_and_write_links() {
     let roster = "tests/rosters/netea/white-scars/legal-3000.txt";
-    let shared = muster(&["roster", roster, "--share"], None);
+    // muster's own link by default, Snapfire's on request (relative to
+    // a chooser page given, or at Snapfire itself).
+    let own = muster(&["roster", roster, "--share"], None);
+    assert_eq!(own.status, 0, "{}", own.stderr);
+    assert!(
+        own.stdout.starts_with("http://127.0.0.1:8080/?r=1."),
+        "{}",
+        own.stdout
+    );
+    let own_checked = muster(&["check", own.stdout.trim()], None);
+    assert_eq!(
+        own_checked.status, 0,
+        "{}{}",
+        own_checked.stdout, own_checked.stderr
+    );
+    let own_imported = muster(&["import", own.stdout.trim()], None);
+    assert_eq!(
+        own_imported.stdout,
+        std::fs::read_to_string(roster).unwrap(),
+        "the link carries the roster as written"
+    );
+    let at_snapfire = muster(&["roster", roster, "--share=snapfire"], None);
+    assert!(
+        at_snapfire.stdout.starts_with(&format!(
+            "{}?list=SM_scars_NETEA&force=",
+            muster::import::snapfire::PUBLIC_URL
+        )),
+        "{}",
+        at_snapfire.stdout
+    );
+    let shared = muster(&["roster", roster, "--share=snapfire:chooser.html"], None);
     assert_eq!(shared.status, 0, "{}", shared.stderr);
     let link = shared.stdout.trim().to_string();
     assert!(
@@ -349,14 +379,12 @@ fn the_commands_read_and_write_links() {
     assert_eq!(bad_import.status, 2);
     assert!(bad_import.stderr.contains("cut short"), "{}", bad_import.stderr);
 
-    let fleet = muster(
-        &[
-            "roster",
-            "--share",
-            "tests/rosters/bfg/armageddon-sector/legal-1500.ok.txt",
-        ],
-        None,
-    );
+    let fleet_path = "tests/rosters/bfg/armageddon-sector/legal-1500.ok.txt";
+    let own = muster(&["roster", "--share", fleet_path], None);
+    assert_eq!(own.status, 0, "every game has muster's link: {}", own.stderr);
+    let own = muster(&["check", own.stdout.trim()], None);
+    assert_eq!(own.status, 0, "{}{}", own.stdout, own.stderr);
+    let fleet = muster(&["roster", "--share=snapfire", fleet_path], None);
     assert_eq!(fleet.status, 1, "{}{}", fleet.stdout, fleet.stderr);
     assert!(
         fleet.stderr.contains("no Snapfire counterpart"),
