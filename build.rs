@@ -145,7 +145,7 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
         game: String::new(),
         units: Vec::new(),
         fields: format!(
-            "known: false, kind: FileKind::List, game: \"\", keys: {NONE}, #[cfg(test)] units: {NONE}, names: {NONE}"
+            "known: false, kind: FileKind::List, game: \"\", keys: {NONE}, snapfire_file: {NONE}, battlescribe: {NONE}, #[cfg(test)] units: {NONE}, names: {NONE}"
         ),
     };
     let Some(value) = value else {
@@ -173,6 +173,8 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
     let mut names = Vec::new();
     let mut units = Vec::new();
     let mut entries = Vec::new();
+    let mut snapfire_file = Vec::new();
+    let mut battlescribe = Vec::new();
     if kind == "List" {
         for key in ["id", "name"] {
             if let Some(n) = value.get(key).and_then(|n| n.as_str()) {
@@ -184,6 +186,20 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
         }
         if let Some(s) = value.pointer("/imports/snapfire").and_then(|s| s.as_str()) {
             names.push(s.to_string());
+        }
+        if let Some(s) = value.pointer("/imports/snapfire_file").and_then(|s| s.as_str()) {
+            snapfire_file.push(s.to_string());
+        }
+        // Each BattleScribe catalogue as its name normalized, then its id
+        // (empty when none is recorded).
+        for catalogue in (value.pointer("/imports/battlescribe").and_then(|b| b.as_array()))
+            .into_iter()
+            .flatten()
+        {
+            let name = catalogue.get("name").and_then(|n| n.as_str()).unwrap_or("");
+            let id = catalogue.get("id").and_then(|n| n.as_str()).unwrap_or("");
+            battlescribe.push(normalize::normalize(name));
+            battlescribe.push(id.to_string());
         }
         used_units(value, &mut units);
         entry_names(value, &mut entries);
@@ -210,6 +226,8 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
             .collect()
     };
     let keys = texts(&forms(&names), text);
+    let snapfire_file = texts(&snapfire_file, text);
+    let battlescribe = texts(&battlescribe, text);
     let unit_texts = texts(&units, text);
     let names = texts(&forms(&entries), text);
     Facts {
@@ -217,7 +235,7 @@ fn facts(value: Option<&serde_json::Value>, text: &mut String) -> Facts {
         game: game.to_string(),
         units,
         fields: format!(
-            "known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, #[cfg(test)] units: {unit_texts}, names: {names}"
+            "known: true, kind: FileKind::{kind}, game: {game:?}, keys: {keys}, snapfire_file: {snapfire_file}, battlescribe: {battlescribe}, #[cfg(test)] units: {unit_texts}, names: {names}"
         ),
     }
 }

@@ -126,7 +126,7 @@ fn valid_date(text: &str) -> bool {
 }
 
 /// A `date` or `deadline` that is not a real date (and time), at its line.
-fn date_problems(file: &EventFile, source: &SourceFile, positions: &Positions) -> Vec<Diagnostic> {
+fn date_problems(file: &EventFile, source: &SourceFile, positions: &locate::Positions) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     if let Some(date) = file.date.as_deref().filter(|d| !valid_date(d)) {
         problems.push(

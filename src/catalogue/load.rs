@@ -6,6 +6,7 @@
 //! rest still load.
 
 use super::Catalogue;
+use super::GameId;
 use super::link::{self, PreparedNames};
 use super::packed::{Packed, Texts};
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
@@ -33,6 +34,11 @@ pub(crate) struct FileFacts {
     /// compacted (`names::normalize`, `names::compact`) by the build: in
     /// pairs.
     keys: Texts,
+    /// A list's Snapfire file name (`imports.snapfire_file`), if any.
+    snapfire_file: Texts,
+    /// A list's BattleScribe catalogues (`imports.battlescribe`): each its
+    /// name normalized, then its id (empty when none is recorded).
+    battlescribe: Texts,
     /// Datasheet ids a list uses, or a datasheet file defines, sorted: for
     /// the tests, which prove `sheets` from them.
     #[cfg(test)]
@@ -165,6 +171,120 @@ pub fn load_for_check_with(extra: Option<&Path>, army: &str, scenarios: bool) ->
     load_selected(extra, Checks::Added, selection)
 }
 
+/// What a roster says of the list it was built from, for choosing the
+/// built-in files to load (see [`load_for_key`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListKey {
+    /// A list's id, name or alias, as a text roster's `Army:` line or a
+    /// command's argument gives it.
+    Name(String),
+    /// The file name a Snapfire share link gives (its `list=`).
+    Snapfire(String),
+    /// A BattleScribe roster: the game its `gameSystemName` names, and
+    /// each force's `catalogueId` and `catalogueName`.
+    BattleScribe {
+        game: Option<GameId>,
+        forces: Vec<(String, String)>,
+    },
+}
+
+/// [`load_for_army`] (with `glossary`) or [`load_for_check_with`] for a
+/// roster known by `key`: the built-in files that list needs, when the
+/// manifest tells the list as the import would find it; everything
+/// otherwise, or with `extra`.
+pub fn load_for_key(extra: Option<&Path>, key: &ListKey, glossary: bool, scenarios: bool) -> LoadReport {
+    load_chosen(extra, Checks::Added, |added| {
+        if extra.is_none() {
+            return list_of(key).and_then(|index| selection(index, glossary, scenarios));
+        }
+        let ListKey::Name(army) = key else {
+            // A folder's lists are found by name only.
+            return None;
+        };
+        with_added(army, added, glossary, scenarios)
+    })
+}
+
+/// The built-in files a roster naming `army` needs beside every file of
+/// `--lists` (`added`), or `None` for all: when one added list answers
+/// to the name, every built-in file of its game but the lists (it may use
+/// any datasheet); when one built-in list does and no added list is of
+/// its game (which could replace it), what that list needs.
+fn with_added(army: &str, added: &[Added], glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
+    let wanted = super::ListName::new(army);
+    let lists: Vec<&serde_json::Value> = (added.iter())
+        .filter_map(|(_, _, yaml)| yaml.as_ref().ok())
+        .filter(|value| value.get("sections").is_some())
+        .collect();
+    let text =
+        |value: &serde_json::Value, key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_string);
+    let answers = |value: &serde_json::Value| {
+        let aliases = value.get("aliases").and_then(|a| a.as_array());
+        let snapfire = value.pointer("/imports/snapfire").and_then(|s| s.as_str());
+        (text(value, "id").into_iter().chain(text(value, "name")))
+            .chain(
+                aliases
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a.as_str())
+                    .map(str::to_string),
+            )
+            .chain(snapfire.map(str::to_string))
+            .any(|name| wanted.matches(&name))
+    };
+    let named: Vec<&&serde_json::Value> = lists.iter().filter(|l| answers(l)).collect();
+    let built_in = (embedded::MANIFEST.iter().enumerate())
+        .filter(|(_, f)| {
+            f.known && f.kind == FileKind::List && f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c))
+        })
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>();
+    let game_of = |value: &serde_json::Value| text(value, "game").unwrap_or_default();
+    match (named.as_slice(), built_in.as_slice()) {
+        ([list], others) => {
+            let game = game_of(list);
+            let id = text(list, "id");
+            // A built-in list of the same name must be the one it replaces:
+            // of its game, its id the same (its keys hold it normalized).
+            let replaced = |i: &usize| {
+                embedded::MANIFEST.get(*i).is_some_and(|f| {
+                    f.game == game
+                        && id.as_deref().is_some_and(|id| {
+                            let id = super::names::normalize(id);
+                            f.keys.pairs().next().is_some_and(|(n, _)| n == id)
+                        })
+                })
+            };
+            if !others.iter().all(replaced) {
+                return None;
+            }
+            Some(
+                (embedded::MANIFEST.iter())
+                    .map(|f| {
+                        !f.known
+                            || (f.kind == FileKind::Scenarios && scenarios)
+                            || (f.game == game
+                                && match f.kind {
+                                    FileKind::List => false,
+                                    FileKind::Glossary => glossary,
+                                    FileKind::Datasheets | FileKind::Models => true,
+                                    FileKind::Scenarios => scenarios,
+                                })
+                    })
+                    .collect(),
+            )
+        }
+        ([], [index]) => {
+            let game = embedded::MANIFEST.get(*index)?.game;
+            if lists.iter().any(|l| game_of(l) == game) {
+                return None;
+            }
+            selection(*index, glossary, scenarios)
+        }
+        _ => None,
+    }
+}
+
 /// Which built-in files a roster naming `army` needs, or `None` for all;
 /// the game's glossary only when `glossary`.
 #[cfg(test)]
@@ -174,15 +294,69 @@ fn select_for(army: &str, glossary: bool) -> Option<Vec<bool>> {
 
 /// [`select_for`], with every game's scenario files only when `scenarios`.
 fn select(army: &str, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
+    selection(list_named(army)?, glossary, scenarios)
+}
+
+/// The one built-in list (its index in the manifest) whose id, name or an
+/// alias is `army`; `None` when none is, or several are.
+fn list_named(army: &str) -> Option<usize> {
     let wanted = super::ListName::new(army);
-    let manifest = embedded::MANIFEST;
-    let mut found = manifest.iter().enumerate().filter(|(_, f)| {
-        f.known && f.kind == FileKind::List && f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c))
-    });
-    let (index, list) = found.next()?;
-    if found.next().is_some() {
-        return None;
+    only_list(|f| f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c)))
+}
+
+/// The one built-in list for which `test` holds, or `None`.
+fn only_list(test: impl Fn(&FileFacts) -> bool) -> Option<usize> {
+    let mut found = (embedded::MANIFEST.iter().enumerate())
+        .filter(|(_, f)| f.known && f.kind == FileKind::List && test(f));
+    let (index, _) = found.next()?;
+    found.next().is_none().then_some(index)
+}
+
+/// The built-in list a roster known by `key` is read against, found from
+/// the manifest as the importers find it in the catalogue
+/// (`import::snapfire::find_list`, `import::battlescribe`'s `find_list`);
+/// `None` whenever that is not certain, and everything is loaded.
+fn list_of(key: &ListKey) -> Option<usize> {
+    match key {
+        ListKey::Name(army) => list_named(army),
+        ListKey::Snapfire(file) => {
+            only_list(|f| f.snapfire_file.iter().any(|s| s.eq_ignore_ascii_case(file)))
+        }
+        ListKey::BattleScribe { game, forces } => {
+            // Every force must come to the same list: a force of another
+            // list is reported by that list's name.
+            let mut lists = forces.iter().map(|(id, name)| battlescribe_list(*game, id, name));
+            let first = lists.next()??;
+            lists.all(|l| l == Some(first)).then_some(first)
+        }
     }
+}
+
+/// The built-in list a BattleScribe force is read against: the one
+/// recording its catalogue's id, else the one in the roster's game
+/// recording its catalogue's name, else the one so named.
+fn battlescribe_list(game: Option<GameId>, id: &str, name: &str) -> Option<usize> {
+    let in_game = |f: &FileFacts| game.is_none_or(|g| f.game == g.as_str());
+    if !id.is_empty() {
+        let recorded = |f: &FileFacts| f.battlescribe.pairs().any(|(_, i)| i == id);
+        if embedded::MANIFEST.iter().any(|f| f.known && recorded(f)) {
+            return only_list(recorded);
+        }
+    }
+    let wanted = super::names::normalize(name);
+    let recorded = |f: &FileFacts| in_game(f) && f.battlescribe.pairs().any(|(n, _)| n == wanted);
+    if let Some(index) = only_list(recorded) {
+        return Some(index);
+    }
+    let index = list_named(name)?;
+    let facts = embedded::MANIFEST.get(index)?;
+    (!name.is_empty() && in_game(facts)).then_some(index)
+}
+
+/// The built-in files list `index` of the manifest needs.
+fn selection(index: usize, glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
+    let manifest = embedded::MANIFEST;
+    let list = manifest.get(index)?;
     Some(
         manifest
             .iter()
@@ -223,8 +397,38 @@ fn sorted_overlap<'a>(a: impl Iterator<Item = &'a str>, b: impl Iterator<Item = 
 
 /// Loads the built-in files `selection` marks (all without one), then `extra`.
 fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<bool>>) -> LoadReport {
+    load_chosen(extra, checks, |_| selection)
+}
+
+/// A file of `--lists DIR`, its YAML read.
+type Added = (SourceFile, Origin, Result<serde_json::Value, Box<Diagnostic>>);
+
+/// Loads `extra`'s files and the built-in files `choose` marks, told
+/// what `extra` holds (all without a selection).
+fn load_chosen(
+    extra: Option<&Path>,
+    checks: Checks,
+    choose: impl FnOnce(&[Added]) -> Option<Vec<bool>>,
+) -> LoadReport {
     let mut diagnostics = Vec::new();
-    type Source = (SourceFile, Origin, Option<Packed>, Option<FileKind>);
+    let mut added = Vec::new();
+    if let Some(dir) = extra {
+        read_dir(dir, &mut added, &mut diagnostics);
+    }
+    let added: Vec<Added> = (added.into_iter())
+        .map(|(file, origin)| {
+            let yaml = locate::parse_yaml(&file, Code::ListData);
+            (file, origin, yaml)
+        })
+        .collect();
+    let selection = choose(&added);
+    type Source = (
+        SourceFile,
+        Origin,
+        Option<Packed>,
+        Option<FileKind>,
+        Option<Result<serde_json::Value, Box<Diagnostic>>>,
+    );
     let mut sources: Vec<Source> = embedded::EMBEDDED
         .iter()
         .zip(embedded::MANIFEST)
@@ -240,21 +444,18 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
                 Origin::Embedded((*name).to_string()),
                 Some(*packed).filter(Packed::is_some),
                 facts.known.then_some(facts.kind),
+                None,
             )
         })
         .collect();
-    if let Some(dir) = extra {
-        let mut added = Vec::new();
-        read_dir(dir, &mut added, &mut diagnostics);
-        sources.extend(added.into_iter().map(|(file, origin)| (file, origin, None, None)));
-    }
+    sources.extend((added.into_iter()).map(|(file, origin, yaml)| (file, origin, None, None, Some(yaml))));
     let files = sources.len();
 
     // Each file is decoded on its own: over the thread pool when every
     // file is loaded (a folder's check, `lists`), on this thread for the
     // few files of one list (starting the pool would cost more). Each
     // file's diagnostics are kept apart and added in the files' order.
-    let parse = |(file, origin, packed, kind): Source| {
+    let parse = |(file, origin, packed, kind, yaml): Source| {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
         let mut found = Vec::new();
         // A built-in file nobody asked to prove goes straight from its
@@ -264,7 +465,7 @@ fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<boo
             (false, Some(packed), Some(kind)) => parse_typed(packed, kind),
             _ => None,
         };
-        let parsed = fast.or_else(|| parse_file(&file, packed, validate, &mut found));
+        let parsed = fast.or_else(|| parse_file(&file, packed, yaml, validate, &mut found));
         (file, origin, validate, parsed, found)
     };
     let parsed: Vec<_> = if selection.is_none() {
@@ -420,13 +621,15 @@ fn parse_typed(packed: Packed, kind: FileKind) -> Option<Parsed> {
 fn parse_file(
     file: &SourceFile,
     packed: Option<Packed>,
+    yaml: Option<Result<serde_json::Value, Box<Diagnostic>>>,
     validate: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Parsed> {
     let pre_converted = packed.and_then(|p| p.decode::<serde_json::Value>().ok());
-    let parsed = match pre_converted {
-        Some(value) => Ok(value),
-        None => locate::parse_yaml(file, Code::ListData),
+    let parsed = match (pre_converted, yaml) {
+        (Some(value), _) => Ok(value),
+        (None, Some(yaml)) => yaml,
+        (None, None) => locate::parse_yaml(file, Code::ListData),
     };
     let value = match parsed {
         Ok(value) => value,
@@ -547,7 +750,7 @@ mod tests {
             };
             let fast = typed(parse_typed(*packed, facts.kind));
             let mut diagnostics = Vec::new();
-            let long_way = typed(parse_file(&file, None, false, &mut diagnostics));
+            let long_way = typed(parse_file(&file, None, None, false, &mut diagnostics));
             assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
             assert!(!fast.is_empty(), "{name}");
             assert_eq!(fast, long_way, "{name}");
@@ -612,5 +815,104 @@ mod selection {
     #[test]
     fn an_unknown_name_loads_everything() {
         assert!(select_for("no such army", true).is_none());
+    }
+
+    /// A Snapfire link's file name and a BattleScribe force's catalogue
+    /// choose, from the manifest alone, the very list the importers find
+    /// in the whole catalogue, so a link or a `.ros` loads one list.
+    #[test]
+    fn snapfire_files_and_battlescribe_catalogues_choose_the_list_the_import_finds() {
+        let report = load(None);
+        let file_of = |index: usize| embedded::EMBEDDED.get(index).map(|(name, _, _)| *name);
+        let mut tried = 0;
+        for list in &report.catalogue.lists {
+            let Origin::Embedded(path) = &list.origin else {
+                continue;
+            };
+            if let Some(file) = &list.snapfire.file {
+                let found = crate::import::snapfire::find_list(&report.catalogue, file).map(|l| &l.id);
+                assert_eq!(found, Some(&list.id));
+                let chosen = list_of(&ListKey::Snapfire(file.to_lowercase()));
+                assert_eq!(chosen.and_then(file_of), Some(path.as_str()), "{file}");
+                tried += 1;
+            }
+            for (name, id) in &list.battlescribe {
+                let forces = vec![(id.clone().unwrap_or_default(), name.clone())];
+                let key = ListKey::BattleScribe {
+                    game: Some(list.game),
+                    forces: forces.clone(),
+                };
+                assert_eq!(list_of(&key).and_then(file_of), Some(path.as_str()), "{name}");
+                // A second force of another catalogue: everything is loaded.
+                let two = ListKey::BattleScribe {
+                    game: Some(list.game),
+                    forces: [forces, vec![("0000-other".into(), "No Such Army".into())]].concat(),
+                };
+                assert_eq!(list_of(&two), None);
+                tried += 1;
+            }
+        }
+        assert!(tried > 20, "{tried} imports tried");
+        // A catalogue no list records, read as a list name of its game.
+        let codex = ListKey::BattleScribe {
+            game: Some(GameId::Netea),
+            forces: vec![("0000-netea-codex".into(), "Codex Astartes".into())],
+        };
+        assert_eq!(
+            list_of(&codex).and_then(file_of),
+            Some("netea/codex-astartes.yaml")
+        );
+        let elsewhere = ListKey::BattleScribe {
+            game: Some(GameId::Bfg),
+            forces: vec![("0000-netea-codex".into(), "Codex Astartes".into())],
+        };
+        assert_eq!(list_of(&elsewhere), None);
+        assert_eq!(list_of(&ListKey::Snapfire("NO_such_list".into())), None);
+    }
+
+    /// With `--lists`, a roster naming a folder's list loads no built-in
+    /// list and only its own game's other files; one naming a built-in list
+    /// loads what that list needs unless the folder has a list of its game.
+    #[test]
+    fn a_lists_folder_is_read_for_the_list_named() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heresy");
+        let mut added = Vec::new();
+        read_dir(&dir, &mut added, &mut Vec::new());
+        let added: Vec<Added> = (added.into_iter())
+            .map(|(file, origin)| {
+                let yaml = locate::parse_yaml(&file, Code::ListData);
+                (file, origin, yaml)
+            })
+            .collect();
+        let names = |chosen: &[bool]| -> Vec<&str> {
+            (embedded::EMBEDDED.iter().zip(chosen))
+                .filter(|(_, c)| **c)
+                .map(|((name, _, _), _)| *name)
+                .collect()
+        };
+        let heresy = with_added("heresy-test-legion", &added, false, false).expect("the folder's list");
+        let heresy = names(&heresy);
+        assert!(heresy.iter().all(|n| n.starts_with("heresy/")), "{heresy:?}");
+        let codex = with_added("codex astartes", &added, false, false).expect("a built-in list");
+        let codex = names(&codex);
+        assert!(codex.contains(&"netea/codex-astartes.yaml"), "{codex:?}");
+        assert!(!codex.iter().any(|n| n.starts_with("heresy/")), "{codex:?}");
+        assert!(with_added("no such army", &added, false, false).is_none());
+        // The folder's list, checked with only these files, as with all.
+        let roster = dir.join("rosters/legal.ok.txt");
+        let text = std::fs::read_to_string(&roster).expect("the fixture");
+        let chosen = load_for_key(
+            Some(&dir),
+            &ListKey::Name("heresy-test-legion".into()),
+            false,
+            false,
+        );
+        let every = load(Some(&dir));
+        assert!(chosen.catalogue.lists.len() < every.catalogue.lists.len());
+        let one = crate::check::check_text(&chosen.catalogue, "legal.ok.txt", &text);
+        let all = crate::check::check_text(&every.catalogue, "legal.ok.txt", &text);
+        let shown = |d: &[Diagnostic]| crate::report::terminal::diagnostics(d, false);
+        assert_eq!(shown(&one.diagnostics), shown(&all.diagnostics));
+        assert!(one.legal());
     }
 }

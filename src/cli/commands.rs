@@ -3,8 +3,9 @@
 
 use super::io::{find, load_event, usage, write_atomically};
 use super::{Args, Command, EventAction, Format, Output, status};
-use crate::catalogue::{self, ArmyList, Catalogue, LoadReport};
+use crate::catalogue::{self, ArmyList, Catalogue, ListKey, LoadReport};
 use crate::diagnostic::Diagnostic;
+use crate::import::snapfire::Link;
 use crate::report::terminal;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -12,26 +13,40 @@ use std::path::Path;
 
 /// The one army list a command needs, when it needs only one: then the
 /// catalogue loads only that list and what it uses. A roster file is read
-/// here just for its header; a check of several files, or with an event,
+/// here just for its header (a Snapfire link for its list, a BattleScribe
+/// roster for its catalogues); a check of several files, or with an event,
 /// needs every list. With it, whether the command may need the scenario
 /// files (only a check of a roster with no `Scenario:` line does not).
-fn army_named(command: &Command) -> Option<(String, bool)> {
-    let from_roster = |path: &Path| -> Option<(String, bool)> {
+fn army_named(command: &Command) -> Option<(ListKey, bool)> {
+    let from_roster = |path: &Path| -> Option<(ListKey, bool)> {
+        let link = |text: &str| Some((ListKey::Snapfire(Link::parse(text).ok()?.list), false));
+        if let Some(text) = super::print::link_argument(path) {
+            return link(text);
+        }
         // Only a regular file of a roster's size; anything else is left to
         // the command, which reports it.
         let bytes = crate::source::read_regular(path, crate::roster::MAX_ROSTER_BYTES).ok()?;
-        let text = String::from_utf8_lossy(&bytes);
-        let file = crate::source::SourceFile::new(path.display().to_string(), text.as_ref());
-        crate::roster::army_and_scenario(&file)
+        let name = path.display().to_string();
+        if crate::import::battlescribe::is_roster(&name, &bytes) {
+            // Read into text with no `Scenario:` line.
+            return crate::import::battlescribe::list_key(&name, &bytes).map(|key| (key, false));
+        }
+        let text = crate::roster::decode(&bytes).ok()?;
+        if crate::import::snapfire::is_link(&text) {
+            return link(&text);
+        }
+        let file = crate::source::SourceFile::new(name, text);
+        crate::roster::army_and_scenario(&file).map(|(army, scenario)| (ListKey::Name(army), scenario))
     };
+    let named = |army: &String| Some((ListKey::Name(army.clone()), true));
     match command {
         Command::Check {
             files, event: None, ..
         } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
-        Command::Options { army, .. } => Some((army.clone(), true)),
-        Command::New { army: Some(army), .. } => Some((army.clone(), true)),
-        Command::Explain { army: Some(army), .. } => Some((army.clone(), true)),
-        Command::Sheet { army: Some(army), .. } => Some((army.clone(), true)),
+        Command::Options { army, .. } => named(army),
+        Command::New { army: Some(army), .. } => named(army),
+        Command::Explain { army: Some(army), .. } => named(army),
+        Command::Sheet { army: Some(army), .. } => named(army),
         Command::Sheet {
             army: None,
             roster: Some(path),
@@ -51,13 +66,13 @@ pub fn run(args: &Args, color: bool) -> Output {
     };
     let load = || match army_named(&args.command) {
         // A check prints no datasheet, so it needs no glossary.
-        Some((army, scenarios))
+        Some((key, scenarios))
             if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) =>
         {
-            catalogue::load_for_check_with(args.lists.as_deref(), &army, scenarios)
+            catalogue::load_for_key(args.lists.as_deref(), &key, false, scenarios)
         }
-        Some((army, _)) if checks == catalogue::Checks::Added => {
-            catalogue::load_for_army(args.lists.as_deref(), &army)
+        Some((key, _)) if checks == catalogue::Checks::Added => {
+            catalogue::load_for_key(args.lists.as_deref(), &key, true, true)
         }
         _ => catalogue::load_with(args.lists.as_deref(), checks),
     };

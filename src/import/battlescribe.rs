@@ -426,6 +426,35 @@ fn crowded_element(text: &str) -> Option<usize> {
     None
 }
 
+/// What a roster says of the lists it was built from (its game system, and
+/// each force's catalogue id and name), for loading only what it needs;
+/// `None` for a file [`read`] would refuse.
+pub fn list_key(name: &str, bytes: &[u8]) -> Option<crate::catalogue::ListKey> {
+    let text = unpack(name, bytes).ok()?;
+    if crowded_element(&text).is_some() {
+        return None;
+    }
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: MAX_NODES,
+        entity_resolver: None,
+    };
+    let document = roxmltree::Document::parse_with_options(&text, options).ok()?;
+    let root = document.root_element();
+    if root.tag_name().name() != "roster" {
+        return None;
+    }
+    let forces: Vec<(String, String)> = forces(root)
+        .into_iter()
+        .map(|f| {
+            let attribute = |key: &str| f.attribute(key).unwrap_or_default().to_string();
+            (attribute("catalogueId"), attribute("catalogueName"))
+        })
+        .collect();
+    let game = (root.attribute("gameSystemName")).and_then(crate::games::GameId::from_battlescribe_system);
+    (!forces.is_empty()).then_some(crate::catalogue::ListKey::BattleScribe { game, forces })
+}
+
 /// Every force, nested forces included, in document order; at most
 /// [`MAX_FORCES`].
 fn forces<'a, 'i>(root: roxmltree::Node<'a, 'i>) -> Vec<roxmltree::Node<'a, 'i>> {

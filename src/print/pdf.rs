@@ -44,21 +44,27 @@ const PAD_X: f32 = 2.5;
 const PAD_Y: f32 = 1.6;
 const SHADE: f32 = 0.86;
 
+mod prepared;
+
 struct Fonts {
     regular: Face,
     bold: Face,
 }
 
-/// One weight: the parsed font, and the advance widths of the characters
-/// below `TABLE` looked up once, as layout measures every character of
-/// every word several times.
+/// One weight: the advance widths of the characters below `TABLE` and of
+/// `COMMON_SIGNS`, prepared ahead ([`prepared`]), as layout measures every
+/// character of every word several times; the whole font, parsed only
+/// when a document draws another character.
 struct Face {
-    font: ParsedFont,
+    ttf: &'static [u8],
+    font: OnceLock<Option<ParsedFont>>,
     /// Font units per em.
     units: f32,
     /// Advance of each character below `TABLE`, `NO_GLYPH` when the font
     /// has none.
     advances: Vec<u16>,
+    /// Advance of each of `COMMON_SIGNS`, `NO_GLYPH` when the font has none.
+    signs: Vec<(char, u16)>,
     /// What a character without a glyph measures (it prints as U+FFFD).
     fallback: f32,
 }
@@ -69,62 +75,64 @@ const TABLE: u32 = 0x250;
 const NO_GLYPH: u16 = u16::MAX;
 
 impl Face {
-    fn new(font: ParsedFont) -> Face {
-        let units = f32::from(font.units_per_em.max(1));
-        let advance = |c: u32| {
-            font.lookup_glyph_index(c)
-                .filter(|g| *g != 0)
-                .map(|g| font.get_glyph_width(g).unwrap_or(0))
-        };
-        let advances = (0..TABLE)
-            .map(|c| advance(c).map_or(NO_GLYPH, |w| w.min(NO_GLYPH - 1)))
-            .collect();
-        let fallback = advance(u32::from(REPLACEMENT)).map_or(units / 2.0, f32::from);
+    fn new(ttf: &'static [u8], prepared: &prepared::Prepared) -> Face {
         Face {
-            font,
-            units,
-            advances,
-            fallback,
+            ttf,
+            font: OnceLock::new(),
+            units: f32::from(prepared.units().max(1)),
+            advances: prepared.advances(),
+            signs: prepared.signs(),
+            fallback: f32::from(prepared.fallback()),
+        }
+    }
+
+    /// The whole font, parsed on first use.
+    fn font(&self) -> Option<&ParsedFont> {
+        self.font
+            .get_or_init(|| ParsedFont::from_bytes(self.ttf, 0, &mut Vec::new()))
+            .as_ref()
+    }
+
+    /// The prepared advance of `c`, if it has one.
+    fn prepared(&self, c: char) -> Option<u16> {
+        match self.advances.get(c as usize) {
+            Some(&w) => Some(w),
+            None => self.signs.iter().find(|(s, _)| *s == c).map(|(_, w)| *w),
         }
     }
 
     /// The advance of `c` in font units.
     fn advance(&self, c: char) -> f32 {
-        match self.advances.get(c as usize) {
-            Some(&NO_GLYPH) => self.fallback,
-            Some(&w) => f32::from(w),
+        match self.prepared(c) {
+            Some(NO_GLYPH) => self.fallback,
+            Some(w) => f32::from(w),
             None => self
-                .font
-                .lookup_glyph_index(u32::from(c))
-                .filter(|g| *g != 0)
-                .map_or(self.fallback, |g| {
-                    f32::from(self.font.get_glyph_width(g).unwrap_or(0))
-                }),
+                .font()
+                .and_then(|font| {
+                    let g = font.lookup_glyph_index(u32::from(c)).filter(|g| *g != 0)?;
+                    Some(f32::from(font.get_glyph_width(g).unwrap_or(0)))
+                })
+                .unwrap_or(self.fallback),
         }
     }
 
     fn has(&self, c: char) -> bool {
-        match self.advances.get(c as usize) {
-            Some(&w) => w != NO_GLYPH,
-            None => self.font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0),
+        match self.prepared(c) {
+            Some(w) => w != NO_GLYPH,
+            None => self
+                .font()
+                .is_some_and(|font| font.lookup_glyph_index(u32::from(c)).is_some_and(|g| g != 0)),
         }
     }
 }
 
-/// The fonts, parsed once per process.
+/// The fonts' prepared widths, read once per process.
 fn fonts() -> Result<&'static Fonts, PrintError> {
-    static FONTS: OnceLock<Option<Fonts>> = OnceLock::new();
-    FONTS
-        .get_or_init(|| {
-            let regular = ParsedFont::from_bytes(REGULAR_TTF, 0, &mut Vec::new())?;
-            let bold = ParsedFont::from_bytes(BOLD_TTF, 0, &mut Vec::new())?;
-            Some(Fonts {
-                regular: Face::new(regular),
-                bold: Face::new(bold),
-            })
-        })
-        .as_ref()
-        .ok_or(PrintError::Font)
+    static FONTS: OnceLock<Fonts> = OnceLock::new();
+    Ok(FONTS.get_or_init(|| Fonts {
+        regular: Face::new(REGULAR_TTF, &prepared::REGULAR),
+        bold: Face::new(BOLD_TTF, &prepared::BOLD),
+    }))
 }
 
 /// What a character the font has no glyph for is printed as.
@@ -1077,7 +1085,8 @@ fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<P
                 } else {
                     (REGULAR_TTF, REGULAR_NAME)
                 };
-                subset(ttf, &fonts.face(bold).font, name, chars)?
+                let full = fonts.face(bold).font().ok_or(PrintError::Font)?;
+                subset(ttf, full, name, chars)?
             }
         };
         doc.resources.fonts.map.insert(id, PdfFont::new(font));
@@ -1223,23 +1232,26 @@ struct CommonSubset {
 /// curly quotes.
 const COMMON_SIGNS: &str = "☐↳…▶‘’“”–—•";
 
+/// The characters of the common subsets that a weight has (`has`).
+fn common_chars(has: impl Fn(char) -> bool) -> BTreeSet<char> {
+    (' '..='~')
+        .chain('\u{a0}'..='\u{ff}')
+        .chain(COMMON_SIGNS.chars())
+        .filter(|&c| has(c))
+        .collect()
+}
+
+/// A weight's common subset, read from its prepared program.
 fn common_subset(bold: bool) -> Option<&'static CommonSubset> {
     static REGULAR: OnceLock<Option<CommonSubset>> = OnceLock::new();
     static BOLD: OnceLock<Option<CommonSubset>> = OnceLock::new();
     let make = || {
-        let face = &fonts().ok()?.face(bold);
-        let (ttf, name) = if bold {
-            (BOLD_TTF, BOLD_NAME)
-        } else {
-            (REGULAR_TTF, REGULAR_NAME)
-        };
-        let chars: BTreeSet<char> = (' '..='~')
-            .chain('\u{a0}'..='\u{ff}')
-            .chain(COMMON_SIGNS.chars())
-            .filter(|&c| face.has(c))
-            .collect();
-        let font = subset(ttf, &face.font, name, &chars).ok()?;
-        let deflated = deflate_fast(&font.original_bytes);
+        let face = fonts().ok()?.face(bold);
+        let prepared = if bold { &prepared::BOLD } else { &prepared::REGULAR };
+        let chars = common_chars(|c| face.has(c));
+        let mut font = ParsedFont::from_bytes(prepared.subset, 0, &mut Vec::new())?;
+        font.font_name = Some(prepared.name.to_string());
+        let deflated = (!prepared.deflated.is_empty()).then(|| prepared.deflated.to_vec());
         Some(CommonSubset {
             chars,
             font,
