@@ -264,7 +264,29 @@ impl SheetKind for EpicKind {
         raw: raw::Datasheet,
         parsed: OnceLock<Option<crate::notation::Sheet>>,
     ) -> Datasheet {
-        super::link::datasheet(game, faction, raw, parsed)
+        let known = |value: raw::Known<String>| match value {
+            raw::Known::Value(v) => Some(v),
+            raw::Known::Missing(_) => None,
+        };
+        Datasheet {
+            game,
+            id: raw.id,
+            name: raw.name,
+            aliases: raw.aliases,
+            unit_type: raw.unit_type,
+            speed: known(raw.speed),
+            armour: known(raw.armour),
+            cc: known(raw.cc),
+            ff: known(raw.ff),
+            weapons: raw.weapons,
+            notes: raw.notes,
+            critical_hit: raw.critical_hit,
+            faction: faction.to_string(),
+            remarks: raw.remarks,
+            missing_why: raw.missing_why,
+            parsed,
+            written: OnceLock::new(),
+        }
     }
     fn any(stored: &Datasheet) -> AnySheet<'_> {
         AnySheet::Epic(stored)

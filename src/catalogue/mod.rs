@@ -752,7 +752,7 @@ impl Datasheet {
     /// This datasheet with other values as written (a unit as fielded);
     /// they are parsed on first use.
     pub fn with_written(&self, written: raw::Datasheet) -> Datasheet {
-        link::datasheet(self.game, &self.faction, written, std::sync::OnceLock::new())
+        <kinds::EpicKind as SheetKind>::store(self.game, &self.faction, written, std::sync::OnceLock::new())
     }
 
     /// The datasheet as written.
