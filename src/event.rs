@@ -26,6 +26,13 @@ pub struct EventFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^\d{4}-\d{2}-\d{2}$"))]
     pub date: Option<String>,
+    /// When submissions to `muster serve` close: `YYYY-MM-DD` (the end of
+    /// that day) or `YYYY-MM-DD HH:MM`, in UTC unless an offset follows
+    /// (`Z`, `+01:00`). Until then a player may replace or withdraw their
+    /// submission through its private link; after it, neither.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})?)?$"))]
+    pub deadline: Option<String>,
     pub game: GameId,
     /// The points limit every roster is built to (1 to 100,000).
     #[schemars(range(min = 1, max = 100_000))]
@@ -118,6 +125,60 @@ fn valid_date(text: &str) -> bool {
     (1..=days).contains(&day)
 }
 
+/// The moment a deadline names, in seconds since 1970 (UTC): a date alone
+/// is the end of that day; a time without an offset is UTC. `None` when it
+/// is not a real date and time.
+pub fn deadline_seconds(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let date = text.get(..10)?;
+    if !valid_date(date) {
+        return None;
+    }
+    let year: i64 = date[..4].parse().ok()?;
+    let month: i64 = date[5..7].parse().ok()?;
+    let day: i64 = date[8..10].parse().ok()?;
+    let days = days_from_civil(year, month, day);
+    let rest = &text[10..];
+    if rest.is_empty() {
+        return Some((days + 1) * 86_400);
+    }
+    let rest = rest.strip_prefix(['T', ' '])?;
+    let two = |s: &str| -> Option<i64> {
+        (s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+    };
+    let (hour, minute) = (two(rest.get(..2)?)?, two(rest.get(3..5)?)?);
+    if rest.get(2..3)? != ":" || hour > 23 || minute > 59 {
+        return None;
+    }
+    let offset = match rest.get(5..)? {
+        "" | "Z" => 0,
+        zone => {
+            let sign = match zone.get(..1)? {
+                "+" => 1,
+                "-" => -1,
+                _ => return None,
+            };
+            let (h, m) = (two(zone.get(1..3)?)?, two(zone.get(4..6)?)?);
+            if zone.len() != 6 || zone.get(3..4)? != ":" || h > 14 || m > 59 {
+                return None;
+            }
+            sign * (h * 3600 + m * 60)
+        }
+    };
+    Some(days * 86_400 + hour * 3600 + minute * 60 - offset)
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 // `schema()`: the event file's JSON Schema (published as
 // `schema/event.schema.json`), generated from `EventFile`; and
 // `schema_validator()`, compiled from it once.
@@ -159,6 +220,16 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                 Diagnostic::error(Code::EventFile, format!("`{date}` is not a date"))
                     .at(&source, at("/date"))
                     .fix("write the date as YYYY-MM-DD, e.g. `date: 2026-12-05`"),
+            );
+        }
+    }
+
+    if let Some(deadline) = &file.deadline {
+        if deadline_seconds(deadline).is_none() {
+            problems.push(
+                Diagnostic::error(Code::EventFile, format!("`{deadline}` is not a date and time"))
+                    .at(&source, at("/deadline"))
+                    .fix("write the deadline as YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC, or with an offset such as +01:00), e.g. `deadline: 2026-12-04 18:00`"),
             );
         }
     }
@@ -391,4 +462,38 @@ pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deadline_seconds;
+
+    #[test]
+    fn deadlines_are_dates_or_times_in_utc_or_with_an_offset() {
+        // 2026-12-04 is day 20,791 since 1970.
+        let day = 20_791 * 86_400;
+        assert_eq!(deadline_seconds("2026-12-04"), Some(day + 86_400));
+        assert_eq!(deadline_seconds("2026-12-04 18:00"), Some(day + 18 * 3600));
+        assert_eq!(deadline_seconds("2026-12-04T18:00Z"), Some(day + 18 * 3600));
+        assert_eq!(deadline_seconds("2026-12-04 18:00+01:00"), Some(day + 17 * 3600));
+        assert_eq!(
+            deadline_seconds("2026-12-04 18:00-00:30"),
+            Some(day + 18 * 3600 + 1800)
+        );
+        assert_eq!(deadline_seconds("1970-01-01 00:00"), Some(0));
+        for bad in [
+            "2026-13-04",
+            "2026-02-30",
+            "2026-12-04 24:00",
+            "2026-12-04 18:60",
+            "2026-12-04 18",
+            "2026-12-04 18:00+1",
+            "2026-12-04 18:00 CET",
+            "04/12/2026",
+            "",
+            "2026-12-04 1８:00",
+        ] {
+            assert_eq!(deadline_seconds(bad), None, "{bad}");
+        }
+    }
 }

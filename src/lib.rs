@@ -26,6 +26,7 @@ pub mod batch;
 pub mod battlegroups;
 pub mod catalogue;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod counts_as;
 pub mod diagnostic;
@@ -43,6 +44,7 @@ pub mod resolve;
 pub mod roster;
 pub mod rules;
 pub mod scenario;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod source;
 pub mod validate;

@@ -943,7 +943,21 @@ impl Resolver<'_, '_> {
             ),
         )
         .at(&self.roster.file, name.span);
-        if let Some(suggestion) = list.formation_names.suggest(&name.value) {
+        // `Tactical Detachment, Rhinos`: a formation and its upgrades with
+        // the colon left out (a name may hold commas, so it reads as one).
+        let colon = name
+            .value
+            .split_once(',')
+            .filter(|(head, _)| matches!(list.formation_names.lookup(head.trim()), Lookup::Found(_)));
+        if let Some((head, rest)) = colon {
+            let fixed = format!("{}: {}", head.trim(), rest.trim());
+            d = d
+                .label(format!(
+                    "a colon goes after the {}: `{fixed}`",
+                    list.game.entry_noun()
+                ))
+                .fix(fixed);
+        } else if let Some(suggestion) = list.formation_names.suggest(&name.value) {
             d = d
                 .label(format!("did you mean `{suggestion}`?"))
                 .fix(suggestion.to_string());

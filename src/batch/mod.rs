@@ -11,12 +11,15 @@
 //! Invariant: one input gives exactly one [`Checked`], whatever its bytes
 //! are; a file that cannot be read is a result, never an early return.
 
+pub mod documents;
 mod duplicates;
+mod spool;
 mod walk;
 
 pub use duplicates::{
     Duplicate, DuplicateGroup, DuplicateKind, Keys, duplicate_groups, duplicates, duplicates_of,
 };
+pub use spool::{Spool, Spooled};
 pub use walk::{Input, Origin, collect};
 
 use crate::check::Checked;

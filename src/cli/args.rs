@@ -157,7 +157,8 @@ pub enum Command {
     },
     /// Start the web builder: a local page where a roster is built by
     /// clicking and checked on every change. With --submissions, players
-    /// submit rosters to the event and /organiser shows the report.
+    /// submit rosters to the event and the organiser sees them on
+    /// /organiser, with the organiser's key.
     Serve {
         /// The address to listen on; only this machine by default.
         #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
@@ -165,10 +166,36 @@ pub enum Command {
         /// Check every roster against an event's rules too.
         #[arg(long, value_name = "EVENT.yaml")]
         event: Option<PathBuf>,
-        /// Accept submissions for the event into this folder (one new file
-        /// each) and show its report on /organiser. Needs --event.
+        /// Accept submissions for the event into this folder (a file per
+        /// player, replaced when they submit again) and show them on
+        /// /organiser. Needs --event.
         #[arg(long, value_name = "DIR", requires = "event")]
         submissions: Option<PathBuf>,
+        /// The address players use, behind a reverse proxy
+        /// (`https://muster.example.org`): links use it, and requests must
+        /// name its host.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
+        /// Take each client's address from the proxy's X-Forwarded-For, for
+        /// the rate limits. Only behind a proxy that sets it.
+        #[arg(long)]
+        trust_proxy: bool,
+        /// The organiser's key for /organiser (default: the
+        /// MUSTER_ORGANISER_KEY environment variable, else a random key
+        /// printed at start).
+        #[arg(long, value_name = "KEY")]
+        organiser_key: Option<String>,
+        /// Connections served at once.
+        #[arg(long, value_name = "N", default_value_t = 1024)]
+        max_connections: usize,
+        /// Checks (pages, clicks, downloads) a client may ask for a minute;
+        /// 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 600)]
+        checks_per_minute: u32,
+        /// Submissions (and organiser log-ins) a client may send a minute;
+        /// 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        submissions_per_minute: u32,
     },
     /// Write the JSON Schemas of list files and of the JSON output.
     Schema {

@@ -162,13 +162,29 @@ pub fn run(args: &Args, color: bool) -> Output {
                     listen,
                     event,
                     submissions,
+                    public_url,
+                    trust_proxy,
+                    organiser_key,
+                    max_connections,
+                    checks_per_minute,
+                    submissions_per_minute,
                 } => {
                     let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
                         Some(Ok(event)) => Some(event),
                         Some(Err(out)) => return out,
                         None => None,
                     };
-                    super::serve::serve(catalogue, listen, event, submissions.as_deref())
+                    let hosting = super::serve::Hosting {
+                        listen,
+                        submissions: submissions.as_deref(),
+                        public_url: public_url.as_deref(),
+                        trust_proxy: *trust_proxy,
+                        organiser_key: organiser_key.clone(),
+                        max_connections: *max_connections,
+                        checks_per_minute: *checks_per_minute,
+                        submissions_per_minute: *submissions_per_minute,
+                    };
+                    super::serve::serve(catalogue, event, &hosting)
                 }
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }

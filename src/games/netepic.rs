@@ -56,10 +56,6 @@ pub fn victory_points_of_cost(points: i64) -> u32 {
     u32::try_from((points - 1) / 100 + 1).unwrap_or(u32::MAX)
 }
 
-/// A titan's hull and weapons are rounded up to this many points (6.1
-/// step 3, line 923).
-pub const TITAN_ROUNDING: u32 = 50;
-
 /// What kind of army a list makes as the core army (1.2.2, lines 192-198).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArmyKind {
@@ -124,11 +120,6 @@ impl ListAllies {
     }
 }
 
-/// The row of `list`, if the tables name it.
-pub fn allies_of(list: &str) -> Option<&'static ListAllies> {
-    ALLIES.iter().find(|row| row.list == list)
-}
-
 const MARINES: &str = "netepic-adeptus-astartes";
 const CHAOS: &str = "netepic-chaos";
 const ELDAR: &str = "netepic-eldar";
@@ -138,7 +129,7 @@ const GUARD: &str = "netepic-imperial-guard";
 
 /// The ally tables (1.2.3 and 1.2.4, lines 202-231) for the shipped army
 /// books. The decisions about rows the text conversion broke are written
-/// in every book's `decisions` (by `examples/netepic_import.rs`).
+/// in every book's `decisions` (by `tools/netepic-import`).
 pub const ALLIES: &[ListAllies] = &[
     ListAllies {
         list: MECHANICUS,
@@ -421,7 +412,7 @@ const fn power(name: &'static str, tags: &'static [&'static str]) -> Variant {
 
 /// The codex variants of the army books, and the standard armies a book
 /// holds beside its codex (Kroot Mercenaries). The decisions behind them
-/// are written in each book's `decisions` (by `examples/netepic_import.rs`).
+/// are written in each book's `decisions` (by `tools/netepic-import`).
 pub const VARIANTS: &[Variant] = &[
     chapter("Black Templars", &["black-templars"]),
     chapter("Blood Angels", &["blood-angels"]),
@@ -720,6 +711,10 @@ mod tests {
         assert_eq!(victory_points_of_cost(125), 2);
         assert_eq!(victory_points_of_cost(0), 0);
         assert_eq!(victory_points_of_cost(-5), 0);
+    }
+
+    fn allies_of(list: &str) -> Option<&'static ListAllies> {
+        ALLIES.iter().find(|row| row.list == list)
     }
 
     #[test]

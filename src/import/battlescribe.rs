@@ -31,7 +31,6 @@ use crate::catalogue::{ArmyList, Catalogue, ListLookup};
 use crate::diagnostic::{Code, Diagnostic, Label};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write as _;
-use std::io::Read;
 
 /// The most bytes a `.rosz` may unpack to (a large roster is under 1 MiB).
 pub const MAX_UNZIPPED: u64 = 4 * 1024 * 1024;
@@ -94,7 +93,9 @@ fn unpack(name: &str, bytes: &[u8]) -> Result<String, Box<Diagnostic>> {
     })
 }
 
+#[cfg(feature = "rosz")]
 fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
+    use std::io::Read;
     let broken = |detail: String| {
         unreadable(
             format!("the .rosz archive cannot be read: {detail}"),
@@ -154,6 +155,16 @@ fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
         return Err(bomb(cap));
     }
     Ok(out)
+}
+
+/// A library built without the `rosz` feature reads no zip archive: a
+/// `.rosz` is refused whole, as one it cannot open.
+#[cfg(not(feature = "rosz"))]
+fn unzip(_: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
+    Err(unreadable(
+        "this build of muster does not read .rosz archives (built without the `rosz` feature)",
+        "save the roster as a plain .ros from BattleScribe, or build muster with its default features",
+    ))
 }
 
 /// A roster read: muster roster text, and the XML it came from.

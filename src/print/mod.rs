@@ -11,11 +11,13 @@ pub mod card;
 pub mod heresy;
 mod html;
 pub mod netepic;
+#[cfg(feature = "pdf")]
 mod pdf;
 pub mod ships;
 pub mod space_fleet;
 pub mod view;
 
+#[cfg(feature = "pdf")]
 pub use pdf::{Pdf, unprintable_note};
 pub use view::{CribSheet, RosterSheet};
 
@@ -42,11 +44,13 @@ pub fn crib_html(sheet: &CribSheet, paper: Paper) -> Result<String, PrintError> 
     html::crib(sheet, paper)
 }
 
+#[cfg(feature = "pdf")]
 pub fn crib_pdf(sheet: &CribSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     pdf::crib(sheet, paper).map(|pdf| pdf.bytes)
 }
 
 /// The crib sheet's PDF with the characters its font could not show.
+#[cfg(feature = "pdf")]
 pub fn crib_pdf_document(sheet: &CribSheet, paper: Paper) -> Result<Pdf, PrintError> {
     pdf::crib(sheet, paper)
 }
@@ -55,11 +59,13 @@ pub fn roster_html(roster: &RosterSheet, paper: Paper) -> Result<String, PrintEr
     html::roster(roster, paper)
 }
 
+#[cfg(feature = "pdf")]
 pub fn roster_pdf(roster: &RosterSheet, paper: Paper) -> Result<Vec<u8>, PrintError> {
     pdf::roster(roster, paper).map(|pdf| pdf.bytes)
 }
 
 /// The roster's PDF with the characters its font could not show.
+#[cfg(feature = "pdf")]
 pub fn roster_pdf_document(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
     pdf::roster(roster, paper)
 }

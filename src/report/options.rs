@@ -265,7 +265,7 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
             let _ = writeln!(
                 out,
                 "  {:<32} {:>5} pts{initiative}",
-                f.name,
+                crate::roster::writable_name(&f.name, &f.aliases),
                 points_text(f.points)
             );
             if !f.units.is_empty() {
@@ -280,7 +280,11 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue) -> String {
                 let ups: Vec<String> = f
                     .upgrades
                     .iter()
-                    .map(|&u| format!("{} ({})", list.upgrades[u].name, offered_cost(list, fi, u)))
+                    .map(|&u| {
+                        let up = &list.upgrades[u];
+                        let name = crate::roster::writable_name(&up.name, &up.aliases);
+                        format!("{name} ({})", offered_cost(list, fi, u))
+                    })
                     .collect();
                 let _ = writeln!(out, "      upgrades: {}", ups.join(", "));
             }
@@ -406,12 +410,30 @@ pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
         let _ = writeln!(out, "\n# --- {} ---", section.name);
         for &fi in &section.formations {
             let f = &list.formations[fi];
-            let _ = writeln!(out, "# {}  [{}]", f.name, points_text(f.points));
+            let name = crate::roster::writable_name(&f.name, &f.aliases);
+            // A cost the roster can state as written; an unknown or negative
+            // base (bought through upgrades) is a comment, so that the line
+            // still reads once its `#` is gone.
+            match f.points {
+                Some(p) if p >= 0 => {
+                    let _ = writeln!(out, "# {name}  [{p}]");
+                }
+                Some(p) => {
+                    let _ = writeln!(out, "# {name}  # {p} points before its upgrades");
+                }
+                None => {
+                    let _ = writeln!(out, "# {name}  # points not in the sources");
+                }
+            }
             if !f.upgrades.is_empty() {
                 let ups: Vec<String> = f
                     .upgrades
                     .iter()
-                    .map(|&u| format!("{} {}", list.upgrades[u].name, offered_cost(list, fi, u)))
+                    .map(|&u| {
+                        let up = &list.upgrades[u];
+                        let name = crate::roster::writable_name(&up.name, &up.aliases);
+                        format!("{name} {}", offered_cost(list, fi, u))
+                    })
                     .collect();
                 let _ = writeln!(out, "#   upgrades: {}", ups.join(", "));
             }

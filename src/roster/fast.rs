@@ -15,7 +15,7 @@
 //! that is part of a multi-byte character is always a letter here, and a
 //! word never ends inside a character.
 
-use super::parse::{Body, HeaderKey, NativeLine};
+use super::syntax::{Body, HeaderKey, NativeLine};
 use super::{Item, Spanned};
 use crate::source::Span;
 
@@ -227,15 +227,38 @@ impl Reader<'_> {
         }
     }
 
+    /// `head_name`: names joined by commas (`Eldrad Ulthran, Farseer of
+    /// Ulthwe`).
+    fn head_name(&self, p: usize) -> Option<usize> {
+        let mut end = self.name(p)?;
+        while self.at(end) == Some(b',') {
+            match self.name(self.ws(end + 1)) {
+                Some(e) => end = e,
+                None => break,
+            }
+        }
+        Some(end)
+    }
+
     /// `item`: a name with an optional count before or after it.
     fn item(&self, p: usize) -> Option<(usize, Item)> {
+        self.counted(p, Self::name)
+    }
+
+    /// `head`: the entry's own name, commas and all, with its count.
+    fn head(&self, p: usize) -> Option<(usize, Item)> {
+        self.counted(p, Self::head_name)
+    }
+
+    /// A name read by `name_rule` with an optional count before or after it.
+    fn counted(&self, p: usize, name_rule: fn(&Self, usize) -> Option<usize>) -> Option<(usize, Item)> {
         let mut count = None;
         let mut q = p;
         if let Some((e, value)) = self.count_prefix(p) {
             count = Some(value);
             q = self.ws(e);
         }
-        let name_end = self.name(q)?;
+        let name_end = name_rule(self, q)?;
         let mut end = name_end;
         let r = self.ws(name_end);
         if r > name_end
@@ -302,7 +325,7 @@ impl Reader<'_> {
 
     /// `entry`: an item, then a cost and upgrades in either order.
     fn entry(&self, p: usize) -> Option<(usize, Body)> {
-        let (e, item) = self.item(p)?;
+        let (e, item) = self.head(p)?;
         let q = self.ws(e);
         let mut upgrades = Vec::new();
         if let Some((c, cost)) = self.cost(q) {

@@ -6,10 +6,11 @@
 
 mod fast;
 mod parse;
+mod syntax;
 
 pub use parse::{
     MAX_COUNT, MAX_FORMATIONS, MAX_ROSTER_BYTES, Unreadable, army_and_scenario, army_name, decode, parse,
-    parse_reference, reader_disagreements,
+    parse_reference, reader_disagreements, reads_back, writable_name,
 };
 
 use crate::source::{SourceFile, Span};

@@ -1,5 +1,6 @@
 //! The roster parser: bytes to text, text to lines, lines to a [`Roster`].
 
+use super::syntax::{Body, HeaderKey, NativeLine};
 use super::{CountsAs, Dialect, Entry, Header, Item, Roster, Spanned};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{SourceFile, Span};
@@ -236,6 +237,33 @@ pub fn army_and_scenario(file: &SourceFile) -> Option<(String, bool)> {
     army.map(|army| (army, scenario))
 }
 
+/// Whether a roster line of `name` alone reads back as an entry of that
+/// name: no `:`, `[`, `#` or count that a roster would read otherwise.
+pub fn reads_back(name: &str) -> bool {
+    matches!(
+        super::fast::native_line(name, 0),
+        Some(NativeLine {
+            indent: 0,
+            body: Some(Body::Entry { item, upgrades, cost: None }),
+        }) if upgrades.is_empty() && !item.counted && item.name.value == name
+    )
+}
+
+/// The name a roster should write for an entry called `name`: the name
+/// itself when a roster line reads it back, else its first alias that
+/// does (`Salamanders - 8th Company - Firedrakes` for a card whose name
+/// holds ` : `).
+pub fn writable_name<'a>(name: &'a str, aliases: &'a [String]) -> &'a str {
+    if reads_back(name) {
+        return name;
+    }
+    aliases
+        .iter()
+        .map(String::as_str)
+        .find(|a| reads_back(a))
+        .unwrap_or(name)
+}
+
 /// Each line on which the hand-written reader and the grammar differ, read
 /// as a native line, a Snapfire heading and a Snapfire details line: what
 /// one gave and what the other did. [`parse`] would hide a line the fast
@@ -385,9 +413,14 @@ fn rule_name(rule: &Rule) -> &'static str {
         Rule::header | Rule::header_key => "a header key",
         Rule::header_value => "a value",
         Rule::counts_as => "`Counts as: model = entry`",
-        Rule::entry | Rule::item | Rule::name | Rule::name_word | Rule::paren_group | Rule::plain_name => {
-            "a name"
-        }
+        Rule::entry
+        | Rule::head
+        | Rule::head_name
+        | Rule::item
+        | Rule::name
+        | Rule::name_word
+        | Rule::paren_group
+        | Rule::plain_name => "a name",
         Rule::upgrades => "an upgrade",
         Rule::count_prefix | Rule::count_suffix | Rule::times => "a count",
         Rule::number => "a number",
@@ -420,7 +453,9 @@ fn parse_item(pair: Pair<'_, Rule>, offset: usize) -> Item {
                     counted = true;
                 }
             }
-            Rule::name => name = Spanned::new(part.as_str().to_string(), span(&part, offset)),
+            Rule::name | Rule::head_name => {
+                name = Spanned::new(part.as_str().to_string(), span(&part, offset));
+            }
             other => unreachable!("{other:?} not supposed to get there (parse_item)"),
         }
     }
@@ -732,96 +767,6 @@ impl<'f> Builder<'f> {
     }
 }
 
-/// The key of a header line, in the order the grammar tries them
-/// (`points limit` before `points`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum HeaderKey {
-    Army,
-    List,
-    Allies,
-    Ally,
-    PointsLimit,
-    Points,
-    Limit,
-    Player,
-    Event,
-    Version,
-    Scenario,
-    Side,
-    OpponentPoints,
-    OptionalRules,
-}
-
-impl HeaderKey {
-    pub(super) const ALL: [HeaderKey; 14] = [
-        HeaderKey::Army,
-        HeaderKey::List,
-        HeaderKey::Allies,
-        HeaderKey::Ally,
-        HeaderKey::PointsLimit,
-        HeaderKey::Points,
-        HeaderKey::Limit,
-        HeaderKey::Player,
-        HeaderKey::Event,
-        HeaderKey::Version,
-        HeaderKey::Scenario,
-        HeaderKey::Side,
-        HeaderKey::OpponentPoints,
-        HeaderKey::OptionalRules,
-    ];
-
-    pub(super) fn text(self) -> &'static str {
-        match self {
-            HeaderKey::Army => "army",
-            HeaderKey::List => "list",
-            HeaderKey::Allies => "allies",
-            HeaderKey::Ally => "ally",
-            HeaderKey::PointsLimit => "points limit",
-            HeaderKey::Points => "points",
-            HeaderKey::Limit => "limit",
-            HeaderKey::Player => "player",
-            HeaderKey::Event => "event",
-            HeaderKey::Version => "version",
-            HeaderKey::Scenario => "scenario",
-            HeaderKey::Side => "side",
-            HeaderKey::OpponentPoints => "opponent points",
-            HeaderKey::OptionalRules => "optional rules",
-        }
-    }
-
-    fn from_text(text: &str) -> Option<HeaderKey> {
-        HeaderKey::ALL
-            .into_iter()
-            .find(|k| k.text().eq_ignore_ascii_case(text))
-    }
-}
-
-/// What one native line holds, as both readers give it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Body {
-    Header {
-        key: HeaderKey,
-        value: Spanned<String>,
-    },
-    CountsAs {
-        model: Spanned<String>,
-        target: Spanned<String>,
-    },
-    Entry {
-        item: Item,
-        upgrades: Vec<Item>,
-        cost: Option<Spanned<u32>>,
-    },
-}
-
-/// One native line read: its indentation (a tab counts four) and its body,
-/// if it is not only a comment.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct NativeLine {
-    pub(super) indent: usize,
-    pub(super) body: Option<Body>,
-}
-
 /// Which reader reads the lines: the hand-written one (pest only for the
 /// message of a line it refuses), or the grammar's alone (the reference
 /// the tests compare against).
@@ -886,7 +831,7 @@ fn pest_body(pair: Pair<'_, Rule>, offset: usize) -> Option<Body> {
             let mut cost = None;
             for part in pair.into_inner() {
                 match part.as_rule() {
-                    Rule::item => item = Some(parse_item(part, offset)),
+                    Rule::head => item = Some(parse_item(part, offset)),
                     Rule::upgrades => upgrades = parse_upgrades(part, offset),
                     Rule::cost => cost = Some(parse_cost(part, offset)),
                     other => unreachable!("{other:?} not supposed to get there (entry)"),

@@ -1,23 +1,36 @@
-//! `muster serve`: a local web builder on the same engine. The page is one
+//! `muster serve`: a web builder on the same engine. The page is one
 //! form around the roster text; each click is an edit of that text
 //! ([`edit`]), each request one check of it ([`crate::check`]), the page
 //! rendered with askama from a [`view::Builder`]. The server keeps no state
-//! per player: the roster travels in the request (form field or query), so
-//! the share link is the page's own address.
+//! per player while building: the roster travels in the request (form
+//! field or query), so the share link is the page's own address.
 //!
-//! With `--submissions DIR` (and an event), players submit rosters to an
-//! event: each is written into DIR as a new file whose name muster makes,
-//! atomically; the organiser page is the batch report of DIR, made anew on
-//! each visit.
+//! With `--submissions DIR` (and an event), players submit rosters to the
+//! event ([`submit`]): each is stored durably in the [`inbox`], and the
+//! player gets a private link to see, replace or withdraw it until the
+//! event's deadline. The organiser's pages ([`organiser`]) need the
+//! organiser's key.
+//!
+//! Every request passes the [`guard`] first (host, cross-site posts, rate
+//! limits, body size and time, checks at once) and every answer gets its
+//! security headers; connections are accepted and bounded by [`net`].
 //!
 //! Invariants: every value from a request reaches a page only through
 //! askama's escaping; no path from a request reaches the file system (the
-//! only file written is a new submission, named here); request bodies are
+//! only files written are submissions, named here); request bodies are
 //! capped at [`MAX_BODY`]; the library does not print: the CLI binds the
-//! socket, says where, and calls [`run`].
+//! socket, says where, and calls [`run_with`].
 
 pub mod edit;
+pub mod guard;
+pub mod inbox;
+pub mod net;
+mod organiser;
+mod submit;
 pub mod view;
+
+pub use guard::Site;
+pub use net::Limits;
 
 use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
@@ -30,10 +43,8 @@ use axum::extract::{DefaultBodyLimit, Form, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use view::{Builder, GameLists};
 
 /// The largest request body accepted: a roster is far smaller (the
@@ -42,7 +53,7 @@ pub const MAX_BODY: usize = 256 * 1024;
 /// The largest roster text the builder takes (a roster file may be 1 MiB;
 /// a page that carries its roster in every request takes less).
 pub const MAX_ROSTER: usize = 64 * 1024;
-/// A player's name, as the submission form takes it.
+/// A player's name, as the builder's header takes it.
 const MAX_PLAYER: usize = 80;
 
 /// What the server serves.
@@ -60,46 +71,95 @@ pub struct Config {
 
 struct App {
     config: Config,
-    /// Makes submission names unique within a second.
-    counter: AtomicU64,
+    site: Site,
+    /// The submissions, with `Config::submissions`.
+    inbox: Option<inbox::Inbox>,
+    /// The organiser's secret.
+    organiser_key: String,
+    exports: organiser::Exports,
 }
 
 type Shared = Arc<App>;
 
-/// The application, ready for [`run`] or for in-process tests.
+/// The application with the default [`Site`] (a random organiser key),
+/// ready for [`run`] or for in-process tests. A submissions folder that
+/// cannot be read makes every request answer why.
 pub fn router(config: Config) -> Router {
+    match app(config, Site::default()) {
+        Ok(router) => router,
+        Err(e) => {
+            let message = format!("cannot use the submissions folder: {e}");
+            Router::new().fallback(move || {
+                let message = message.clone();
+                async move { plain(StatusCode::INTERNAL_SERVER_ERROR, &message) }
+            })
+        }
+    }
+}
+
+/// The summary row of a roster's check, as the inbox keeps it.
+fn row(app: &App, name: &str, text: &str) -> crate::report::summary::Row {
+    let checked = check::check_text_for(app.config.catalogue, app.config.event.as_ref(), name, text);
+    crate::report::summary::Row::of(&checked)
+}
+
+/// The application as `site` hosts it, on a tokio runtime with timers
+/// (the guard's timeouts need them; [`run`] makes one). Reads the submissions folder's
+/// inbox back (the error is why it cannot).
+pub fn app(config: Config, site: Site) -> std::io::Result<Router> {
+    let organiser_key = match &site.organiser_key {
+        Some(key) => key.clone(),
+        None => inbox::token()?,
+    };
+    let inbox = match &config.submissions {
+        Some(dir) => {
+            let (catalogue, event) = (config.catalogue, config.event.as_ref());
+            let check = |name: &str, text: &str| {
+                crate::report::summary::Row::of(&check::check_text_for(catalogue, event, name, text))
+            };
+            Some(inbox::Inbox::open(dir, site.limits.max_submissions, &check)?)
+        }
+        None => None,
+    };
+    let guard = Arc::new(guard::Guard::new(&site, config.local_only));
     let app = Arc::new(App {
         config,
-        counter: AtomicU64::new(0),
+        site,
+        inbox,
+        organiser_key,
+        exports: organiser::Exports::default(),
     });
-    Router::new()
+    Ok(Router::new()
         .route("/", get(page).post(builder_post))
         .route("/new", get(new_roster))
         .route("/download/roster.txt", get(download_get).post(download_post))
         .route("/download/roster.pdf", get(download_get).post(download_post))
         .route("/download/crib.pdf", get(download_get).post(download_post))
-        .route("/submit", get(submit_page).post(submit_post))
-        .route("/organiser", get(organiser))
+        .route("/submit", get(submit::page).post(submit::post))
+        .route("/mine/{token}", get(submit::mine).post(submit::change))
+        .route("/organiser", get(organiser::page))
+        .route("/organiser/login", axum::routing::post(organiser::login))
+        .route("/organiser/roster/{file}", get(organiser::roster))
+        .route("/organiser/{export}", get(organiser::export))
         .route("/static/app.js", get(script))
         .route("/static/app.css", get(style))
+        .route("/static/inbox.css", get(inbox_style))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), host_guard))
-        .with_state(app)
+        .layer(axum::middleware::from_fn_with_state(guard, guard::guard))
+        .with_state(app))
 }
 
-/// Serves `router` on `listener` until the process ends. The runtime is
-/// single-threaded: a check takes well under a millisecond, and the PDF
-/// renderer runs on tokio's blocking threads.
+/// Serves `router` on `listener` with the default [`Limits`] until the
+/// process ends.
 pub fn run(listener: std::net::TcpListener, router: Router) -> std::io::Result<()> {
-    listener.set_nonblocking(true)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router).await
-    })
+    net::serve(listener, router, &Limits::default())
+}
+
+/// Serves `router` on `listener` within `limits` until the process ends,
+/// on every core.
+pub fn run_with(listener: std::net::TcpListener, router: Router, limits: &Limits) -> std::io::Result<()> {
+    net::serve(listener, router, limits)
 }
 
 // ---- responses -------------------------------------------------------
@@ -166,6 +226,16 @@ async fn script() -> Response {
     r
 }
 
+async fn inbox_style() -> Response {
+    let mut r = include_str!("../../assets/serve/inbox.css").into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/css; charset=utf-8"),
+    );
+    secure(r.headers_mut());
+    r
+}
+
 async fn style() -> Response {
     let mut r = include_str!("../../assets/serve/app.css").into_response();
     r.headers_mut().insert(
@@ -176,57 +246,8 @@ async fn style() -> Response {
     r
 }
 
-/// With [`Config::local_only`], a request whose `Host` names another
-/// machine is refused (421) before any route sees it.
-async fn host_guard(
-    State(app): State<Shared>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    if app.config.local_only {
-        let host = request
-            .headers()
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("127.0.0.1");
-        let name = match host.rsplit_once(':') {
-            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
-            _ => host,
-        };
-        if !matches!(
-            name.to_ascii_lowercase().as_str(),
-            "127.0.0.1" | "localhost" | "[::1]"
-        ) {
-            return plain(
-                StatusCode::MISDIRECTED_REQUEST,
-                "this server answers only to 127.0.0.1 and localhost",
-            );
-        }
-    }
-    next.run(request).await
-}
-
-/// A POST from another site is refused: a page elsewhere must not submit
-/// rosters through the player's browser.
 fn cross_site(headers: &HeaderMap) -> bool {
-    if headers
-        .get("sec-fetch-site")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v == "cross-site")
-    {
-        return true;
-    }
-    match (
-        headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()),
-        headers.get(header::HOST).and_then(|v| v.to_str().ok()),
-    ) {
-        (Some("null"), _) => false,
-        (Some(origin), Some(host)) => {
-            let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-            origin_host != host
-        }
-        _ => false,
-    }
+    guard::cross_site(headers)
 }
 
 // ---- the builder -----------------------------------------------------
@@ -632,222 +653,4 @@ async fn download(app: Shared, kind: Download, text: String) -> Response {
     });
     work.await
         .unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the printer stopped"))
-}
-
-// ---- submissions and the organiser page -------------------------------
-
-#[derive(Template)]
-#[template(path = "serve/submit.html")]
-struct SubmitPage {
-    event: String,
-    player: String,
-    roster: String,
-    done: Option<Done>,
-    error: Option<String>,
-}
-
-struct Done {
-    file: String,
-    verdict: String,
-    legal: bool,
-    share_query: String,
-}
-
-/// The event's name, when the server takes submissions.
-fn submissions(app: &App) -> Option<(String, &PathBuf)> {
-    let dir = app.config.submissions.as_ref()?;
-    let event = app
-        .config
-        .event
-        .as_ref()
-        .map_or_else(String::new, |e| e.file.name.clone());
-    Some((event, dir))
-}
-
-async fn submit_page(State(app): State<Shared>, Query(query): Query<Vec<(String, String)>>) -> Response {
-    let Some((event, _)) = submissions(&app) else {
-        return not_found().await;
-    };
-    let fields = Fields(query);
-    let roster = roster_of(&fields);
-    let player = fields
-        .get("player")
-        .map(str::to_string)
-        .or_else(|| check(&app, &roster).header.player.map(|p| p.value))
-        .unwrap_or_default();
-    rendered(
-        SubmitPage {
-            event,
-            player: player.chars().take(MAX_PLAYER).collect(),
-            roster,
-            done: None,
-            error: None,
-        }
-        .render(),
-    )
-}
-
-async fn submit_post(
-    State(app): State<Shared>,
-    headers: HeaderMap,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let Some((event, dir)) = submissions(&app) else {
-        return not_found().await;
-    };
-    if cross_site(&headers) {
-        return plain(StatusCode::FORBIDDEN, "requests from other sites are refused");
-    }
-    let fields = Fields(form);
-    let player: String = fields
-        .get("player")
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_PLAYER)
-        .collect::<String>()
-        .trim()
-        .to_string();
-    let mut roster = roster_of(&fields);
-    let page =
-        |roster: String, player: String, done: Option<Done>, error: Option<String>, status: StatusCode| {
-            match (SubmitPage {
-                event: event.clone(),
-                player,
-                roster,
-                done,
-                error,
-            })
-            .render()
-            {
-                Ok(body) => html(status, body),
-                Err(e) => plain(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    &format!("cannot render the page: {e}"),
-                ),
-            }
-        };
-    if player.is_empty() || roster.trim().is_empty() {
-        return page(
-            roster,
-            player,
-            None,
-            Some("give your name and your roster".into()),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        );
-    }
-    roster = load(&app, &roster);
-    roster = edit::set_header(&roster, "Player", &player);
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let who = match slug(&player) {
-        s if s.is_empty() => "player".to_string(),
-        s => s,
-    };
-    let written = write_submission(
-        dir,
-        &roster,
-        |n| format!("{seconds}-{n:04}-{who}.txt"),
-        &app.counter,
-    );
-    let name = match written {
-        Ok(name) => name,
-        Err(e) => {
-            return page(
-                roster,
-                player,
-                None,
-                Some(format!(
-                    "the submission could not be saved ({e}); tell the organiser"
-                )),
-                StatusCode::INTERNAL_SERVER_ERROR,
-            );
-        }
-    };
-    let checked = check(&app, &roster);
-    let b = Builder::new(&checked, &roster, app.config.event.as_ref(), true);
-    let done = Done {
-        file: name,
-        verdict: b.verdict.clone(),
-        legal: b.legal,
-        share_query: b.share_query.clone(),
-    };
-    page(roster, player, Some(done), None, StatusCode::OK)
-}
-
-/// Writes a submission into `dir` under a new name (`name(n)` for the next
-/// free `n`): a hidden temporary file beside it (a folder run skips hidden
-/// files), synced, then linked into place without replacing anything, so a
-/// reader sees the whole file or none, and no submission overwrites another.
-fn write_submission(
-    dir: &std::path::Path,
-    roster: &str,
-    name: impl Fn(u64) -> String,
-    counter: &AtomicU64,
-) -> std::io::Result<String> {
-    let mut file = tempfile::Builder::new().prefix(".submission").tempfile_in(dir)?;
-    file.write_all(roster.as_bytes())?;
-    file.as_file().sync_all()?;
-    for _ in 0..1000 {
-        let candidate = name(counter.fetch_add(1, Ordering::Relaxed));
-        match file.persist_noclobber(dir.join(&candidate)) {
-            Ok(_) => return Ok(candidate),
-            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => file = e.file,
-            Err(e) => return Err(e.error),
-        }
-    }
-    Err(std::io::Error::other("no free name for the submission"))
-}
-
-/// `GET /organiser`: the batch report of the submissions folder, made on
-/// each visit (the page reloads itself every 30 seconds).
-async fn organiser(State(app): State<Shared>) -> Response {
-    let Some((_, dir)) = submissions(&app) else {
-        return not_found().await;
-    };
-    let dir = dir.clone();
-    let work = tokio::task::spawn_blocking(move || {
-        let inputs = crate::batch::collect(std::slice::from_ref(&dir));
-        let catalogue = app.config.catalogue;
-        let event = app.config.event.as_ref();
-        let results = crate::batch::check_all(
-            &inputs,
-            |bytes, name| check::check_bytes_for(catalogue, event, name, bytes),
-            &|| {},
-        );
-        let duplicates = crate::batch::duplicates(&results);
-        let summary =
-            crate::report::summary::Summary::new(&results, &duplicates, event.map(|e| e.file.name.clone()));
-        match crate::report::html::render(&summary, &results) {
-            Ok(page) => {
-                let page = page.replacen(
-                    "<head>",
-                    "<head>\n<meta http-equiv=\"refresh\" content=\"30\">",
-                    1,
-                );
-                let mut r = (StatusCode::OK, page).into_response();
-                let h = r.headers_mut();
-                h.insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("text/html; charset=utf-8"),
-                );
-                // The report's own style and sorting script are inline.
-                h.insert(
-                    header::CONTENT_SECURITY_POLICY,
-                    HeaderValue::from_static(
-                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-                    ),
-                );
-                secure(h);
-                r
-            }
-            Err(e) => plain(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("cannot render the report: {e}"),
-            ),
-        }
-    });
-    work.await
-        .unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the report stopped"))
 }

@@ -330,3 +330,57 @@ fn every_netea_unit_has_complete_statistics_or_says_why_not() {
         faults.join("\n")
     );
 }
+
+/// Every name muster prints reads back: each card, formation or ship line
+/// of `muster new` (uncommented), and each upgrade after its formation's
+/// colon, is a roster line muster places, for every list. NetEpic's
+/// personalities have commas in their names (`Eldrad Ulthran, Farseer of
+/// Ulthwe`).
+#[test]
+fn every_name_muster_prints_reads_back_as_a_roster_line() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let mut problems = Vec::new();
+    for list in &catalogue.lists {
+        let starter = muster::report::options::starter(list, catalogue, 3000);
+        let mut lines: Vec<String> = Vec::new();
+        let mut in_sections = false;
+        for line in starter.lines() {
+            if line.starts_with("# --- ") {
+                in_sections = true;
+            } else if line.starts_with("# The list's rules") {
+                in_sections = false;
+            } else if in_sections && line.starts_with("# ") && !line.starts_with("#   ") {
+                lines.push(line[2..].to_string());
+            }
+        }
+        for f in &list.formations {
+            for &u in &f.upgrades {
+                let up = &list.upgrades[u];
+                lines.push(format!(
+                    "{}: {}",
+                    muster::roster::writable_name(&f.name, &f.aliases),
+                    muster::roster::writable_name(&up.name, &up.aliases)
+                ));
+            }
+        }
+        for line in lines {
+            let text = format!("Army: {}\nPoints: 3000\n\n{line}\n", list.id);
+            let checked = muster::check::check_text(catalogue, "names.txt", &text);
+            // A squadron alone lacks its ships: that is its nesting, not
+            // its name.
+            let read = |d: &&muster::diagnostic::Diagnostic| {
+                d.code.is_unplaced() && d.code != muster::diagnostic::Code::BadNesting
+            };
+            for d in checked.diagnostics.iter().filter(read) {
+                problems.push(format!("{}: `{line}`: {}", list.id, d.message));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} lines do not read back:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

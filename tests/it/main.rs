@@ -24,6 +24,8 @@ mod rosters;
 mod rules_reader;
 mod serve;
 mod serve_browser;
+mod serve_inbox;
+mod serve_process;
 mod ships;
 mod snapfire_exports;
 mod snapfire_links;

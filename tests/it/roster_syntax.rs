@@ -120,6 +120,48 @@ fn names_keep_their_punctuation() {
     );
 }
 
+/// An entry's own name may hold commas (NetEpic's `Eldrad Ulthran,
+/// Farseer of Ulthwe`); the upgrades after its colon are still split at
+/// each comma.
+#[test]
+fn an_entrys_name_may_hold_commas() {
+    let r = clean(
+        "Eldrad Ulthran, Farseer of Ulthwe  [250]
+2x Angron, Primarch of the World Eaters: Foo, Bar x2
+",
+    );
+    assert_eq!(
+        items(&r),
+        vec![
+            (1, "Eldrad Ulthran, Farseer of Ulthwe".to_string()),
+            (2, "Angron, Primarch of the World Eaters".to_string()),
+        ]
+    );
+    assert_eq!(
+        upgrades(&r, 1),
+        vec![(1, "Foo".to_string()), (2, "Bar".to_string())]
+    );
+}
+
+/// A formation and its upgrades with the colon left out read as one name;
+/// the check says where the colon goes.
+#[test]
+fn a_left_out_colon_is_put_back_by_the_fix() {
+    let report = muster::catalogue::load_embedded();
+    let text = "Army: Codex Astartes\nPoints: 3000\n\nTactical Detachment, Rhinos, Captain\n";
+    let checked = muster::check::check_text(&report.catalogue, "t.txt", text);
+    let d = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::UnknownFormation)
+        .expect("an unknown formation");
+    assert_eq!(
+        d.fix.as_deref(),
+        Some("Tactical Detachment: Rhinos, Captain"),
+        "{d:#?}"
+    );
+}
+
 #[test]
 fn stated_costs_in_brackets() {
     let r = clean("Tactical [325]\nDevastator: Rhinos [ 250 pts ]\nBike: 5 Bike Unit [250 points]\n");

@@ -8,7 +8,6 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use muster::catalogue::{Catalogue, load_embedded};
 use muster::serve::{Config, MAX_BODY, router};
-use std::path::Path;
 use std::sync::OnceLock;
 use tower::ServiceExt;
 
@@ -31,15 +30,6 @@ fn app() -> Router {
     })
 }
 
-fn organiser_app(dir: &Path) -> Router {
-    router(Config {
-        catalogue: catalogue(),
-        event: Some(event("tests/events/club-3000.yaml")),
-        submissions: Some(dir.to_path_buf()),
-        local_only: true,
-    })
-}
-
 pub struct Reply {
     pub status: StatusCode,
     pub headers: axum::http::HeaderMap,
@@ -50,7 +40,7 @@ impl Reply {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
-    fn header(&self, name: header::HeaderName) -> String {
+    pub fn header(&self, name: header::HeaderName) -> String {
         self.headers
             .get(name)
             .and_then(|v| v.to_str().ok())
@@ -59,8 +49,9 @@ impl Reply {
     }
 }
 
-fn send(app: Router, request: Request<Body>) -> Reply {
+pub fn send(app: Router, request: Request<Body>) -> Reply {
     let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
         .build()
         .expect("runtime");
     runtime.block_on(async move {
@@ -79,11 +70,11 @@ fn send(app: Router, request: Request<Body>) -> Reply {
     })
 }
 
-fn get(app: Router, uri: &str) -> Reply {
+pub fn get(app: Router, uri: &str) -> Reply {
     send(app, Request::get(uri).body(Body::empty()).expect("request"))
 }
 
-fn encode(fields: &[(&str, &str)]) -> String {
+pub fn encode(fields: &[(&str, &str)]) -> String {
     fields
         .iter()
         .map(|(k, v)| {
@@ -97,7 +88,7 @@ fn encode(fields: &[(&str, &str)]) -> String {
         .join("&")
 }
 
-fn post_to(app: Router, uri: &str, fields: &[(&str, &str)], fragment: bool) -> Reply {
+pub fn post_to(app: Router, uri: &str, fields: &[(&str, &str)], fragment: bool) -> Reply {
     let mut request = Request::post(uri).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
     if fragment {
         request = request.header("x-muster-fragment", "1");
@@ -501,77 +492,6 @@ fn an_event_limits_the_picker_and_applies_its_rules() {
     let text = "Army: Necrons\nPoints: 3000\n\nPhalanx\n";
     let html = post_to(app, "/", &[("roster", text), ("op", "check")], true).text();
     assert!(html.contains("NOT legal"), "{html}");
-}
-
-#[test]
-fn submissions_are_written_and_reported() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let text = std::fs::read_to_string("examples/codex-astartes-3000.txt").expect("example");
-    let form = get(
-        organiser_app(dir.path()),
-        &format!("/submit?roster={}", muster::serve::view::urlencode(&text)),
-    );
-    assert_eq!(form.status, StatusCode::OK);
-    assert!(
-        form.text().contains("Test Player"),
-        "the player is taken from the roster"
-    );
-    let r = post_to(
-        organiser_app(dir.path()),
-        "/submit",
-        &[("player", "Ann <b>O'Neil</b>"), ("roster", &text)],
-        false,
-    );
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    assert!(r.text().contains("Received"));
-    assert!(
-        r.text().contains("Ann &#60;b&#62;O&#39;Neil&#60;/b&#62;"),
-        "{}",
-        r.text()
-    );
-    let files: Vec<_> = std::fs::read_dir(dir.path())
-        .expect("dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    assert!(files[0].ends_with("-0000-ann-b-o-neil-b.txt"), "{files:?}");
-    let written = std::fs::read_to_string(dir.path().join(&files[0])).expect("file");
-    assert!(written.contains("Player: Ann <b>O'Neil</b>"), "{written}");
-    // A second submission never replaces the first.
-    post_to(
-        organiser_app(dir.path()),
-        "/submit",
-        &[("player", "Ann <b>O'Neil</b>"), ("roster", &text)],
-        false,
-    );
-    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 2);
-    // Missing fields.
-    let r = post_to(
-        organiser_app(dir.path()),
-        "/submit",
-        &[("player", ""), ("roster", &text)],
-        false,
-    );
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let r = post_to(
-        organiser_app(dir.path()),
-        "/submit",
-        &[("player", "Bob"), ("roster", "")],
-        false,
-    );
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 2);
-    // The organiser page is the batch report of the folder.
-    let report = get(organiser_app(dir.path()), "/organiser");
-    assert_eq!(report.status, StatusCode::OK);
-    let html = report.text();
-    assert!(html.contains("Club Night"));
-    assert!(
-        html.contains("Ann &#60;b&#62;") || html.contains("Ann &lt;b&gt;"),
-        "{html}"
-    );
-    assert!(!html.contains("<b>O'Neil"));
-    assert!(html.contains("http-equiv=\"refresh\""));
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! `muster serve` in a real headless Chromium, driven over WebDriver
 //! (chromedriver, spoken to with a few lines of HTTP below): build a legal
 //! army by clicking, break a rule and see its finding, type into the roster
-//! and see it re-checked, download the PDF, submit to an event, and save
-//! screenshots of the builder and organiser pages (`target/serve-screens/`).
+//! and see it re-checked, download the PDF, submit to an event twice (one
+//! submission), edit it through its private link, open the organiser's page
+//! (refused without the key, shown with it), and save screenshots of the
+//! builder and of the organiser's page at 1200 and 400 px
+//! (`target/serve-screens/`).
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `chromium-driver`). Without
 //! them the test prints a note and passes, unless `MUSTER_BROWSER_TESTS=1`
@@ -313,12 +316,20 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     }
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("address"));
-    let router = muster::serve::router(muster::serve::Config {
-        catalogue: catalogue(),
-        event: Some(event("tests/events/club-3000.yaml")),
-        submissions: Some(submissions.clone()),
-        local_only: true,
-    });
+    let key = "browser-test-organiser-key";
+    let router = muster::serve::app(
+        muster::serve::Config {
+            catalogue: catalogue(),
+            event: Some(event("tests/events/club-3000.yaml")),
+            submissions: Some(submissions.clone()),
+            local_only: true,
+        },
+        muster::serve::Site {
+            organiser_key: Some(key.into()),
+            ..muster::serve::Site::default()
+        },
+    )
+    .expect("the inbox opens");
     std::thread::spawn(move || muster::serve::run(listener, router));
 
     let b = Driver::start(&driver_path, &profile, &downloads, true);
@@ -404,26 +415,99 @@ fn a_player_builds_breaks_prints_and_submits_in_chromium() {
     if let Some(first) = handles.as_array().and_then(|h| h.first()) {
         b.cmd("POST", "window", json!({ "handle": first }));
     }
-    b.click("button[formaction='/submit']");
-    b.wait_for("document.getElementById('submit') !== null");
-    b.clear("input[name=player]");
-    b.type_into("input[name=player]", "Ann Example");
-    b.click("#submit button[type=submit]");
-    b.wait_for("document.getElementById('submitted') !== null");
-    assert!(b.text_of("#submitted").contains("Received"));
-    let files: Vec<PathBuf> = std::fs::read_dir(&submissions)
-        .expect("submissions")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    let written = std::fs::read_to_string(&files[0]).expect("submission");
+    let builder_url = b.script("return location.href;");
+    let builder_url = builder_url.as_str().unwrap_or_default().to_string();
+    assert!(
+        !b.script("return document.body.innerHTML;")
+            .as_str()
+            .unwrap_or_default()
+            .contains("/organiser"),
+        "no player's page links to the organiser's"
+    );
+    let submit_from_builder = || {
+        b.go(&builder_url);
+        b.click("button[formaction='/submit']");
+        b.wait_for("document.getElementById('submit') !== null");
+        b.clear("input[name=player]");
+        b.type_into("input[name=player]", "Ann Example");
+        b.click("#submit button[type=submit]");
+        b.wait_for("document.getElementById('submitted') !== null");
+        assert!(b.text_of("#submitted").contains("Received"));
+    };
+    let files = || -> Vec<PathBuf> {
+        std::fs::read_dir(&submissions)
+            .expect("submissions")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect()
+    };
+    submit_from_builder();
+    // After Received the page is the private one: no form that files again.
+    assert_eq!(
+        b.script("return document.querySelectorAll('form[action=\"/submit\"]').length;"),
+        Value::from(0)
+    );
+    let private = b.script("return location.pathname;");
+    let private = private.as_str().unwrap_or_default().to_string();
+    assert!(private.starts_with("/mine/"), "{private}");
+    // Submit twice: still one submission, the same private link.
+    submit_from_builder();
+    assert_eq!(
+        b.script("return location.pathname;"),
+        Value::from(private.clone())
+    );
+    let found = files();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let written = std::fs::read_to_string(&found[0]).expect("submission");
     assert!(written.contains("Player: Ann Example"), "{written}");
 
-    // The organiser's report shows it.
+    // Edit through the private link: another formation, replaced in place.
+    b.go(&format!("{base}{private}"));
+    b.wait_for("document.getElementById('replace') !== null");
+    let id = b.find("#replace textarea[name=roster]");
+    b.cmd(
+        "POST",
+        &format!("element/{id}/value"),
+        json!({ "text": "\nWarhound\n" }),
+    );
+    b.click("#replace button[type=submit]");
+    b.wait_for("document.getElementById('submitted') && document.getElementById('submitted').textContent.includes('Replaced')");
+    let found = files();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let written = std::fs::read_to_string(&found[0]).expect("submission");
+    assert!(written.trim_end().ends_with("Warhound"), "{written}");
+
+    // The organiser's page: refused without the key, shown with it.
     b.go(&format!("{base}/organiser"));
-    b.wait_for("document.body.textContent.includes('Ann Example')");
-    b.screenshot(&screens().join("organiser.png"));
+    b.wait_for("document.getElementById('login') !== null");
+    assert!(!b.text_of("body").contains("Ann Example"));
+    b.type_into("input[name=key]", "not the key");
+    b.click("#login button[type=submit]");
+    b.wait_for("document.getElementById('error') !== null");
+    assert!(!b.text_of("body").contains("Ann Example"));
+    b.type_into("input[name=key]", key);
+    b.click("#login button[type=submit]");
+    b.wait_for("document.getElementById('inbox') !== null");
+    let table = b.text_of("#inbox");
+    assert!(table.contains("Ann Example"), "{table}");
+    assert!(
+        !table.contains(&submissions.display().to_string()),
+        "no server paths: {table}"
+    );
+    b.cmd("POST", "window/rect", json!({"width": 1200, "height": 900}));
+    b.screenshot(&screens().join("organiser-1200.png"));
+    b.cmd("POST", "window/rect", json!({"width": 400, "height": 800}));
+    b.wait_for("window.innerWidth <= 420");
+    assert_eq!(
+        b.script("return document.documentElement.scrollWidth <= window.innerWidth;"),
+        Value::Bool(true),
+        "the organiser's table fits at phone width"
+    );
+    b.screenshot(&screens().join("organiser-400.png"));
     drop(b);
 
     // Without JavaScript every click is a plain form post: the same steps

@@ -12,6 +12,15 @@
 //! A path through a module's own child (`link::link` in
 //! `catalogue/mod.rs`) is the module tree, not an import, and `mod`
 //! declarations are not imports either.
+//!
+//! `the_core_depends_on_no_edge`: the library without its default features
+//! (the core: `cargo build --no-default-features --lib`) reaches none of
+//! the crates of the edges (the web server, PDF, `.rosz` archives).
+//!
+//! `no_long_functions`: no function in `src/` is longer than
+//! `MAX_FUNCTION_LINES`, from its `fn` to its closing brace (test code left
+//! out as above), but the known ones in `LONG_FUNCTIONS`, which may only
+//! shrink.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
@@ -20,14 +29,7 @@ use std::path::Path;
 /// entry is the exact set of files of one cycle (a strongly connected
 /// component of the graph): the test fails when the cycle grows, shrinks or
 /// disappears, so an entry cannot outlive its cycle.
-const ALLOWED_CYCLES: &[&[&str]] = &[
-    // roster/fast.rs builds the syntax types roster/parse.rs defines
-    // (`Entry`, `Body`, `Item`...) and parse.rs calls fast.rs's reader.
-    // Left while the Snapfire reader is rewritten in src/roster/ (issue
-    // 32): move the shared syntax types into their own module (say
-    // `roster/syntax.rs`) that both import, then delete this entry.
-    &["src/roster/fast.rs", "src/roster/parse.rs"],
-];
+const ALLOWED_CYCLES: &[&[&str]] = &[];
 
 #[test]
 fn no_import_cycles() {
@@ -62,6 +64,240 @@ fn no_import_cycles() {
          or `self::` paths):\n\n{}",
         problems.join("\n\n")
     );
+}
+
+/// Crates only the edges may use: the web server's, the PDF writer and
+/// the zip reader. None may be reachable from the core library.
+const EDGE_CRATES: &[&str] = &["axum", "tokio", "hyper", "printpdf", "zip"];
+
+#[test]
+fn the_core_depends_on_no_edge() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read =
+        |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let manifest = manifest_dependencies(&read("Cargo.toml"));
+    let lock = lock_graph(&read("Cargo.lock"));
+    let core: Vec<&str> = manifest
+        .iter()
+        .filter(|d| !d.optional)
+        .map(|d| d.package.as_str())
+        .collect();
+    let all: Vec<&str> = manifest.iter().map(|d| d.package.as_str()).collect();
+    // The reading is sound: every edge crate is reached from all the
+    // dependencies, and the core has dependencies (serde among them).
+    let everything = reachable(&lock, &all);
+    assert!(
+        core.contains(&"serde"),
+        "no core dependency read from Cargo.toml: {core:?}"
+    );
+    for edge in EDGE_CRATES {
+        assert!(
+            everything.contains(*edge),
+            "{edge} is not in Cargo.lock's graph any more: update EDGE_CRATES"
+        );
+    }
+    // Cargo.lock records every optional dependency any feature enables, so
+    // what it reaches from the core is at least what a core build compiles.
+    let from_core = reachable(&lock, &core);
+    let found: Vec<&&str> = EDGE_CRATES
+        .iter()
+        .filter(|edge| from_core.contains(**edge))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the core library (no default features) depends on {found:?}: make the dependency \
+         that brings it `optional = true`, enabled by the feature of its edge (Cargo.toml)"
+    );
+}
+
+/// A dependency of `Cargo.toml`: the package it names and whether a
+/// feature must enable it.
+struct Dependency {
+    package: String,
+    optional: bool,
+}
+
+/// The normal dependencies of `Cargo.toml` (`[dependencies]` and the
+/// target-specific ones), each written on one line.
+fn manifest_dependencies(manifest: &str) -> Vec<Dependency> {
+    let mut normal = false;
+    let mut out = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            normal = line == "[dependencies]"
+                || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=').filter(|_| normal && !line.starts_with('#')) else {
+            continue;
+        };
+        let renamed = value
+            .split_once("package = \"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(package, _)| package.to_string());
+        out.push(Dependency {
+            package: renamed.unwrap_or_else(|| key.trim().to_string()),
+            optional: value.contains("optional = true"),
+        });
+    }
+    out
+}
+
+/// Each package of `Cargo.lock` by name, with the names of its
+/// dependencies (all versions of a name together).
+fn lock_graph(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut name = String::new();
+    let mut in_dependencies = false;
+    for line in lock.lines().map(str::trim) {
+        if let Some(value) = line.strip_prefix("name = \"") {
+            name = value.trim_end_matches('"').to_string();
+            graph.entry(name.clone()).or_default();
+        } else if line == "dependencies = [" {
+            in_dependencies = true;
+        } else if line == "]" {
+            in_dependencies = false;
+        } else if in_dependencies {
+            let dependency = line.trim_matches(|c| c == '"' || c == ',');
+            let dependency = dependency.split(' ').next().unwrap_or(dependency);
+            graph
+                .entry(name.clone())
+                .or_default()
+                .insert(dependency.to_string());
+        }
+    }
+    graph
+}
+
+/// The packages reached from `start` (themselves included).
+fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &[&str]) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut queue: VecDeque<String> = start.iter().map(|s| s.to_string()).collect();
+    while let Some(package) = queue.pop_front() {
+        if seen.insert(package.clone()) {
+            queue.extend(graph.get(&package).into_iter().flatten().cloned());
+        }
+    }
+    seen
+}
+/// The most lines a function may take, from its `fn` to its closing brace.
+const MAX_FUNCTION_LINES: usize = 150;
+
+/// Functions known to be longer than `MAX_FUNCTION_LINES`: file, name and
+/// the most lines each may take today. The test fails when one grows past
+/// its figure, and when one is no longer too long (delete its entry), so
+/// the list only shrinks.
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("src/catalogue/link.rs", "link_list", 759),
+    ("src/catalogue/snapfire.rs", "link", 250),
+    ("src/check.rs", "allied_forces", 182),
+    ("src/check.rs", "ally_rules", 249),
+    ("src/check.rs", "check_file", 237),
+    ("src/event.rs", "load", 183),
+    ("src/print/pdf.rs", "roster", 220),
+    ("src/print/view.rs", "new", 189),
+    ("src/resolve.rs", "entry_as", 212),
+    ("src/serve/view.rs", "new", 205),
+    ("src/validate.rs", "validate", 167),
+];
+
+#[test]
+fn no_long_functions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root.join("src"), root, &mut files);
+    let found = long_functions(&files, MAX_FUNCTION_LINES);
+    let mut problems = Vec::new();
+    for (file, name, lines) in &found {
+        match LONG_FUNCTIONS.iter().find(|(f, n, _)| f == file && n == name) {
+            None => problems.push(format!(
+                "{file}: `fn {name}` is {lines} lines, more than {MAX_FUNCTION_LINES}: split it"
+            )),
+            Some((_, _, most)) if lines > most => problems.push(format!(
+                "{file}: `fn {name}` is {lines} lines, more than the {most} LONG_FUNCTIONS \
+                 allows it (tests/it/tidy.rs): split it"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (file, name, _) in LONG_FUNCTIONS {
+        if !found.iter().any(|(f, n, _)| f == file && n == name) {
+            problems.push(format!(
+                "{file}: `fn {name}` is no longer longer than {MAX_FUNCTION_LINES} lines (or is \
+                 gone): delete its entry in LONG_FUNCTIONS (tests/it/tidy.rs)"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "long functions in src/:\n\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The functions of `sources` longer than `most` lines, outside test code
+/// (items under `#[cfg(test)]` and the module files declared under it):
+/// file, name and lines, the longest of a name in a file once.
+fn long_functions(sources: &[(String, String)], most: usize) -> Vec<(String, String, usize)> {
+    let (kept, lexed) = non_test_code(sources);
+    let mut out: Vec<(String, String, usize)> = Vec::new();
+    for index in kept {
+        let tokens = &lexed[index].0;
+        for (name, lines) in functions(tokens) {
+            if lines <= most {
+                continue;
+            }
+            let file = &sources[index].0;
+            match out.iter_mut().find(|(f, n, _)| f == file && *n == name) {
+                Some(seen) => seen.2 = seen.2.max(lines),
+                None => out.push((file.clone(), name, lines)),
+            }
+        }
+    }
+    out
+}
+
+/// Each function with a body in `tokens`: its name and its lines, from the
+/// line of `fn` to the line of its closing brace.
+fn functions(tokens: &[Token]) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for (at, token) in tokens.iter().enumerate() {
+        if token.tok != Tok::Ident("fn".into()) {
+            continue;
+        }
+        // `fn(u8) -> u16` is a type, not a function.
+        let Some(Tok::Ident(name)) = tokens.get(at + 1).map(|t| &t.tok) else {
+            continue;
+        };
+        // The body: the first `{` outside the generics and the arguments,
+        // unless a `;` ends the declaration first.
+        let mut depth = 0usize;
+        let mut j = at + 2;
+        let mut open = None;
+        while j < tokens.len() {
+            match tokens[j].tok {
+                Tok::Punct('(' | '[' | '<') => depth += 1,
+                Tok::Punct(')' | ']') => depth = depth.saturating_sub(1),
+                Tok::Punct('>') if !is_punct(tokens, j.wrapping_sub(1), '-') => {
+                    depth = depth.saturating_sub(1)
+                }
+                Tok::Punct('{') if depth == 0 => {
+                    open = Some(j);
+                    break;
+                }
+                Tok::Punct(';') if depth == 0 => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let Some(open) = open else {
+            continue;
+        };
+        let end = skip_group(tokens, open);
+        let last = tokens[end.saturating_sub(1).max(open)].line;
+        out.push((name.clone(), last - token.line + 1));
+    }
+    out
 }
 
 fn same_files(allowed: &[&str], found: &[&str]) -> bool {
@@ -109,6 +345,32 @@ fn module_path(file: &str) -> Vec<String> {
     path
 }
 
+/// The sources lexed without their test code, and the indexes of those
+/// that are not test module files (declared under `#[cfg(test)]`).
+#[allow(clippy::type_complexity)]
+fn non_test_code(sources: &[(String, String)]) -> (Vec<usize>, Vec<(Vec<Token>, BTreeSet<Vec<String>>)>) {
+    let lexed: Vec<(Vec<Token>, BTreeSet<Vec<String>>)> = sources
+        .iter()
+        .map(|(file, text)| {
+            let (tokens, test_children) = without_test_code(tokens(&code_only(text)));
+            let here = module_path(file);
+            let test_modules = test_children
+                .into_iter()
+                .map(|child| here.iter().cloned().chain([child]).collect())
+                .collect();
+            (tokens, test_modules)
+        })
+        .collect();
+    let test_modules: BTreeSet<&Vec<String>> = lexed.iter().flat_map(|(_, t)| t).collect();
+    let kept: Vec<usize> = (0..sources.len())
+        .filter(|&i| {
+            let path = module_path(&sources[i].0);
+            !test_modules.iter().any(|test| path.starts_with(test))
+        })
+        .collect();
+    (kept, lexed)
+}
+
 /// One import: the file that names another, where, and the path written.
 struct Edge {
     to: usize,
@@ -124,25 +386,7 @@ struct Graph {
 
 impl Graph {
     fn new(sources: &[(String, String)]) -> Graph {
-        let lexed: Vec<(Vec<Token>, BTreeSet<Vec<String>>)> = sources
-            .iter()
-            .map(|(file, text)| {
-                let (tokens, test_children) = without_test_code(tokens(&code_only(text)));
-                let here = module_path(file);
-                let test_modules = test_children
-                    .into_iter()
-                    .map(|child| here.iter().cloned().chain([child]).collect())
-                    .collect();
-                (tokens, test_modules)
-            })
-            .collect();
-        let test_modules: BTreeSet<&Vec<String>> = lexed.iter().flat_map(|(_, t)| t).collect();
-        let kept: Vec<usize> = (0..sources.len())
-            .filter(|&i| {
-                let path = module_path(&sources[i].0);
-                !test_modules.iter().any(|test| path.starts_with(test))
-            })
-            .collect();
+        let (kept, lexed) = non_test_code(sources);
         let files: Vec<String> = kept.iter().map(|&i| sources[i].0.clone()).collect();
         let by_path: BTreeMap<Vec<String>, usize> = files
             .iter()
@@ -845,6 +1089,15 @@ mod tests {
         ]);
         assert_eq!(imports(&graph, "src/lib.rs"), Vec::<String>::new());
         assert_eq!(imports(&graph, "src/a.rs"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn function_lines_run_from_fn_to_its_closing_brace() {
+        let code = "fn a() -> Vec<u8> {\n    vec![]\n}\ntrait T { fn b(&self); }\n\
+                    fn c<F: Fn(u8) -> u8>(f: F)\nwhere\n    F: Copy,\n{\n    let g: fn(u8) -> u8 = f;\n}\n\
+                    #[cfg(test)]\nfn d() {\n}\n";
+        let (tokens, _) = without_test_code(tokens(&code_only(code)));
+        assert_eq!(functions(&tokens), [("a".to_string(), 3), ("c".to_string(), 6)]);
     }
 
     #[test]
