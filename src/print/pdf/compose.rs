@@ -554,19 +554,8 @@ fn card_blocks(cards: &CardsView, none: &str, blocks: &mut Vec<Block>) {
     });
 }
 
-pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
-    let mut blocks = Vec::new();
-    let title = match &roster.army_name {
-        Some(name) => format!("{name}: {} roster", roster.army),
-        None => format!("{} roster", roster.army),
-    };
-    blocks.push(Block::Title(title.clone()));
-    blocks.push(Block::Text {
-        runs: vec![plain(roster.file.clone())],
-        size: SMALL,
-    });
-    blocks.push(Block::Gap(3.0));
-
+/// A roster's header: player, event, scenario, list, points, ratings.
+fn header_blocks(roster: &RosterSheet, blocks: &mut Vec<Block>) {
     let mut facts: Vec<(&str, String)> = Vec::new();
     if let Some(player) = &roster.player {
         facts.push(("Player", player.clone()));
@@ -619,14 +608,10 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
         right: Vec::new(),
         borders: true,
     }));
-    blocks.push(Block::Verdict {
-        text: roster.verdict.clone(),
-        legal: roster.legal,
-    });
-    blocks.push(Block::Text {
-        runs: vec![plain(roster.checked_by.clone())],
-        size: BODY,
-    });
+}
+
+/// A roster's errors, numbered.
+fn error_blocks(roster: &RosterSheet, blocks: &mut Vec<Block>) {
     if !roster.errors.is_empty() {
         blocks.push(Block::Heading("Errors".into()));
         for (i, e) in roster.errors.iter().enumerate() {
@@ -641,6 +626,72 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
             blocks.push(Block::Text { runs, size: BODY });
         }
     }
+}
+
+/// A Heresy roster's battlegroups: a table, then their lines.
+fn battlegroup_blocks(bgs: &crate::print::heresy::BattlegroupsView, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Battlegroups".into()));
+    if !bgs.rows.is_empty() {
+        blocks.push(Block::Table(Table {
+            widths: vec![0.46, 0.1, 0.1, 0.12, 0.22],
+            header: [
+                "Battlegroup",
+                "Models",
+                "Morale",
+                "Breaks after",
+                "VP broken / destroyed",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: bgs
+                .rows
+                .iter()
+                .map(|r| Row {
+                    cells: vec![
+                        vec![plain(r.name.clone())],
+                        vec![plain(r.models.clone())],
+                        vec![plain(r.morale.clone())],
+                        vec![plain(r.break_point.clone())],
+                        vec![plain(r.victory_points.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: vec![1, 2, 3],
+            borders: true,
+        }));
+    }
+    for line in &bgs.lines {
+        blocks.push(Block::Text {
+            runs: vec![plain(line.clone())],
+            size: BODY,
+        });
+    }
+}
+
+pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
+    let mut blocks = Vec::new();
+    let title = match &roster.army_name {
+        Some(name) => format!("{name}: {} roster", roster.army),
+        None => format!("{} roster", roster.army),
+    };
+    blocks.push(Block::Title(title.clone()));
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.file.clone())],
+        size: SMALL,
+    });
+    blocks.push(Block::Gap(3.0));
+
+    header_blocks(roster, &mut blocks);
+    blocks.push(Block::Verdict {
+        text: roster.verdict.clone(),
+        legal: roster.legal,
+    });
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.checked_by.clone())],
+        size: BODY,
+    });
+    error_blocks(roster, &mut blocks);
     if let Some(fleet) = &roster.fleet {
         fleet_blocks(fleet, &mut blocks);
     } else if let Some(cards) = &roster.cards {
@@ -685,43 +736,7 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
         }));
     }
     if let Some(bgs) = &roster.battlegroups {
-        blocks.push(Block::Heading("Battlegroups".into()));
-        if !bgs.rows.is_empty() {
-            blocks.push(Block::Table(Table {
-                widths: vec![0.46, 0.1, 0.1, 0.12, 0.22],
-                header: [
-                    "Battlegroup",
-                    "Models",
-                    "Morale",
-                    "Breaks after",
-                    "VP broken / destroyed",
-                ]
-                .map(String::from)
-                .to_vec(),
-                rows: bgs
-                    .rows
-                    .iter()
-                    .map(|r| Row {
-                        cells: vec![
-                            vec![plain(r.name.clone())],
-                            vec![plain(r.models.clone())],
-                            vec![plain(r.morale.clone())],
-                            vec![plain(r.break_point.clone())],
-                            vec![plain(r.victory_points.clone())],
-                        ],
-                        bold: false,
-                    })
-                    .collect(),
-                right: vec![1, 2, 3],
-                borders: true,
-            }));
-        }
-        for line in &bgs.lines {
-            blocks.push(Block::Text {
-                runs: vec![plain(line.clone())],
-                size: BODY,
-            });
-        }
+        battlegroup_blocks(bgs, &mut blocks);
     }
     army_rule_blocks(&roster.army_rules, &mut blocks);
     if !roster.counts_as.is_empty() {
