@@ -309,6 +309,8 @@ struct With<'a> {
     prepared: Option<PreparedNames>,
 }
 
+/// Links one list file, or reports why it cannot be: each phase is a
+/// method of [`Linker`], run in the order their errors are reported.
 fn link_list(
     mut file: ArmyListFile,
     source: &SourceFile,
@@ -317,747 +319,963 @@ fn link_list(
     with: With<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<ArmyList> {
-    let With {
-        catalogue,
-        sheet_ids,
-        prepared,
-    } = with;
-    let mut errors = FileErrors::new(source, diagnostics);
-
-    // Ids: unique across formations and upgrades.
-    // Where each id was first defined; its pointer is written only for an
-    // error (formatting one per id was a tenth of linking a large list).
-    #[derive(Clone, Copy)]
-    enum Defined {
-        Upgrade(usize),
-        Formation(usize, usize),
-    }
-    impl std::fmt::Display for Defined {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Defined::Upgrade(u) => write!(f, "/upgrades/{u}/id"),
-                Defined::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/id"),
-            }
-        }
-    }
-    let formation_count = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
-    let mut ids: KeyMap<&str, Defined> =
-        KeyMap::with_capacity_and_hasher(formation_count + file.upgrades.len(), Default::default());
-    for (u, upgrade) in file.upgrades.iter().enumerate() {
-        let here = Defined::Upgrade(u);
-        if let Some(first) = ids.insert(&upgrade.id, here) {
-            errors.error(
-                &here.to_string(),
-                format!("id `{}` is already used at {first}", upgrade.id),
-            );
-        }
-    }
-    for (s, section) in file.sections.iter().enumerate() {
-        for (f, formation) in section.formations.iter().enumerate() {
-            let here = Defined::Formation(s, f);
-            if let Some(first) = ids.insert(&formation.id, here) {
-                errors.error(
-                    &here.to_string(),
-                    format!("id `{}` is already used at {first}", formation.id),
-                );
-            }
-        }
-    }
-
-    // Units: every datasheet id must exist for the game.
-    // Room for the units a list is likely to use (at most its game's).
-    let room = sheet_ids.len().min(256);
-    let mut units: Vec<String> = Vec::new();
-    let mut unit_at: KeyMap<&str, usize> = KeyMap::with_capacity_and_hasher(room, Default::default());
-    let game = file.game;
-    // `pointer` is only written when the id is wrong.
-    let mut unit_slot =
-        |id: &str, pointer: &dyn Fn() -> String, errors: &mut FileErrors<'_>| -> Option<usize> {
-            let Some(&known) = sheet_ids.get(id) else {
-                errors.error(&pointer(), format!("no datasheet `{id}` for {}", game.as_str()));
-                return None;
-            };
-            Some(*unit_at.entry(known).or_insert_with(|| {
-                units.push(known.to_string());
-                units.len() - 1
-            }))
-        };
-
-    let upgrade_name_count: usize = file.upgrades.iter().map(|u| 1 + u.aliases.len()).sum();
-    let formation_name_count: usize = (file.sections.iter())
-        .flat_map(|s| &s.formations)
-        .map(|f| 1 + f.aliases.len())
-        .sum();
-    // The build's normalized names, one per name the indexes below take
-    // in the same order (upgrades, then formations), or none.
-    let mut prepared_entries = prepared
-        .map(|p| p.entries)
-        .filter(|e| e.len() == 2 * (upgrade_name_count + formation_name_count))
-        .map(|e| e.pairs());
-    let mut index_name = |names: &mut NameIndex, name: &str, index: usize| match prepared_entries
-        .as_mut()
-        .and_then(Iterator::next)
-    {
-        Some((normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
-        None => names.insert(name, index),
-    };
-    // Each tag once, shared by the entries that have it.
-    let mut tag_names = Interned::default();
-    let mut upgrades = Vec::with_capacity(file.upgrades.len());
-    let mut upgrade_names = NameIndex::with_capacity(upgrade_name_count);
-    // What the linked entries keep that nothing reads from the file later
-    // (names, aliases, notes, profile changes) is moved out of it rather
-    // than copied; ids and tags stay, for the indexes below.
-    for (u, upgrade) in file.upgrades.iter_mut().enumerate() {
-        let mut counts = |list: &[raw::UnitCount], field: &str, errors: &mut FileErrors<'_>| {
-            list.iter()
-                .enumerate()
-                .filter_map(|(i, c)| {
-                    unit_slot(&c.unit, &|| format!("/upgrades/{u}/{field}/{i}/unit"), errors)
-                        .map(|slot| (slot, c.count))
-                })
-                .collect::<Vec<_>>()
-        };
-        let adds = counts(&upgrade.adds, "adds", &mut errors);
-        let replaces = counts(&upgrade.replaces, "replaces", &mut errors);
-        let fills = upgrade.fills.as_ref().and_then(|f| {
-            let base = || format!("/upgrades/{u}/fills");
-            let unit = unit_slot(&f.unit, &|| format!("{}/unit", base()), &mut errors)?;
-            let carries = f
-                .carries
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| unit_slot(c, &|| format!("{}/carries/{i}", base()), &mut errors))
-                .collect();
-            let shared_with = f
-                .shared_with
-                .iter()
-                .enumerate()
-                .filter_map(|(i, t)| {
-                    unit_slot(
-                        &t.unit,
-                        &|| format!("{}/shared_with/{i}/unit", base()),
-                        &mut errors,
-                    )
-                    .map(|u| (u, t.capacity))
-                })
-                .collect();
-            Some(super::Fills {
-                unit,
-                capacity: f.capacity,
-                carries,
-                shared_with,
-                provenance: f.provenance.clone(),
-            })
-        });
-        for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
-            index_name(&mut upgrade_names, name, u);
-        }
-        upgrades.push(Upgrade {
-            id: upgrade.id.clone(),
-            name: std::mem::take(&mut upgrade.name),
-            aliases: std::mem::take(&mut upgrade.aliases),
-            cost: known(upgrade.points.clone()),
-            adds,
-            replaces,
-            tags: Tags::new(upgrade.tags.iter().map(|t| tag_names.intern(t))),
-            note: upgrade.note.take(),
-            fills,
-            cost_when: Vec::new(),
-            fielded: std::mem::take(&mut upgrade.fielded),
-            not_shown: upgrade.not_shown.take(),
-        });
-    }
-    let mut upgrade_index: KeyMap<&str, usize> =
-        KeyMap::with_capacity_and_hasher(file.upgrades.len(), Default::default());
-    for (u, upgrade) in file.upgrades.iter().enumerate() {
-        upgrade_index.insert(&upgrade.id, u);
-    }
-
-    let mut sections = Vec::with_capacity(file.sections.len());
-    let mut formations = Vec::with_capacity(formation_count);
-    let mut formation_names = NameIndex::with_capacity(formation_name_count);
-    // The upgrades of each tag, in the file's order.
-    let mut upgrades_tagged: KeyMap<&str, Vec<usize>> = KeyMap::default();
-    for (u, upgrade) in file.upgrades.iter().enumerate() {
-        for tag in &upgrade.tags {
-            let tagged = upgrades_tagged.entry(tag.as_str()).or_default();
-            if tagged.last() != Some(&u) {
-                tagged.push(u);
-            }
-        }
-    }
-    for (s, section) in file.sections.iter_mut().enumerate() {
-        let mut members = Vec::with_capacity(section.formations.len());
-        for (f, formation) in section.formations.iter_mut().enumerate() {
-            let base = || format!("/sections/{s}/formations/{f}");
-            let index = formations.len();
-            members.push(index);
-            let mut fixed = Vec::with_capacity(formation.units.len());
-            for (i, c) in formation.units.iter().enumerate() {
-                if let Some(slot) = unit_slot(&c.unit, &|| format!("{}/units/{i}/unit", base()), &mut errors)
-                {
-                    fixed.push((slot, c.count));
-                }
-            }
-            let mut allowed = Vec::with_capacity(section.upgrades.len() + formation.upgrades.len());
-            let offered = (section.upgrades.iter().enumerate())
-                .map(|(i, id)| (true, i, id))
-                .chain(
-                    formation
-                        .upgrades
-                        .iter()
-                        .enumerate()
-                        .map(|(i, id)| (false, i, id)),
-                );
-            for (in_section, i, id) in offered {
-                let found: &[usize] = match id.strip_prefix("tag:") {
-                    Some(tag) => upgrades_tagged.get(tag).map_or(&[], Vec::as_slice),
-                    None => upgrade_index.get(id.as_str()).map_or(&[], std::slice::from_ref),
-                };
-                if found.is_empty() {
-                    let pointer = if in_section {
-                        format!("/sections/{s}/upgrades/{i}")
-                    } else {
-                        format!("{}/upgrades/{i}", base())
-                    };
-                    errors.error(
-                        &pointer,
-                        format!(
-                            "formation `{}` is offered `{id}`, which names no upgrade of the list",
-                            formation.id
-                        ),
-                    );
-                }
-                for &u in found {
-                    if !allowed.contains(&u) {
-                        allowed.push(u);
-                    }
-                }
-            }
-            for name in std::iter::once(&formation.name).chain(&formation.aliases) {
-                index_name(&mut formation_names, name, index);
-            }
-            let tags = Tags::new((section.tags.iter().chain(&formation.tags)).map(|t| tag_names.intern(t)));
-            let initiative = match (&formation.initiative, file.game) {
-                (Some(i), _) => known(i.clone()).map(|i| i.0),
-                (None, game) if game.game().initiative => {
-                    errors.error(
-                        &base(),
-                        format!(
-                            "formation `{}` has no initiative (write `missing` if the sources lack it)",
-                            formation.id
-                        ),
-                    );
-                    None
-                }
-                (None, _) => None,
-            };
-            formations.push(Formation {
-                id: formation.id.clone(),
-                name: std::mem::take(&mut formation.name),
-                aliases: std::mem::take(&mut formation.aliases),
-                section: s,
-                points: known(formation.points.clone()),
-                initiative,
-                initiative_when: Vec::new(),
-                units: fixed,
-                upgrades: allowed,
-                tags,
-                note: formation.note.take(),
-                snapfire_units: formation.snapfire_units.take(),
-                heresy_vp: match formation.victory_points {
-                    Some(raw::VictoryPoints::BrokenDestroyed(vp)) => Some(vp),
-                    _ => None,
-                },
-                group: None,
-                grouped_in: None,
-                card: card_values(formation),
-                round_up_to: formation.round_up_to.filter(|&n| n > 0),
-                titans: None,
-            });
-        }
-        sections.push(Section {
-            id: section.id.clone(),
-            name: section.name.clone(),
-            formations: members,
-        });
-    }
-
-    let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut errors);
-
-    // What upgrades do to their units' profiles names real weapons: proven
-    // for a file being proven (`--lists`, `lists --check`, the tests); a
-    // built-in file was proven so before it was built in, and a check does
-    // not pay for it again (as with its datasheets' notation).
-    for (u, upgrade) in upgrades.iter().enumerate() {
-        if upgrade.fielded.is_empty() || !prove {
-            continue;
-        }
-        let found = super::fielded::check(catalogue, file.game, &formations, &units, u, upgrade, prove);
-        for (pointer, message) in found {
-            errors.error(&pointer, message);
-        }
-    }
-
-    for (key, clash) in formation_names.clashes() {
-        let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
-        errors.error(
-            "/sections",
-            format!("the name `{key}` fits formations {}", names.join(", ")),
-        );
-    }
-    // Two upgrades may share a name when no formation offers both: the
-    // formation a roster writes it under tells them apart (Snapfire names
-    // a 35-point and a 50-point upgrade "Nobz" in different formations).
-    for (key, clash) in upgrade_names.clashes() {
-        let both = formations
-            .iter()
-            .find(|f| clash.iter().filter(|u| f.upgrades.contains(u)).count() > 1);
-        if let Some(f) = both {
-            let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
-            errors.error(
-                "/upgrades",
-                format!(
-                    "the name `{key}` fits upgrades {} which formation `{}` both offers",
-                    names.join(", "),
-                    f.id
-                ),
-            );
-        }
-    }
-
-    // Groups, and costs that depend on the formation: their selectors need
-    // every formation and upgrade in place.
-    let mut groups = Vec::new();
-    let mut group_pointers = Vec::new();
-    let mut grouped_in = Vec::new();
-    let mut titans = Vec::new();
-    let mut cost_when = Vec::new();
-    let mut initiative_when = Vec::new();
+    let mut linker = Linker::new(&file, source, prove, with, diagnostics);
+    linker.unique_ids(&file);
+    let (mut upgrades, upgrade_names) = linker.upgrades(&mut file.upgrades);
+    let (sections, mut formations, formation_names) = linker.sections(&mut file.sections, &file.upgrades);
+    // Every datasheet the list uses is met by now.
+    let units = std::mem::take(&mut linker.units);
+    let snapfire = super::snapfire::link(&file, &formations, &upgrades, prove, &mut linker.errors);
+    linker.prove_fielded(&formations, &upgrades, &units);
+    linker.name_clashes(&formations, &upgrades, &formation_names, &upgrade_names);
     // One index of ids and tags for every selector of the list.
     let item_index = ItemIndex::of_file(&file.sections, &file.upgrades, &units);
-    {
-        let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
-        // Each formation id's first index, and the ids of group formations.
-        let mut formation_at: KeyMap<&str, usize> =
-            KeyMap::with_capacity_and_hasher(formations.len(), Default::default());
-        for (i, f) in formations.iter().enumerate() {
-            formation_at.entry(f.id.as_str()).or_insert(i);
-        }
-        let group_ids: KeySet<&str> = (file.sections.iter())
-            .flat_map(|s| &s.formations)
-            .filter(|g| g.group.is_some())
-            .map(|g| g.id.as_str())
-            .collect();
-        let formation_index = |id: &str| formation_at.get(id).copied().unwrap_or(usize::MAX);
-        for (s, section) in file.sections.iter().enumerate() {
-            for (f, formation) in section.formations.iter().enumerate() {
-                if formation.group.is_none() && formation.grouped_in.is_none() && formation.titans.is_none() {
-                    continue;
-                }
-                // Pointers are written only for an error.
-                let base = || format!("/sections/{s}/formations/{f}");
-                let index = formation_index(&formation.id);
-                if let Some(group) = &formation.group {
-                    if group.max.is_some_and(|max| group.min > max) {
-                        errors.error(
-                            &format!("{}/group", base()),
-                            format!(
-                                "the group's min ({}) is more than its max ({}): no roster could satisfy it",
-                                group.min,
-                                group.max.unwrap_or_default()
-                            ),
-                        );
-                    }
-                    match scope.items_mask(&group.members) {
-                        // Groups may hold groups (a Heresy commander over
-                        // battlegroups); the roster's nesting is bounded when
-                        // it resolves. A group that admits itself is a
-                        // mistake in the list, not a deeper army.
-                        Ok(mask) if mask.formations.get(index).copied().unwrap_or(false) => {
-                            errors.error(
-                                &format!("{}/group/members", base()),
-                                "a group cannot be a member of itself".to_string(),
-                            );
-                        }
-                        Ok(mask) => {
-                            group_pointers.push((s, f));
-                            groups.push((
-                                index,
-                                super::GroupSpec {
-                                    members: mask.formations,
-                                    min: group.min,
-                                    max: group.max,
-                                    provenance: group.provenance.clone(),
-                                },
-                            ));
-                        }
-                        Err(message) => errors.error(&format!("{}/group/members", base()), message),
-                    }
-                }
-                if formation.group.is_some() && formation.grouped_in.is_some() {
-                    // `grouped_in` puts a lone line in a group of its own; on a
-                    // group it could loop, so only member formations have it.
-                    errors.error(
-                        &format!("{}/grouped_in", base()),
-                        "a group formation cannot itself belong to a group".to_string(),
-                    );
-                }
-                if let Some(t) = &formation.titans {
-                    let target = formations.iter().position(|g| g.id == t.each);
-                    match target {
-                        Some(e) if e != index && formations[e].group.is_none() && !file
-                            .sections
-                            .iter()
-                            .flat_map(|s| &s.formations)
-                            .any(|g| g.id == t.each && (g.group.is_some() || g.titans.is_some())) =>
-                        {
-                            titans.push((index, t.count, e));
-                        }
-                        _ => errors.error(
-                            &format!("{}/titans/each", base()),
-                            format!(
-                                "`{}` is not another formation of this list that is neither a group nor a card of several titans",
-                                t.each
-                            ),
-                        ),
-                    }
-                }
-                if let Some(id) = &formation.grouped_in {
-                    let target = formation_at.get(id.as_str()).copied();
-                    let is_group = group_ids.contains(id.as_str());
-                    match target {
-                        Some(g) if is_group => grouped_in.push((index, g)),
-                        _ => errors.error(
-                            &format!("{}/grouped_in", base()),
-                            format!("`{id}` is not a group formation of this list (one with `group`)"),
-                        ),
-                    }
-                }
-            }
-        }
-        for (s, section) in file.sections.iter().enumerate() {
-            for (f, formation) in section.formations.iter().enumerate() {
-                let index = formation_index(&formation.id);
-                for (w, alternative) in formation.initiative_when.iter().enumerate() {
-                    let pointer = || format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
-                    match compile_condition(&alternative.when, &scope) {
-                        Ok(cond) if cond.uses(rules::Measure::Points) => {
-                            errors.error(&pointer(), "an initiative cannot depend on points".to_string())
-                        }
-                        Ok(cond) => initiative_when.push((
-                            index,
-                            cond,
-                            known(alternative.initiative.clone()).map(|i| i.0),
-                        )),
-                        Err(message) => errors.error(&pointer(), message),
-                    }
-                }
-            }
-        }
-        for (u, upgrade) in file.upgrades.iter().enumerate() {
-            for (w, alternative) in upgrade.points_when.iter().enumerate() {
-                let pointer = || format!("/upgrades/{u}/points_when/{w}/when");
-                match compile_condition(&alternative.when, &scope) {
-                    Ok(cond) if cond.uses(rules::Measure::Points) => errors.error(
-                        &pointer(),
-                        "a cost cannot depend on points, which it is part of".to_string(),
-                    ),
-                    Ok(cond) => cost_when.push((u, cond, known(alternative.points.clone()))),
-                    Err(message) => errors.error(&pointer(), message),
-                }
-            }
-        }
-    }
-    if let Some(circle) = group_circle(&groups) {
-        let names: Vec<String> = circle
-            .iter()
-            .chain(circle.first())
-            .map(|&g| format!("`{}`", formations.get(groups[g].0).map_or("?", |f| f.id.as_str())))
-            .collect();
-        let (s, f) = group_pointers[circle[0]];
-        errors.error(
-            &format!("/sections/{s}/formations/{f}/group/members"),
-            format!(
-                "groups admit each other in a circle ({}): no roster could nest them",
-                names.join(" admits ")
-            ),
-        );
-    }
-    for (f, group) in groups {
-        if let Some(formation) = formations.get_mut(f) {
-            formation.group = Some(group);
-        }
-    }
-    for (f, g) in grouped_in {
-        if let Some(formation) = formations.get_mut(f) {
-            formation.grouped_in = Some(g);
-        }
-    }
-    for (f, count, each) in titans {
-        if let Some(formation) = formations.get_mut(f) {
-            formation.titans = Some((count, each));
-        }
-    }
-    for (f, cond, initiative) in initiative_when {
-        if let Some(formation) = formations.get_mut(f) {
-            formation.initiative_when.push((cond, initiative));
-        }
-    }
-    for (u, cond, cost) in cost_when {
-        if let Some(upgrade) = upgrades.get_mut(u) {
-            upgrade.cost_when.push((cond, cost));
-        }
-    }
-
     let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
-    let mut constraints = Vec::with_capacity(file.constraints.len());
-    for (c, constraint) in file.constraints.iter_mut().enumerate() {
-        match compile_parts(constraint, &scope) {
-            // The texts move from the file; its ids stay, for the check of
-            // repeated ids below.
-            Ok(compiled) => {
-                let texts = [
-                    std::mem::take(&mut constraint.rule),
-                    std::mem::take(&mut constraint.message),
-                    std::mem::take(&mut constraint.provenance),
-                ];
-                constraints.push(assemble(constraint, compiled, texts));
-            }
-            Err((field, message)) => errors.error(&format!("/constraints/{c}/{field}"), message),
-        }
-    }
-    // The game's own rules, for lists that do not write one of the same id.
+    let later = linker.selectors(&file, &formations, &scope);
+    linker.no_group_circle(&later, &formations);
+    later.put_in_place(&mut formations, &mut upgrades);
+    let scope = Resolver::shared(&formations, &upgrades, &units, false, &item_index);
     let lenient = Resolver::shared(&formations, &upgrades, &units, true, &item_index);
-    for rule in file.game.game().rules {
-        if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
-            continue;
-        }
-        let raw_rule = raw::Constraint {
-            id: rule.id.to_string(),
-            scope: match rule.scope {
-                crate::games::RuleScope::Army => raw::Scope::Army,
-                crate::games::RuleScope::Formation => raw::Scope::Formation,
-                crate::games::RuleScope::Group => raw::Scope::Group,
-            },
-            applies_to: rule.applies_to.iter().map(|s| (*s).to_string()).collect(),
-            rule: rule.rule.to_string(),
-            message: rule.message.to_string(),
-            provenance: rule.provenance.to_string(),
-            severity: raw::RuleSeverity::default(),
-        };
-        // A rule for formations the list does not have does not apply.
-        if let Ok(compiled) = compile(&raw_rule, &lenient)
-            && compiled.applies_to.as_ref().is_none_or(|m| m.iter().any(|&x| x))
-        {
-            constraints.push(compiled);
-        }
-    }
-
-    for (i, unit) in file
-        .garrison_units
-        .iter()
-        .flat_map(|g| g.units.iter())
-        .enumerate()
-    {
-        if catalogue.datasheet(file.game, unit).is_none() {
-            errors.error(
-                &format!("/garrison_units/units/{i}"),
-                format!("`{unit}` is not a datasheet id"),
-            );
-        }
-    }
-    let mut attack_rating_when = Vec::new();
-    for (i, rating) in file.attack_rating_when.iter().enumerate() {
-        let compiled = rules::parse(&rating.when)
-            .map_err(|e| {
-                format!(
-                    "`{}` does not parse at column {}: {}",
-                    rating.when,
-                    e.span.start + 1,
-                    e.message
-                )
-            })
-            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
-        match compiled {
-            Ok(cond) => attack_rating_when.push((cond, known(rating.rating.clone()))),
-            Err(message) => errors.error(&format!("/attack_rating_when/{i}/when"), message),
-        }
-    }
-
-    let mut figures = Vec::new();
-    for (i, figure) in file.figures.iter().enumerate() {
-        // A number is read as the left side of `NUMBER >= 0`, so that the
-        // constraint grammar serves for both.
-        let compiled = rules::parse(&format!("{} >= 0", figure.value))
-            .map_err(|e| {
-                format!(
-                    "`{}` does not parse at column {}: {}",
-                    figure.value,
-                    e.span.start + 1,
-                    e.message
-                )
-            })
-            .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
-        match compiled {
-            Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
-                if matches!(*zero, rules::Num::Int(0)) =>
-            {
-                figures.push(super::Figure {
-                    id: figure.id.clone(),
-                    name: figure.name.clone(),
-                    value: *value,
-                    text: figure.value.clone(),
-                    provenance: figure.provenance.clone(),
-                });
-            }
-            Ok(_) => errors.error(
-                &format!("/figures/{i}/value"),
-                format!(
-                    "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
-                    figure.value
-                ),
-            ),
-            Err(message) => errors.error(&format!("/figures/{i}/value"), message),
-        }
-    }
-
-    match (
-        file.game.game().rating,
-        &file.strategy_rating,
-        &file.attack_rating,
-    ) {
-        (Some(crate::games::Rating::Strategy), None, _) => errors.error(
-            "",
-            format!(
-                "a {} list needs `strategy_rating` (write `missing` if the sources lack it)",
-                file.game.title()
-            ),
-        ),
-        (Some(crate::games::Rating::Attack), _, None) => errors.error(
-            "",
-            format!(
-                "a {} list needs `attack_rating` (write `missing` if the sources lack it)",
-                file.game.title()
-            ),
-        ),
-        _ => {}
-    }
-
-    // Dead data is a sign of a transcription slip: say so, without refusing
-    // the list.
-    for (u, upgrade) in upgrades.iter().enumerate() {
-        if prove && !formations.iter().any(|f| f.upgrades.contains(&u)) {
-            let span = errors.span(&format!("/upgrades/{u}/id"));
-            errors.diagnostics.push(
-                Diagnostic::warning(
-                    Code::ListData,
-                    format!("upgrade `{}` is not offered to any formation", upgrade.id),
-                )
-                .at(source, span),
-            );
-        }
-    }
-    // Only where the game has datasheets: elsewhere (Space Fleet, NetEpic
-    // for now) every entry is without units and the warning says nothing.
-    let has_sheets = file.game.game().notation != crate::games::Notation::None;
-    for (f, formation) in formations.iter().enumerate() {
-        if prove
-            && has_sheets
-            && formation.units.is_empty()
-            && formation.upgrades.is_empty()
-            && formation.group.is_none()
-        {
-            let section = formation.section;
-            let index = sections[section]
-                .formations
-                .iter()
-                .position(|&i| i == f)
-                .unwrap_or(0);
-            let span = errors.span(&format!("/sections/{section}/formations/{index}/id"));
-            errors.diagnostics.push(
-                Diagnostic::warning(
-                    Code::ListData,
-                    format!("formation `{}` has no units and no upgrades", formation.id),
-                )
-                .at(source, span),
-            );
-        }
-    }
-
-    let mut seen = BTreeSet::new();
-    for (c, constraint) in file.constraints.iter().enumerate() {
-        if !seen.insert(&constraint.id) {
-            errors.error(
-                &format!("/constraints/{c}/id"),
-                format!("rule id `{}` is used twice", constraint.id),
-            );
-        }
-    }
-
-    if errors.count() > 0 {
+    let constraints = linker.constraints(&mut file.constraints, &scope, &lenient);
+    linker.garrison_units(&file);
+    let attack_rating_when = linker.attack_rating_when(&file, &scope);
+    let figures = linker.figures(&file, &scope);
+    linker.ratings(&file);
+    linker.dead_data(&sections, &formations, &upgrades);
+    linker.repeated_rule_ids(&file);
+    if linker.errors.count() > 0 {
         return None;
     }
-    Some(ArmyList {
-        game: file.game,
-        id: file.id,
-        name: file.name,
-        aliases: file.aliases,
-        version: file.version,
-        version_label: file.version_label,
-        snapfire_version: file.imports.as_ref().and_then(|i| i.snapfire_version.clone()),
-        battlescribe: file
-            .imports
-            .as_ref()
-            .map(|i| {
-                i.battlescribe
-                    .iter()
-                    .map(|c| (c.name.clone(), c.id.clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        snapfire_id: file.imports.and_then(|i| i.snapfire),
-        snapfire,
-        source: file.source,
-        decisions: file.decisions,
-        strategy_rating: file.strategy_rating.and_then(known),
-        attack_rating: file.attack_rating.and_then(known),
-        attack_rating_when,
-        garrison_units: file.garrison_units.map(|g| (g.units, g.rule)),
-        special_rules: file
-            .special_rules
-            .into_iter()
-            .map(|r| SpecialRule {
-                id: r.id,
-                name: r.name,
-                summary: r.summary,
-                variants: r.variants,
-            })
-            .collect(),
+    let linked = Linked {
         sections,
         formations,
         upgrades,
         units,
         constraints,
-        not_enforced: file
-            .not_enforced
-            .into_iter()
-            .map(|n| NotEnforced {
-                id: n.id,
-                rule: n.rule,
-                why: n.why,
-                source: n.source,
-            })
-            .collect(),
+        attack_rating_when,
         figures,
-        name_keys: Vec::new(),
+        snapfire,
         formation_names,
         upgrade_names,
-        origin,
-    })
-    .map(|mut list| {
-        // The build's forms of a built-in list's names, in the same order.
+    };
+    Some(linked.into_list(file, origin, with.prepared))
+}
+
+/// Where an id was first defined; its pointer is written only for an
+/// error (formatting one per id was a tenth of linking a large list).
+#[derive(Clone, Copy)]
+enum Defined {
+    Upgrade(usize),
+    Formation(usize, usize),
+}
+
+impl std::fmt::Display for Defined {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Defined::Upgrade(u) => write!(f, "/upgrades/{u}/id"),
+            Defined::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/id"),
+        }
+    }
+}
+
+/// How many names (name and aliases) the upgrades have.
+fn upgrade_name_count(upgrades: &[raw::Upgrade]) -> usize {
+    upgrades.iter().map(|u| 1 + u.aliases.len()).sum()
+}
+
+/// How many names (name and aliases) the formations have.
+fn formation_name_count(sections: &[raw::Section]) -> usize {
+    (sections.iter())
+        .flat_map(|s| &s.formations)
+        .map(|f| 1 + f.aliases.len())
+        .sum()
+}
+
+/// The build's forms of names, in pairs (normalized, compact).
+type PreparedPairs = Box<dyn Iterator<Item = (&'static str, &'static str)>>;
+
+/// One list file being linked: what every phase reads, the errors they
+/// report, and the datasheets the list uses, met as the phases go.
+struct Linker<'a, 'd> {
+    catalogue: &'a Catalogue,
+    /// The list's game's datasheet ids (`game_sheet_ids`).
+    sheet_ids: &'a KeySet<&'a str>,
+    game: raw::GameId,
+    /// `true`: the file is being proven (see [`ListFile`]).
+    prove: bool,
+    errors: FileErrors<'d>,
+    /// Datasheet ids the list uses, in the order met; `UnitIdx` indexes it.
+    units: Vec<String>,
+    unit_at: KeyMap<&'a str, usize>,
+    /// The build's normalized names, one per name the indexes take in the
+    /// same order (upgrades, then formations), or none.
+    prepared_entries: Option<PreparedPairs>,
+    /// Each tag once, shared by the entries that have it.
+    tag_names: Interned,
+}
+
+impl<'a, 'd> Linker<'a, 'd> {
+    fn new(
+        file: &ArmyListFile,
+        source: &'d SourceFile,
+        prove: bool,
+        with: With<'a>,
+        diagnostics: &'d mut Vec<Diagnostic>,
+    ) -> Self {
+        let names = upgrade_name_count(&file.upgrades) + formation_name_count(&file.sections);
+        let prepared_entries = (with.prepared)
+            .map(|p| p.entries)
+            .filter(|e| e.len() == 2 * names)
+            .map(|e| Box::new(e.pairs()) as PreparedPairs);
+        // Room for the units a list is likely to use (at most its game's).
+        let room = with.sheet_ids.len().min(256);
+        Linker {
+            catalogue: with.catalogue,
+            sheet_ids: with.sheet_ids,
+            game: file.game,
+            prove,
+            errors: FileErrors::new(source, diagnostics),
+            units: Vec::new(),
+            unit_at: KeyMap::with_capacity_and_hasher(room, Default::default()),
+            prepared_entries,
+            tag_names: Interned::default(),
+        }
+    }
+
+    /// Ids: unique across formations and upgrades.
+    fn unique_ids(&mut self, file: &ArmyListFile) {
+        let formation_count = file.sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut ids: KeyMap<&str, Defined> =
+            KeyMap::with_capacity_and_hasher(formation_count + file.upgrades.len(), Default::default());
+        let upgrades =
+            (file.upgrades.iter().enumerate()).map(|(u, upgrade)| (&upgrade.id, Defined::Upgrade(u)));
+        let formations = (file.sections.iter().enumerate()).flat_map(|(s, section)| {
+            (section.formations.iter().enumerate())
+                .map(move |(f, formation)| (&formation.id, Defined::Formation(s, f)))
+        });
+        for (id, here) in upgrades.chain(formations) {
+            if let Some(first) = ids.insert(id, here) {
+                self.errors
+                    .error(&here.to_string(), format!("id `{id}` is already used at {first}"));
+            }
+        }
+    }
+
+    /// Where datasheet `id` is in the list's units, or `None` with an
+    /// error when the game has no such datasheet (`pointer` is only
+    /// written then).
+    fn unit_slot(&mut self, id: &str, pointer: &dyn Fn() -> String) -> Option<usize> {
+        let Some(&known) = self.sheet_ids.get(id) else {
+            let message = format!("no datasheet `{id}` for {}", self.game.as_str());
+            self.errors.error(&pointer(), message);
+            return None;
+        };
+        let units = &mut self.units;
+        Some(*self.unit_at.entry(known).or_insert_with(|| {
+            units.push(known.to_string());
+            units.len() - 1
+        }))
+    }
+
+    /// Adds a name to an index, with the build's forms of it when there
+    /// are some.
+    fn index_name(&mut self, names: &mut NameIndex, name: &str, index: usize) {
+        match self.prepared_entries.as_mut().and_then(Iterator::next) {
+            Some((normalized, compact)) => names.insert_prepared(name, normalized, compact, index),
+            None => names.insert(name, index),
+        }
+    }
+
+    /// The upgrades and the index of their names. What the linked entries
+    /// keep that nothing reads from the file later (names, aliases, notes,
+    /// profile changes) is moved out of it rather than copied; ids and
+    /// tags stay, for the indexes of later phases.
+    fn upgrades(&mut self, file_upgrades: &mut [raw::Upgrade]) -> (Vec<Upgrade>, NameIndex) {
+        let mut upgrades = Vec::with_capacity(file_upgrades.len());
+        let mut names = NameIndex::with_capacity(upgrade_name_count(file_upgrades));
+        for (u, upgrade) in file_upgrades.iter_mut().enumerate() {
+            let adds = self.unit_counts(&upgrade.adds, &|| format!("/upgrades/{u}/adds"));
+            let replaces = self.unit_counts(&upgrade.replaces, &|| format!("/upgrades/{u}/replaces"));
+            let fills = upgrade.fills.as_ref().and_then(|f| self.fills(f, u));
+            for name in std::iter::once(&upgrade.name).chain(&upgrade.aliases) {
+                self.index_name(&mut names, name, u);
+            }
+            upgrades.push(Upgrade {
+                id: upgrade.id.clone(),
+                name: std::mem::take(&mut upgrade.name),
+                aliases: std::mem::take(&mut upgrade.aliases),
+                cost: known(upgrade.points.clone()),
+                adds,
+                replaces,
+                tags: Tags::new(upgrade.tags.iter().map(|t| self.tag_names.intern(t))),
+                note: upgrade.note.take(),
+                fills,
+                cost_when: Vec::new(),
+                fielded: std::mem::take(&mut upgrade.fielded),
+                not_shown: upgrade.not_shown.take(),
+            });
+        }
+        (upgrades, names)
+    }
+
+    /// Units and their counts (an upgrade's `adds`, a formation's
+    /// `units`), each unit at `{base}/{i}/unit`.
+    fn unit_counts(&mut self, list: &[raw::UnitCount], base: &dyn Fn() -> String) -> Vec<(usize, u32)> {
+        (list.iter().enumerate())
+            .filter_map(|(i, c)| {
+                let slot = self.unit_slot(&c.unit, &|| format!("{}/{i}/unit", base()))?;
+                Some((slot, c.count))
+            })
+            .collect()
+    }
+
+    /// What a transport upgrade fills, its units found.
+    fn fills(&mut self, f: &raw::Fills, u: usize) -> Option<super::Fills> {
+        let base = || format!("/upgrades/{u}/fills");
+        let unit = self.unit_slot(&f.unit, &|| format!("{}/unit", base()))?;
+        let carries = (f.carries.iter().enumerate())
+            .filter_map(|(i, c)| self.unit_slot(c, &|| format!("{}/carries/{i}", base())))
+            .collect();
+        let shared_with = (f.shared_with.iter().enumerate())
+            .filter_map(|(i, t)| {
+                let pointer = || format!("{}/shared_with/{i}/unit", base());
+                self.unit_slot(&t.unit, &pointer).map(|u| (u, t.capacity))
+            })
+            .collect();
+        Some(super::Fills {
+            unit,
+            capacity: f.capacity,
+            carries,
+            shared_with,
+            provenance: f.provenance.clone(),
+        })
+    }
+
+    /// The sections, their formations and the index of the formations'
+    /// names (moved out of the file, as `upgrades` does).
+    fn sections(
+        &mut self,
+        file_sections: &mut [raw::Section],
+        file_upgrades: &[raw::Upgrade],
+    ) -> (Vec<Section>, Vec<Formation>, NameIndex) {
+        let offers = Offers::new(file_upgrades);
+        let formation_count = file_sections.iter().map(|s| s.formations.len()).sum::<usize>();
+        let mut sections = Vec::with_capacity(file_sections.len());
+        let mut formations = Vec::with_capacity(formation_count);
+        let mut names = NameIndex::with_capacity(formation_name_count(file_sections));
+        for (s, section) in file_sections.iter_mut().enumerate() {
+            let mut members = Vec::with_capacity(section.formations.len());
+            for (f, formation) in section.formations.iter_mut().enumerate() {
+                let base = || format!("/sections/{s}/formations/{f}");
+                let index = formations.len();
+                members.push(index);
+                let units = self.unit_counts(&formation.units, &|| format!("{}/units", base()));
+                let allowed = self.offered(&offers, &section.upgrades, formation, s, f);
+                for name in std::iter::once(&formation.name).chain(&formation.aliases) {
+                    self.index_name(&mut names, name, index);
+                }
+                let tags = (section.tags.iter().chain(&formation.tags)).map(|t| self.tag_names.intern(t));
+                let tags = Tags::new(tags);
+                let initiative = self.initiative(formation, &base);
+                formations.push(formation_of(formation, s, units, allowed, tags, initiative));
+            }
+            sections.push(Section {
+                id: section.id.clone(),
+                name: section.name.clone(),
+                formations: members,
+            });
+        }
+        (sections, formations, names)
+    }
+
+    /// The upgrades a formation is offered, by its section and itself
+    /// (an id, or `tag:` and a tag), each once.
+    fn offered(
+        &mut self,
+        offers: &Offers<'_>,
+        in_section: &[String],
+        formation: &raw::Formation,
+        s: usize,
+        f: usize,
+    ) -> Vec<usize> {
+        let mut allowed = Vec::with_capacity(in_section.len() + formation.upgrades.len());
+        let offered = (in_section.iter().enumerate())
+            .map(|(i, id)| (true, i, id))
+            .chain((formation.upgrades.iter().enumerate()).map(|(i, id)| (false, i, id)));
+        for (by_section, i, id) in offered {
+            let found = offers.find(id);
+            if found.is_empty() {
+                let pointer = if by_section {
+                    format!("/sections/{s}/upgrades/{i}")
+                } else {
+                    format!("/sections/{s}/formations/{f}/upgrades/{i}")
+                };
+                let message = format!(
+                    "formation `{}` is offered `{id}`, which names no upgrade of the list",
+                    formation.id
+                );
+                self.errors.error(&pointer, message);
+            }
+            for &u in found {
+                if !allowed.contains(&u) {
+                    allowed.push(u);
+                }
+            }
+        }
+        allowed
+    }
+
+    /// A formation's initiative; an error where the game needs one and
+    /// the file gives none.
+    fn initiative(&mut self, formation: &raw::Formation, base: &dyn Fn() -> String) -> Option<String> {
+        match &formation.initiative {
+            Some(i) => known(i.clone()).map(|i| i.0),
+            None if self.game.game().initiative => {
+                let message = format!(
+                    "formation `{}` has no initiative (write `missing` if the sources lack it)",
+                    formation.id
+                );
+                self.errors.error(&base(), message);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// What upgrades do to their units' profiles names real weapons:
+    /// proven for a file being proven (`--lists`, `lists --check`, the
+    /// tests); a built-in file was proven so before it was built in, and a
+    /// check does not pay for it again (as with its datasheets' notation).
+    fn prove_fielded(&mut self, formations: &[Formation], upgrades: &[Upgrade], units: &[String]) {
+        if !self.prove {
+            return;
+        }
+        for (u, upgrade) in upgrades.iter().enumerate() {
+            if upgrade.fielded.is_empty() {
+                continue;
+            }
+            let found = super::fielded::check(self.catalogue, self.game, formations, units, u, upgrade, true);
+            for (pointer, message) in found {
+                self.errors.error(&pointer, message);
+            }
+        }
+    }
+
+    /// Names that fit two formations, or two upgrades one formation is
+    /// offered. Two upgrades may share a name when no formation offers
+    /// both: the formation a roster writes it under tells them apart
+    /// (Snapfire names a 35-point and a 50-point upgrade "Nobz" in
+    /// different formations).
+    fn name_clashes(
+        &mut self,
+        formations: &[Formation],
+        upgrades: &[Upgrade],
+        formation_names: &NameIndex,
+        upgrade_names: &NameIndex,
+    ) {
+        for (key, clash) in formation_names.clashes() {
+            let names: Vec<&str> = clash.iter().map(|&i| formations[i].id.as_str()).collect();
+            let message = format!("the name `{key}` fits formations {}", names.join(", "));
+            self.errors.error("/sections", message);
+        }
+        for (key, clash) in upgrade_names.clashes() {
+            let both = formations
+                .iter()
+                .find(|f| clash.iter().filter(|u| f.upgrades.contains(u)).count() > 1);
+            if let Some(f) = both {
+                let names: Vec<&str> = clash.iter().map(|&i| upgrades[i].id.as_str()).collect();
+                let message = format!(
+                    "the name `{key}` fits upgrades {} which formation `{}` both offers",
+                    names.join(", "),
+                    f.id
+                );
+                self.errors.error("/upgrades", message);
+            }
+        }
+    }
+
+    /// Groups, and costs that depend on the formation: their selectors
+    /// need every formation and upgrade in place, so they are put in
+    /// place afterwards ([`Later::put_in_place`]).
+    fn selectors(&mut self, file: &ArmyListFile, formations: &[Formation], scope: &Resolver<'_>) -> Later {
+        let mut later = Later::default();
+        let places = FormationPlaces::new(file, formations);
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                if formation.group.is_some() || formation.grouped_in.is_some() || formation.titans.is_some() {
+                    let at = (s, f, places.index(&formation.id));
+                    self.group(&mut later, formation, at, scope);
+                    self.titans_and_grouped_in(&mut later, file, formation, at, formations, &places);
+                }
+            }
+        }
+        self.initiative_when(&mut later, file, &places, scope);
+        self.cost_when(&mut later, file, scope);
+        later
+    }
+
+    /// A group formation's members (`at`: section, formation in it, and
+    /// index among the list's formations).
+    fn group(
+        &mut self,
+        later: &mut Later,
+        formation: &raw::Formation,
+        at: (usize, usize, usize),
+        scope: &Resolver<'_>,
+    ) {
+        let (s, f, index) = at;
+        let base = || format!("/sections/{s}/formations/{f}");
+        let Some(group) = &formation.group else { return };
+        if group.max.is_some_and(|max| group.min > max) {
+            let message = format!(
+                "the group's min ({}) is more than its max ({}): no roster could satisfy it",
+                group.min,
+                group.max.unwrap_or_default()
+            );
+            self.errors.error(&format!("{}/group", base()), message);
+        }
+        match scope.items_mask(&group.members) {
+            // Groups may hold groups (a Heresy commander over
+            // battlegroups); the roster's nesting is bounded when it
+            // resolves. A group that admits itself is a mistake in the
+            // list, not a deeper army.
+            Ok(mask) if mask.formations.get(index).copied().unwrap_or(false) => {
+                let message = "a group cannot be a member of itself".to_string();
+                self.errors.error(&format!("{}/group/members", base()), message);
+            }
+            Ok(mask) => {
+                later.group_pointers.push((s, f));
+                later.groups.push((
+                    index,
+                    super::GroupSpec {
+                        members: mask.formations,
+                        min: group.min,
+                        max: group.max,
+                        provenance: group.provenance.clone(),
+                    },
+                ));
+            }
+            Err(message) => self.errors.error(&format!("{}/group/members", base()), message),
+        }
+    }
+
+    /// A card of several titans, and the group a formation always
+    /// belongs to.
+    fn titans_and_grouped_in(
+        &mut self,
+        later: &mut Later,
+        file: &ArmyListFile,
+        formation: &raw::Formation,
+        (s, f, index): (usize, usize, usize),
+        formations: &[Formation],
+        places: &FormationPlaces<'_>,
+    ) {
+        let base = || format!("/sections/{s}/formations/{f}");
+        if formation.group.is_some() && formation.grouped_in.is_some() {
+            // `grouped_in` puts a lone line in a group of its own; on a
+            // group it could loop, so only member formations have it.
+            let message = "a group formation cannot itself belong to a group".to_string();
+            self.errors.error(&format!("{}/grouped_in", base()), message);
+        }
+        if let Some(t) = &formation.titans {
+            let target = formations.iter().position(|g| g.id == t.each);
+            let several = |g: &&raw::Formation| g.id == t.each && (g.group.is_some() || g.titans.is_some());
+            match target {
+                Some(e)
+                    if e != index
+                        && formations[e].group.is_none()
+                        && !file
+                            .sections
+                            .iter()
+                            .flat_map(|s| &s.formations)
+                            .any(|g| several(&g)) =>
+                {
+                    later.titans.push((index, t.count, e));
+                }
+                _ => {
+                    let message = format!(
+                        "`{}` is not another formation of this list that is neither a group nor a card of several titans",
+                        t.each
+                    );
+                    self.errors.error(&format!("{}/titans/each", base()), message);
+                }
+            }
+        }
+        if let Some(id) = &formation.grouped_in {
+            match places.at.get(id.as_str()).copied() {
+                Some(g) if places.groups.contains(id.as_str()) => later.grouped_in.push((index, g)),
+                _ => {
+                    let message = format!("`{id}` is not a group formation of this list (one with `group`)");
+                    self.errors.error(&format!("{}/grouped_in", base()), message);
+                }
+            }
+        }
+    }
+
+    /// Initiatives that change when the army meets a condition.
+    fn initiative_when(
+        &mut self,
+        later: &mut Later,
+        file: &ArmyListFile,
+        places: &FormationPlaces<'_>,
+        scope: &Resolver<'_>,
+    ) {
+        for (s, section) in file.sections.iter().enumerate() {
+            for (f, formation) in section.formations.iter().enumerate() {
+                let index = places.index(&formation.id);
+                for (w, alternative) in formation.initiative_when.iter().enumerate() {
+                    let pointer = || format!("/sections/{s}/formations/{f}/initiative_when/{w}/when");
+                    match compile_condition(&alternative.when, scope) {
+                        Ok(cond) if cond.uses(rules::Measure::Points) => {
+                            let message = "an initiative cannot depend on points".to_string();
+                            self.errors.error(&pointer(), message);
+                        }
+                        Ok(cond) => {
+                            let initiative = known(alternative.initiative.clone()).map(|i| i.0);
+                            later.initiative_when.push((index, cond, initiative));
+                        }
+                        Err(message) => self.errors.error(&pointer(), message),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Upgrade costs that change when the army meets a condition.
+    fn cost_when(&mut self, later: &mut Later, file: &ArmyListFile, scope: &Resolver<'_>) {
+        for (u, upgrade) in file.upgrades.iter().enumerate() {
+            for (w, alternative) in upgrade.points_when.iter().enumerate() {
+                let pointer = || format!("/upgrades/{u}/points_when/{w}/when");
+                match compile_condition(&alternative.when, scope) {
+                    Ok(cond) if cond.uses(rules::Measure::Points) => {
+                        let message = "a cost cannot depend on points, which it is part of".to_string();
+                        self.errors.error(&pointer(), message);
+                    }
+                    Ok(cond) => later.cost_when.push((u, cond, known(alternative.points.clone()))),
+                    Err(message) => self.errors.error(&pointer(), message),
+                }
+            }
+        }
+    }
+
+    /// Groups that admit each other in a circle could nest without end.
+    fn no_group_circle(&mut self, later: &Later, formations: &[Formation]) {
+        let groups = &later.groups;
+        let Some(circle) = group_circle(groups) else {
+            return;
+        };
+        let names: Vec<String> = circle
+            .iter()
+            .chain(circle.first())
+            .map(|&g| format!("`{}`", formations.get(groups[g].0).map_or("?", |f| f.id.as_str())))
+            .collect();
+        let (s, f) = later.group_pointers[circle[0]];
+        let message = format!(
+            "groups admit each other in a circle ({}): no roster could nest them",
+            names.join(" admits ")
+        );
+        self.errors
+            .error(&format!("/sections/{s}/formations/{f}/group/members"), message);
+    }
+
+    /// The list's constraints, then the game's own rules for those the
+    /// list does not write one of the same id.
+    fn constraints(
+        &mut self,
+        file_constraints: &mut [raw::Constraint],
+        scope: &Resolver<'_>,
+        lenient: &Resolver<'_>,
+    ) -> Vec<Constraint> {
+        let mut constraints = Vec::with_capacity(file_constraints.len());
+        for (c, constraint) in file_constraints.iter_mut().enumerate() {
+            match compile_parts(constraint, scope) {
+                // The texts move from the file; its ids stay, for the
+                // check of repeated ids.
+                Ok(compiled) => {
+                    let texts = [
+                        std::mem::take(&mut constraint.rule),
+                        std::mem::take(&mut constraint.message),
+                        std::mem::take(&mut constraint.provenance),
+                    ];
+                    constraints.push(assemble(constraint, compiled, texts));
+                }
+                Err((field, message)) => self.errors.error(&format!("/constraints/{c}/{field}"), message),
+            }
+        }
+        for rule in self.game.game().rules {
+            if constraints.iter().any(|c: &Constraint| c.id == rule.id) {
+                continue;
+            }
+            // A rule for formations the list does not have does not apply.
+            if let Ok(compiled) = compile(&game_rule(rule), lenient)
+                && compiled.applies_to.as_ref().is_none_or(|m| m.iter().any(|&x| x))
+            {
+                constraints.push(compiled);
+            }
+        }
+        constraints
+    }
+
+    /// Only formations of these datasheets may garrison: each must be one.
+    fn garrison_units(&mut self, file: &ArmyListFile) {
+        let units = file.garrison_units.iter().flat_map(|g| g.units.iter());
+        for (i, unit) in units.enumerate() {
+            if self.catalogue.datasheet(file.game, unit).is_none() {
+                let message = format!("`{unit}` is not a datasheet id");
+                self.errors.error(&format!("/garrison_units/units/{i}"), message);
+            }
+        }
+    }
+
+    /// Attack ratings that change when the army meets a condition.
+    fn attack_rating_when(
+        &mut self,
+        file: &ArmyListFile,
+        scope: &Resolver<'_>,
+    ) -> Vec<(rules::Cond<Selector>, Option<u8>)> {
+        let mut found = Vec::new();
+        for (i, rating) in file.attack_rating_when.iter().enumerate() {
+            let compiled = rules::parse(&rating.when)
+                .map_err(|e| {
+                    format!(
+                        "`{}` does not parse at column {}: {}",
+                        rating.when,
+                        e.span.start + 1,
+                        e.message
+                    )
+                })
+                .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+            match compiled {
+                Ok(cond) => found.push((cond, known(rating.rating.clone()))),
+                Err(message) => self
+                    .errors
+                    .error(&format!("/attack_rating_when/{i}/when"), message),
+            }
+        }
+        found
+    }
+
+    /// Numbers worked out from the army and printed with it.
+    fn figures(&mut self, file: &ArmyListFile, scope: &Resolver<'_>) -> Vec<super::Figure> {
+        let mut figures = Vec::new();
+        for (i, figure) in file.figures.iter().enumerate() {
+            // A number is read as the left side of `NUMBER >= 0`, so that
+            // the constraint grammar serves for both.
+            let compiled = rules::parse(&format!("{} >= 0", figure.value))
+                .map_err(|e| {
+                    format!(
+                        "`{}` does not parse at column {}: {}",
+                        figure.value,
+                        e.span.start + 1,
+                        e.message
+                    )
+                })
+                .and_then(|cond| cond.map_selectors(&mut |s| scope.selector(&s)));
+            let pointer = format!("/figures/{i}/value");
+            match compiled {
+                Ok(rules::Cond::Compare(value, rules::Compare::Ge, zero))
+                    if matches!(*zero, rules::Num::Int(0)) =>
+                {
+                    figures.push(super::Figure {
+                        id: figure.id.clone(),
+                        name: figure.name.clone(),
+                        value: *value,
+                        text: figure.value.clone(),
+                        provenance: figure.provenance.clone(),
+                    });
+                }
+                Ok(_) => {
+                    let message = format!(
+                        "`{}` is not a number: write a sum such as `6 * count(hiveship)`",
+                        figure.value
+                    );
+                    self.errors.error(&pointer, message);
+                }
+                Err(message) => self.errors.error(&pointer, message),
+            }
+        }
+        figures
+    }
+
+    /// The army's rating, where its game has one.
+    fn ratings(&mut self, file: &ArmyListFile) {
+        let needed = match (
+            file.game.game().rating,
+            &file.strategy_rating,
+            &file.attack_rating,
+        ) {
+            (Some(crate::games::Rating::Strategy), None, _) => "strategy_rating",
+            (Some(crate::games::Rating::Attack), _, None) => "attack_rating",
+            _ => return,
+        };
+        let message = format!(
+            "a {} list needs `{needed}` (write `missing` if the sources lack it)",
+            file.game.title()
+        );
+        self.errors.error("", message);
+    }
+
+    /// Dead data is a sign of a transcription slip: say so, without
+    /// refusing the list (only for a file being proven).
+    fn dead_data(&mut self, sections: &[Section], formations: &[Formation], upgrades: &[Upgrade]) {
+        if !self.prove {
+            return;
+        }
+        for (u, upgrade) in upgrades.iter().enumerate() {
+            if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+                let message = format!("upgrade `{}` is not offered to any formation", upgrade.id);
+                self.warning(&format!("/upgrades/{u}/id"), message);
+            }
+        }
+        // Only where the game has datasheets: elsewhere (Space Fleet,
+        // NetEpic for now) every entry is without units and the warning
+        // says nothing.
+        if self.game.game().notation == crate::games::Notation::None {
+            return;
+        }
+        for (f, formation) in formations.iter().enumerate() {
+            if formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none() {
+                let section = formation.section;
+                let index = sections[section]
+                    .formations
+                    .iter()
+                    .position(|&i| i == f)
+                    .unwrap_or(0);
+                let message = format!("formation `{}` has no units and no upgrades", formation.id);
+                self.warning(&format!("/sections/{section}/formations/{index}/id"), message);
+            }
+        }
+    }
+
+    fn warning(&mut self, pointer: &str, message: String) {
+        let span = self.errors.span(pointer);
+        let source = self.errors.file;
+        (self.errors.diagnostics).push(Diagnostic::warning(Code::ListData, message).at(source, span));
+    }
+
+    /// Each rule id once.
+    fn repeated_rule_ids(&mut self, file: &ArmyListFile) {
+        let mut seen = BTreeSet::new();
+        for (c, constraint) in file.constraints.iter().enumerate() {
+            if !seen.insert(&constraint.id) {
+                let message = format!("rule id `{}` is used twice", constraint.id);
+                self.errors.error(&format!("/constraints/{c}/id"), message);
+            }
+        }
+    }
+}
+
+/// The upgrades a formation may be offered: by id, and by tag (in the
+/// file's order).
+struct Offers<'f> {
+    by_id: KeyMap<&'f str, usize>,
+    by_tag: KeyMap<&'f str, Vec<usize>>,
+}
+
+impl<'f> Offers<'f> {
+    fn new(upgrades: &'f [raw::Upgrade]) -> Self {
+        let mut by_id: KeyMap<&str, usize> =
+            KeyMap::with_capacity_and_hasher(upgrades.len(), Default::default());
+        for (u, upgrade) in upgrades.iter().enumerate() {
+            by_id.insert(&upgrade.id, u);
+        }
+        let mut by_tag: KeyMap<&str, Vec<usize>> = KeyMap::default();
+        for (u, upgrade) in upgrades.iter().enumerate() {
+            for tag in &upgrade.tags {
+                let tagged = by_tag.entry(tag.as_str()).or_default();
+                if tagged.last() != Some(&u) {
+                    tagged.push(u);
+                }
+            }
+        }
+        Offers { by_id, by_tag }
+    }
+
+    /// The upgrades an offer (`id` or `tag:TAG`) names.
+    fn find(&self, offer: &str) -> &[usize] {
+        match offer.strip_prefix("tag:") {
+            Some(tag) => self.by_tag.get(tag).map_or(&[], Vec::as_slice),
+            None => self.by_id.get(offer).map_or(&[], std::slice::from_ref),
+        }
+    }
+}
+
+/// A formation as linked, its names and notes moved out of the file.
+fn formation_of(
+    formation: &mut raw::Formation,
+    section: usize,
+    units: Vec<(usize, u32)>,
+    upgrades: Vec<usize>,
+    tags: Tags,
+    initiative: Option<String>,
+) -> Formation {
+    Formation {
+        id: formation.id.clone(),
+        name: std::mem::take(&mut formation.name),
+        aliases: std::mem::take(&mut formation.aliases),
+        section,
+        points: known(formation.points.clone()),
+        initiative,
+        initiative_when: Vec::new(),
+        units,
+        upgrades,
+        tags,
+        note: formation.note.take(),
+        snapfire_units: formation.snapfire_units.take(),
+        heresy_vp: match formation.victory_points {
+            Some(raw::VictoryPoints::BrokenDestroyed(vp)) => Some(vp),
+            _ => None,
+        },
+        group: None,
+        grouped_in: None,
+        card: card_values(formation),
+        round_up_to: formation.round_up_to.filter(|&n| n > 0),
+        titans: None,
+    }
+}
+
+/// Each formation id's first index among the list's formations, and the
+/// ids of group formations.
+struct FormationPlaces<'f> {
+    at: KeyMap<&'f str, usize>,
+    groups: KeySet<&'f str>,
+}
+
+impl<'f> FormationPlaces<'f> {
+    fn new(file: &'f ArmyListFile, formations: &'f [Formation]) -> Self {
+        let mut at: KeyMap<&str, usize> =
+            KeyMap::with_capacity_and_hasher(formations.len(), Default::default());
+        for (i, f) in formations.iter().enumerate() {
+            at.entry(f.id.as_str()).or_insert(i);
+        }
+        let groups = (file.sections.iter())
+            .flat_map(|s| &s.formations)
+            .filter(|g| g.group.is_some())
+            .map(|g| g.id.as_str())
+            .collect();
+        FormationPlaces { at, groups }
+    }
+
+    fn index(&self, id: &str) -> usize {
+        self.at.get(id).copied().unwrap_or(usize::MAX)
+    }
+}
+
+/// What the selectors phase found, by formation or upgrade index.
+#[derive(Default)]
+struct Later {
+    groups: Vec<(usize, super::GroupSpec)>,
+    /// Each group's section and place in it, for an error.
+    group_pointers: Vec<(usize, usize)>,
+    grouped_in: Vec<(usize, usize)>,
+    titans: Vec<(usize, u32, usize)>,
+    initiative_when: Vec<(usize, rules::Cond<Selector>, Option<String>)>,
+    cost_when: Vec<(usize, rules::Cond<Selector>, Option<super::Cost>)>,
+}
+
+impl Later {
+    fn put_in_place(self, formations: &mut [Formation], upgrades: &mut [Upgrade]) {
+        for (f, group) in self.groups {
+            if let Some(formation) = formations.get_mut(f) {
+                formation.group = Some(group);
+            }
+        }
+        for (f, g) in self.grouped_in {
+            if let Some(formation) = formations.get_mut(f) {
+                formation.grouped_in = Some(g);
+            }
+        }
+        for (f, count, each) in self.titans {
+            if let Some(formation) = formations.get_mut(f) {
+                formation.titans = Some((count, each));
+            }
+        }
+        for (f, cond, initiative) in self.initiative_when {
+            if let Some(formation) = formations.get_mut(f) {
+                formation.initiative_when.push((cond, initiative));
+            }
+        }
+        for (u, cond, cost) in self.cost_when {
+            if let Some(upgrade) = upgrades.get_mut(u) {
+                upgrade.cost_when.push((cond, cost));
+            }
+        }
+    }
+}
+
+/// One of the game's own rules, as a list would write it.
+fn game_rule(rule: &crate::games::GameRule) -> raw::Constraint {
+    raw::Constraint {
+        id: rule.id.to_string(),
+        scope: match rule.scope {
+            crate::games::RuleScope::Army => raw::Scope::Army,
+            crate::games::RuleScope::Formation => raw::Scope::Formation,
+            crate::games::RuleScope::Group => raw::Scope::Group,
+        },
+        applies_to: rule.applies_to.iter().map(|s| (*s).to_string()).collect(),
+        rule: rule.rule.to_string(),
+        message: rule.message.to_string(),
+        provenance: rule.provenance.to_string(),
+        severity: raw::RuleSeverity::default(),
+    }
+}
+
+/// A list's parts, linked without an error.
+struct Linked {
+    sections: Vec<Section>,
+    formations: Vec<Formation>,
+    upgrades: Vec<Upgrade>,
+    units: Vec<String>,
+    constraints: Vec<Constraint>,
+    attack_rating_when: Vec<(rules::Cond<Selector>, Option<u8>)>,
+    figures: Vec<super::Figure>,
+    snapfire: super::snapfire::SnapfireIds,
+    formation_names: NameIndex,
+    upgrade_names: NameIndex,
+}
+
+impl Linked {
+    /// The list: these parts and what the file says of the list as a
+    /// whole, with its names' forms (the build's, for a built-in list).
+    fn into_list(self, file: ArmyListFile, origin: Origin, prepared: Option<PreparedNames>) -> ArmyList {
+        let imports = file.imports.as_ref();
+        let mut list = ArmyList {
+            game: file.game,
+            id: file.id,
+            name: file.name,
+            aliases: file.aliases,
+            version: file.version,
+            version_label: file.version_label,
+            snapfire_version: imports.and_then(|i| i.snapfire_version.clone()),
+            battlescribe: imports
+                .map(|i| {
+                    i.battlescribe
+                        .iter()
+                        .map(|c| (c.name.clone(), c.id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            snapfire_id: file.imports.and_then(|i| i.snapfire),
+            snapfire: self.snapfire,
+            source: file.source,
+            decisions: file.decisions,
+            strategy_rating: file.strategy_rating.and_then(known),
+            attack_rating: file.attack_rating.and_then(known),
+            attack_rating_when: self.attack_rating_when,
+            garrison_units: file.garrison_units.map(|g| (g.units, g.rule)),
+            special_rules: file.special_rules.into_iter().map(special_rule).collect(),
+            sections: self.sections,
+            formations: self.formations,
+            upgrades: self.upgrades,
+            units: self.units,
+            constraints: self.constraints,
+            not_enforced: file.not_enforced.into_iter().map(not_enforced).collect(),
+            figures: self.figures,
+            name_keys: Vec::new(),
+            formation_names: self.formation_names,
+            upgrade_names: self.upgrade_names,
+            origin,
+        };
         list.name_keys = match prepared.map(|p| p.list) {
             Some(keys) if keys.len() == 2 * list.all_names().count() => keys
                 .pairs()
@@ -1066,7 +1284,25 @@ fn link_list(
             _ => list.all_names().map(super::ListName::new).collect(),
         };
         list
-    })
+    }
+}
+
+fn special_rule(r: raw::SpecialRule) -> SpecialRule {
+    SpecialRule {
+        id: r.id,
+        name: r.name,
+        summary: r.summary,
+        variants: r.variants,
+    }
+}
+
+fn not_enforced(n: raw::NotEnforced) -> NotEnforced {
+    NotEnforced {
+        id: n.id,
+        rule: n.rule,
+        why: n.why,
+        source: n.source,
+    }
 }
 
 /// Parses a constraint and resolves its selectors against one list. The

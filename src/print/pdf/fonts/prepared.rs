@@ -26,14 +26,18 @@ pub(super) struct Prepared {
 macro_rules! prepared {
     ($weight:literal) => {
         Prepared {
-            subset: include_bytes!(concat!("../../../assets/fonts/prepared/", $weight, ".subset.ttf")),
+            subset: include_bytes!(concat!(
+                "../../../../assets/fonts/prepared/",
+                $weight,
+                ".subset.ttf"
+            )),
             deflated: include_bytes!(concat!(
-                "../../../assets/fonts/prepared/",
+                "../../../../assets/fonts/prepared/",
                 $weight,
                 ".subset.deflated"
             )),
-            name: include_str!(concat!("../../../assets/fonts/prepared/", $weight, ".name")),
-            widths: include_bytes!(concat!("../../../assets/fonts/prepared/", $weight, ".widths")),
+            name: include_str!(concat!("../../../../assets/fonts/prepared/", $weight, ".name")),
+            widths: include_bytes!(concat!("../../../../assets/fonts/prepared/", $weight, ".widths")),
         }
     };
 }

@@ -1,0 +1,791 @@
+//! The views as blocks for the layout: a crib sheet's and a roster's
+//! headings, tables and cards.
+
+use super::Pdf;
+use super::fonts::*;
+use super::layout::*;
+use crate::print::card::NOT_IN_SOURCES;
+use crate::print::netepic::{CardsView, NeGrid, WEAPON_COLUMNS};
+use crate::print::ships::{FleetView, ShipCard};
+use crate::print::space_fleet::SfShipCard;
+use crate::print::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
+use crate::print::{Paper, PrintError};
+
+fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Title(sheet.title.clone()));
+    blocks.push(Block::Text {
+        runs: vec![plain(sheet.subtitle.clone())],
+        size: BODY,
+    });
+    blocks.push(Block::Gap(4.0));
+    army_rule_blocks(&sheet.army_rules, blocks);
+    if !sheet.units.is_empty() {
+        epic_grid_blocks(&sheet.grid(), blocks);
+    }
+    for ship in &sheet.ships {
+        blocks.push(Block::Keep(ship_card(ship)));
+    }
+    for unit in &sheet.heresy_units {
+        blocks.push(Block::Keep(heresy_card(unit)));
+    }
+    for ship in &sheet.sf_ships {
+        blocks.push(Block::Keep(sf_ship_card(ship)));
+    }
+    if !sheet.ne_units.is_empty() {
+        ne_grid_blocks(&sheet.ne_grid(), fonts, text_width, blocks);
+    }
+    if sheet.has_missing() {
+        blocks.push(Block::Text {
+            runs: vec![plain("? marks a value the sources do not give.")],
+            size: BODY,
+        });
+    }
+    if !sheet.glossary.is_empty() {
+        blocks.push(Block::Heading("Abbreviations and rules used".into()));
+        // Two entries a row, each a paragraph: `AP (Anti-personnel): ...`.
+        let entry = |g: &crate::print::card::GlossaryLine| {
+            let mut runs = vec![bold(g.term.clone())];
+            if g.name.is_empty() {
+                runs.push(plain(": "));
+            } else {
+                runs.push(plain(format!(" ({}): ", g.name)));
+            }
+            runs.push(plain(g.summary.clone()));
+            runs
+        };
+        let groups = sheet
+            .glossary
+            .chunks(2)
+            .map(|pair| {
+                vec![
+                    pair.iter()
+                        .enumerate()
+                        .map(|(i, g)| cell(i, 1, entry(g)))
+                        .collect(),
+                ]
+            })
+            .collect();
+        blocks.push(Block::Grid(Grid {
+            widths: vec![0.5, 0.5],
+            header: Vec::new(),
+            groups,
+            ruled: false,
+            size: GLOSSARY,
+        }));
+    }
+}
+
+/// Epic units as one grid (see `view::CribGrid`): the shared weapons in
+/// two side-by-side columns, then a row group per unit.
+fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
+    let weapon_cells = |w: &WeaponRow, col: usize| {
+        vec![
+            cell(col, 1, refit_name(&w.name, w.refit)),
+            cell(col + 1, 1, vec![plain(w.range.clone())]),
+            cell(col + 2, 1, vec![plain(w.firepower.clone())]),
+            cell(col + 3, 1, vec![plain(w.notes.clone())]),
+        ]
+    };
+    if !grid.shared.is_empty() {
+        blocks.push(Block::Heading("Shared weapons".into()));
+        // Split in two near the middle, between two weapons rather than
+        // between the profiles of one.
+        let mut half = grid.shared.len().div_ceil(2);
+        while half < grid.shared.len() && half > 0 && grid.shared[half].name == grid.shared[half - 1].name {
+            half += 1;
+        }
+        let (first, second) = grid.shared.split_at(half);
+        let rows = first
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let mut row = weapon_cells(w, 0);
+                if let Some(w) = second.get(i) {
+                    row.extend(weapon_cells(w, 4));
+                }
+                vec![row]
+            })
+            .collect();
+        blocks.push(Block::Grid(Grid {
+            widths: vec![0.2, 0.07, 0.135, 0.095, 0.2, 0.07, 0.135, 0.095],
+            header: ["Weapon", "Range", "Firepower", "Notes"]
+                .repeat(2)
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            groups: rows,
+            ruled: true,
+            size: BODY,
+        }));
+    }
+    let groups = grid
+        .units
+        .iter()
+        .map(|u| {
+            let c = u.card;
+            let mut rows: Vec<Vec<GridCell>> = Vec::new();
+            rows.extend(u.own.iter().map(|w| weapon_cells(w, 6)));
+            if !u.shared.is_empty() {
+                rows.push(vec![cell(6, 4, vec![bold("Shared: "), plain(u.shared.clone())])]);
+            }
+            if rows.is_empty() {
+                rows.push(vec![cell(6, 4, Vec::new())]);
+            }
+            let stats = [
+                (0, vec![bold(c.name.clone())]),
+                (1, vec![plain(c.unit_type.clone())]),
+                (2, vec![plain(c.speed.clone())]),
+                (3, vec![plain(c.armour.clone())]),
+                (4, vec![plain(c.cc.clone())]),
+                (5, vec![plain(c.ff.clone())]),
+            ];
+            let down = rows.len();
+            if let Some(first) = rows.first_mut() {
+                let stats = stats.into_iter().map(|(col, runs)| GridCell {
+                    rows: down,
+                    ..cell(col, 1, runs)
+                });
+                first.splice(0..0, stats);
+            }
+            if !u.lines.is_empty() {
+                let mut runs = Vec::new();
+                for (i, (label, text)) in u.lines.iter().enumerate() {
+                    if i > 0 {
+                        runs.push(plain(" · "));
+                    }
+                    if !label.is_empty() {
+                        runs.push(bold(*label));
+                    }
+                    runs.push(plain(text.clone()));
+                }
+                rows.push(vec![cell(1, 9, runs)]);
+            }
+            rows
+        })
+        .collect();
+    blocks.push(Block::Grid(Grid {
+        widths: vec![0.175, 0.06, 0.08, 0.075, 0.04, 0.04, 0.18, 0.065, 0.135, 0.15],
+        header: [
+            "Unit",
+            "Type",
+            "Speed",
+            "Armour",
+            "CC",
+            "FF",
+            "Weapon",
+            "Range",
+            "Firepower",
+            "Notes",
+        ]
+        .map(String::from)
+        .to_vec(),
+        groups,
+        ruled: true,
+        size: BODY,
+    }));
+    blocks.push(Block::Gap(6.0));
+}
+
+/// The army's special rules: a heading and a table of names and
+/// summaries, as the glossary is laid out.
+fn army_rule_blocks(rules: &[ArmyRule], blocks: &mut Vec<Block>) {
+    if rules.is_empty() {
+        return;
+    }
+    blocks.push(Block::Heading("Army special rules".into()));
+    blocks.push(Block::Table(Table {
+        widths: vec![0.25, 0.75],
+        header: Vec::new(),
+        rows: rules
+            .iter()
+            .map(|r| Row {
+                cells: vec![vec![bold(r.name.clone())], vec![plain(r.summary.clone())]],
+                bold: false,
+            })
+            .collect(),
+        right: Vec::new(),
+        borders: false,
+    }));
+    blocks.push(Block::Gap(6.0));
+}
+
+/// A weapon's name cell, tagged when a refit the roster bought put or
+/// changed the row.
+fn refit_name(name: &str, refit: bool) -> Vec<Run> {
+    let mut cell = vec![plain(name.to_string())];
+    if refit {
+        cell.push(bold(" [refit]"));
+    }
+    cell
+}
+
+/// A ship datasheet: a bar with the characteristics, the weapon table,
+/// notes and the source's faults, kept on one page.
+fn ship_card(ship: &ShipCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(ship.name.clone()), plain(format!("  {}", ship.hull))],
+        right: format!(
+            "Speed {} · Turns {} · Shields {} · Armour {} · Turrets {}",
+            ship.speed, ship.turns, ship.shields, ship.armour, ship.turrets
+        ),
+    }];
+    if !ship.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: crate::print::ships::WEAPON_WIDTHS.to_vec(),
+            header: ["Weapon", "Range or craft", "Firepower", "Arc"]
+                .map(String::from)
+                .to_vec(),
+            rows: ship
+                .weapons
+                .iter()
+                .map(|w| Row {
+                    cells: vec![
+                        refit_name(&w.name, w.refit),
+                        vec![plain(w.reach().to_string())],
+                        vec![plain(w.firepower.clone())],
+                        vec![plain(w.arc.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    } else {
+        // Every ship has weapons: none listed means the sources lost them.
+        card.push(Block::Boxed(vec![bold("Weapons: "), plain(NOT_IN_SOURCES)]));
+    }
+    if !ship.notes.is_empty() {
+        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
+    }
+    for fault in &ship.faults {
+        card.push(Block::Boxed(vec![
+            bold("Source fault: "),
+            plain(crate::diagnostic::quoted(fault)),
+        ]));
+    }
+    for f in &ship.fielded {
+        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
+/// A Heresy datasheet: a bar with the stat line, the weapon table, the
+/// skills and notes, kept on one page.
+fn heresy_card(unit: &crate::print::heresy::HeresyCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(unit.name.clone()), plain(format!(" {}", unit.propulsion))],
+        right: unit.stats_line(),
+    }];
+    if !unit.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: crate::print::heresy::WEAPON_WIDTHS.to_vec(),
+            header: ["Weapon", "Range", "Penetration", "Firepower", "Type", "Mount"]
+                .map(String::from)
+                .to_vec(),
+            rows: unit
+                .weapons
+                .iter()
+                .map(|w| Row {
+                    cells: vec![
+                        vec![plain(w.name.clone())],
+                        vec![plain(w.range.clone())],
+                        vec![plain(w.penetration.clone())],
+                        vec![plain(w.firepower.clone())],
+                        vec![plain(w.weapon_type.clone())],
+                        vec![plain(w.mount.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !unit.skills.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Skills: "),
+            plain(unit.skills.join(", ")),
+        ]));
+    }
+    for note in &unit.notes {
+        card.push(Block::Boxed(vec![plain(note.clone())]));
+    }
+    for f in &unit.fielded {
+        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
+/// A Space Fleet datasheet: a bar with the characteristics, the weapon
+/// table with a dice column per range band, the critical damage table,
+/// notes and the source's faults, kept on one page.
+fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
+    let mut card = vec![Block::Bar {
+        left: vec![bold(ship.name.clone())],
+        right: ship.stats_line(),
+    }];
+    if !ship.weapons.is_empty() {
+        card.push(Block::Table(Table {
+            widths: ship.widths(),
+            header: ship.header(),
+            rows: ship
+                .weapons
+                .iter()
+                .map(|w| {
+                    let mut cells = vec![vec![plain(w.name.clone())], vec![plain(w.arc.clone())]];
+                    cells.extend(w.dice.iter().map(|d| vec![plain(d.clone())]));
+                    Row { cells, bold: false }
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !ship.critical.is_empty() {
+        card.push(Block::Boxed(vec![
+            bold("Critical damage: "),
+            plain(ship.critical.join("; ")),
+        ]));
+    }
+    if !ship.notes.is_empty() {
+        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
+    }
+    for fault in &ship.faults {
+        card.push(Block::Boxed(vec![
+            bold("Source fault: "),
+            plain(crate::diagnostic::quoted(fault)),
+        ]));
+    }
+    card.push(Block::Gap(6.0));
+    card
+}
+
+/// NetEpic units as one grid (see `netepic::NeGrid`): a row group per
+/// card, its name down all its rows, its characteristics down its weapon
+/// rows, its class, pinning class, abilities and the army book's rules on
+/// the line under them and each source fault on a row of its own; the column widths measured once for the whole sheet.
+fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
+    let header: Vec<String> = grid.header().into_iter().map(String::from).collect();
+    let columns = header.len();
+    let weapons = columns - WEAPON_COLUMNS.len();
+    // Half a point more than the padding, so that a word measured to fit
+    // still fits after rounding.
+    let widths = grid.widths(|t, b| fonts.width(t, b, BODY), text_width, 2.0 * PAD_X + 0.5);
+    let groups = grid
+        .units
+        .iter()
+        .map(|u| {
+            let c = u.card;
+            let mut rows: Vec<Vec<GridCell>> = c
+                .weapons
+                .iter()
+                .map(|w| {
+                    [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes]
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, text)| cell(weapons + i, 1, vec![plain(text.clone())]))
+                        .collect()
+                })
+                .collect();
+            if rows.is_empty() {
+                rows.push(vec![cell(weapons, WEAPON_COLUMNS.len(), Vec::new())]);
+            }
+            let down = rows.len();
+            let stats = (u.stats.iter().enumerate()).map(|(i, v)| GridCell {
+                rows: down,
+                ..cell(1 + i, 1, vec![plain(v.to_string())])
+            });
+            let name = GridCell {
+                rows: u.rows(),
+                ..cell(0, 1, vec![bold(c.name.clone())])
+            };
+            if let Some(first) = rows.first_mut() {
+                first.splice(0..0, std::iter::once(name).chain(stats));
+            }
+            let mut runs = Vec::new();
+            for (i, (label, text)) in u.notes.iter().enumerate() {
+                if i > 0 {
+                    runs.push(plain(" · "));
+                }
+                runs.push(bold(*label));
+                runs.push(plain(text.clone()));
+            }
+            rows.push(vec![cell(1, columns - 1, runs)]);
+            for fault in &u.faults {
+                rows.push(vec![cell(
+                    1,
+                    columns - 1,
+                    vec![bold("Source fault: "), plain(fault.clone())],
+                )]);
+            }
+            rows
+        })
+        .collect();
+    blocks.push(Block::Grid(Grid {
+        widths,
+        header,
+        groups,
+        ruled: true,
+        size: BODY,
+    }));
+    blocks.push(Block::Gap(6.0));
+}
+
+pub fn crib(sheet: &CribSheet, paper: Paper) -> Result<Pdf, PrintError> {
+    let mut blocks = Vec::new();
+    crib_blocks(sheet, fonts()?, text_width(paper), &mut blocks);
+    render(
+        &sheet.title,
+        &format!("{} · {}", sheet.title, sheet.stamp),
+        &blocks,
+        paper,
+    )
+}
+
+/// Ships with options and points; a squadron in bold, its ships under it.
+fn fleet_blocks(fleet: &FleetView, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Fleet".into()));
+    if fleet.rows.is_empty() {
+        blocks.push(Block::Text {
+            runs: vec![plain("No ship could be read.")],
+            size: BODY,
+        });
+        return;
+    }
+    blocks.push(Block::Table(Table {
+        // Name and Leadership are left blank: players name their ships and
+        // roll Leadership at the table.
+        widths: vec![0.26, 0.14, 0.05, 0.2, 0.27, 0.08],
+        header: ["Ship", "Name", "Ld", "Hits", "Options", "Points"]
+            .map(String::from)
+            .to_vec(),
+        rows: fleet
+            .rows
+            .iter()
+            .map(|r| {
+                let name = if r.member {
+                    format!("↳ {}", r.name)
+                } else {
+                    r.name.clone()
+                };
+                Row {
+                    cells: vec![
+                        vec![plain(name)],
+                        Vec::new(),
+                        Vec::new(),
+                        vec![plain(r.hits.clone())],
+                        vec![plain(r.options.clone())],
+                        vec![plain(r.points.to_string())],
+                    ],
+                    bold: r.squadron,
+                }
+            })
+            .collect(),
+        right: vec![5],
+        borders: true,
+    }));
+}
+
+/// NetEpic army cards: each Company card as a bar (name and kind; points,
+/// break point, victory points) over its units, its Support and Special
+/// cards after it the same way, marked ↳; the army's sums at the end.
+fn card_blocks(cards: &CardsView, none: &str, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Army cards".into()));
+    if cards.cards.is_empty() {
+        blocks.push(Block::Text {
+            runs: vec![plain(none.to_string())],
+            size: BODY,
+        });
+        return;
+    }
+    let mut group: Vec<Block> = Vec::new();
+    for card in &cards.cards {
+        if !card.member && !group.is_empty() {
+            blocks.push(Block::Keep(std::mem::take(&mut group)));
+        }
+        let name = if card.member {
+            format!("↳ {}", card.name)
+        } else {
+            card.name.clone()
+        };
+        group.push(Block::Bar {
+            left: vec![bold(name), plain(format!("  {}", card.kind))],
+            right: format!(
+                "{} pts · break point {} · victory points {}",
+                card.points, card.break_point, card.victory_points
+            ),
+        });
+        let mut runs = vec![
+            bold("Units: "),
+            plain(if card.units.is_empty() {
+                "none listed".to_string()
+            } else {
+                card.units.clone()
+            }),
+        ];
+        if !card.upgrades.is_empty() {
+            runs.push(bold("\nOptions: "));
+            runs.push(plain(card.upgrades.clone()));
+        }
+        group.push(Block::Boxed(runs));
+        group.push(Block::Gap(if card.member { 2.0 } else { 3.0 }));
+    }
+    if !group.is_empty() {
+        blocks.push(Block::Keep(group));
+    }
+    blocks.push(Block::Text {
+        runs: vec![
+            bold("Army: "),
+            plain(format!(
+                "break points {} · victory points {}{}",
+                cards.break_points,
+                cards.victory_points,
+                cards
+                    .to_win
+                    .as_ref()
+                    .map(|w| format!(" · victory points to win {w}"))
+                    .unwrap_or_default()
+            )),
+        ],
+        size: BODY,
+    });
+}
+
+/// A roster's header: player, event, scenario, list, points, ratings.
+fn header_blocks(roster: &RosterSheet, blocks: &mut Vec<Block>) {
+    let mut facts: Vec<(&str, String)> = Vec::new();
+    if let Some(player) = &roster.player {
+        facts.push(("Player", player.clone()));
+    }
+    if let Some(event) = &roster.event {
+        facts.push(("Event", event.clone()));
+    }
+    if let Some(scenario) = &roster.scenario {
+        facts.push(("Scenario", scenario.clone()));
+    }
+    let mut list = roster.army.clone();
+    if let Some(version) = &roster.version {
+        list.push_str(&format!(", {version}"));
+    }
+    if let Some(written) = &roster.version_written {
+        list.push_str(&format!(" (the roster names {written})"));
+    }
+    facts.push(("Army list", list));
+    facts.push((
+        "Points",
+        format!(
+            "{} of {}",
+            roster.points.as_deref().unwrap_or("?"),
+            roster
+                .limit
+                .map_or("no limit given".to_string(), |l| l.to_string())
+        ),
+    ));
+    if let Some(rating) = roster.strategy_rating {
+        facts.push(("Strategy rating", rating.to_string()));
+    }
+    if let Some(fleet) = &roster.fleet {
+        if let Some(rating) = &fleet.attack_rating {
+            facts.push(("Attack rating", rating.clone()));
+        }
+        for (name, value) in &fleet.figures {
+            facts.push((name.as_str(), value.clone()));
+        }
+    }
+    blocks.push(Block::Table(Table {
+        widths: vec![0.2, 0.8],
+        header: Vec::new(),
+        rows: facts
+            .into_iter()
+            .map(|(k, v)| Row {
+                cells: vec![vec![bold(k)], vec![plain(v)]],
+                bold: false,
+            })
+            .collect(),
+        right: Vec::new(),
+        borders: true,
+    }));
+}
+
+/// A roster's errors, numbered.
+fn error_blocks(roster: &RosterSheet, blocks: &mut Vec<Block>) {
+    if !roster.errors.is_empty() {
+        blocks.push(Block::Heading("Errors".into()));
+        for (i, e) in roster.errors.iter().enumerate() {
+            let mut runs = vec![bold(format!("{}. ", i + 1))];
+            if !e.place.is_empty() {
+                runs.push(bold(format!("{}: ", e.place)));
+            }
+            runs.push(plain(format!("{} [{}]", e.message, e.code)));
+            if let Some(fix) = &e.fix {
+                runs.push(plain(format!(" Fix: {fix}")));
+            }
+            blocks.push(Block::Text { runs, size: BODY });
+        }
+    }
+}
+
+/// A Heresy roster's battlegroups: a table, then their lines.
+fn battlegroup_blocks(bgs: &crate::print::heresy::BattlegroupsView, blocks: &mut Vec<Block>) {
+    blocks.push(Block::Heading("Battlegroups".into()));
+    if !bgs.rows.is_empty() {
+        blocks.push(Block::Table(Table {
+            widths: vec![0.46, 0.1, 0.1, 0.12, 0.22],
+            header: [
+                "Battlegroup",
+                "Models",
+                "Morale",
+                "Breaks after",
+                "VP broken / destroyed",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: bgs
+                .rows
+                .iter()
+                .map(|r| Row {
+                    cells: vec![
+                        vec![plain(r.name.clone())],
+                        vec![plain(r.models.clone())],
+                        vec![plain(r.morale.clone())],
+                        vec![plain(r.break_point.clone())],
+                        vec![plain(r.victory_points.clone())],
+                    ],
+                    bold: false,
+                })
+                .collect(),
+            right: vec![1, 2, 3],
+            borders: true,
+        }));
+    }
+    for line in &bgs.lines {
+        blocks.push(Block::Text {
+            runs: vec![plain(line.clone())],
+            size: BODY,
+        });
+    }
+}
+
+pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
+    let mut blocks = Vec::new();
+    let title = match &roster.army_name {
+        Some(name) => format!("{name}: {} roster", roster.army),
+        None => format!("{} roster", roster.army),
+    };
+    blocks.push(Block::Title(title.clone()));
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.file.clone())],
+        size: SMALL,
+    });
+    blocks.push(Block::Gap(3.0));
+
+    header_blocks(roster, &mut blocks);
+    blocks.push(Block::Verdict {
+        text: roster.verdict.clone(),
+        legal: roster.legal,
+    });
+    blocks.push(Block::Text {
+        runs: vec![plain(roster.checked_by.clone())],
+        size: BODY,
+    });
+    error_blocks(roster, &mut blocks);
+    if let Some(fleet) = &roster.fleet {
+        fleet_blocks(fleet, &mut blocks);
+    } else if let Some(cards) = &roster.cards {
+        card_blocks(cards, &roster.no_formations, &mut blocks);
+    } else if roster.formations.is_empty() {
+        blocks.push(Block::Heading("Formations".into()));
+        blocks.push(Block::Text {
+            runs: vec![plain(roster.no_formations.clone())],
+            size: BODY,
+        });
+    } else {
+        blocks.push(Block::Heading("Formations".into()));
+        blocks.push(Block::Table(Table {
+            widths: vec![0.04, 0.22, 0.43, 0.18, 0.06, 0.07],
+            header: ["#", "Formation", "Units", "Other upgrades", "Init.", "Points"]
+                .map(String::from)
+                .to_vec(),
+            rows: roster
+                .formations
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let mut name = vec![plain(f.name.clone())];
+                    if f.break_their_spirit {
+                        name.push(bold("\n▶ Break Their Spirit target"));
+                    }
+                    Row {
+                        cells: vec![
+                            vec![plain((i + 1).to_string())],
+                            name,
+                            vec![plain(f.units.clone())],
+                            vec![plain(f.upgrades.clone())],
+                            vec![plain(f.initiative.clone())],
+                            vec![plain(f.points.to_string())],
+                        ],
+                        bold: f.break_their_spirit,
+                    }
+                })
+                .collect(),
+            right: vec![0, 5],
+            borders: true,
+        }));
+    }
+    if let Some(bgs) = &roster.battlegroups {
+        battlegroup_blocks(bgs, &mut blocks);
+    }
+    army_rule_blocks(&roster.army_rules, &mut blocks);
+    if !roster.counts_as.is_empty() {
+        blocks.push(Block::Heading("Counts as".into()));
+        blocks.push(Block::Table(Table {
+            widths: vec![0.5, 0.5],
+            header: ["Model", "Counts as"].map(String::from).to_vec(),
+            rows: roster
+                .counts_as
+                .iter()
+                .map(|(model, target)| Row {
+                    cells: vec![vec![plain(model.clone())], vec![plain(target.clone())]],
+                    bold: false,
+                })
+                .collect(),
+            right: Vec::new(),
+            borders: true,
+        }));
+    }
+    if !roster.warnings.is_empty() || !roster.notes.is_empty() {
+        blocks.push(Block::Heading("Warnings and notes".into()));
+        let findings = roster
+            .warnings
+            .iter()
+            .map(|w| ("Warning", w))
+            .chain(roster.notes.iter().map(|n| ("Note", n)));
+        for (kind, f) in findings {
+            let mut runs = vec![bold(format!("{kind}: "))];
+            if !f.place.is_empty() {
+                runs.push(plain(format!("{}: ", f.place)));
+            }
+            runs.push(plain(format!("{} [{}]", f.message, f.code)));
+            blocks.push(Block::Text { runs, size: BODY });
+            for detail in &f.details {
+                blocks.push(Block::Text {
+                    runs: vec![plain(format!("    \u{2013} {detail}"))],
+                    size: BODY,
+                });
+            }
+        }
+    }
+    if let Some(sheet) = &roster.sheet {
+        blocks.push(Block::PageBreak);
+        crib_blocks(sheet, fonts()?, text_width(paper), &mut blocks);
+    }
+    render(
+        &title,
+        &format!("{title} · {}", roster.checked_by),
+        &blocks,
+        paper,
+    )
+}
