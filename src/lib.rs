@@ -31,6 +31,7 @@ pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
+pub mod escape;
 pub mod event;
 /// The bodies of the fuzz targets (`fuzz/`), run by the tests on stable.
 #[doc(hidden)]

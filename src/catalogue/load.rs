@@ -201,7 +201,7 @@ pub fn load_for_key(extra: Option<&Path>, key: &ListKey, glossary: bool, scenari
             // A folder's lists are found by name only.
             return None;
         };
-        with_added(army, added, glossary, scenarios)
+        with_added(army, added, scenarios)
     })
 }
 
@@ -209,8 +209,9 @@ pub fn load_for_key(extra: Option<&Path>, key: &ListKey, glossary: bool, scenari
 /// `--lists` (`added`), or `None` for all: when one added list answers
 /// to the name, every built-in file of its game but the lists (it may use
 /// any datasheet); when one built-in list does and no added list is of
-/// its game (which could replace it), what that list needs.
-fn with_added(army: &str, added: &[Added], glossary: bool, scenarios: bool) -> Option<Vec<bool>> {
+/// its game (which could replace it), what that list needs. The game's
+/// glossary always: the added datasheets are checked against it.
+fn with_added(army: &str, added: &[Added], scenarios: bool) -> Option<Vec<bool>> {
     let wanted = super::ListName::new(army);
     let lists: Vec<&serde_json::Value> = (added.iter())
         .filter_map(|(_, _, yaml)| yaml.as_ref().ok())
@@ -266,7 +267,9 @@ fn with_added(army: &str, added: &[Added], glossary: bool, scenarios: bool) -> O
                             || (f.game == game
                                 && match f.kind {
                                     FileKind::List => false,
-                                    FileKind::Glossary => glossary,
+                                    // The folder's datasheets are checked
+                                    // against their game's glossary.
+                                    FileKind::Glossary => true,
                                     FileKind::Datasheets | FileKind::Models => true,
                                     FileKind::Scenarios => scenarios,
                                 })
@@ -279,7 +282,7 @@ fn with_added(army: &str, added: &[Added], glossary: bool, scenarios: bool) -> O
             if lists.iter().any(|l| game_of(l) == game) {
                 return None;
             }
-            selection(*index, glossary, scenarios)
+            selection(*index, true, scenarios)
         }
         _ => None,
     }
@@ -890,14 +893,14 @@ mod selection {
                 .map(|((name, _, _), _)| *name)
                 .collect()
         };
-        let heresy = with_added("heresy-test-legion", &added, false, false).expect("the folder's list");
+        let heresy = with_added("heresy-test-legion", &added, false).expect("the folder's list");
         let heresy = names(&heresy);
         assert!(heresy.iter().all(|n| n.starts_with("heresy/")), "{heresy:?}");
-        let codex = with_added("codex astartes", &added, false, false).expect("a built-in list");
+        let codex = with_added("codex astartes", &added, false).expect("a built-in list");
         let codex = names(&codex);
         assert!(codex.contains(&"netea/codex-astartes.yaml"), "{codex:?}");
         assert!(!codex.iter().any(|n| n.starts_with("heresy/")), "{codex:?}");
-        assert!(with_added("no such army", &added, false, false).is_none());
+        assert!(with_added("no such army", &added, false).is_none());
         // The folder's list, checked with only these files, as with all.
         let roster = dir.join("rosters/legal.ok.txt");
         let text = std::fs::read_to_string(&roster).expect("the fixture");

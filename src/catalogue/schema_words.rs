@@ -21,51 +21,7 @@ pub fn schema_errors(
     code: Code,
     hint: &str,
 ) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    // Past twice the cap, errors are only counted (each kept one holds a
-    // copy of the value it is about).
-    let mut not_read = 0usize;
-    for error in validator.iter_errors(value) {
-        if found.len() >= 2 * MAX_PER_FILE {
-            not_read += 1;
-            continue;
-        }
-        let error = specific(&error);
-        let pointer = error.instance_path().as_str().to_string();
-        let problem = match error.kind() {
-            ValidationErrorKind::AdditionalProperties { unexpected } => Problem::Unknown(unexpected.clone()),
-            ValidationErrorKind::Required { property } => {
-                Problem::Missing(property.as_str().unwrap_or_default().to_string())
-            }
-            ValidationErrorKind::Type { .. } => Problem::Type,
-            ValidationErrorKind::Enum { options } => Problem::OneOf(
-                options
-                    .as_array()
-                    .map(|o| o.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
-                    .unwrap_or_default(),
-            ),
-            ValidationErrorKind::Minimum { limit } => Problem::Other(format!(
-                "must be at least {limit}, not {}",
-                shown(error.instance())
-            )),
-            ValidationErrorKind::Maximum { limit } => Problem::Other(format!(
-                "must be at most {limit}, not {}",
-                shown(error.instance())
-            )),
-            ValidationErrorKind::Pattern { pattern } => Problem::Other(format!(
-                "is not written in the expected form (pattern `{pattern}`)"
-            )),
-            ValidationErrorKind::OneOfNotValid { .. } | ValidationErrorKind::AnyOf { .. } => {
-                match alternatives(schema, &pointer) {
-                    Some(Alternatives::Constants(options)) => Problem::OneOf(options),
-                    Some(Alternatives::Kinds(kinds)) => Problem::Kinds(kinds),
-                    None => Problem::Other(error.to_string()),
-                }
-            }
-            _ => Problem::Other(error.to_string()),
-        };
-        found.push((pointer, problem, error.instance().clone().into_owned()));
-    }
+    let (found, not_read) = problems(value, schema, validator);
 
     // A missing key with a near-miss unknown key beside it is one typo.
     let typo_of = |pointer: &str, missing: &str| {
@@ -174,6 +130,62 @@ pub fn schema_errors(
         out.push(summary);
     }
     crate::diagnostic::cap(out)
+}
+
+/// The validator's errors of `value` as problems, each with its JSON
+/// pointer and a copy of the value it is about; past twice the cap, only
+/// counted (the second figure).
+fn problems(
+    value: &Value,
+    schema: &Value,
+    validator: &jsonschema::Validator,
+) -> (Vec<(String, Problem, Value)>, usize) {
+    let mut found = Vec::new();
+    // Past twice the cap, errors are only counted (each kept one holds a
+    // copy of the value it is about).
+    let mut not_read = 0usize;
+    for error in validator.iter_errors(value) {
+        if found.len() >= 2 * MAX_PER_FILE {
+            not_read += 1;
+            continue;
+        }
+        let error = specific(&error);
+        let pointer = error.instance_path().as_str().to_string();
+        let problem = match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => Problem::Unknown(unexpected.clone()),
+            ValidationErrorKind::Required { property } => {
+                Problem::Missing(property.as_str().unwrap_or_default().to_string())
+            }
+            ValidationErrorKind::Type { .. } => Problem::Type,
+            ValidationErrorKind::Enum { options } => Problem::OneOf(
+                options
+                    .as_array()
+                    .map(|o| o.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default(),
+            ),
+            ValidationErrorKind::Minimum { limit } => Problem::Other(format!(
+                "must be at least {limit}, not {}",
+                shown(error.instance())
+            )),
+            ValidationErrorKind::Maximum { limit } => Problem::Other(format!(
+                "must be at most {limit}, not {}",
+                shown(error.instance())
+            )),
+            ValidationErrorKind::Pattern { pattern } => Problem::Other(format!(
+                "is not written in the expected form (pattern `{pattern}`)"
+            )),
+            ValidationErrorKind::OneOfNotValid { .. } | ValidationErrorKind::AnyOf { .. } => {
+                match alternatives(schema, &pointer) {
+                    Some(Alternatives::Constants(options)) => Problem::OneOf(options),
+                    Some(Alternatives::Kinds(kinds)) => Problem::Kinds(kinds),
+                    None => Problem::Other(error.to_string()),
+                }
+            }
+            _ => Problem::Other(error.to_string()),
+        };
+        found.push((pointer, problem, error.instance().clone().into_owned()));
+    }
+    (found, not_read)
 }
 
 /// The most specific complaint the validator has: where a value matches

@@ -183,38 +183,45 @@ pub fn run(args: &Args, color: bool) -> Output {
                     super::print::roster(catalogue, file, *with_sheet, event.as_deref(), print, color)
                 }
                 Command::Import { link } => super::print::import(catalogue, link, color),
-                Command::Serve {
-                    listen,
-                    event,
-                    submissions,
-                    public_url,
-                    trust_proxy,
-                    organiser_key,
-                    max_connections,
-                    checks_per_minute,
-                    submissions_per_minute,
-                } => {
-                    let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
-                        Some(Ok(event)) => Some(event),
-                        Some(Err(out)) => return out,
-                        None => None,
-                    };
-                    let hosting = super::serve::Hosting {
-                        listen,
-                        submissions: submissions.as_deref(),
-                        public_url: public_url.as_deref(),
-                        trust_proxy: *trust_proxy,
-                        organiser_key: organiser_key.clone(),
-                        max_connections: *max_connections,
-                        checks_per_minute: *checks_per_minute,
-                        submissions_per_minute: *submissions_per_minute,
-                    };
-                    super::serve::serve(catalogue, event, &hosting)
-                }
+                Command::Serve { .. } => serve(other, catalogue, color),
                 Command::Lists { .. } | Command::Schema { .. } => Output::default(),
             }
         }
     }
+}
+
+/// `muster serve`: the event, if any, then the server until it stops.
+fn serve(command: &Command, catalogue: &'static Catalogue, color: bool) -> Output {
+    let Command::Serve {
+        listen,
+        event,
+        submissions,
+        public_url,
+        trust_proxy,
+        organiser_key,
+        max_connections,
+        checks_per_minute,
+        submissions_per_minute,
+    } = command
+    else {
+        return Output::default();
+    };
+    let event = match event.as_deref().map(|path| load_event(path, catalogue, color)) {
+        Some(Ok(event)) => Some(event),
+        Some(Err(out)) => return out,
+        None => None,
+    };
+    let hosting = super::serve::Hosting {
+        listen,
+        submissions: submissions.as_deref(),
+        public_url: public_url.as_deref(),
+        trust_proxy: *trust_proxy,
+        organiser_key: organiser_key.clone(),
+        max_connections: *max_connections,
+        checks_per_minute: *checks_per_minute,
+        submissions_per_minute: *submissions_per_minute,
+    };
+    super::serve::serve(catalogue, event, &hosting)
 }
 
 pub(super) fn to_json<T: Serialize>(value: &T) -> String {

@@ -613,9 +613,7 @@ fn sanitize(name: &str) -> String {
     let name = name.replace(':', " -");
     let cleaned: String = name
         .chars()
-        .filter(|c| {
-            !c.is_control() && !crate::report::terminal::hostile_char(*c) && !matches!(c, '[' | ']' | '#')
-        })
+        .filter(|c| !c.is_control() && !crate::escape::hostile_char(*c) && !matches!(c, '[' | ']' | '#'))
         .take(200)
         .collect();
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")

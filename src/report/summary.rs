@@ -640,7 +640,7 @@ fn clean(text: &str, width: usize) -> String {
     let mut out: String = text
         .chars()
         .map(|c| {
-            if c.is_control() || crate::report::terminal::hostile_char(c) {
+            if c.is_control() || crate::escape::hostile_char(c) {
                 '?'
             } else {
                 c

@@ -6,7 +6,6 @@ use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files;
 use codespan_reporting::term::{self, termcolor::Buffer};
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Renders diagnostics the way rustc does; `color` adds ANSI colours.
@@ -74,40 +73,7 @@ pub fn diagnostics(diagnostics: &[Diagnostic], color: bool) -> String {
 /// At most this many bytes of a line are shown around a label.
 pub const EXCERPT_BYTES: usize = 240;
 
-/// Whether a character must not reach a terminal as it is: C0 and C1
-/// controls (escape sequences, carriage returns, bells) and the
-/// bidirectional overrides that reorder what is shown.
-pub fn hostile_char(c: char) -> bool {
-    (c.is_control() && c != '\t')
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Input text as it may be shown on a terminal: hostile characters become
-/// `\u{1b}`-style escapes.
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(hostile_char) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if hostile_char(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// [`escape`] for text of several lines (a plain `error:` message and its
-/// `hint:`): its line breaks are kept, everything else is escaped alike.
-pub fn escape_lines(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && hostile_char(c)) {
-        return Cow::Borrowed(text);
-    }
-    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape).collect();
-    Cow::Owned(lines.join("\n"))
-}
+pub use crate::escape::{escape, escape_lines, hostile_char};
 
 /// The lines of one file that a diagnostic's labels point at, each cut
 /// around its labels and escaped, for codespan.

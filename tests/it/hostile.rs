@@ -383,15 +383,6 @@ fn hostile_deep_yaml_is_refused_in_linear_time() {
     std::fs::write(lists.join("x.yaml"), nested).unwrap();
     let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
     run.orderly();
-    assert_eq!(run.status, Some(2));
-    let out = format!("{}{}", run.stdout, run.stderr);
-    assert_eq!(
-        out.matches("more than 200,000 values").count(),
-        3,
-        "{}",
-        head(&out)
-    );
-    run.orderly();
     assert!(run.stdout.contains("nests more than") || run.stderr.contains("nests more than"));
 }
 
@@ -425,15 +416,6 @@ fn hostile_devices_and_pipes_are_not_read() {
         std::os::unix::fs::symlink("/dev/zero", lists.join("zero.yaml")).unwrap();
         let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
         run.orderly();
-        assert_eq!(run.status, Some(2));
-        let out = format!("{}{}", run.stdout, run.stderr);
-        assert_eq!(
-            out.matches("more than 200,000 values").count(),
-            3,
-            "{}",
-            head(&out)
-        );
-        run.orderly();
         let out = format!("{}{}", run.stdout, run.stderr);
         assert!(out.contains("zero.yaml: it is a device"), "{}", head(&out));
         std::fs::remove_file(lists.join("zero.yaml")).unwrap();
@@ -443,15 +425,6 @@ fn hostile_devices_and_pipes_are_not_read() {
         std::os::unix::fs::symlink(lists.join("b"), lists.join("a/to-b")).unwrap();
         std::os::unix::fs::symlink(lists.join("a"), lists.join("b/to-a")).unwrap();
         let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
-        run.orderly();
-        assert_eq!(run.status, Some(2));
-        let out = format!("{}{}", run.stdout, run.stderr);
-        assert_eq!(
-            out.matches("more than 200,000 values").count(),
-            3,
-            "{}",
-            head(&out)
-        );
         run.orderly();
         let fifo = dir.join("fifo.txt");
         if Command::new("mkfifo")
@@ -467,15 +440,6 @@ fn hostile_devices_and_pipes_are_not_read() {
                 .is_ok_and(|s| s.success())
             {
                 let run = muster(&["--lists", lists.to_str().unwrap(), "check", LEGAL], None);
-                run.orderly();
-                assert_eq!(run.status, Some(2));
-                let out = format!("{}{}", run.stdout, run.stderr);
-                assert_eq!(
-                    out.matches("more than 200,000 values").count(),
-                    3,
-                    "{}",
-                    head(&out)
-                );
                 run.orderly();
                 let out = format!("{}{}", run.stdout, run.stderr);
                 assert!(out.contains("pipe.yaml: it is a pipe"), "{}", head(&out));
