@@ -265,13 +265,18 @@ pub fn check_scenario(
                     "Heresy v2.0, Attack and defend: the defender deploys the whole force (004 line 976)",
                 ),
             );
-        } else if let Some(limit) = limit {
-            let most = heresy::reserve_limit(limit);
+        } else if limit.is_some() {
+            // A quarter of the force fielded (reserves included), not of
+            // the points limit: an army below its limit holds back less.
+            let fielded = u32::try_from(army.total.max(0)).unwrap_or(u32::MAX);
+            let most = heresy::reserve_limit(fielded);
             if points > i64::from(most) {
                 out.push(
                     Diagnostic::error(
                         Code::ListRule,
-                        format!("{points} points are held in reserve; at most {most} (25% of {limit}) may be"),
+                        format!(
+                            "{points} points are held in reserve; at most {most} (25% of the {fielded} points fielded) may be"
+                        ),
                     )
                     .at(file, span)
                     .rule(

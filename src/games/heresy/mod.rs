@@ -127,7 +127,8 @@ pub fn objectives(points: u32) -> u32 {
     (points / 1000).max(1)
 }
 
-/// The most of a force held in reserve: 25% (004 lines 938 and 972),
+/// The most of a force of `points` (what it fields, reserves included,
+/// not its limit) held in reserve: 25% (004 lines 938 and 972),
 /// rounded down (a reserve may not pass a quarter).
 pub fn reserve_limit(points: u32) -> u32 {
     points / 4
