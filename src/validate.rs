@@ -265,6 +265,33 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     out
 }
 
+/// The error for an army over its points limit: `total` points, said as
+/// `costs` ("the army costs"), and the `entry` a player removes or shrinks
+/// ("formation", or a NetEpic "card").
+pub fn over_limit(
+    file: &SourceFile,
+    army_span: Span,
+    limit: Limit,
+    (total, costs, entry): (i64, &str, &str),
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::OverPointsLimit,
+        format!(
+            "{costs} {total} points, {} over the limit of {}",
+            total - i64::from(limit.points),
+            limit.points
+        ),
+    )
+    .at(file, limit.span.unwrap_or(army_span))
+    .rule(
+        "points-limit",
+        "tournament rules: formations total the agreed points or less",
+    )
+    .hint(format!(
+        "remove or shrink a {entry}, or raise the limit if the event allows it"
+    ))
+}
+
 /// The army over its points limit (an error), or no limit at all (a
 /// warning).
 fn limit_finding(
@@ -275,21 +302,12 @@ fn limit_finding(
 ) -> Option<Diagnostic> {
     match limit {
         Some(limit) if army.total > i64::from(limit.points) => {
-            let mut d = Diagnostic::error(
-                Code::OverPointsLimit,
-                format!(
-                    "the army costs {} points, {} over the limit of {}",
-                    army.total,
-                    army.total - i64::from(limit.points),
-                    limit.points
-                ),
-            )
-            .at(file, limit.span.unwrap_or(army_span))
-            .rule(
-                "points-limit",
-                "tournament rules: formations total the agreed points or less",
-            )
-            .hint("remove or shrink a formation, or raise the limit if the event allows it");
+            let mut d = over_limit(
+                file,
+                army_span,
+                limit,
+                (army.total, "the army costs", "formation"),
+            );
             d = d.label(match (limit.origin, limit.span) {
                 (LimitOrigin::Given, _) => format!("`--points` sets the limit to {}", limit.points),
                 (LimitOrigin::Assumed, _) => format!("assumed limit {}", limit.points),

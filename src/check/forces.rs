@@ -138,23 +138,12 @@ pub(super) fn allied_forces<'c>(
         );
     }
     if let Some(limit) = limit.filter(|l| summary.total > i64::from(l.points)) {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::OverPointsLimit,
-                format!(
-                    "the army and its allies cost {} points, {} over the limit of {}",
-                    summary.total,
-                    summary.total - i64::from(limit.points),
-                    limit.points
-                ),
-            )
-            .at(file, limit.span.unwrap_or(army_span))
-            .rule(
-                "points-limit",
-                "tournament rules: formations total the agreed points or less",
-            )
-            .hint("remove or shrink a card, or raise the limit if the event allows it"),
-        );
+        diagnostics.push(crate::validate::over_limit(
+            file,
+            army_span,
+            limit,
+            (summary.total, "the army and its allies cost", "card"),
+        ));
     }
     mixed_cards(file, parsed, core, &lists, diagnostics);
     lists
