@@ -232,7 +232,7 @@ fn check_file<'c>(
     // The header as written goes to the result at the end, moved rather
     // than copied (an event's optional rules, added to it below, taken off).
     let written_rules = parsed.header.optional_rules.len();
-    if let Some(list) = header::find_list(catalogue, &file, &parsed, &mut diagnostics) {
+    if let Some(list) = header::find_list(catalogue, &file, &parsed, event, &mut diagnostics) {
         checked.list = Some(list);
         let run = Run {
             catalogue,
@@ -274,8 +274,9 @@ impl<'c> Run<'_, 'c> {
         list: &'c ArmyList,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> (ArmySummary, Option<Share>) {
-        let (file, event, catalogue) = (self.file, self.event, self.catalogue);
+        let (file, catalogue) = (self.file, self.catalogue);
         let army_span = parsed.header.army_line.unwrap_or_default();
+        let event = header::event_of_game(file, self.event, list, army_span, diagnostics);
         diagnostics.extend(header::event_list(file, event, list, army_span));
         diagnostics.extend(header::check_version(
             file,

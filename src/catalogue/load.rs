@@ -767,7 +767,7 @@ mod selection {
 
     #[test]
     fn a_list_name_selects_that_list_and_the_files_it_uses() {
-        let chosen = select_for("space marines", true).expect("an alias of Codex Astartes");
+        let chosen = select_for("codex space marines", true).expect("an alias of Codex Astartes");
         let names: Vec<&str> = embedded::EMBEDDED
             .iter()
             .zip(&chosen)
@@ -782,7 +782,7 @@ mod selection {
         assert!(names.contains(&"netea/glossary.yaml"), "{names:?}");
         assert!(!names.contains(&"netea/steel-legion.yaml"), "{names:?}");
         assert!(!names.iter().any(|n| n.starts_with("bfg/")), "{names:?}");
-        let for_check = select_for("space marines", false).expect("an alias of Codex Astartes");
+        let for_check = select_for("codex space marines", false).expect("an alias of Codex Astartes");
         let glossary = embedded::EMBEDDED
             .iter()
             .position(|(name, _, _)| *name == "netea/glossary.yaml")

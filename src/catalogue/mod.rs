@@ -264,6 +264,34 @@ impl Catalogue {
         }
     }
 
+    /// The lists, of `game` when given, one of whose names holds every
+    /// word of `name` (a plural standing for its singular): what a name too
+    /// general to pick one list could mean (`Eldar`, `Imperial Guard`).
+    pub fn lists_with_words(&self, name: &str, game: Option<GameId>) -> Vec<&ArmyList> {
+        /// A word without a plural `s` (`orks`, `ork`; `marines`, `marine`).
+        fn stem(word: &str) -> &str {
+            match word.strip_suffix('s') {
+                Some(stem) if stem.len() >= 3 => stem,
+                _ => word,
+            }
+        }
+        let normalized = names::normalize(name);
+        let words: Vec<&str> = normalized.split_whitespace().map(stem).collect();
+        if words.is_empty() {
+            return Vec::new();
+        }
+        self.lists
+            .iter()
+            .filter(|l| game.is_none_or(|g| l.game == g))
+            .filter(|l| {
+                l.name_keys.iter().any(|k| {
+                    let have: Vec<&str> = k.normalized.split_whitespace().map(stem).collect();
+                    words.iter().all(|w| have.contains(w))
+                })
+            })
+            .collect()
+    }
+
     /// The lists nearest to a name that matches none, closest first, at
     /// most `n`: those one of whose names is a near spelling, or failing
     /// any, those sharing a word with it (`Imperial Navy` for `Navy`).
@@ -327,6 +355,17 @@ impl Catalogue {
         // Closest first; equals in the catalogue's order.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let nearest = scored.into_iter().take(n).map(|(_, list)| list).collect();
+        (suggestion, nearest)
+    }
+
+    /// [`Catalogue::nearest_lists_and_name`] among the lists of `game`
+    /// alone: a roster of a known game is not sent to another game's list.
+    pub fn nearest_lists_of(&self, name: &str, n: usize, game: GameId) -> (Option<String>, Vec<&ArmyList>) {
+        let lists = self.lists.iter().filter(|l| l.game == game);
+        let suggestion = crate::diagnostic::nearest(name, lists.clone().flat_map(|l| l.all_names()));
+        let suggestion = suggestion.map(str::to_string);
+        let (_, nearest) = self.nearest_lists_and_name(name, usize::MAX);
+        let nearest = nearest.into_iter().filter(|l| l.game == game).take(n).collect();
         (suggestion, nearest)
     }
 

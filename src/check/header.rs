@@ -10,11 +10,15 @@ use crate::source::{SourceFile, Span};
 use crate::validate::{Limit, LimitOrigin};
 
 /// The army list the roster's `Army:` line names, or the error that it
-/// names none or no list muster knows.
+/// names none, several, or no list muster knows. A name that is part of
+/// several lists' names (`Eldar`, `Imperial Guard`) is not guessed: the
+/// error names them, only those of the roster's game when it is known
+/// (the event's, or the one game whose lists know its entries).
 pub(super) fn find_list<'c>(
     catalogue: &'c Catalogue,
     file: &SourceFile,
     parsed: &roster::Roster,
+    event: Option<&Event>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<&'c ArmyList> {
     let Some(army) = &parsed.header.army else {
@@ -33,39 +37,142 @@ pub(super) fn find_list<'c>(
     match catalogue.lookup_list(&army.value) {
         ListLookup::Found(list) => Some(list),
         ListLookup::Ambiguous(lists) => {
-            let ids: Vec<String> = lists.iter().map(|l| format!("`{}`", l.id)).collect();
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::UnknownArmy,
-                    format!("`{}` names more than one list: {}", army.value, ids.join(", ")),
-                )
-                .at(file, army.span)
-                .hint("use the list's id"),
-            );
+            diagnostics.push(several_lists(file, army, &lists));
             None
         }
         ListLookup::NotFound(_) => {
-            let mut d = Diagnostic::error(
-                Code::UnknownArmy,
-                format!("muster knows no army list called `{}`", army.value),
-            )
-            .at(file, army.span);
-            // The suggestion and the nearest lists from one pass.
-            let (suggestion, nearest) = catalogue.nearest_lists_memo(&army.value, 3);
-            if let Some(s) = suggestion {
-                d = d.label(format!("did you mean `{s}`?")).fix(s);
-            }
-            if !nearest.is_empty() {
-                d = d.hint(format!(
-                    "the nearest lists muster knows: {}",
-                    list_names(&nearest)
-                ));
-            }
-            d = d.hint("`muster lists` shows every list muster knows");
+            let game = event
+                .map(|e| e.file.game)
+                .or_else(|| game_of_entries(catalogue, parsed));
+            let d = match catalogue.lists_with_words(&army.value, game).as_slice() {
+                [] | [_] => unknown_list(catalogue, file, army, game),
+                several => several_lists(file, army, several),
+            };
             diagnostics.push(d);
             None
         }
     }
+}
+
+/// The error for an army name that could be any of `lists`: it asks
+/// which, each candidate a hint.
+fn several_lists(file: &SourceFile, army: &Spanned<String>, lists: &[&ArmyList]) -> Diagnostic {
+    let names: Vec<&str> = lists.iter().map(|l| l.name.as_str()).collect();
+    let games = lists.iter().any(|l| l.game != lists[0].game);
+    let mut d = Diagnostic::error(
+        Code::UnknownArmy,
+        format!(
+            "`{}` matches {} lists: {}",
+            army.value,
+            lists.len(),
+            names.join(", ")
+        ),
+    )
+    .at(file, army.span)
+    .label("which one?");
+    for list in lists {
+        d = d.hint(if games {
+            format!("`Army: {}` ({}, {})", list.name, list.id, list.game.game().title)
+        } else {
+            format!("`Army: {}` ({})", list.name, list.id)
+        });
+    }
+    d.hint("write the list's full name or its id")
+}
+
+/// The error for an army name that names no list, with the nearest lists
+/// (of `game` when it is known).
+fn unknown_list(
+    catalogue: &Catalogue,
+    file: &SourceFile,
+    army: &Spanned<String>,
+    game: Option<GameId>,
+) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        Code::UnknownArmy,
+        format!("muster knows no army list called `{}`", army.value),
+    )
+    .at(file, army.span);
+    // The suggestion and the nearest lists from one pass.
+    let (suggestion, nearest) = match game {
+        Some(game) => catalogue.nearest_lists_of(&army.value, 3, game),
+        None => catalogue.nearest_lists_memo(&army.value, 3),
+    };
+    if let Some(s) = suggestion {
+        d = d.label(format!("did you mean `{s}`?")).fix(s);
+    }
+    if !nearest.is_empty() {
+        d = d.hint(format!(
+            "the nearest lists muster knows: {}",
+            list_names(&nearest)
+        ));
+    }
+    d.hint("`muster lists` shows every list muster knows")
+}
+
+/// The game whose lists know the most of the roster's entry names, when
+/// one game alone does: evidence of the game of a roster whose army name
+/// muster does not know.
+fn game_of_entries(catalogue: &Catalogue, parsed: &roster::Roster) -> Option<GameId> {
+    let mut known: Vec<(GameId, usize)> = Vec::new();
+    for list in &catalogue.lists {
+        let n = parsed
+            .entries
+            .iter()
+            .filter(|e| {
+                !matches!(
+                    list.formation_names.lookup(&e.item.name.value),
+                    names::Lookup::NotFound
+                )
+            })
+            .count();
+        match known.iter_mut().find(|(g, _)| *g == list.game) {
+            Some((_, most)) => *most = (*most).max(n),
+            None => known.push((list.game, n)),
+        }
+    }
+    known.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    match known.as_slice() {
+        [(game, n), rest @ ..] if *n > 0 && rest.first().is_none_or(|(_, m)| m < n) => Some(*game),
+        _ => None,
+    }
+}
+
+/// The event a roster of `list` is held to: `None` when the event is for
+/// another game, said here in one error at `span`. The event's other
+/// checks (its points, versions, restrictions) would only give a roster of
+/// another game fixes that do not fit it, so none of them is run.
+pub(super) fn event_of_game<'e>(
+    file: &SourceFile,
+    event: Option<&'e Event>,
+    list: &ArmyList,
+    span: Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<&'e Event> {
+    let event = event?;
+    if event.file.game == list.game {
+        return Some(event);
+    }
+    let game = list.game.game();
+    diagnostics.push(
+        Diagnostic::error(
+            Code::EventRule,
+            format!(
+                "{} is for {}; this is a {} {}",
+                event.file.name,
+                event.file.game.game().title,
+                game.title,
+                if game.fleet { "fleet" } else { "army" }
+            ),
+        )
+        .at(file, span)
+        .rule("event-game", "the event file's `game`")
+        .hint(format!(
+            "the event's other checks are not run: bring a roster of {}, or check this one without the event",
+            event.file.game.game().title
+        )),
+    );
+    None
 }
 
 /// The error that an event does not allow `list`, at `span` (an `Army:`

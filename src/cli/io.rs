@@ -115,6 +115,14 @@ pub fn find<'c>(catalogue: &'c Catalogue, army: &str) -> Result<&'c ArmyList, Ou
                 ids.join(", ")
             )))
         }
+        ListLookup::NotFound(_) if catalogue.lists_with_words(army, None).len() > 1 => {
+            let fits = catalogue.lists_with_words(army, None);
+            Err(usage(format!(
+                "`{army}` matches {} lists: {}\nhint: name one by its name or id",
+                fits.len(),
+                crate::check::list_names(&fits)
+            )))
+        }
         ListLookup::NotFound(suggestion) => Err(usage(format!(
             "muster knows no army list called `{army}`{}\nhint: `muster lists` shows every list",
             suggestion

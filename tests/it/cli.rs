@@ -410,7 +410,7 @@ fn a_list_folder_can_override_a_built_in_list() {
 
 #[test]
 fn options_shows_formations_upgrades_and_rules() {
-    let run = muster(&["options", "Space Marines"]);
+    let run = muster(&["options", "Codex Space Marines"]);
     assert_eq!(run.status, 0);
     for expected in [
         "Tactical",
@@ -582,7 +582,7 @@ fn event_files_take_list_names_and_yaml_booleans() {
     // Lists by name or alias as rosters name them; `counts_as: no` is false.
     let event = temp_file(
         "friendly-event.yaml",
-        b"name: Club\ngame: netea\npoints: 2000\ncounts_as: no\nlists:\n  - id: Space Marines\n",
+        b"name: Club\ngame: netea\npoints: 2000\ncounts_as: no\nlists:\n  - id: Codex Space Marines\n",
     );
     let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
     assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
@@ -641,7 +641,7 @@ fn json_tells_the_player_strategy_initiative_and_targets() {
 fn counts_as_declarations_are_printed() {
     let roster = temp_file(
         "squigoth.txt",
-        b"Army: Orks (2026-02-04)\nPoints: 2000\nWarband: Warlord, 2x Battlewagon [250]\nCounts as: Squigoth = Battlewagon\n",
+        b"Army: Ork War Horde (2026-02-04)\nPoints: 2000\nWarband: Warlord, 2x Battlewagon [250]\nCounts as: Squigoth = Battlewagon\n",
     );
     let run = muster(&["check", roster.to_str().unwrap()]);
     assert_eq!(run.status, 0, "{}", run.stdout);

@@ -63,6 +63,54 @@ fn no_two_lists_answer_to_the_same_name() {
     );
 }
 
+/// An alias that is part of another list's name in the same game
+/// (`Eldar`: Biel-Tan, Alaitoc, Iyanden, ...) would silently pick one of
+/// them: such a name is asked about instead (`Catalogue::lists_with_words`),
+/// so no list may claim it as its own. An alias holding every word of its
+/// list's name (`Crusade Fleet List`, `NetEpic Gold Eldar`) is as plain as
+/// the name.
+#[test]
+fn no_alias_is_a_name_several_lists_of_its_game_fit() {
+    let report = muster::catalogue::load_embedded();
+    let catalogue = &report.catalogue;
+    let words = |name: &str| -> Vec<String> {
+        name.to_lowercase()
+            .replace('\'', "")
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.strip_suffix('s')
+                    .filter(|s| s.len() >= 3)
+                    .unwrap_or(w)
+                    .to_string()
+            })
+            .collect()
+    };
+    let mut general = Vec::new();
+    for list in &catalogue.lists {
+        let own = words(&list.name);
+        for alias in &list.aliases {
+            let written = words(alias);
+            if own.iter().all(|w| written.contains(w)) {
+                continue;
+            }
+            let fits: Vec<&str> = catalogue
+                .lists_with_words(alias, Some(list.game))
+                .iter()
+                .map(|l| l.id.as_str())
+                .collect();
+            if fits != [list.id.as_str()] {
+                general.push(format!("`{alias}` of {}: {}", list.id, fits.join(", ")));
+            }
+        }
+    }
+    assert!(
+        general.is_empty(),
+        "aliases several lists fit:\n{}",
+        general.join("\n")
+    );
+}
+
 /// Every shipped list prints: a crib sheet of all its datasheets as HTML
 /// names every unit or ship it fields, and its PDF is a real PDF.
 #[test]

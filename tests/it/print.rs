@@ -230,7 +230,10 @@ fn a_full_army_crib_sheet_prints_every_unit_and_expands_its_abbreviations() {
 
 #[test]
 fn letter_paper_is_letter_sized() {
-    let (run, pdf) = pdf(&["sheet", "orks", "--paper", "letter"], "orks-letter.pdf");
+    let (run, pdf) = pdf(
+        &["sheet", "ork war horde", "--paper", "letter"],
+        "orks-letter.pdf",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert_eq!(pdf.media_box(), (612.0, 792.0));
     assert_contains(

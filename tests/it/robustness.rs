@@ -17,7 +17,7 @@ fn roster_like() -> impl Strategy<Value = String> {
     let line = prop_oneof![
         Just("Army: Codex Astartes".to_string()),
         Just("Army: Steel Legion (2023-01-03)".to_string()),
-        Just("Army: Orks".to_string()),
+        Just("Army: Ork War Horde".to_string()),
         Just("Points: 3000".to_string()),
         Just("Counts as: Squigoth = Battlewagon".to_string()),
         Just("Army: Armageddon Sector".to_string()),
@@ -77,14 +77,18 @@ fn a_roster_over_one_mebibyte_is_refused_cleanly() {
 
 #[test]
 fn text_that_is_not_utf8_is_refused_cleanly() {
-    let result = check_bytes(catalogue(), "latin1.txt", b"Army: Orks\nPlayer: Ren\xe9\n");
+    let result = check_bytes(
+        catalogue(),
+        "latin1.txt",
+        b"Army: Ork War Horde\nPlayer: Ren\xe9\n",
+    );
     assert!(result.unusable());
     assert!(result.diagnostics[0].message.contains("UTF-8"));
 }
 
 #[test]
 fn deeply_nested_and_long_lines_are_fine() {
-    let mut text = String::from("Army: Orks\nPoints: 3000\n");
+    let mut text = String::from("Army: Ork War Horde\nPoints: 3000\n");
     for depth in 0..500 {
         text.push_str(&" ".repeat(depth));
         text.push_str("Warband\n");

@@ -334,7 +334,7 @@ fn the_organiser_pages_need_the_key() {
         &[("cookie", &session)],
     );
     assert_eq!(one.status, StatusCode::OK);
-    assert!(one.text().contains("Army: Space Marines"), "{}", one.text());
+    assert!(one.text().contains("Army: Codex Astartes"), "{}", one.text());
     let escape = get_with(
         inbox(dir.path()),
         "/organiser/roster/..%2F..%2FCargo.toml",
@@ -375,7 +375,11 @@ fn after_the_deadline_nothing_changes() {
     let r = post_to(
         closed(),
         &format!("/mine/{token}"),
-        &[("op", "replace"), ("player", "Ann"), ("roster", "Army: Orks\n")],
+        &[
+            ("op", "replace"),
+            ("player", "Ann"),
+            ("roster", "Army: Ork War Horde\n"),
+        ],
         false,
     );
     assert_eq!(r.status, StatusCode::FORBIDDEN);
@@ -418,14 +422,18 @@ fn every_answer_carries_the_security_headers() {
         let r = post_with(
             inbox(dir.path()),
             uri,
-            &[("player", "Eve"), ("roster", "Army: Orks\n"), ("key", KEY)],
+            &[
+                ("player", "Eve"),
+                ("roster", "Army: Ork War Horde\n"),
+                ("key", KEY),
+            ],
             &[("origin", "https://evil.example"), ("host", "127.0.0.1:8080")],
         );
         assert_eq!(r.status, StatusCode::FORBIDDEN, "{uri}");
         let r = post_with(
             inbox(dir.path()),
             uri,
-            &[("player", "Eve"), ("roster", "Army: Orks\n")],
+            &[("player", "Eve"), ("roster", "Army: Ork War Horde\n")],
             &[("sec-fetch-site", "cross-site")],
         );
         assert_eq!(r.status, StatusCode::FORBIDDEN, "{uri}");
@@ -507,7 +515,7 @@ fn too_many_checks_or_submissions_get_a_clear_429() {
         post_with(
             limited.clone(),
             "/",
-            &[("roster", "Army: Orks\n"), ("op", "check")],
+            &[("roster", "Army: Ork War Horde\n"), ("op", "check")],
             &headers,
         )
     };
