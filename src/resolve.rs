@@ -49,6 +49,10 @@ pub struct ArmyFormation {
     /// titan battle groups: each titan's cost is rounded on its own, and
     /// is worth victory points on its own.
     pub titans_rounded: bool,
+    /// Where the first item of the formation that names nothing it may be
+    /// is written (an unknown or ambiguous upgrade): rules that could
+    /// count it are not judged on this formation (`validate`).
+    pub unread: Option<Span>,
 }
 
 /// One line of titans of a card of several titans, armed alike.
@@ -214,6 +218,7 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
         roster,
         list,
         diagnostics: Vec::new(),
+        unread: Vec::new(),
     };
     let mut formations = Vec::new();
     for entry in &roster.entries {
@@ -238,6 +243,8 @@ struct Resolver<'r, 'l> {
     roster: &'r Roster,
     list: &'l ArmyList,
     diagnostics: Vec<Diagnostic>,
+    /// Where each item that names no upgrade is written, in reading order.
+    unread: Vec<Span>,
 }
 
 impl Resolver<'_, '_> {
@@ -313,6 +320,7 @@ impl Resolver<'_, '_> {
 
         let mut taken: Vec<Taken> = Vec::new();
         let mut read_whole = true;
+        let unread_from = self.unread.len();
         let skip_until = self.snapfire_units_end(entry, formation);
         let contents = self.own_units_written(entry, formation);
         let chosen = match chosen {
@@ -355,6 +363,7 @@ impl Resolver<'_, '_> {
                 group: parent,
                 titans: Vec::new(),
                 titans_rounded: false,
+                unread: None,
             });
         for t in &taken {
             let u = &list.upgrades[t.upgrade];
@@ -397,6 +406,7 @@ impl Resolver<'_, '_> {
             group: parent,
             titans,
             titans_rounded,
+            unread: self.unread.get(unread_from).copied(),
         };
         for _ in 1..entry.item.count {
             out.push(one.clone());
@@ -567,6 +577,7 @@ impl Resolver<'_, '_> {
             group: None,
             titans: Vec::new(),
             titans_rounded: false,
+            unread: None,
         }
     }
 
@@ -617,10 +628,12 @@ impl Resolver<'_, '_> {
         group.group = parent;
         let mut taken = Vec::new();
         let mut read_whole = true;
+        let unread_from = self.unread.len();
         for item in &entry.upgrades {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
         let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
+        group.unread = self.unread.get(unread_from).copied();
         for t in &taken {
             match cost_for(&list.upgrades[t.upgrade], &group) {
                 Some(cost) => group.points += cost.of(t.count),
@@ -823,6 +836,7 @@ impl Resolver<'_, '_> {
             group: None,
             titans: Vec::new(),
             titans_rounded: false,
+            unread: None,
         };
         for t in titans.iter_mut() {
             for w in &t.upgrades {
@@ -895,6 +909,7 @@ impl Resolver<'_, '_> {
                 roster: self.roster,
                 list: self.list,
                 diagnostics: Vec::new(),
+                unread: Vec::new(),
             };
             let mut out = Vec::new();
             scratch.entry_as(entry, &mut out, None, 0, Some(reading));
@@ -1019,7 +1034,10 @@ impl Resolver<'_, '_> {
     fn upgrade(&mut self, item: &Item, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
         match self.upgrade_named(item, formation) {
             Some(upgrade) => self.take(item, formation, upgrade, taken),
-            None => false,
+            None => {
+                self.unread.push(item.name.span);
+                false
+            }
         }
     }
 
@@ -1231,6 +1249,7 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
         group: None,
         titans: Vec::new(),
         titans_rounded: false,
+        unread: None,
     };
     cost_for(&list.upgrades[upgrade], &bare)
 }

@@ -12,6 +12,8 @@ use crate::roster::Roster;
 use crate::rules::{Compare, Cond, EvalError, Extreme, Facts, Measure, Num, Reach};
 use crate::source::{SourceFile, Span};
 
+mod held;
+
 /// The points limit a roster is held to, and where it was written (`None`
 /// when it comes from the event file rather than the roster).
 #[derive(Debug, Clone, Copy)]
@@ -163,6 +165,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
         limit: limit.map_or(army.total, |l| i64::from(l.points)),
     };
     let mut tally = Tally::new(army.formations.len());
+    let mut held = held::Held::new(army);
     let rules = army
         .list
         .constraints
@@ -174,6 +177,9 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     for (constraint, code) in rules {
         match constraint.scope {
             Scope::Army => {
+                if held.hold(army, constraint, 0..army.formations.len()) {
+                    continue;
+                }
                 if let Some(d) = check(constraint, code, &facts, &facts, roster, army_span) {
                     out.push(d);
                 }
@@ -214,6 +220,9 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                             .filter(|&each| constraint.applies_to(each))
                     };
                     if let Some(each) = each {
+                        if held.hold_formation(army, constraint, i, false) {
+                            continue;
+                        }
                         out.extend(titan_rules(constraint, code, &facts, army, f, each, roster));
                         continue;
                     }
@@ -234,6 +243,9 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                             with_members: false,
                         },
                     };
+                    if held.hold_formation(army, constraint, i, local.with_members) {
+                        continue;
+                    }
                     if let Some(d) = check(constraint, code, &local, &local, roster, f.name_span) {
                         tally.shown(i);
                         out.push(d);
@@ -244,6 +256,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
     }
 
     out.extend(tally.summaries(roster, army));
+    out.extend(held.notes(roster, army));
     out.extend(group_sizes(roster, army));
 
     for f in army.formations.iter().filter(|f| !f.points_known) {
@@ -460,7 +473,11 @@ fn check<F: Facts<Selector> + Locate>(
                 Scope::Formation | Scope::Group => (fallback, Vec::new()),
                 Scope::Army => locate.locate(&constraint.cond).unwrap_or((fallback, Vec::new())),
             };
-            let mut d = Diagnostic::new(severity, code, constraint.message.clone())
+            let message = match seen {
+                Some(compared) => with_numbers(&constraint.message, compared),
+                None => constraint.message.clone(),
+            };
+            let mut d = Diagnostic::new(severity, code, message)
                 .at(file, primary)
                 .rule(&constraint.id, &constraint.provenance)
                 .expression({
@@ -469,7 +486,7 @@ fn check<F: Facts<Selector> + Locate>(
                     expression.push('`');
                     expression.push_str(&constraint.text);
                     expression.push('`');
-                    if let Some((a, op, b)) = seen {
+                    if let Some(Compared { a, op, b, .. }) = seen {
                         explain(a, op, b, &mut expression);
                     }
                     expression
@@ -509,16 +526,53 @@ fn check<F: Facts<Selector> + Locate>(
 }
 
 /// A rule's verdict, with the two numbers of the comparison that decided
-/// it when that is the rule itself or what its `=>` implies (`a => b`,
-/// broken, is `b` broken): [`explain`] shows them, and they are worked out
-/// once for both. The verdict is [`Cond::eval`]'s, errors included.
-type Seen = Option<(i64, Compare, i64)>;
+/// it: the rule itself, what its `=>` implies (`a => b`, broken, is `b`
+/// broken), the first broken part of an `and`, the last broken part of an
+/// `or` that has numbers (`count(x) == 0 or (...)`: the part after the way
+/// out). [`explain`] and [`with_numbers`] show them, and they are worked
+/// out once for both. The verdict is [`Cond::eval`]'s, errors included.
+type Seen = Option<Compared>;
+
+/// The two numbers of a comparison, in the order written.
+#[derive(Debug, Clone, Copy)]
+struct Compared {
+    a: i64,
+    op: Compare,
+    b: i64,
+    /// Whether the left side is a fixed number and the right one is not
+    /// (`1 <= count(x)`): the count is then the right one.
+    fixed_left: bool,
+    /// The count's side written `k * X` (`3 * points(...) <= limit`): `k`,
+    /// by which both numbers are divided to say `X`; else 1.
+    factor: i64,
+}
+
+/// `k` of a number written `k * X` or `X * k` (`k` a whole number above 0),
+/// else 1.
+fn factor_of(n: &Num<Selector>) -> i64 {
+    match n {
+        Num::Mul(k, _) | Num::Mul(_, k) if matches!(**k, Num::Int(k) if k > 0) => match **k {
+            Num::Int(k) => k,
+            _ => 1,
+        },
+        _ => 1,
+    }
+}
 
 fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bool, Seen), EvalError> {
     match cond {
-        Cond::Compare(a, op, b) => {
-            let (a, b) = (a.value(facts)?, b.value(facts)?);
-            Ok((op.holds(a, b), Some((a, *op, b))))
+        Cond::Compare(left, op, right) => {
+            let (a, b) = (left.value(facts)?, right.value(facts)?);
+            let fixed_left = is_fixed(left) && !is_fixed(right);
+            let factor = factor_of(if fixed_left { right } else { left });
+            let compared = Compared {
+                a,
+                op: *op,
+                b,
+                fixed_left,
+                factor,
+            };
+            Ok((op.holds(a, b), Some(compared)))
         }
         Cond::Implies(a, b) => {
             if a.eval(facts)? {
@@ -527,7 +581,86 @@ fn eval_seen<F: Facts<Selector>>(cond: &Cond<Selector>, facts: &F) -> Result<(bo
                 Ok((true, None))
             }
         }
-        _ => Ok((cond.eval(facts)?, None)),
+        Cond::And(parts) => {
+            for part in parts {
+                let (holds, seen) = eval_seen(part, facts)?;
+                if !holds {
+                    return Ok((false, seen));
+                }
+            }
+            Ok((true, None))
+        }
+        Cond::Or(parts) => {
+            let mut last = None;
+            for part in parts {
+                let (holds, seen) = eval_seen(part, facts)?;
+                if holds {
+                    return Ok((true, None));
+                }
+                last = seen.or(last);
+            }
+            Ok((false, last))
+        }
+        Cond::Not(_) => Ok((cond.eval(facts)?, None)),
+    }
+}
+
+/// A broken rule's message with the numbers that broke it, the count
+/// first: `A troupe has exactly six units (found 5; exactly 6 needed).`
+fn with_numbers(message: &str, compared: Compared) -> String {
+    let Compared {
+        a,
+        op,
+        b,
+        fixed_left,
+        factor,
+    } = compared;
+    // The count on the left: `1 <= count(x)` reads `count(x) >= 1`.
+    let (found, op, bound) = if fixed_left {
+        let flipped = match op {
+            Compare::Le => Compare::Ge,
+            Compare::Ge => Compare::Le,
+            Compare::Lt => Compare::Gt,
+            Compare::Gt => Compare::Lt,
+            same => same,
+        };
+        (b, flipped, a)
+    } else {
+        (a, op, b)
+    };
+    let (found, op, bound) = per_one(found, op, bound, factor);
+    let wanted = match op {
+        Compare::Eq | Compare::Le if bound == 0 => "none allowed".to_string(),
+        Compare::Lt if bound == 1 => "none allowed".to_string(),
+        Compare::Eq => format!("exactly {bound} needed"),
+        Compare::Ne => format!("anything but {bound} needed"),
+        Compare::Le => format!("at most {bound} allowed"),
+        Compare::Lt => format!("at most {} allowed", bound.saturating_sub(1)),
+        Compare::Ge => format!("at least {bound} needed"),
+        Compare::Gt => format!("at least {} needed", bound.saturating_add(1)),
+    };
+    let (text, stop) = match message.strip_suffix('.') {
+        Some(text) => (text, "."),
+        None => (message, ""),
+    };
+    format!("{text} (found {found}; {wanted}){stop}")
+}
+
+/// `k * X op b` said of `X`: `X` and the bound on it, rounded as the
+/// comparison allows whole numbers (`3 * X <= 2000` is `X <= 666`). A
+/// comparison that does not divide evenly (`3 * X == 10`) stays as written.
+fn per_one(found: i64, op: Compare, bound: i64, k: i64) -> (i64, Compare, i64) {
+    if k <= 1 || found % k != 0 {
+        return (found, op, bound);
+    }
+    let x = found / k;
+    match op {
+        Compare::Le => (x, Compare::Le, bound.div_euclid(k)),
+        Compare::Lt => (x, Compare::Le, (bound - 1).div_euclid(k)),
+        Compare::Ge => (x, Compare::Ge, -(-bound).div_euclid(k)),
+        Compare::Gt => (x, Compare::Ge, bound.div_euclid(k) + 1),
+        Compare::Eq if bound % k == 0 => (x, Compare::Eq, bound / k),
+        _ => (found, op, bound),
     }
 }
 
@@ -774,6 +907,7 @@ fn titan_rules(
                 group: None,
                 titans: Vec::new(),
                 titans_rounded: false,
+                unread: None,
             };
             let local = TitanFacts { army: facts, one };
             check(constraint, code, &local, &local, roster, t.span)
@@ -840,4 +974,99 @@ fn group_sizes(roster: &Roster, army: &Army<'_>) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Compared, with_numbers};
+    use crate::rules::Compare;
+
+    fn said(a: i64, op: Compare, b: i64, fixed_left: bool, factor: i64) -> String {
+        let compared = Compared {
+            a,
+            op,
+            b,
+            fixed_left,
+            factor,
+        };
+        with_numbers("A rule.", compared)
+    }
+
+    #[test]
+    fn a_broken_rule_says_what_was_found_and_what_is_needed() {
+        assert_eq!(
+            said(5, Compare::Eq, 6, false, 1),
+            "A rule (found 5; exactly 6 needed)."
+        );
+        assert_eq!(
+            said(3, Compare::Le, 2, false, 1),
+            "A rule (found 3; at most 2 allowed)."
+        );
+        assert_eq!(
+            said(3, Compare::Lt, 3, false, 1),
+            "A rule (found 3; at most 2 allowed)."
+        );
+        assert_eq!(
+            said(1, Compare::Ge, 2, false, 1),
+            "A rule (found 1; at least 2 needed)."
+        );
+        assert_eq!(
+            said(2, Compare::Gt, 2, false, 1),
+            "A rule (found 2; at least 3 needed)."
+        );
+        assert_eq!(
+            said(1, Compare::Eq, 0, false, 1),
+            "A rule (found 1; none allowed)."
+        );
+        assert_eq!(
+            said(2, Compare::Le, 0, false, 1),
+            "A rule (found 2; none allowed)."
+        );
+        assert_eq!(
+            said(1, Compare::Ne, 1, false, 1),
+            "A rule (found 1; anything but 1 needed)."
+        );
+        // `1 <= count(x)` with none: the count first.
+        assert_eq!(
+            said(1, Compare::Le, 0, true, 1),
+            "A rule (found 0; at least 1 needed)."
+        );
+        // A message without a full stop gets none.
+        let compared = Compared {
+            a: 0,
+            op: Compare::Ge,
+            b: 1,
+            fixed_left: false,
+            factor: 1,
+        };
+        assert_eq!(
+            with_numbers("No stop", compared),
+            "No stop (found 0; at least 1 needed)"
+        );
+    }
+
+    #[test]
+    fn a_count_written_k_times_is_said_once() {
+        // `3 * points(x) <= limit`: 825 points where 666 are allowed.
+        assert_eq!(
+            said(2475, Compare::Le, 2000, false, 3),
+            "A rule (found 825; at most 666 allowed)."
+        );
+        assert_eq!(
+            said(6, Compare::Lt, 6, false, 2),
+            "A rule (found 3; at most 2 allowed)."
+        );
+        assert_eq!(
+            said(2, Compare::Ge, 5, false, 2),
+            "A rule (found 1; at least 3 needed)."
+        );
+        assert_eq!(
+            said(4, Compare::Gt, 5, false, 2),
+            "A rule (found 2; at least 3 needed)."
+        );
+        assert_eq!(
+            said(4, Compare::Eq, 5, false, 2),
+            "A rule (found 4; exactly 5 needed)."
+        );
+    }
 }

@@ -210,6 +210,29 @@ impl<S> Cond<S> {
         out
     }
 
+    /// Every measure with its selector, in the order written
+    /// (`count(x)`, `points()`): what the rule weighs.
+    pub fn measures(&self) -> Vec<(Measure, Option<&S>)> {
+        let mut out = Vec::new();
+        self.collect_measures(&mut out);
+        out
+    }
+
+    fn collect_measures<'a>(&'a self, out: &mut Vec<(Measure, Option<&'a S>)>) {
+        match self {
+            Cond::Compare(a, _, b) => {
+                a.collect_measures(out);
+                b.collect_measures(out);
+            }
+            Cond::Not(c) => c.collect_measures(out),
+            Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| c.collect_measures(out)),
+            Cond::Implies(a, b) => {
+                a.collect_measures(out);
+                b.collect_measures(out);
+            }
+        }
+    }
+
     fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
         match self {
             Cond::Compare(a, _, b) => {
@@ -348,6 +371,23 @@ impl<S> Num<S> {
             | Num::Max(a, b)
             | Num::Div(_, a, b) => a.uses(m) || b.uses(m),
             Num::Neg(a) => a.uses(m),
+        }
+    }
+
+    fn collect_measures<'a>(&'a self, out: &mut Vec<(Measure, Option<&'a S>)>) {
+        match self {
+            Num::Int(_) | Num::Limit => {}
+            Num::Measure(_, m, s) | Num::Across(_, m, s) => out.push((*m, s.as_ref())),
+            Num::Add(a, b)
+            | Num::Sub(a, b)
+            | Num::Mul(a, b)
+            | Num::Min(a, b)
+            | Num::Max(a, b)
+            | Num::Div(_, a, b) => {
+                a.collect_measures(out);
+                b.collect_measures(out);
+            }
+            Num::Neg(a) => a.collect_measures(out),
         }
     }
 

@@ -15,6 +15,7 @@ mod hostile;
 mod netepic;
 mod netepic_sheets;
 mod notation;
+mod players;
 mod print;
 mod readme;
 mod robustness;
