@@ -5,19 +5,17 @@
 //! runs in `readme.rs`.)
 
 use crate::common::CpuClock;
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{Checked, check_text};
 use muster::diagnostic::Code;
 use muster::import::snapfire::{self, Link};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 /// NetEA lists whose Snapfire ids are not recorded yet: their links are
