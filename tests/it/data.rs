@@ -71,8 +71,7 @@ fn no_two_lists_answer_to_the_same_name() {
 /// the name.
 #[test]
 fn no_alias_is_a_name_several_lists_of_its_game_fit() {
-    let report = muster::catalogue::load_embedded();
-    let catalogue = &report.catalogue;
+    let catalogue = super::common::catalogue();
     let words = |name: &str| -> Vec<String> {
         name.to_lowercase()
             .replace('\'', "")

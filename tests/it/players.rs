@@ -4,21 +4,11 @@
 //! event is told only that. The annotated cases are roster files under
 //! `tests/rosters/*/ux/` and `*/events/`; these tests read the words.
 
-use muster::catalogue::{Catalogue, load_embedded};
+use super::common::catalogue;
 use muster::check::{Checked, check_text, check_text_for};
 use muster::diagnostic::{Diagnostic, Severity};
 use muster::event::Event;
 use muster::source::SourceFile;
-use std::sync::OnceLock;
-
-fn catalogue() -> &'static Catalogue {
-    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let report = load_embedded();
-        assert!(!report.has_errors(), "{:#?}", report.diagnostics);
-        report.catalogue
-    })
-}
 
 fn check(text: &str) -> Checked<'static> {
     check_text(catalogue(), "roster.txt", text)
