@@ -7,7 +7,7 @@
 //! back); `muster explain` shows a unit and takes notation apart.
 
 use super::common::muster;
-use muster::catalogue::{self, GameId};
+use muster::catalogue::GameId;
 use muster::notation::netepic as ne;
 use muster::notation::ship::Stat;
 use std::collections::BTreeSet;
@@ -38,7 +38,7 @@ fn pdf_text(path: &std::path::Path) -> (usize, String) {
 
 #[test]
 fn every_shipped_netepic_value_parses_prints_canonically_and_parses_again() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let units: Vec<_> = report
         .catalogue
@@ -194,7 +194,7 @@ fn every_notation_form_reads_and_a_bad_one_says_where() {
 
 #[test]
 fn the_netepic_glossary_explains_exactly_the_terms_the_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::Netepic)
@@ -221,7 +221,7 @@ fn the_netepic_glossary_explains_exactly_the_terms_the_notation_has() {
 
 #[test]
 fn values_the_catalogue_lacks_are_missing_with_a_fault() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let unit = |id: &str| {
         report
             .catalogue
@@ -260,7 +260,7 @@ fn values_the_catalogue_lacks_are_missing_with_a_fault() {
 
 #[test]
 fn netepic_cards_field_their_units() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let list = report
         .catalogue
         .lists

@@ -5,7 +5,7 @@
 //! `tests/print.rs`, whose snapshots must not change.
 
 use super::common::{Run, assert_widths_set, muster, ship_tables};
-use muster::catalogue::{self, GameId};
+use muster::catalogue::GameId;
 use muster::notation::ship;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ fn assert_lacks(text: &str, unwanted: &[&str]) {
 
 #[test]
 fn every_shipped_ship_datasheet_parses_and_round_trips() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let ships = &report.catalogue.ships;
     assert!(ships.len() >= 40, "{} ships", ships.len());
@@ -119,7 +119,7 @@ fn every_shipped_ship_datasheet_parses_and_round_trips() {
 
 #[test]
 fn the_bfg_glossary_explains_exactly_the_terms_the_ship_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::Bfg)
@@ -391,7 +391,7 @@ proptest::proptest! {
 /// to 1, Prince Yriel raises an Iyanden fleet's to 4.
 #[test]
 fn the_attack_rating_follows_the_fleet() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let rating = |case: &str| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/rosters/bfg")

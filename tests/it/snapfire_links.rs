@@ -4,19 +4,18 @@
 //! are clear errors in bounded time; the commands. (The README's example
 //! runs in `readme.rs`.)
 
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use crate::common::CpuClock;
+use muster::catalogue::Catalogue;
 use muster::check::{Checked, check_text};
 use muster::diagnostic::Code;
 use muster::import::snapfire::{self, Link};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 /// NetEA lists whose Snapfire ids are not recorded yet: their links are
@@ -232,7 +231,7 @@ fn hostile_links_fail_fast() {
     let base = "chooser.html?list=SM_scars_NETEA&force=A";
     // The lists load before the clock starts: the bound is on the links.
     catalogue();
-    let start = Instant::now();
+    let start = CpuClock::start();
     let thousands = format!("{base}{}", "~511~11x1".repeat(5_000));
     assert!(link_error(&thousands).contains("more than 1000"));
     let huge = format!("{base}~511~11x99999999999999999999");
@@ -252,7 +251,7 @@ fn hostile_links_fail_fast() {
 
 #[test]
 fn a_roster_with_absurd_counts_shares_quickly_or_says_why() {
-    let start = Instant::now();
+    let start = CpuClock::start();
     let roster = "Army: White Scars\nPoints: 3000\n\nLand Raider: 999999999x Land Raider\n";
     let checked = check_text(catalogue(), "r", roster);
     assert!(checked.share.is_some());
