@@ -644,7 +644,7 @@ fn a_titan_card_has_no_break_point_of_zero() {
 /// links them; a unit named as a command unit keeps them.
 #[test]
 fn plain_units_do_not_carry_their_command_variants_abilities() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let units: Vec<_> = report
         .catalogue
         .ne_units
