@@ -58,7 +58,8 @@ pub enum Command {
         points: Option<u32>,
         /// Also write a report of every roster and its findings; the
         /// format follows the extension: .html, .csv or .json. Written
-        /// whole or not at all.
+        /// whole or not at all; a report that cannot be written is found
+        /// before any roster is checked.
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
     },

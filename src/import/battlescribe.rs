@@ -143,7 +143,10 @@ fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
     let bomb = |size: u64| {
         unreadable(
             format!(
-                "the .rosz archive unpacks to more than {size} bytes from {packed}: refused as a zip bomb (at most {MAX_UNZIPPED} bytes, {MAX_RATIO} times the packed size)"
+                "the .rosz archive unpacks to more than {} from {}: refused as a zip bomb (at most {}, {MAX_RATIO} times the packed size)",
+                crate::source::size_text(size),
+                crate::source::size_text(packed),
+                crate::source::size_text(MAX_UNZIPPED)
             ),
             "a real roster is far smaller; save it again from BattleScribe",
         )

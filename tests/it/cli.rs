@@ -234,6 +234,94 @@ fn unusable_inputs_give_2_and_say_why() {
     assert_eq!(run.status, 2);
 }
 
+/// What the operating system said, in muster's words (issue 34, item 15):
+/// no `(os error 2)`, no temporary file's name, sizes in MiB.
+#[test]
+fn os_errors_and_sizes_are_said_in_words() {
+    let missing = muster(&["check", "tests/fixtures/no-such-file.txt"]);
+    assert!(
+        missing
+            .stdout
+            .contains("cannot read tests/fixtures/no-such-file.txt: no such file"),
+        "{}",
+        missing.stdout
+    );
+    assert!(!missing.stdout.contains("os error"), "{}", missing.stdout);
+    let run = muster(&["roster", "tests/fixtures/no-such-file.txt"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "error: cannot read tests/fixtures/no-such-file.txt: no such file\n"
+    );
+
+    let big = temp_file("big-words.txt", &vec![b'#'; (1 << 20) + 10]);
+    let run = muster(&["check", big.to_str().unwrap()]);
+    assert!(
+        run.stdout
+            .contains("the file is 1.1 MiB; a roster may be at most 1 MiB"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("1048576"), "{}", run.stdout);
+
+    // A PDF for a folder that does not exist names the user's path, not a
+    // temporary file's.
+    let run = muster(&["roster", &fixture("legal.txt"), "--pdf", "no/such/folder/r.pdf"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "error: cannot write no/such/folder/r.pdf: the folder no/such/folder does not exist\n"
+    );
+}
+
+/// A `--report` that cannot be written is found before a roster is
+/// checked, not after the whole batch (issue 34, item 15).
+#[test]
+fn an_unwritable_report_fails_before_the_check() {
+    let run = muster(&[
+        "check",
+        &fixture("legal.txt"),
+        &fixture("illegal.txt"),
+        "--report",
+        "no/such/folder/report.html",
+    ]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot write no/such/folder/report.html: the folder no/such/folder does not exist\n"
+    );
+    let folder = temp_file("a-folder-report.json", b"").with_extension("d.json");
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = muster(&[
+        "check",
+        &fixture("legal.txt"),
+        "--report",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains(": it is a folder"), "{}", run.stderr);
+}
+
+/// `muster roster` on an empty file fails and writes nothing (issue 34,
+/// item 15): it once wrote a PDF of no roster.
+#[test]
+fn an_empty_roster_prints_nothing() {
+    let empty = temp_file("empty-roster.txt", b"\n# nothing yet\n");
+    let pdf = empty.with_extension("pdf");
+    let _ = std::fs::remove_file(&pdf);
+    let run = muster(&["roster", empty.to_str().unwrap(), "--pdf", pdf.to_str().unwrap()]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(!pdf.exists());
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("the file is empty"), "{}", run.stderr);
+    assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+    let run = muster(&["roster", empty.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+}
+
 #[test]
 fn wrong_arguments_give_2() {
     assert_eq!(muster(&["check"]).status, 2);
