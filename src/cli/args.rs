@@ -224,7 +224,8 @@ pub enum EventAction {
     /// Print a commented event file to start from.
     New {
         /// The game the event plays (`netea`, `bfg`, `space-fleet`,
-        /// `netepic`); its lists and usual points fill the template.
+        /// `netepic`); its lists, each with the version muster has, and
+        /// its usual points fill the template.
         #[arg(long, default_value = "netea")]
         game: String,
     },

@@ -665,6 +665,88 @@ fn event_file_mistakes_are_said_in_words_at_their_lines() {
     assert!(run.stderr.contains("did you mean `netea`?"), "{}", run.stderr);
 }
 
+/// A version pin must be the version muster has of the list (issue 34,
+/// item 8): a pin no roster could meet is an error naming the version the
+/// list has, for NetEpic's `revision N` as for NetEA's dates.
+#[test]
+fn event_version_pins_must_be_the_lists_versions() {
+    let event = temp_file(
+        "pinned-event.yaml",
+        b"name: Club\ngame: netea\npoints: 2000\nlists:\n  - id: codex-astartes\n    versions: [\"2025-01-01\"]\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("pinned-event.yaml:6:"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("muster has Codex Astartes only in version `2026-02-04`, not `2025-01-01`"),
+        "{}",
+        run.stderr
+    );
+
+    let event = temp_file(
+        "netepic-pinned-event.yaml",
+        b"name: Titans\ngame: netepic\npoints: 5000\nlists:\n  - id: netepic-adepta-sororitas\n    versions: [revision 5, revision 50]\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("only in version `revision 5`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("not `revision 50`"), "{}", run.stderr);
+    assert_eq!(run.stderr.matches("only in version").count(), 1, "{}", run.stderr);
+
+    // The template suggests each list's own version, and pinning the
+    // example it gives loads.
+    let run = muster(&["event", "new", "--game", "netepic"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("example.invalid"), "{}", run.stdout);
+    assert!(!run.stdout.contains("2026-02-04"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  - id: netepic-adepta-sororitas ")
+            && run.stdout.contains("# version \"revision 5\"\n"),
+        "{}",
+        run.stdout
+    );
+    let pinned = run.stdout.replace(
+        "  # - id: netepic-adepta-sororitas\n  #   versions:",
+        "  - id: netepic-adepta-sororitas\n    versions:",
+    );
+    assert_ne!(pinned, run.stdout);
+    let path = temp_file("netepic-template-event.yaml", pinned.as_bytes());
+    let run = muster(&["check", "--event", path.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_ne!(run.status, 2, "{}", run.stderr);
+}
+
+/// Every problem of an event file at once, in line order (issue 34,
+/// item 8): a schema error below a list muster lacks once hid it until
+/// the schema error was fixed, and the rest came out in the order of the
+/// checks.
+#[test]
+fn event_file_problems_come_together_in_line_order() {
+    let event = temp_file(
+        "mixed-event.yaml",
+        b"name: Club\ngame: netea\npoints: 3000\nlists:\n  - id: codex-astartez\ndate: 2026-99-99\ncount_as: true\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let lines: Vec<usize> = [
+        "mixed-event.yaml:5:",
+        "mixed-event.yaml:6:",
+        "mixed-event.yaml:7:",
+    ]
+    .iter()
+    .map(|at| {
+        run.stderr
+            .find(at)
+            .unwrap_or_else(|| panic!("{at} in {}", run.stderr))
+    })
+    .collect();
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "{}", run.stderr);
+}
+
 #[test]
 fn event_files_take_list_names_and_yaml_booleans() {
     // Lists by name or alias as rosters name them; `counts_as: no` is false.
