@@ -8,7 +8,7 @@
 //! `crate::import::snapfire` reads and writes the links.
 
 use super::locate::FileErrors;
-use super::raw::ArmyListFile;
+use super::raw::{ArmyListFile, SnapfirePick};
 use super::{Formation, FormationIdx, Upgrade, UpgradeIdx};
 use crate::diagnostic::{Code, Diagnostic};
 use std::collections::{BTreeMap, BTreeSet};
@@ -143,34 +143,53 @@ pub(super) fn link(
     prove: bool,
     errors: &mut FileErrors<'_>,
 ) -> SnapfireIds {
-    let imports = file.imports.as_ref();
     let upgrade_index: super::names::KeyMap<&str, UpgradeIdx> = upgrades
         .iter()
         .enumerate()
         .map(|(i, u)| (u.id.as_str(), i))
         .collect();
     let mut ids = SnapfireIds {
-        file: imports.and_then(|i| i.snapfire_file.clone()),
+        file: file.imports.as_ref().and_then(|i| i.snapfire_file.clone()),
         formation_ids: vec![None; formations.len()],
         upgrade_picks: vec![Vec::new(); upgrades.len()],
         ..SnapfireIds::default()
     };
-
-    // Unique within the list, formations and upgrades together.
-    // Where each id was claimed: its pointer is written only for an error.
-    #[derive(Clone, Copy)]
-    enum Claimed {
-        Formation(usize, usize),
-        Upgrade(usize, usize),
-    }
-    impl std::fmt::Display for Claimed {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            match self {
-                Claimed::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/snapfire_id"),
-                Claimed::Upgrade(u, i) => write!(f, "/upgrades/{u}/snapfire_ids/{i}"),
+    claim_ids(file, &mut ids, errors);
+    let given = link_picks(file, upgrades, &upgrade_index, &mut ids, errors);
+    link_restricted(file, formations, &mut ids, errors);
+    let none = linked_none(file, formations, &upgrade_index, errors);
+    if ids.file.is_some() {
+        if !ids.has_ids() {
+            if prove {
+                warn_no_ids(file, errors);
             }
+        } else {
+            require_ids(file, &ids, &given, &none, errors);
         }
     }
+    ids
+}
+
+/// Where a Snapfire id was claimed: its pointer is written only for an
+/// error.
+#[derive(Clone, Copy)]
+enum Claimed {
+    Formation(usize, usize),
+    Upgrade(usize, usize),
+}
+
+impl std::fmt::Display for Claimed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Claimed::Formation(s, i) => write!(f, "/sections/{s}/formations/{i}/snapfire_id"),
+            Claimed::Upgrade(u, i) => write!(f, "/upgrades/{u}/snapfire_ids/{i}"),
+        }
+    }
+}
+
+/// The formations' and upgrades' own ids, unique within the list,
+/// formations and upgrades together.
+fn claim_ids(file: &ArmyListFile, ids: &mut SnapfireIds, errors: &mut FileErrors<'_>) {
     let mut seen: super::names::KeyMap<u32, Claimed> = super::names::KeyMap::default();
     let mut claim = |id: u32, here: Claimed, errors: &mut FileErrors<'_>| {
         if let Some(first) = seen.get(&id) {
@@ -213,33 +232,24 @@ pub(super) fn link(
             ids.names.push((name.clone(), u));
         }
     }
+}
 
-    // Picks that give more than one of their upgrade.
+/// Picks that give more than one of their upgrade
+/// (`imports.snapfire_picks`). Returns the upgrades some pick gives.
+fn link_picks(
+    file: &ArmyListFile,
+    upgrades: &[Upgrade],
+    upgrade_index: &super::names::KeyMap<&str, UpgradeIdx>,
+    ids: &mut SnapfireIds,
+    errors: &mut FileErrors<'_>,
+) -> BTreeSet<UpgradeIdx> {
     let mut given: BTreeSet<UpgradeIdx> = BTreeSet::new();
     let mut described = BTreeSet::new();
-    for (p, pick) in imports.map_or(&[][..], |i| &i.snapfire_picks).iter().enumerate() {
+    let picks = file.imports.as_ref().map_or(&[][..], |i| &i.snapfire_picks);
+    for (p, pick) in picks.iter().enumerate() {
         let pointer = format!("/imports/snapfire_picks/{p}");
         let first = described.insert(pick.id);
-        let mut gives = Vec::new();
-        for (upgrade, &count) in &pick.gives {
-            match upgrade_index.get(upgrade.as_str()) {
-                Some(&u) if count > 0 => gives.push((u, count)),
-                Some(_) => errors.error(
-                    &format!("{pointer}/gives/{upgrade}"),
-                    format!(
-                        "pick {} gives no `{upgrade}`: write a count of 1 or more",
-                        pick.id
-                    ),
-                ),
-                None => errors.error(
-                    &format!("{pointer}/gives/{upgrade}"),
-                    format!(
-                        "pick {} gives `{upgrade}`, which names no upgrade of the list",
-                        pick.id
-                    ),
-                ),
-            }
-        }
+        let gives = pick_gives(pick, &pointer, upgrade_index, errors);
         if let Some(name) = &pick.name {
             ids.pick_names.push((name.clone(), gives.clone()));
         }
@@ -268,9 +278,47 @@ pub(super) fn link(
             ids.alternates.push(Pick { id: pick.id, gives });
         }
     }
+    given
+}
 
-    // Ids restricted per formation: the formation offers the upgrade, and
-    // each id is one the upgrade's picks use.
+/// What one described pick gives, each upgrade named by the list.
+fn pick_gives(
+    pick: &SnapfirePick,
+    pointer: &str,
+    upgrade_index: &super::names::KeyMap<&str, UpgradeIdx>,
+    errors: &mut FileErrors<'_>,
+) -> Vec<(UpgradeIdx, u32)> {
+    let mut gives = Vec::new();
+    for (upgrade, &count) in &pick.gives {
+        match upgrade_index.get(upgrade.as_str()) {
+            Some(&u) if count > 0 => gives.push((u, count)),
+            Some(_) => errors.error(
+                &format!("{pointer}/gives/{upgrade}"),
+                format!(
+                    "pick {} gives no `{upgrade}`: write a count of 1 or more",
+                    pick.id
+                ),
+            ),
+            None => errors.error(
+                &format!("{pointer}/gives/{upgrade}"),
+                format!(
+                    "pick {} gives `{upgrade}`, which names no upgrade of the list",
+                    pick.id
+                ),
+            ),
+        }
+    }
+    gives
+}
+
+/// Ids restricted per formation: the formation offers the upgrade, and
+/// each id is one the upgrade's picks use.
+fn link_restricted(
+    file: &ArmyListFile,
+    formations: &[Formation],
+    ids: &mut SnapfireIds,
+    errors: &mut FileErrors<'_>,
+) {
     let formation_index: super::names::KeyMap<&str, FormationIdx> = formations
         .iter()
         .enumerate()
@@ -325,9 +373,18 @@ pub(super) fn link(
             }
         }
     }
+}
 
+/// The ids of `imports.snapfire_none`, each naming a formation or upgrade.
+fn linked_none<'f>(
+    file: &'f ArmyListFile,
+    formations: &[Formation],
+    upgrade_index: &super::names::KeyMap<&str, UpgradeIdx>,
+    errors: &mut FileErrors<'_>,
+) -> BTreeSet<&'f str> {
     let mut none: BTreeSet<&str> = BTreeSet::new();
-    for (n, id) in imports.map_or(&[][..], |i| &i.snapfire_none).iter().enumerate() {
+    let listed = file.imports.as_ref().map_or(&[][..], |i| &i.snapfire_none);
+    for (n, id) in listed.iter().enumerate() {
         let known = formations.iter().any(|f| &f.id == id) || upgrade_index.contains_key(id.as_str());
         if !known {
             errors.error(
@@ -337,51 +394,58 @@ pub(super) fn link(
         }
         none.insert(id);
     }
+    none
+}
 
-    // With a file name, links are offered for the list: every formation
-    // and upgrade must be something a link can say.
-    if ids.file.is_some() && !ids.has_ids() {
-        if !prove {
-            return ids;
-        }
-        let span = errors.span("/imports/snapfire_file");
-        errors.diagnostics.push(
-            Diagnostic::warning(
-                Code::ListData,
-                format!(
-                    "list `{}` names its Snapfire file but records no Snapfire ids: share links for it are refused",
-                    file.id
-                ),
-            )
-            .at(errors.file, span),
-        );
-    } else if ids.file.is_some() {
-        let mut index = 0;
-        for (s, section) in file.sections.iter().enumerate() {
-            for (f, formation) in section.formations.iter().enumerate() {
-                if ids.formation_ids[index].is_none() && !none.contains(formation.id.as_str()) {
-                    errors.error(
-                        &format!("/sections/{s}/formations/{f}/id"),
-                        format!(
-                            "formation `{}` has no `snapfire_id`: a share link could not carry it (or list it in `imports.snapfire_none`)",
-                            formation.id
-                        ),
-                    );
-                }
-                index += 1;
-            }
-        }
-        for (u, upgrade) in file.upgrades.iter().enumerate() {
-            if ids.upgrade_picks[u].is_empty() && !given.contains(&u) && !none.contains(upgrade.id.as_str()) {
+/// A list that names its Snapfire file but records no ids: links for it
+/// are refused.
+fn warn_no_ids(file: &ArmyListFile, errors: &mut FileErrors<'_>) {
+    let span = errors.span("/imports/snapfire_file");
+    errors.diagnostics.push(
+        Diagnostic::warning(
+            Code::ListData,
+            format!(
+                "list `{}` names its Snapfire file but records no Snapfire ids: share links for it are refused",
+                file.id
+            ),
+        )
+        .at(errors.file, span),
+    );
+}
+
+/// With a file name, links are offered for the list: every formation and
+/// upgrade must be something a link can say.
+fn require_ids(
+    file: &ArmyListFile,
+    ids: &SnapfireIds,
+    given: &BTreeSet<UpgradeIdx>,
+    none: &BTreeSet<&str>,
+    errors: &mut FileErrors<'_>,
+) {
+    let mut index = 0;
+    for (s, section) in file.sections.iter().enumerate() {
+        for (f, formation) in section.formations.iter().enumerate() {
+            if ids.formation_ids[index].is_none() && !none.contains(formation.id.as_str()) {
                 errors.error(
-                    &format!("/upgrades/{u}/id"),
+                    &format!("/sections/{s}/formations/{f}/id"),
                     format!(
-                        "upgrade `{}` has no `snapfire_ids` and no pick gives it: a share link could not carry it (or list it in `imports.snapfire_none`)",
-                        upgrade.id
+                        "formation `{}` has no `snapfire_id`: a share link could not carry it (or list it in `imports.snapfire_none`)",
+                        formation.id
                     ),
                 );
             }
+            index += 1;
         }
     }
-    ids
+    for (u, upgrade) in file.upgrades.iter().enumerate() {
+        if ids.upgrade_picks[u].is_empty() && !given.contains(&u) && !none.contains(upgrade.id.as_str()) {
+            errors.error(
+                &format!("/upgrades/{u}/id"),
+                format!(
+                    "upgrade `{}` has no `snapfire_ids` and no pick gives it: a share link could not carry it (or list it in `imports.snapfire_none`)",
+                    upgrade.id
+                ),
+            );
+        }
+    }
 }

@@ -27,50 +27,69 @@ pub mod space_fleet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-// The only file-format type outside `catalogue::raw` (which re-exports
-// it), because every layer names games.
-/// The games muster knows. The game decides the roster dialect and the small
-/// amount of game-specific checking; everything else is data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameId {
-    /// Epic Armageddon with the NetEA tournament lists.
-    Netea,
-    /// Battlefleet Gothic.
-    Bfg,
-    /// Space Fleet.
-    SpaceFleet,
-    /// NetEpic Gold.
-    Netepic,
-    /// Heresy.
-    Heresy,
+/// Every game muster knows, each on one line: its doc comment (which the
+/// published schemas carry), its [`GameId`] variant, its id in files and
+/// on the command line, its folder under `games/` and its ruleset's type.
+/// Adding a game is a line here; `macro` is handed the lines and builds
+/// from them what it needs ([`GameId`] and [`of`] below, the ruleset
+/// look-up in `registry`), so no other list of the games is kept.
+macro_rules! with_games {
+    ($macro:ident) => {
+        $macro! {
+            /// Epic Armageddon with the NetEA tournament lists.
+            Netea "netea" netea NetEa;
+            /// Battlefleet Gothic.
+            Bfg "bfg" bfg Bfg;
+            /// Space Fleet.
+            SpaceFleet "space-fleet" space_fleet SpaceFleet;
+            /// NetEpic Gold.
+            Netepic "netepic" netepic NetEpic;
+            /// Heresy.
+            Heresy "heresy" heresy Heresy;
+        }
+    };
 }
+pub(crate) use with_games;
+
+/// [`GameId`], its list of every game and its ids; [`of`].
+macro_rules! game_ids {
+    ($($(#[doc = $doc:literal])* $variant:ident $id:literal $folder:ident $ruleset:ident;)*) => {
+        // The only file-format type outside `catalogue::raw` (which
+        // re-exports it), because every layer names games.
+        /// The games muster knows. The game decides the roster dialect and the small
+        /// amount of game-specific checking; everything else is data.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema)]
+        pub enum GameId {
+            $($(#[doc = $doc])* #[serde(rename = $id)] $variant,)*
+        }
+
+        impl GameId {
+            /// Every game, in the order muster lists them.
+            pub const ALL: [GameId; [$($id),*].len()] = [$(GameId::$variant),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(GameId::$variant => $id,)*
+                }
+            }
+        }
+
+        /// The description of a game.
+        pub fn of(id: GameId) -> &'static Game {
+            match id {
+                $(GameId::$variant => &$folder::GAME,)*
+            }
+        }
+    };
+}
+with_games!(game_ids);
 
 impl GameId {
-    /// Every game, in the order muster lists them.
-    pub const ALL: [GameId; 5] = [
-        GameId::Netea,
-        GameId::Bfg,
-        GameId::SpaceFleet,
-        GameId::Netepic,
-        GameId::Heresy,
-    ];
-
     /// The game whose id is `text` (`netea`, `bfg`, `space-fleet`...).
     pub fn from_id(text: &str) -> Option<GameId> {
         GameId::ALL
             .into_iter()
             .find(|g| g.as_str() == text.trim().to_ascii_lowercase())
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameId::Netea => "netea",
-            GameId::Bfg => "bfg",
-            GameId::SpaceFleet => "space-fleet",
-            GameId::Netepic => "netepic",
-            GameId::Heresy => "heresy",
-        }
     }
 
     /// What a roster entry is called in the game, for messages.
@@ -237,17 +256,6 @@ pub fn starter_files(game: &str) -> Option<&'static [(&'static str, &'static str
     match game.trim().to_ascii_lowercase().as_str() {
         "heresy" => Some(heresy::STARTER_FILES),
         _ => None,
-    }
-}
-
-/// The description of a game.
-pub fn of(id: GameId) -> &'static Game {
-    match id {
-        GameId::Netea => &netea::GAME,
-        GameId::Bfg => &bfg::GAME,
-        GameId::SpaceFleet => &space_fleet::GAME,
-        GameId::Netepic => &netepic::GAME,
-        GameId::Heresy => &heresy::GAME,
     }
 }
 

@@ -1,15 +1,17 @@
-//! The games' rulesets by game id: the one place that names them all.
+//! The games' rulesets by game id, from the one list of the games
+//! (`games::with_games`).
 
 use super::GameId;
 use super::ruleset::Ruleset;
 
-/// The ruleset of a game.
-pub fn ruleset(game: GameId) -> &'static dyn Ruleset {
-    match game {
-        GameId::Netea => &super::netea::ruleset::NetEa,
-        GameId::Bfg => &super::bfg::ruleset::Bfg,
-        GameId::SpaceFleet => &super::space_fleet::ruleset::SpaceFleet,
-        GameId::Netepic => &super::netepic::ruleset::NetEpic,
-        GameId::Heresy => &super::heresy::ruleset::Heresy,
-    }
+macro_rules! rulesets {
+    ($($(#[doc = $doc:literal])* $variant:ident $id:literal $folder:ident $ruleset:ident;)*) => {
+        /// The ruleset of a game.
+        pub fn ruleset(game: GameId) -> &'static dyn Ruleset {
+            match game {
+                $(GameId::$variant => &super::$folder::ruleset::$ruleset,)*
+            }
+        }
+    };
 }
+super::with_games!(rulesets);

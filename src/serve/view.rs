@@ -4,7 +4,7 @@
 
 use super::edit;
 use crate::catalogue::{ArmyList, Catalogue, Cost};
-use crate::check::Checked;
+use crate::check::{ArmySummary, Checked, FormationSummary};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::event::Event;
 use crate::games::GameId;
@@ -256,157 +256,178 @@ impl Builder {
         };
         let mut owners: Vec<(usize, usize, usize)> = Vec::new(); // (start, end, row)
         if let (Some(army), Some(list)) = (&checked.army, list) {
-            builder.total = Some(match army.limit {
-                Some(limit) => format!(
-                    "{}{} / {} points",
-                    thousands(army.total),
-                    if army.total_incomplete { "+" } else { "" },
-                    thousands(i64::from(limit))
-                ),
-                None => format!("{} points", thousands(army.total)),
-            });
-            if let Some(limit) = army.limit {
-                let left = i64::from(limit) - army.total;
-                builder.over = left < 0;
-                builder.left = Some(if left >= 0 {
-                    format!("{} left", thousands(left))
-                } else {
-                    format!("{} over", thousands(-left))
-                });
-            }
-            builder.budgets = army.budgets.iter().map(BudgetView::new).collect();
-            let top = army.formations.iter().filter(|f| f.group.is_none()).count();
-            let noun = builder.noun;
-            builder.activations = Some(match (top, noun) {
-                (1, _) => format!("1 {noun}"),
-                (_, "ship or squadron") => format!("{top} ships and squadrons"),
-                _ => format!("{top} {noun}s"),
-            });
-            if let Some(sr) = army.strategy_rating {
-                builder.facts.push(("Strategy rating".into(), sr.to_string()));
-            } else if epic {
-                builder.facts.push(("Strategy rating".into(), "unknown".into()));
-            }
-            if let Some(ar) = army.attack_rating {
-                builder.facts.push(("Attack rating".into(), ar.to_string()));
-            }
-            let targets: Vec<&str> = army
-                .formations
-                .iter()
-                .filter(|f| f.facts.break_their_spirit)
-                .map(|f| f.name.as_str())
-                .collect();
-            if epic && !targets.is_empty() {
-                builder
-                    .facts
-                    .push(("Break Their Spirit target".into(), targets.join(", ")));
-            }
-            if epic {
-                let vp: i64 = army.formations.iter().map(|f| f.facts.vp_full).sum();
-                builder
-                    .facts
-                    .push(("Victory points if all destroyed".into(), thousands(vp)));
-            }
-            for (model, target) in &army.counts_as {
-                builder
-                    .facts
-                    .push(("Counts as".into(), format!("{model} = {target}")));
-            }
+            builder.army_totals(army);
+            builder.army_facts(army, epic);
             for (i, f) in army.formations.iter().enumerate() {
-                let Some(fi) = list.formations.iter().position(|lf| lf.id == f.id) else {
+                let Some(row) = FormationRow::new(list, army, i, epic) else {
                     continue;
                 };
-                let formation = &list.formations[fi];
-                let depth = {
-                    let mut d = 0;
-                    let mut g = f.group;
-                    while let Some(up) = g.filter(|_| d < 8) {
-                        d += 1;
-                        g = army.formations.get(up).and_then(|p| p.group);
-                    }
-                    d
-                };
-                let upgrades = f
-                    .upgrades
-                    .iter()
-                    .filter_map(|(name, count)| {
-                        let u = list.upgrades.iter().position(|u| &u.name == name)?;
-                        Some(Taken {
-                            upgrade: u,
-                            name: name.clone(),
-                            count: *count,
-                        })
-                    })
-                    .collect();
-                let offers = formation
-                    .upgrades
-                    .iter()
-                    .filter_map(|&u| {
-                        let upgrade = list.upgrades.get(u)?;
-                        Some(Offer {
-                            id: u,
-                            label: format!(
-                                "{} ({})",
-                                upgrade.name,
-                                cost_text(crate::resolve::offered_cost(list, fi, u))
-                            ),
-                        })
-                    })
-                    .collect();
-                let members = formation
-                    .group
-                    .as_ref()
-                    .map(|g| {
-                        list.formations
-                            .iter()
-                            .enumerate()
-                            .filter(|(m, _)| g.admits(*m))
-                            .map(|(m, mf)| Offer {
-                                id: m,
-                                label: format!(
-                                    "{} ({})",
-                                    mf.name,
-                                    mf.points.map_or_else(|| "?".to_string(), |p| p.to_string())
-                                ),
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let mut facts = Vec::new();
-                if epic {
-                    if let Some(init) = &f.facts.initiative {
-                        facts.push(format!("initiative {init}"));
-                    }
-                    facts.push(format!("garrison: {}", f.facts.garrison.word()));
-                    facts.push(format!("reserve: {}", f.facts.reserve.word()));
-                    if let Some(s) = f.facts.strength {
-                        facts.push(format!("strength {s}"));
-                    }
-                    facts.push(format!("VP {} (half {})", f.facts.vp_full, f.facts.vp_half));
-                    if f.facts.break_their_spirit {
-                        facts.push("Break Their Spirit target".to_string());
-                    }
-                }
                 let start = f.line;
                 let end = edit::block_end(text, start);
                 owners.push((start, end, builder.formations.len()));
-                builder.formations.push(FormationRow {
-                    index: i,
-                    name: f.name.clone(),
-                    points: army.points_of(i),
-                    depth,
-                    upgrades,
-                    offers,
-                    members,
-                    facts,
-                    diagnostics: Vec::new(),
-                    errors: false,
-                });
+                builder.formations.push(row);
             }
         }
         builder.place(checked, text, &owners);
         builder
     }
+}
+
+impl Builder {
+    /// The total against the limit, the points left, the share rules as
+    /// bars and the number of activations.
+    fn army_totals(&mut self, army: &ArmySummary) {
+        self.total = Some(match army.limit {
+            Some(limit) => format!(
+                "{}{} / {} points",
+                thousands(army.total),
+                if army.total_incomplete { "+" } else { "" },
+                thousands(i64::from(limit))
+            ),
+            None => format!("{} points", thousands(army.total)),
+        });
+        if let Some(limit) = army.limit {
+            let left = i64::from(limit) - army.total;
+            self.over = left < 0;
+            self.left = Some(if left >= 0 {
+                format!("{} left", thousands(left))
+            } else {
+                format!("{} over", thousands(-left))
+            });
+        }
+        self.budgets = army.budgets.iter().map(BudgetView::new).collect();
+        let top = army.formations.iter().filter(|f| f.group.is_none()).count();
+        let noun = self.noun;
+        self.activations = Some(match (top, noun) {
+            (1, _) => format!("1 {noun}"),
+            (_, "ship or squadron") => format!("{top} ships and squadrons"),
+            _ => format!("{top} {noun}s"),
+        });
+    }
+
+    /// The army-wide facts: ratings, Break Their Spirit targets, victory
+    /// points and counts-as models.
+    fn army_facts(&mut self, army: &ArmySummary, epic: bool) {
+        if let Some(sr) = army.strategy_rating {
+            self.facts.push(("Strategy rating".into(), sr.to_string()));
+        } else if epic {
+            self.facts.push(("Strategy rating".into(), "unknown".into()));
+        }
+        if let Some(ar) = army.attack_rating {
+            self.facts.push(("Attack rating".into(), ar.to_string()));
+        }
+        let targets: Vec<&str> = army
+            .formations
+            .iter()
+            .filter(|f| f.facts.break_their_spirit)
+            .map(|f| f.name.as_str())
+            .collect();
+        if epic && !targets.is_empty() {
+            self.facts
+                .push(("Break Their Spirit target".into(), targets.join(", ")));
+        }
+        if epic {
+            let vp: i64 = army.formations.iter().map(|f| f.facts.vp_full).sum();
+            self.facts
+                .push(("Victory points if all destroyed".into(), thousands(vp)));
+        }
+        for (model, target) in &army.counts_as {
+            self.facts
+                .push(("Counts as".into(), format!("{model} = {target}")));
+        }
+    }
+}
+
+impl FormationRow {
+    /// The row of the army's `i`th formation: what it took, what its list
+    /// offers it, and its facts; `None` for a formation its list lacks.
+    fn new(list: &ArmyList, army: &ArmySummary, i: usize, epic: bool) -> Option<FormationRow> {
+        let f = &army.formations[i];
+        let fi = list.formations.iter().position(|lf| lf.id == f.id)?;
+        let formation = &list.formations[fi];
+        let mut depth = 0;
+        let mut g = f.group;
+        while let Some(up) = g.filter(|_| depth < 8) {
+            depth += 1;
+            g = army.formations.get(up).and_then(|p| p.group);
+        }
+        let upgrades = f
+            .upgrades
+            .iter()
+            .filter_map(|(name, count)| {
+                let u = list.upgrades.iter().position(|u| &u.name == name)?;
+                Some(Taken {
+                    upgrade: u,
+                    name: name.clone(),
+                    count: *count,
+                })
+            })
+            .collect();
+        let offers = formation
+            .upgrades
+            .iter()
+            .filter_map(|&u| {
+                let upgrade = list.upgrades.get(u)?;
+                Some(Offer {
+                    id: u,
+                    label: format!(
+                        "{} ({})",
+                        upgrade.name,
+                        cost_text(crate::resolve::offered_cost(list, fi, u))
+                    ),
+                })
+            })
+            .collect();
+        let members = formation
+            .group
+            .as_ref()
+            .map(|g| {
+                list.formations
+                    .iter()
+                    .enumerate()
+                    .filter(|(m, _)| g.admits(*m))
+                    .map(|(m, mf)| Offer {
+                        id: m,
+                        label: format!(
+                            "{} ({})",
+                            mf.name,
+                            mf.points.map_or_else(|| "?".to_string(), |p| p.to_string())
+                        ),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(FormationRow {
+            index: i,
+            name: f.name.clone(),
+            points: army.points_of(i),
+            depth,
+            upgrades,
+            offers,
+            members,
+            facts: if epic { epic_facts(f) } else { Vec::new() },
+            diagnostics: Vec::new(),
+            errors: false,
+        })
+    }
+}
+
+/// An Epic Armageddon formation's facts, as the builder lists them.
+fn epic_facts(f: &FormationSummary) -> Vec<String> {
+    let mut facts = Vec::new();
+    if let Some(init) = &f.facts.initiative {
+        facts.push(format!("initiative {init}"));
+    }
+    facts.push(format!("garrison: {}", f.facts.garrison.word()));
+    facts.push(format!("reserve: {}", f.facts.reserve.word()));
+    if let Some(s) = f.facts.strength {
+        facts.push(format!("strength {s}"));
+    }
+    facts.push(format!("VP {} (half {})", f.facts.vp_full, f.facts.vp_half));
+    if f.facts.break_their_spirit {
+        facts.push("Break Their Spirit target".to_string());
+    }
+    facts
 }
 
 impl Builder {

@@ -4,6 +4,7 @@
 //! are clear errors in bounded time; the commands. (The README's example
 //! runs in `readme.rs`.)
 
+use crate::common::CpuClock;
 use muster::catalogue::{Catalogue, LoadReport, load_embedded};
 use muster::check::{Checked, check_text};
 use muster::diagnostic::Code;
@@ -12,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn catalogue() -> &'static Catalogue {
     static REPORT: OnceLock<LoadReport> = OnceLock::new();
@@ -232,7 +233,7 @@ fn hostile_links_fail_fast() {
     let base = "chooser.html?list=SM_scars_NETEA&force=A";
     // The lists load before the clock starts: the bound is on the links.
     catalogue();
-    let start = Instant::now();
+    let start = CpuClock::start();
     let thousands = format!("{base}{}", "~511~11x1".repeat(5_000));
     assert!(link_error(&thousands).contains("more than 1000"));
     let huge = format!("{base}~511~11x99999999999999999999");
@@ -252,7 +253,7 @@ fn hostile_links_fail_fast() {
 
 #[test]
 fn a_roster_with_absurd_counts_shares_quickly_or_says_why() {
-    let start = Instant::now();
+    let start = CpuClock::start();
     let roster = "Army: White Scars\nPoints: 3000\n\nLand Raider: 999999999x Land Raider\n";
     let checked = check_text(catalogue(), "r", roster);
     assert!(checked.share.is_some());

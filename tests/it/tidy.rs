@@ -31,6 +31,25 @@ use std::path::Path;
 /// disappears, so an entry cannot outlive its cycle.
 const ALLOWED_CYCLES: &[&[&str]] = &[];
 
+/// A path a macro builds counts as an import of every file it may name:
+/// the games' registry imports each game's ruleset.
+#[test]
+fn macro_paths_are_imports() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root.join("src"), root, &mut files);
+    let graph = Graph::new(&files);
+    let index = |name: &str| graph.files.iter().position(|f| f == name).unwrap();
+    let registry = index("src/games/registry.rs");
+    for game in ["bfg", "heresy", "netea", "netepic", "space_fleet"] {
+        let ruleset = index(&format!("src/games/{game}/ruleset.rs"));
+        assert!(
+            graph.edges[registry].iter().any(|e| e.to == ruleset),
+            "registry.rs does not import {game}/ruleset.rs"
+        );
+    }
+}
+
 #[test]
 fn no_import_cycles() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -188,11 +207,7 @@ const MAX_FUNCTION_LINES: usize = 150;
 /// the most lines each may take today. The test fails when one grows past
 /// its figure, and when one is no longer too long (delete its entry), so
 /// the list only shrinks.
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("src/catalogue/snapfire.rs", "link", 250),
-    ("src/print/view.rs", "new", 189),
-    ("src/serve/view.rs", "new", 205),
-];
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[("src/print/view.rs", "new", 189)];
 
 #[test]
 fn no_long_functions() {
@@ -393,15 +408,14 @@ impl Graph {
                 let here = module_path(&files[index]);
                 let mut edges: Vec<Edge> = Vec::new();
                 for named in paths(&lexed[source].0, &here) {
-                    let Some(to) = resolve(&named.segments, &by_path) else {
-                        continue;
-                    };
-                    if to != index && !edges.iter().any(|edge| edge.to == to) {
-                        edges.push(Edge {
-                            to,
-                            line: named.line,
-                            path: named.written,
-                        });
+                    for to in resolve_all(&named.segments, &by_path) {
+                        if to != index && !edges.iter().any(|edge| edge.to == to) {
+                            edges.push(Edge {
+                                to,
+                                line: named.line,
+                                path: named.written.clone(),
+                            });
+                        }
                     }
                 }
                 edges
@@ -532,6 +546,32 @@ impl Tarjan<'_> {
             self.components.push(component);
         }
     }
+}
+
+/// The module files a path names. A macro's metavariable (`$folder` in
+/// `super::$folder::ruleset::$ruleset`, the games' registry) stands for
+/// every module at its place, so a path a macro builds still counts as
+/// importing each file it may name.
+fn resolve_all(segments: &[String], by_path: &BTreeMap<Vec<String>, usize>) -> Vec<usize> {
+    let Some(wild) = segments.iter().position(|s| s.starts_with('$')) else {
+        return resolve(segments, by_path).into_iter().collect();
+    };
+    let prefix = &segments[..wild];
+    let mut found: Vec<usize> = by_path
+        .keys()
+        .filter(|path| path.len() > wild && path.starts_with(prefix))
+        .flat_map(|path| {
+            let mut filled = segments.to_vec();
+            filled[wild] = path[wild].clone();
+            resolve_all(&filled, by_path)
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    if found.is_empty() {
+        found.extend(resolve(prefix, by_path));
+    }
+    found
 }
 
 /// The module file a path names: the longest prefix of it that is one.
