@@ -40,6 +40,7 @@ pub mod games;
 pub mod import;
 pub mod intake;
 pub mod notation;
+pub mod plural;
 pub mod print;
 pub mod report;
 pub mod resolve;

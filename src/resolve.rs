@@ -465,7 +465,7 @@ impl Resolver<'_, '_> {
                 .fix(if needed == 0 {
                     format!("remove {}", upgrade.name)
                 } else {
-                    format!("{needed} {}", upgrade.name)
+                    crate::plural::count(needed, &upgrade.name)
                 });
                 self.diagnostics.push(d);
             }

@@ -31,7 +31,8 @@ pub struct Args {
 const EXIT_CODES: &str = "Exit status: 0 all rosters legal (or command succeeded), \
 1 a roster is not legal (or list data is inconsistent, or a file found in a folder is not a usable roster), \
 2 a path given cannot be used (missing, unreadable, empty, binary, not UTF-8, over 1 MiB), \
-the report cannot be written, or wrong arguments.";
+the report cannot be written, wrong arguments, or a request muster cannot carry out \
+(a Snapfire link for a list Snapfire does not have).";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -124,9 +125,11 @@ pub enum Command {
     /// only the units of a roster. HTML on standard output unless --pdf or
     /// --html says where to write. For a roster, the lines it cannot place
     /// are reported and the exit status is that of `muster check`.
+    #[command(group(clap::ArgGroup::new("units").required(true).args(["army", "roster"])))]
     Sheet {
-        /// The list's id, name or alias.
-        #[arg(required_unless_present = "roster", conflicts_with = "roster")]
+        /// The list's id, name or alias (not with --roster: the roster
+        /// names its army).
+        #[arg(conflicts_with = "roster")]
         army: Option<String>,
         /// Only the units this roster fields.
         #[arg(long, value_name = "FILE")]

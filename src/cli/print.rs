@@ -153,20 +153,25 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
 }
 
 /// The lists that field a datasheet, by name, for a card's heading: players
-/// know lists, not the faction ids datasheet files are grouped by.
+/// know lists, not the faction ids datasheet files are grouped by. Every
+/// one is named: a player looks for their own.
 fn fielded_by(catalogue: &Catalogue, game: GameId, id: &str) -> String {
-    const NAMED: usize = 3;
-    let names: Vec<&str> = catalogue
+    let names = lists_fielding(catalogue, game, id);
+    if names.is_empty() {
+        game.title().to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The names of the lists of `game` that field datasheet `id`.
+fn lists_fielding<'c>(catalogue: &'c Catalogue, game: GameId, id: &str) -> Vec<&'c str> {
+    catalogue
         .lists
         .iter()
         .filter(|l| l.game == game && l.units.iter().any(|u| u == id))
         .map(|l| l.name.as_str())
-        .collect();
-    match names.len() {
-        0 => game.title().to_string(),
-        n if n > NAMED => format!("{} and {} more lists", names[..NAMED].join(", "), n - NAMED),
-        _ => names.join(", "),
-    }
+        .collect()
 }
 
 /// Every unit and ship of every game: its names, id and game.
@@ -178,21 +183,45 @@ fn every_sheet(catalogue: &Catalogue) -> Vec<(Vec<&str>, &str, GameId)> {
 }
 
 /// When several armies (or games: a Gothic sails in Battlefleet Gothic and
-/// in Space Fleet) have a unit called `text`: the choice, as an error.
+/// in Space Fleet) have a unit called `text`: the choice, as an error,
+/// every list that fields it named, one game a line.
 fn shared_unit_name(catalogue: &Catalogue, text: &str) -> Option<Output> {
     let wanted = names::normalize(text);
-    let exact: Vec<String> = every_sheet(catalogue)
-        .iter()
+    let sheets: Vec<(&str, GameId)> = every_sheet(catalogue)
+        .into_iter()
         .filter(|(names, ..)| names.iter().any(|n| names::normalize(n) == wanted))
-        .map(|(_, id, game)| format!("{}: {}", game.title(), fielded_by(catalogue, *game, id)))
+        .map(|(_, id, game)| (id, game))
         .collect();
-    (exact.len() > 1).then(|| {
-        let text = crate::report::terminal::escape(text);
-        usage(format!(
-            "`{text}` is a unit of several armies; {}\nhint: say which with `muster explain \"{text}\" --army ARMY`",
-            exact.join("; ")
-        ))
-    })
+    if sheets.len() < 2 {
+        return None;
+    }
+    let mut games: Vec<(GameId, Vec<&str>)> = Vec::new();
+    for &(id, game) in &sheets {
+        let at = match games.iter().position(|(g, _)| *g == game) {
+            Some(at) => at,
+            None => {
+                games.push((game, Vec::new()));
+                games.len() - 1
+            }
+        };
+        for name in lists_fielding(catalogue, game, id) {
+            if !games[at].1.contains(&name) {
+                games[at].1.push(name);
+            }
+        }
+    }
+    let lines: Vec<String> = games
+        .iter()
+        .map(|(game, lists)| match lists.as_slice() {
+            [] => format!("  {}", game.title()),
+            lists => format!("  {}: {}", game.title(), lists.join(", ")),
+        })
+        .collect();
+    let text = crate::report::terminal::escape(text);
+    Some(usage(format!(
+        "`{text}` is a unit of several armies:\n{}\nhint: say which with `muster explain \"{text}\" --army ARMY`",
+        lines.join("\n")
+    )))
 }
 
 /// When `text` reads as a name rather than notation: the unit names it is
@@ -660,7 +689,8 @@ fn share_kind(value: &str) -> ShareKind<'_> {
 
 /// `muster roster FILE --share`: the roster's share link on standard
 /// output (muster's own, any game; or Snapfire's, NetEA lists Snapfire
-/// has); the status is that of `muster check`.
+/// has); the status is that of `muster check`, or 2 where Snapfire
+/// cannot hold the list.
 pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &str, color: bool) -> Output {
     let event = match event.map(|path| load_event(path, catalogue, color)) {
         Some(Ok(event)) => Some(event),
@@ -709,13 +739,15 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &st
             }
             out.status = status;
         }
+        // What Snapfire cannot hold is a request muster cannot carry
+        // out (2), not a fault of the roster (1).
         (Some(Err(error)), _) => {
             let _ = writeln!(
                 out.stderr,
                 "error: {}",
                 terminal::escape_lines(&error.to_string())
             );
-            out.status = status::FAILED;
+            out.status = status::UNUSABLE;
         }
         (None, Some(list)) => {
             let _ = writeln!(
@@ -723,7 +755,7 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &st
                 "error: {} has no Snapfire counterpart, so it has no share link",
                 list.name
             );
-            out.status = status::FAILED;
+            out.status = status::UNUSABLE;
         }
         (None, None) => {
             out.stderr = terminal::diagnostics(&checked.diagnostics, color);

@@ -170,6 +170,10 @@ pub struct Game {
     pub entry_noun: &'static str,
     /// What a datasheet describes ("unit", "ship").
     pub sheet_noun: &'static str,
+    /// What the game calls an option bought for an entry, where crib
+    /// sheets say what it changed ("refit" in Battlefleet Gothic,
+    /// "upgrade" in Epic).
+    pub upgrade_noun: &'static str,
     /// The rating every list of the game must state, if any.
     pub rating: Option<Rating>,
     /// Whether formations carry an initiative rating (required then).

@@ -649,7 +649,7 @@ pub fn share(army: &Army<'_>, name: &str) -> Result<Shared, ShareError> {
                 formation: formation.name.clone(),
                 upgrades: target
                     .iter()
-                    .map(|&(u, n)| format!("{n} {}", list.upgrades[u].name))
+                    .map(|&(u, n)| crate::plural::count(i64::from(n), &list.upgrades[u].name))
                     .collect::<Vec<_>>()
                     .join(", "),
             }

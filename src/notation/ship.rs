@@ -342,6 +342,17 @@ impl fmt::Display for Craft {
 }
 
 impl Craft {
+    /// As a datasheet prints it for a reader: the brackets of an optional
+    /// craft become words (`Sharks (30cm, paid option)`, not `(Sharks
+    /// (30cm))`). `Display` keeps the notation as written.
+    pub fn printed(&self) -> String {
+        if self.optional {
+            format!("{} ({}cm, paid option)", self.kind.as_str(), self.speed)
+        } else {
+            self.to_string()
+        }
+    }
+
     pub fn glossary_ids(self) -> Vec<&'static str> {
         let mut ids = vec![self.kind.glossary_id()];
         if self.optional {

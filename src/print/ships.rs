@@ -100,7 +100,7 @@ impl ShipCard {
                         craft: w
                             .craft
                             .iter()
-                            .map(ToString::to_string)
+                            .map(crate::notation::ship::Craft::printed)
                             .collect::<Vec<_>>()
                             .join(", "),
                         refit: false,

@@ -643,7 +643,88 @@ pub struct Finding {
     pub details: Vec<String>,
 }
 
+/// Which of the formations table's optional columns a roster prints: a
+/// column empty on every row (a Heresy army's initiative, a roster with
+/// no upgrade of its own) is left out, its width given to the units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormationColumns {
+    pub units: bool,
+    pub upgrades: bool,
+    pub initiative: bool,
+}
+
+impl FormationColumns {
+    /// Each column's header and share of the width in the PDF, in order:
+    /// `#`, formation, the optional ones present, points.
+    pub fn widths(self) -> Vec<(&'static str, f32)> {
+        self.layout([4, 22, 43, 18, 6, 7])
+            .into_iter()
+            .map(|(name, w)| (name, f32::from(w) / 100.0))
+            .collect()
+    }
+
+    /// The same for the HTML page, as CSS widths (`41%`).
+    pub fn html_widths(self) -> Vec<(&'static str, String)> {
+        self.layout([5, 21, 41, 18, 7, 8])
+            .into_iter()
+            .map(|(name, w)| (name, format!("{w}%")))
+            .collect()
+    }
+
+    /// The columns present with their widths in hundredths, from the
+    /// widths of all six.
+    fn layout(
+        self,
+        [number, mut formation, mut units, upgrades, initiative, points]: [u8; 6],
+    ) -> Vec<(&'static str, u8)> {
+        if !self.upgrades {
+            units += upgrades;
+        }
+        if !self.initiative {
+            units += initiative;
+        }
+        if !self.units {
+            formation += units;
+        }
+        let mut out = vec![("#", number), ("Formation", formation)];
+        if self.units {
+            out.push(("Units", units));
+        }
+        if self.upgrades {
+            out.push(("Other upgrades", upgrades));
+        }
+        if self.initiative {
+            out.push(("Init.", initiative));
+        }
+        out.push(("Points", points));
+        out
+    }
+}
+
 impl RosterSheet {
+    /// The formations table's optional columns that some row fills.
+    pub fn formation_columns(&self) -> FormationColumns {
+        let any =
+            |cell: fn(&FormationRow) -> &str| self.formations.iter().any(|f| !cell(f).trim().is_empty());
+        FormationColumns {
+            units: any(|f| &f.units),
+            upgrades: any(|f| &f.upgrades),
+            initiative: any(|f| &f.initiative),
+        }
+    }
+
+    /// The roster's points fact: `2750 of 3000`, `2750 (no limit given)`,
+    /// or, where the army could not be counted (a list muster does not
+    /// know), that it was not, with no made-up denominator.
+    pub fn points_fact(&self) -> String {
+        match (&self.points, self.limit) {
+            (Some(points), Some(limit)) => format!("{points} of {limit}"),
+            (Some(points), None) => format!("{points} (no limit given)"),
+            (None, Some(limit)) => format!("not counted (the roster gives a limit of {limit})"),
+            (None, None) => "not counted".to_string(),
+        }
+    }
+
     /// A roster sheet for a checked roster; `with_sheet` appends the crib
     /// sheet of the units it fields.
     pub fn new(checked: &Checked<'_>, catalogue: &Catalogue, date: &str, with_sheet: bool) -> RosterSheet {
@@ -1056,7 +1137,7 @@ fn refit_lines(
         return if share.is_empty() {
             Vec::new()
         } else {
-            vec![format!("no refits{share}")]
+            vec![format!("no {}s{share}", list.game.game().upgrade_noun)]
         };
     }
     variant
@@ -1079,9 +1160,12 @@ fn refit_lines(
         .collect()
 }
 
-/// A value a refit changed, marked so.
-fn refit_value(value: &mut String) {
-    value.push_str(" (refit)");
+/// A value a refit (an upgrade, in Epic) changed, marked so in the
+/// game's word.
+fn refit_value(value: &mut String, noun: &str) {
+    value.push_str(" (");
+    value.push_str(noun);
+    value.push(')');
 }
 
 /// A printed card that a roster's refits change (`ShipCard`, `UnitCard`).
@@ -1151,7 +1235,7 @@ fn fielded_cards<C: RefitCard>(
                     }
                     for stat in applied.changed_stats {
                         if let Some(value) = out.value(stat) {
-                            refit_value(value);
+                            refit_value(value, list.game.game().upgrade_noun);
                         }
                     }
                     (out, None)
@@ -1393,9 +1477,9 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
                 .or_else(|| catalogue.ne_unit(list.game, id).map(|u| u.data.name.as_str()))
                 .unwrap_or(id.as_str());
             Some(if count == 1 {
-                name.to_string()
+                crate::plural::singular(name)
             } else {
-                format!("{count} {name}")
+                crate::plural::count(count, name)
             })
         })
         .collect::<Vec<_>>()

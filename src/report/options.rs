@@ -216,20 +216,83 @@ impl<'a> OptionsView<'a> {
     }
 }
 
+/// The points column: `250 pts`, or `no price` where the sources give
+/// none (the entry's note says why), in as many characters.
 fn points_text(points: Option<i32>) -> String {
-    points.map_or_else(|| "?".to_string(), |p| p.to_string())
+    match points {
+        Some(p) => format!("{p:>5} pts"),
+        None => format!("{:>9}", "no price"),
+    }
+}
+
+fn signed(points: i32) -> String {
+    if points >= 0 {
+        format!("+{points}")
+    } else {
+        points.to_string()
+    }
 }
 
 fn cost_text(cost: &Option<Cost>) -> String {
     match cost {
-        None => "?".to_string(),
-        Some(Cost::Each(each)) if *each >= 0 => format!("+{each}"),
-        Some(Cost::Each(each)) => format!("{each}"),
-        Some(Cost::Successive(all)) => {
-            let parts: Vec<String> = all.iter().map(|c| format!("+{c}")).collect();
-            parts.join("/")
+        None => "no price".to_string(),
+        Some(Cost::Each(each)) => signed(*each),
+        Some(Cost::Successive(all)) => successive_text(all),
+    }
+}
+
+/// Costs that differ for the first, second... copy, in words: runs of one
+/// cost together, the last run for every further copy (`+50 for the 1st,
+/// +0 from the 2nd`).
+fn successive_text(costs: &[i32]) -> String {
+    let mut runs: Vec<(i32, usize, usize)> = Vec::new();
+    for (i, &c) in costs.iter().enumerate() {
+        match runs.last_mut() {
+            Some((cost, _, last)) if *cost == c => *last = i + 1,
+            _ => runs.push((c, i + 1, i + 1)),
         }
     }
+    let count = runs.len();
+    runs.iter()
+        .enumerate()
+        .map(|(i, &(cost, first, last))| {
+            let cost = signed(cost);
+            if i + 1 == count {
+                if count == 1 {
+                    format!("{cost} each")
+                } else {
+                    format!("{cost} from the {}", ordinal(first))
+                }
+            } else if first == last {
+                format!("{cost} for the {}", ordinal(first))
+            } else {
+                format!("{cost} for the {} to {}", ordinal(first), ordinal(last))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The width of the name column of `muster options`: the longest name
+/// that heads a line, so that no name pushes its points out of line.
+fn name_width(list: &ArmyList) -> usize {
+    list.formations
+        .iter()
+        .map(|f| crate::roster::writable_name(&f.name, &f.aliases).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(32)
 }
 
 /// The readable form of `muster options`.
@@ -258,7 +321,10 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue, verbose: bool) -> String {
             value.map_or_else(|| "not in the sources".to_string(), |s| s.to_string())
         );
     }
-    for section in &list.sections {
+    let width = name_width(list);
+    // A section with nothing in it (a fleet's commanders, which are
+    // bought as refits of its ships) is no heading.
+    for section in list.sections.iter().filter(|s| !s.formations.is_empty()) {
         let _ = writeln!(out, "\n{}", section.name.to_uppercase());
         for &fi in &section.formations {
             let f = &list.formations[fi];
@@ -267,17 +333,14 @@ pub fn text(list: &ArmyList, catalogue: &Catalogue, verbose: bool) -> String {
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                out,
-                "  {:<32} {:>5} pts{initiative}",
-                crate::roster::writable_name(&f.name, &f.aliases),
-                points_text(f.points)
-            );
+            let name = crate::roster::writable_name(&f.name, &f.aliases);
+            let pad = width.saturating_sub(name.chars().count());
+            let _ = writeln!(out, "  {name}{:pad$} {}{initiative}", "", points_text(f.points));
             if !f.units.is_empty() {
                 let units: Vec<String> = f
                     .units
                     .iter()
-                    .map(|&(u, n)| format!("{n} {}", unit_name(list, catalogue, u)))
+                    .map(|&(u, n)| crate::plural::count(i64::from(n), &unit_name(list, catalogue, u)))
                     .collect();
                 let _ = writeln!(out, "      units: {}", units.join(", "));
             }
@@ -378,6 +441,23 @@ fn scenarios(out: &mut String, list: &ArmyList, catalogue: &Catalogue) {
     }
 }
 
+/// How a roster of `game` nests its entries, in the game's own words, for
+/// the starter roster's opening comment.
+fn nesting_help(game: &crate::games::Game) -> &'static [&'static str] {
+    if game.fleet {
+        &[
+            "A squadron is a line of its own with its ships indented under it;",
+            "`4x Name` on a line of its own is a squadron of four.",
+        ]
+    } else if game.cards {
+        &["A Company card's Support and Special cards go indented under it."]
+    } else if game.battlegroups {
+        &["Detachments go indented under their battlegroup, battlegroups under their commander."]
+    } else {
+        &["An entry's parts go indented under it."]
+    }
+}
+
 /// A roster to start from: the header filled in, every formation and its
 /// upgrades as comments.
 pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
@@ -401,11 +481,9 @@ pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
         "# the colon, with counts (`2x Name`). Then run `muster check` on this file."
     );
     if list.formations.iter().any(|f| f.group.is_some()) {
-        let _ = writeln!(
-            out,
-            "# A squadron is a line of its own with its ships indented under it;"
-        );
-        let _ = writeln!(out, "# `4x Name` on a line of its own is a squadron of four.");
+        for line in nesting_help(list.game.game()) {
+            let _ = writeln!(out, "# {line}");
+        }
     }
     let _ = writeln!(out, "Army: {} ({})", list.name, list.version);
     let _ = writeln!(out, "Points: {points}");
@@ -420,7 +498,7 @@ pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
         let _ = writeln!(out, "# Side: attacker      # or defender");
         let _ = writeln!(out, "# Opponent points: {points}");
     }
-    for section in &list.sections {
+    for section in list.sections.iter().filter(|s| !s.formations.is_empty()) {
         let _ = writeln!(out, "\n# --- {} ---", section.name);
         for &fi in &section.formations {
             let f = &list.formations[fi];
@@ -446,7 +524,11 @@ pub fn starter(list: &ArmyList, catalogue: &Catalogue, points: u32) -> String {
                     .map(|&u| {
                         let up = &list.upgrades[u];
                         let name = crate::roster::writable_name(&up.name, &up.aliases);
-                        format!("{name} {}", offered_cost(list, fi, u))
+                        match offered_cost(list, fi, u) {
+                            // Costs in words are bracketed: they hold commas.
+                            cost if cost.contains(' ') => format!("{name} ({cost})"),
+                            cost => format!("{name} {cost}"),
+                        }
                     })
                     .collect();
                 let _ = writeln!(out, "#   upgrades: {}", ups.join(", "));

@@ -188,13 +188,14 @@ impl Row {
             .or_else(|| self.title.as_ref().map(|t| format!("{t} (force)")))
     }
 
-    /// `2750/3000`, `2750`, `/3000` or empty.
+    /// `2750/3000`, `2750`, or empty: a limit alone (`/3000`) would be a
+    /// denominator with nothing over it, as for a roster of an army muster
+    /// does not know.
     pub fn points_text(&self) -> String {
         match (self.points, self.limit) {
             (Some(p), Some(l)) => format!("{p}/{l}"),
             (Some(p), None) => p.to_string(),
-            (None, Some(l)) => format!("/{l}"),
-            (None, None) => String::new(),
+            (None, _) => String::new(),
         }
     }
 
@@ -361,10 +362,10 @@ impl Cells {
         let start = cells.text.len();
         if let Some(p) = r.points {
             cells.text.push_str(itoa::Buffer::new().format(p));
-        }
-        if let Some(l) = r.limit {
-            cells.text.push('/');
-            cells.text.push_str(itoa::Buffer::new().format(l));
+            if let Some(l) = r.limit {
+                cells.text.push('/');
+                cells.text.push_str(itoa::Buffer::new().format(l));
+            }
         }
         cells.end(4, cells.text.len() - start);
         // `status_text`, written in place.
@@ -712,9 +713,9 @@ mod tests {
             (None, Some(t)) => counted(Cow::Owned(clean(&format!("{t} (force)"), PLAYER_WIDTH))),
             (None, None) => cell("-", PLAYER_WIDTH),
         };
-        let points = match (r.points, r.limit) {
-            (None, None) => Cow::Borrowed(""),
-            _ => Cow::Owned(r.points_text()),
+        let points = match r.points {
+            None => Cow::Borrowed(""),
+            Some(_) => Cow::Owned(r.points_text()),
         };
         [
             cell(&r.file, usize::MAX),

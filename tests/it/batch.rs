@@ -407,7 +407,7 @@ fn everything_a_roster_contains_is_escaped_in_the_html_report() {
 
 #[test]
 fn duplicates_are_found_on_the_text_that_matters() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let check = |name: &str, text: &str| muster::check::check_bytes(catalogue, name, text.as_bytes());
     let results = [
@@ -489,7 +489,7 @@ fn the_html_report_prices_a_squadron_as_the_terminal_does() {
 /// Snapfire's force name does not make a list different.
 #[test]
 fn duplicates_are_reported_once_per_set_in_linear_size() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/codex-astartes-3000.txt"),
     )
@@ -544,7 +544,7 @@ fn duplicates_are_reported_once_per_set_in_linear_size() {
 /// rosters after.
 #[test]
 fn a_check_for_the_table_finds_what_a_full_check_finds() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut paths = Vec::new();
     let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters")];
@@ -682,7 +682,7 @@ fn a_batch_writes_what_rows_kept_in_memory_give() {
     let folder_arg = folder.to_str().unwrap();
 
     // Kept: every result checked whole, then the rows made of them.
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let inputs = muster::batch::collect(std::slice::from_ref(&folder));
     let results = muster::batch::check_all(
         &inputs,

@@ -4,16 +4,14 @@
 //! and hostile files refused with a clear error in bounded time.
 
 use crate::common::{CpuClock, muster};
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{Checked, check_bytes};
 use muster::diagnostic::{Code, Diagnostic};
 use std::path::Path;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 const DIR: &str = "tests/fixtures/battlescribe";

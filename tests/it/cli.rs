@@ -145,7 +145,7 @@ fn explain_suggests_unit_names_when_given_a_misspelt_one() {
     let run = muster(&["explain", "Warhound Titan"]);
     assert_eq!(run.status, 2);
     assert!(
-        run.stderr.contains("NetEpic Gold: NetEpic Titan Legions"),
+        run.stderr.contains("NetEpic Gold: NetEpic Adeptus Astartes, NetEpic Adeptus Mechanicus, NetEpic Imperial Guard, NetEpic Titan Legions"),
         "{}",
         run.stderr
     );
@@ -909,10 +909,9 @@ fn options_and_new_price_options_by_ship() {
     assert!(planet_killer.contains("Daemonship (+50)"), "{planet_killer}");
     let run = muster(&["new", "armageddon-sector"]);
     assert!(run.stdout.contains("Points: 1500"));
-    assert!(
-        run.stdout
-            .contains("Extra re-roll +25/+50/+75; other options may change it")
-    );
+    assert!(run.stdout.contains(
+        "Extra re-roll (+25 for the 1st, +50 for the 2nd, +75 from the 3rd; other options may change it)"
+    ));
 }
 
 #[test]

@@ -128,3 +128,16 @@ fn proc_cpu(path: &str) -> Option<Duration> {
     let total = ticks(11)? + ticks(12)?;
     Some(Duration::from_millis(total * 10))
 }
+
+/// The built-in lists, loaded once for the whole test binary: a debug
+/// build spends seconds of CPU loading them, which every test that loaded
+/// its own paid again (issue 33: the suite's own run).
+pub fn embedded() -> &'static muster::catalogue::LoadReport {
+    static REPORT: std::sync::OnceLock<muster::catalogue::LoadReport> = std::sync::OnceLock::new();
+    REPORT.get_or_init(muster::catalogue::load_embedded)
+}
+
+/// The built-in catalogue (see [`embedded`]).
+pub fn catalogue() -> &'static muster::catalogue::Catalogue {
+    &embedded().catalogue
+}

@@ -42,7 +42,7 @@ fn no_datasheet_id_is_defined_twice_in_the_built_in_files() {
 /// the same name (in any game) would make that roster ambiguous.
 #[test]
 fn no_two_lists_answer_to_the_same_name() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let lists = &report.catalogue.lists;
     let mut clashes = Vec::new();
     for (i, a) in lists.iter().enumerate() {
@@ -68,7 +68,7 @@ fn no_two_lists_answer_to_the_same_name() {
 #[test]
 fn every_list_prints_a_crib_sheet() {
     use muster::print::{self, Paper, view::CribSheet};
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut problems = Vec::new();
     for list in &catalogue.lists {
@@ -122,7 +122,7 @@ fn askama_escape(text: &str) -> String {
 /// army nothing may.
 #[test]
 fn a_lists_garrison_limit_reaches_the_derived_facts() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let check = |text: &str| {
         // Legal or not (these three need a Warhost), the facts are derived.
         let checked = muster::check::check_text(&report.catalogue, "g.txt", text);
@@ -154,7 +154,7 @@ fn a_lists_garrison_limit_reaches_the_derived_facts() {
 /// label that already names the version, such as `NetEA v3.24`).
 #[test]
 fn versions_print_in_one_shape() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let odd: Vec<String> = report
         .catalogue
         .lists
@@ -204,7 +204,7 @@ fn a_shared_upgrade_name_is_refused_where_one_formation_offers_both() {
 /// Warhost is 2+, and 1+ with the Wraithseer.
 #[test]
 fn an_initiative_may_follow_the_formations_upgrades() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let initiative = |upgrades: &str| {
         let text = format!("Army: Iyanden\nPoints: 3000\n\nSpirit Wraithguard Warhost: {upgrades}\n");
         let checked = muster::check::check_text(&report.catalogue, "i.txt", &text);
@@ -220,7 +220,7 @@ fn an_initiative_may_follow_the_formations_upgrades() {
 #[test]
 fn every_list_name_finds_its_list_through_the_index() {
     use muster::catalogue::{ListLookup, ListName};
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let ids = |lookup: ListLookup<'_>| -> Vec<String> {
         match lookup {
@@ -277,7 +277,7 @@ fn every_list_name_finds_its_list_through_the_index() {
 /// sheet never shows a blank that nobody explained.
 #[test]
 fn every_netea_unit_has_complete_statistics_or_says_why_not() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let game = muster::games::GameId::Netea;
     let mut faults = BTreeMap::<String, Vec<String>>::new();
@@ -338,7 +338,7 @@ fn every_netea_unit_has_complete_statistics_or_says_why_not() {
 /// Ulthwe`).
 #[test]
 fn every_name_muster_prints_reads_back_as_a_roster_line() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut problems = Vec::new();
     for list in &catalogue.lists {
@@ -422,7 +422,7 @@ fn bookkeeping(text: &str) -> Option<&'static str> {
 /// keep them.
 #[test]
 fn default_output_keeps_bookkeeping_out() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut problems = Vec::new();
     for list in &catalogue.lists {

@@ -5,7 +5,6 @@
 //!
 //! Run with `MUSTER_BLESS=1` to rewrite the table after changing a list.
 
-use muster::catalogue::load_embedded;
 use std::path::Path;
 
 const BEGIN: &str =
@@ -13,7 +12,7 @@ const BEGIN: &str =
 const END: &str = "<!-- end of lists-table -->";
 
 fn lists_table() -> String {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     let mut lists: Vec<_> = report.catalogue.lists.iter().collect();
     lists.sort_by(|a, b| (a.game.as_str(), &a.id).cmp(&(b.game.as_str(), &b.id)));
     let mut out = String::from(

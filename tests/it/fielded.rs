@@ -34,6 +34,7 @@ fn cards(html: &str) -> String {
     let mut text = html[start..end].to_string();
     for (from, to) in [
         ("<span class=\"refit\">refit</span>", " [refit]"),
+        ("<span class=\"refit\">upgrade</span>", " [upgrade]"),
         ("<section", "\n=== <section"),
         ("<tbody class=\"unit\">", "\n=== <tbody"),
         ("<tr>", "\n"),
@@ -169,9 +170,12 @@ fn a_bio_titan_prints_only_the_weapons_it_chose() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = cards(&run.stdout);
     let first = card(&text, "Hierodule", 0);
-    assert!(first.contains("Bile Launcher [refit] | 60cm | 3BP |"), "{first}");
     assert!(
-        first.contains("Razorclaw [refit] | (15cm) | Small Arms |"),
+        first.contains("Bile Launcher [upgrade] | 60cm | 3BP |"),
+        "{first}"
+    );
+    assert!(
+        first.contains("Razorclaw [upgrade] | (15cm) | Small Arms |"),
         "{first}"
     );
     assert!(first.contains("Massive Scything Talons | (bc)"), "{first}");
@@ -183,7 +187,7 @@ fn a_bio_titan_prints_only_the_weapons_it_chose() {
     insta::assert_snapshot!(text);
 
     let (_, pdf) = pdf_text(&["sheet", "--roster", TYRANIDS], "tyranids.pdf");
-    assert!(pdf.contains("BileLauncher[refit]60cm3BP"), "{pdf}");
+    assert!(pdf.contains("BileLauncher[upgrade]60cm3BP"), "{pdf}");
 }
 
 #[test]
@@ -199,14 +203,15 @@ fn a_refit_weapon_two_units_carry_is_shared_with_its_tag() {
         .and_then(|rest| rest.split("</table>").next())
         .unwrap_or_else(|| panic!("no shared weapons table in:\n{html}"));
     assert!(
-        shared.contains("<td>Bile Launcher<span class=\"refit\">refit</span></td><td>60cm</td><td>3BP</td>"),
+        shared
+            .contains("<td>Bile Launcher<span class=\"refit\">upgrade</span></td><td>60cm</td><td>3BP</td>"),
         "{shared}"
     );
     assert_eq!(html.matches("<b>Shared:</b> Bile Launcher").count(), 2, "{html}");
     // The weapons only one of them chose print in full under it.
     let text = cards(html);
     assert!(
-        card(&text, "Hierophant", 0).contains("Cluster Spines [refit] |"),
+        card(&text, "Hierophant", 0).contains("Cluster Spines [upgrade] |"),
         "{text}"
     );
     assert!(!shared.contains("Cluster Spines"), "{shared}");
@@ -224,7 +229,7 @@ fn a_refit_weapon_two_units_carry_is_shared_with_its_tag() {
     }
 
     let (_, pdf) = pdf_text(&["sheet", "--roster", BIO_TITANS], "bio-titans.pdf");
-    assert!(pdf.contains("BileLauncher[refit]60cm3BP"), "{pdf}");
+    assert!(pdf.contains("BileLauncher[upgrade]60cm3BP"), "{pdf}");
     assert!(pdf.contains("Shared:BileLauncher"), "{pdf}");
 }
 

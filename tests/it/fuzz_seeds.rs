@@ -10,14 +10,12 @@
 //!
 //! so the harness cannot rot and no finding comes back.
 
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::fuzz_support::{self, TARGETS};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 fn files(dir: &Path, ext: Option<&str>, out: &mut Vec<PathBuf>) {

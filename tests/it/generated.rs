@@ -17,7 +17,7 @@
 //! The bases are the `legal*` cases under `tests/rosters/<game>/<list>/`;
 //! every shipped list must have one.
 
-use muster::catalogue::{ArmyList, Catalogue, Selector, load_embedded};
+use muster::catalogue::{ArmyList, Catalogue, Selector};
 use muster::check::{ArmySummary, check_text};
 use muster::diagnostic::{Code, Severity};
 use muster::rules::{Compare, Cond, Num, Reach, Rounding};
@@ -223,7 +223,7 @@ fn errors(text: &str, catalogue: &Catalogue) -> Vec<(Code, Option<String>)> {
 
 #[test]
 fn every_shipped_list_has_a_legal_roster_case() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     let missing: Vec<String> = report
         .catalogue
         .lists
@@ -236,7 +236,7 @@ fn every_shipped_list_has_a_legal_roster_case() {
 
 #[test]
 fn rewritten_legal_armies_stay_legal_at_the_same_points() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut rng = Rng(0x0005_eed0_fa11_1157);
     let mut failures = Vec::new();
@@ -371,7 +371,7 @@ fn addition(list: &ArmyList, sel: &Selector, count: i64, host: &dyn Fn(usize) ->
 
 #[test]
 fn one_step_past_each_limit_is_caught_with_the_lists_rule() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     let catalogue = &report.catalogue;
     let mut failures = Vec::new();
     let mut mutations = 0;
@@ -498,7 +498,7 @@ fn one_step_past_each_limit_is_caught_with_the_lists_rule() {
 /// uses); it must say exactly what the whole catalogue says.
 #[test]
 fn a_catalogue_of_one_list_checks_like_the_whole_catalogue() {
-    let full = load_embedded();
+    let full = crate::common::embedded();
     let mut compared = 0;
     for list in &full.catalogue.lists {
         for (path, text) in legal_bases(list) {

@@ -488,9 +488,9 @@ fn mak_ordnance_priced_off_half_the_battery_is_a_warning_on_the_list() {
 fn a_heresy_scenario_in_another_games_roster_is_named_as_heresys() {
     // Scenarios are looked up in the list's game (`crate::scenario`): a
     // Heresy scenario in an Epic roster is an error saying whose it is.
-    let catalogue = muster::catalogue::load_embedded().catalogue;
+    let catalogue = crate::common::catalogue();
     let result = check(
-        &catalogue,
+        catalogue,
         "Army: Codex Astartes\nPoints: 3000\nScenario: Set piece battle\n\nTactical\n",
     );
     let error = result
@@ -508,7 +508,7 @@ fn a_heresy_scenario_in_another_games_roster_is_named_as_heresys() {
 
 #[test]
 fn a_heresy_roster_naming_a_heresy_scenario_gets_no_scenario_error() {
-    let catalogue = muster::catalogue::load_embedded().catalogue;
+    let catalogue = crate::common::catalogue();
     for scenario in ["Set piece battle", "Seize the objective", "attack and defend"] {
         let scenarios: Vec<_> = catalogue
             .scenarios_of(muster::catalogue::GameId::Heresy)

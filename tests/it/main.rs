@@ -31,3 +31,4 @@ mod snapfire_exports;
 mod snapfire_links;
 mod space_fleet;
 mod tidy;
+mod wording;

@@ -4,10 +4,9 @@
 //! roster, the terminal and the JSON output show them. The rules' broken
 //! and satisfied cases are roster files under `tests/rosters/netepic/`.
 
-use muster::catalogue::{Catalogue, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{ArmySummary, Checked, GameFacts, VictorySummary, check_text};
 use muster::report::json::CheckOutput;
-use std::sync::OnceLock;
 
 /// The break points and victory points of an army's summary.
 fn victory(army: &ArmySummary) -> Option<VictorySummary> {
@@ -18,12 +17,9 @@ fn victory(army: &ArmySummary) -> Option<VictorySummary> {
 }
 
 fn catalogue() -> &'static Catalogue {
-    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let report = load_embedded();
-        assert!(!report.has_errors(), "{:#?}", report.diagnostics);
-        report.catalogue
-    })
+    let report = crate::common::embedded();
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    &report.catalogue
 }
 
 fn check(text: &str) -> Checked<'static> {

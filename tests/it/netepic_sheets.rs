@@ -7,7 +7,7 @@
 //! back); `muster explain` shows a unit and takes notation apart.
 
 use super::common::muster;
-use muster::catalogue::{self, GameId};
+use muster::catalogue::GameId;
 use muster::notation::netepic as ne;
 use muster::notation::ship::Stat;
 use std::collections::BTreeSet;
@@ -38,7 +38,7 @@ fn pdf_text(path: &std::path::Path) -> (usize, String) {
 
 #[test]
 fn every_shipped_netepic_value_parses_prints_canonically_and_parses_again() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let units: Vec<_> = report
         .catalogue
@@ -194,7 +194,7 @@ fn every_notation_form_reads_and_a_bad_one_says_where() {
 
 #[test]
 fn the_netepic_glossary_explains_exactly_the_terms_the_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::Netepic)
@@ -221,7 +221,7 @@ fn the_netepic_glossary_explains_exactly_the_terms_the_notation_has() {
 
 #[test]
 fn values_the_catalogue_lacks_are_missing_with_a_fault() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let unit = |id: &str| {
         report
             .catalogue
@@ -260,7 +260,7 @@ fn values_the_catalogue_lacks_are_missing_with_a_fault() {
 
 #[test]
 fn netepic_cards_field_their_units() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let list = report
         .catalogue
         .lists
@@ -541,7 +541,7 @@ fn a_netepic_roster_and_its_crib_sheet_read_back_from_pdf() {
             "↳ Warlord Titan",
             "Special card",
             "Options: Volcano Cannon, Vortex Missile, Gatling Blaster, Chain Fist",
-            "Units: Company HQ Squad, 10 Rhino, 18 Tactical Squad",
+            "Units: Company HQ Squad, 10 Rhinos, 18 Tactical Squads",
             "Army: break points 38 · victory points 33 · victory points to win 40 (for 3000 points)",
             "Imre Tóth",
             // A titan has no break point (core rules 6.1): not "0".
@@ -635,4 +635,60 @@ fn a_titan_card_has_no_break_point_of_zero() {
         .find(|l| l.contains("Warlord Titan") && l.contains("850"))
         .unwrap_or_default();
     assert!(titan.contains("850    -    9"), "{titan}");
+}
+
+/// Issue 34: the converter gave plain units the abilities of their command
+/// variants (every Imperial Guard Chimera was a Command unit, because the
+/// catalogue's `Command Chimera` shows the Chimera's profile). A plain unit
+/// carries Command or HQ only where every entry of the catalogue showing it
+/// links them; a unit named as a command unit keeps them.
+#[test]
+fn plain_units_do_not_carry_their_command_variants_abilities() {
+    let report = crate::common::embedded();
+    let units: Vec<_> = report
+        .catalogue
+        .ne_units
+        .iter()
+        .filter(|u| u.game == GameId::Netepic)
+        .collect();
+    let has = |u: &&&muster::catalogue::NeUnit, ability: &str| u.data.abilities.iter().any(|a| a == ability);
+    // Each shown plain (`Chimeras`) and as a command variant (`Command
+    // Chimera`, `Mechanized Tactical Company HQ`) by its book.
+    for plain in [
+        "imperial-guard-chimera",
+        "imperial-guard-rhino",
+        "imperial-guard-gorgon",
+        "imperial-guard-tactical-squad",
+        "adeptus-mechanicus-chimera",
+        "adeptus-mechanicus-knight-errant",
+        "adeptus-mechanicus-knight-paladin",
+        "adeptus-astartes-land-raider-crusader",
+        "adeptus-astartes-white-scars-scout-bike-squad",
+    ] {
+        let u = units.iter().find(|u| u.data.id == plain).expect(plain);
+        assert!(
+            !has(&u, "Command") && !has(&u, "HQ"),
+            "{plain}: {:?}",
+            u.data.abilities
+        );
+    }
+    // A unit named as a command unit keeps what its entries link.
+    for command in [
+        "adeptus-astartes-command-land-raider",
+        "chaos-command-chaos-land-raider",
+    ] {
+        if let Some(u) = units.iter().find(|u| u.data.id == command) {
+            assert!(has(&u, "Command"), "{command}: {:?}", u.data.abilities);
+        }
+    }
+    // Every Nobz entry of the Ork book links Command, Elite and HQ: kept.
+    let nobz = units
+        .iter()
+        .find(|u| u.data.id == "orks-nobz-squad")
+        .expect("Nobz");
+    assert!(
+        has(&nobz, "Command") && has(&nobz, "HQ"),
+        "{:?}",
+        nobz.data.abilities
+    );
 }

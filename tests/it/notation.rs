@@ -2,13 +2,13 @@
 //! datasheet value parses and prints back to a form that parses to the same
 //! value, and the glossary explains exactly the terms the notation has.
 
-use muster::catalogue::{self, GameId, UnitType};
+use muster::catalogue::{GameId, UnitType};
 use muster::notation::{self, NamedNote, Term};
 use std::collections::BTreeSet;
 
 #[test]
 fn every_shipped_datasheet_value_parses_and_round_trips() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let sheets: Vec<_> = report
         .catalogue
@@ -85,7 +85,7 @@ fn every_term() -> Vec<Term> {
 
 #[test]
 fn the_glossary_explains_exactly_the_terms_the_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::Netea)

@@ -253,7 +253,7 @@ fn a_legal_roster_prints_on_one_page_with_its_facts() {
             "1700 of 2000",
             "Legal",
             "Checked by muster 0.1.0 on 2026-11-22",
-            "6 Tactical, Captain, 2 Razorback (Twin Heavy Bolter), 2 Rhino",
+            "6 Tacticals, Captain, 2 Razorbacks (Twin Heavy Bolter), 2 Rhinos",
             "Terminator ▶ Break Their Spirit target",
             "Strategy rating 5",
         ],
@@ -722,12 +722,12 @@ fn a_printed_roster_names_each_unit_and_upgrade_once() {
     // The Captain, Rhinos and Razorbacks field units: counted under Units,
     // by their datasheet names, and not named again as upgrades.
     assert!(
-        html.contains("<td>6 Tactical, Captain, 2 Razorback (Twin Heavy Bolter), 2 Rhino</td><td></td>"),
+        html.contains("<td>6 Tacticals, Captain, 2 Razorbacks (Twin Heavy Bolter), 2 Rhinos</td><td></td>"),
         "{html}"
     );
     // Drop Pods field no unit of their own: the other-upgrades column.
     assert!(
-        html.contains("<td>6 Tactical, Dreadnought (Hellfire)</td><td>Drop Pods</td>"),
+        html.contains("<td>6 Tacticals, Dreadnought (Hellfire)</td><td>Drop Pods</td>"),
         "{html}"
     );
     // One spelling: the datasheet's `Land Speeder Tornado`, not the
@@ -759,6 +759,22 @@ fn long_names_wrap_inside_their_roster_column() {
     assert_eq!(pdf.pages(), 1);
     assert_contains(
         &pdf.all_text(),
-        &["Razorback (Twin Heavy Bolter)", "Drop Pods", "Other upgrades"],
+        &["Razorbacks (Twin Heavy Bolter)", "Drop Pods", "Other upgrades"],
     );
+}
+
+/// Issue 34: a glossary that fits on one page is printed whole on one, not
+/// split with a few lines spilt onto a last page of their own (the Knight
+/// World sheet left two lines of it on its third page).
+#[test]
+fn a_crib_sheet_glossary_is_kept_on_one_page() {
+    let path = out_dir().join("knight-world-sheet.pdf");
+    let run = muster(&["sheet", "knight-world", "--pdf", &path.to_string_lossy()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let pdf = Pdf::read(&path);
+    let last = pdf.pages() as u32;
+    let heading = (1..=last)
+        .find(|&p| pdf.text(p).contains("Abbreviations and rules used"))
+        .expect("a glossary");
+    assert_eq!(heading, last, "the glossary starts on page {heading} of {last}");
 }

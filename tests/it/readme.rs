@@ -192,7 +192,7 @@ fn every_readme_example_prints_what_the_readme_shows() {
 fn every_roster_in_the_readme_is_legal() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let mut blocks = Vec::new();
     let mut current: Option<(usize, String)> = None;
     for (i, line) in readme.lines().enumerate() {

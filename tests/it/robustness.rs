@@ -1,14 +1,12 @@
 //! No input makes muster panic: arbitrary text goes through the parser and
 //! the whole check, and must come back as diagnostics.
 
-use muster::catalogue::{Catalogue, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{check_bytes, check_text};
 use proptest::prelude::*;
-use std::sync::OnceLock;
 
 fn catalogue() -> &'static Catalogue {
-    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| load_embedded().catalogue)
+    crate::common::catalogue()
 }
 
 /// Lines that look like rosters, so the generator reaches deep into the
@@ -63,7 +61,7 @@ proptest! {
 
 #[test]
 fn the_catalogue_loads_without_errors() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
 }
 

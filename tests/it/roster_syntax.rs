@@ -147,7 +147,7 @@ fn an_entrys_name_may_hold_commas() {
 /// the check says where the colon goes.
 #[test]
 fn a_left_out_colon_is_put_back_by_the_fix() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let text = "Army: Codex Astartes\nPoints: 3000\n\nTactical Detachment, Rhinos, Captain\n";
     let checked = muster::check::check_text(&report.catalogue, "t.txt", text);
     let d = checked

@@ -2,7 +2,7 @@
 //! diagnostics must be exactly the ones annotated on its lines with `#!`
 //! (see `tests/rosters/README.md`).
 
-use muster::catalogue::{Catalogue, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::check_text_for;
 use muster::diagnostic::Severity;
 use muster::event::Event;
@@ -143,7 +143,7 @@ pub(crate) fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String
 
 #[test]
 fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let mut paths = Vec::new();
     files(
@@ -171,7 +171,7 @@ fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
 /// that satisfies it.
 #[test]
 fn every_constraint_has_a_broken_and_an_ok_case() {
-    let report = load_embedded();
+    let report = crate::common::embedded();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters");
     let mut missing = Vec::new();
     for list in &report.catalogue.lists {
@@ -202,7 +202,7 @@ fn every_constraint_has_a_broken_and_an_ok_case() {
 #[test]
 fn every_scenario_rule_has_a_broken_and_an_ok_case() {
     use muster::catalogue::scenarios::Side;
-    let report = load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters");
     let mut missing = Vec::new();

@@ -6,14 +6,12 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use muster::catalogue::{Catalogue, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::serve::{Config, MAX_BODY, router};
-use std::sync::OnceLock;
 use tower::ServiceExt;
 
 pub fn catalogue() -> &'static Catalogue {
-    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| load_embedded().catalogue)
+    crate::common::catalogue()
 }
 
 pub fn event(path: &str) -> muster::event::Event {

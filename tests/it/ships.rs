@@ -5,7 +5,7 @@
 //! `tests/print.rs`, whose snapshots must not change.
 
 use super::common::{Run, assert_widths_set, muster, ship_tables};
-use muster::catalogue::{self, GameId};
+use muster::catalogue::GameId;
 use muster::notation::ship;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ fn assert_lacks(text: &str, unwanted: &[&str]) {
 
 #[test]
 fn every_shipped_ship_datasheet_parses_and_round_trips() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let ships = &report.catalogue.ships;
     assert!(ships.len() >= 40, "{} ships", ships.len());
@@ -119,7 +119,7 @@ fn every_shipped_ship_datasheet_parses_and_round_trips() {
 
 #[test]
 fn the_bfg_glossary_explains_exactly_the_terms_the_ship_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::Bfg)
@@ -293,7 +293,7 @@ fn a_fleet_crib_sheet_pdf_names_every_ship_and_expands_its_terms() {
             "Escort/1",
             "Turns 45°",
             "Armour F6+/5+",
-            "Furies (30cm), Starhawks (20cm), (Sharks (30cm))",
+            "Furies (30cm), Starhawks (20cm), Sharks (30cm, paid option)",
             "30-150cm",
             "L/F/R",
             "Source fault:",
@@ -391,7 +391,7 @@ proptest::proptest! {
 /// to 1, Prince Yriel raises an Iyanden fleet's to 4.
 #[test]
 fn the_attack_rating_follows_the_fleet() {
-    let report = muster::catalogue::load_embedded();
+    let report = crate::common::embedded();
     let rating = |case: &str| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/rosters/bfg")
@@ -442,4 +442,28 @@ fn a_rosters_crib_sheet_shows_the_refits_each_ship_took() {
         !list.stdout.contains("As fielded"),
         "a list's sheet fields nothing"
     );
+}
+
+/// Issue 34: the Dominion list has no Imperial Navy ship, so a Space Marine
+/// Captain (25 points, for Navy battleships, grand cruisers and
+/// battlecruisers only) belongs nowhere in it: not offered, not explained
+/// among the army's rules; only the not-checked note keeps his cost.
+#[test]
+fn the_dominion_fleet_offers_no_space_marine_captain() {
+    let options = muster(&["options", "dominion-fleet"]);
+    assert_eq!(options.status, 0, "{}", options.stderr);
+    let mentions: Vec<&str> = options.stdout.lines().filter(|l| l.contains("Captain")).collect();
+    assert_eq!(mentions.len(), 1, "{mentions:#?}");
+    assert!(
+        mentions[0].contains("not checked") || mentions[0].contains("imperial-navy-vessels"),
+        "{mentions:#?}"
+    );
+    let sheet = muster(&["sheet", "dominion-fleet"]);
+    assert_eq!(sheet.status, 0, "{}", sheet.stderr);
+    assert!(
+        !sheet.stdout.contains("Captain"),
+        "the crib sheet explains a Captain no roster can take"
+    );
+    let starter = muster(&["new", "dominion-fleet"]);
+    assert!(!starter.stdout.contains("Captain"), "{}", starter.stdout);
 }

@@ -5,15 +5,13 @@
 //! found them is `examples/snapfire_exports` (README, the section on tools
 //! that need the reference data beside the repository).
 
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{Checked, check_text};
 use muster::diagnostic::{Code, Severity};
 use std::path::Path;
-use std::sync::OnceLock;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 fn read(fixture: &str) -> Checked<'static> {

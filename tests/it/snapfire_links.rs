@@ -5,19 +5,17 @@
 //! runs in `readme.rs`.)
 
 use crate::common::CpuClock;
-use muster::catalogue::{Catalogue, LoadReport, load_embedded};
+use muster::catalogue::Catalogue;
 use muster::check::{Checked, check_text};
 use muster::diagnostic::Code;
 use muster::import::snapfire::{self, Link};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
 fn catalogue() -> &'static Catalogue {
-    static REPORT: OnceLock<LoadReport> = OnceLock::new();
-    &REPORT.get_or_init(load_embedded).catalogue
+    crate::common::catalogue()
 }
 
 /// NetEA lists whose Snapfire ids are not recorded yet: their links are
@@ -385,8 +383,10 @@ fn the_commands_read_and_write_links() {
     assert_eq!(own.status, 0, "every game has muster's link: {}", own.stderr);
     let own = muster(&["check", own.stdout.trim()], None);
     assert_eq!(own.status, 0, "{}{}", own.stdout, own.stderr);
+    // A link Snapfire cannot hold is a request muster cannot carry out:
+    // the usage status (2), as the README's exit-status table says.
     let fleet = muster(&["roster", "--share=snapfire", fleet_path], None);
-    assert_eq!(fleet.status, 1, "{}{}", fleet.stdout, fleet.stderr);
+    assert_eq!(fleet.status, 2, "{}{}", fleet.stdout, fleet.stderr);
     assert!(
         fleet.stderr.contains("no Snapfire counterpart"),
         "{}",

@@ -5,7 +5,7 @@
 //! `muster explain` shows a ship.
 
 use super::common::{assert_widths_set, muster, ship_tables};
-use muster::catalogue::{self, GameId};
+use muster::catalogue::GameId;
 use muster::notation::space_fleet as sf;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ fn assert_contains(text: &str, wanted: &[&str]) {
 
 #[test]
 fn every_shipped_space_fleet_value_parses_prints_canonically_and_parses_again() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
     let ships: Vec<_> = report
         .catalogue
@@ -93,7 +93,7 @@ fn every_shipped_space_fleet_value_parses_prints_canonically_and_parses_again() 
 
 #[test]
 fn the_space_fleet_glossary_explains_exactly_the_terms_the_notation_has() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let glossary = report
         .catalogue
         .glossary(GameId::SpaceFleet)
@@ -120,7 +120,7 @@ fn the_space_fleet_glossary_explains_exactly_the_terms_the_notation_has() {
 
 #[test]
 fn the_source_faults_are_missing_values_with_faults() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let ship = |id: &str| {
         report
             .catalogue
@@ -139,7 +139,7 @@ fn the_source_faults_are_missing_values_with_faults() {
 
 #[test]
 fn every_space_fleet_ship_formation_fields_its_datasheet() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let lists: Vec<_> = report
         .catalogue
         .lists
@@ -322,7 +322,7 @@ fn check_output(stdout: &str) -> serde_json::Value {
 /// spore mines and two Kraken hold a hand of 11 command cards.
 #[test]
 fn the_sources_hive_fleet_holds_a_hand_of_eleven_command_cards() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let text = std::fs::read_to_string(HAND).unwrap();
     let checked = muster::check::check_text(&report.catalogue, HAND, &text);
     assert!(checked.legal(), "{:#?}", checked.diagnostics);
@@ -347,7 +347,7 @@ fn the_sources_hive_fleet_holds_a_hand_of_eleven_command_cards() {
 /// datasheet prints, and every ship with a speed has one.
 #[test]
 fn every_ships_speed_tag_is_its_datasheets_top_speed() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let mut checked = 0;
     for list in report
         .catalogue
@@ -389,7 +389,7 @@ fn every_ships_speed_tag_is_its_datasheets_top_speed() {
 
 #[test]
 fn an_event_naming_an_unknown_or_foreign_scenario_is_refused() {
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let load = |text: &str| {
         muster::event::load(
             muster::source::SourceFile::new("event.yaml", text),
@@ -430,7 +430,7 @@ fn an_event_naming_an_unknown_or_foreign_scenario_is_refused() {
 #[test]
 fn the_twenty_scenarios_are_found_by_number_and_name() {
     use muster::catalogue::scenarios::ScenarioLookup;
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let numbers: Vec<u32> = report
         .catalogue
         .scenarios_of(GameId::SpaceFleet)
@@ -628,7 +628,7 @@ fn options_and_new_show_the_scenarios() {
         "{}",
         run.stdout
     );
-    let report = catalogue::load_embedded();
+    let report = crate::common::embedded();
     let text = run
         .stdout
         .replace("\n# scenario: Jump Point\n", "\nscenario: Jump Point\n");

@@ -11,6 +11,7 @@ pub const GAME: Game = Game {
     title: "Battlefleet Gothic",
     entry_noun: "ship or squadron",
     sheet_noun: "ship",
+    upgrade_noun: "refit",
     rating: Some(Rating::Attack),
     initiative: false,
     typical_points: 1500,

@@ -11,6 +11,7 @@ pub const GAME: Game = Game {
     title: "Heresy",
     entry_noun: "detachment",
     sheet_noun: "unit",
+    upgrade_noun: "upgrade",
     rating: None,
     initiative: false,
     typical_points: 3000,

@@ -12,6 +12,7 @@ pub const GAME: Game = Game {
     title: "Epic Armageddon (NetEA)",
     entry_noun: "formation",
     sheet_noun: "unit",
+    upgrade_noun: "upgrade",
     rating: Some(Rating::Strategy),
     initiative: true,
     typical_points: 3000,

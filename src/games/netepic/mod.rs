@@ -19,6 +19,7 @@ pub const GAME: Game = Game {
     title: "NetEpic Gold",
     entry_noun: "card",
     sheet_noun: "unit",
+    upgrade_noun: "upgrade",
     rating: None,
     initiative: false,
     typical_points: 3000,

@@ -12,6 +12,7 @@ pub const GAME: Game = Game {
     title: "Space Fleet",
     entry_noun: "ship or squadron",
     sheet_noun: "ship",
+    upgrade_noun: "option",
     rating: None,
     initiative: false,
     typical_points: 1000,

@@ -41,7 +41,7 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
         });
     }
     if !sheet.glossary.is_empty() {
-        blocks.push(Block::Heading("Abbreviations and rules used".into()));
+        let mut glossary = vec![Block::Heading("Abbreviations and rules used".into())];
         // Two entries a row, each a paragraph: `AP (Anti-personnel): ...`.
         let entry = |g: &crate::print::card::GlossaryLine| {
             let mut runs = vec![bold(g.term.clone())];
@@ -65,13 +65,16 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
                 ]
             })
             .collect();
-        blocks.push(Block::Grid(Grid {
+        glossary.push(Block::Grid(Grid {
             widths: vec![0.5, 0.5],
             header: Vec::new(),
             groups,
             ruled: false,
             size: GLOSSARY,
         }));
+        // Kept on one page where it fits on one: not a few lines spilt
+        // onto a last page of their own.
+        blocks.push(Block::Keep(glossary));
     }
 }
 
@@ -80,7 +83,7 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
 fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
     let weapon_cells = |w: &WeaponRow, col: usize| {
         vec![
-            cell(col, 1, refit_name(&w.name, w.refit)),
+            cell(col, 1, refit_name(&w.name, w.refit.then_some("upgrade"))),
             cell(col + 1, 1, vec![plain(w.range.clone())]),
             cell(col + 2, 1, vec![plain(w.firepower.clone())]),
             cell(col + 3, 1, vec![plain(w.notes.clone())]),
@@ -211,10 +214,10 @@ fn army_rule_blocks(rules: &[ArmyRule], blocks: &mut Vec<Block>) {
 
 /// A weapon's name cell, tagged when a refit the roster bought put or
 /// changed the row.
-fn refit_name(name: &str, refit: bool) -> Vec<Run> {
+fn refit_name(name: &str, mark: Option<&str>) -> Vec<Run> {
     let mut cell = vec![plain(name.to_string())];
-    if refit {
-        cell.push(bold(" [refit]"));
+    if let Some(mark) = mark {
+        cell.push(bold(format!(" [{mark}]")));
     }
     cell
 }
@@ -240,7 +243,7 @@ fn ship_card(ship: &ShipCard) -> Vec<Block> {
                 .iter()
                 .map(|w| Row {
                     cells: vec![
-                        refit_name(&w.name, w.refit),
+                        refit_name(&w.name, w.refit.then_some("refit")),
                         vec![plain(w.reach().to_string())],
                         vec![plain(w.firepower.clone())],
                         vec![plain(w.arc.clone())],
@@ -574,16 +577,7 @@ fn header_blocks(roster: &RosterSheet, blocks: &mut Vec<Block>) {
         list.push_str(&format!(" (the roster names {written})"));
     }
     facts.push(("Army list", list));
-    facts.push((
-        "Points",
-        format!(
-            "{} of {}",
-            roster.points.as_deref().unwrap_or("?"),
-            roster
-                .limit
-                .map_or("no limit given".to_string(), |l| l.to_string())
-        ),
-    ));
+    facts.push(("Points", roster.points_fact()));
     if let Some(rating) = roster.strategy_rating {
         facts.push(("Strategy rating", rating.to_string()));
     }
@@ -704,11 +698,12 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
         });
     } else {
         blocks.push(Block::Heading("Formations".into()));
+        let columns = roster.formation_columns();
+        let (header, widths): (Vec<&str>, Vec<f32>) = columns.widths().into_iter().unzip();
+        let points_column = header.len() - 1;
         blocks.push(Block::Table(Table {
-            widths: vec![0.04, 0.22, 0.43, 0.18, 0.06, 0.07],
-            header: ["#", "Formation", "Units", "Other upgrades", "Init.", "Points"]
-                .map(String::from)
-                .to_vec(),
+            widths,
+            header: header.into_iter().map(String::from).collect(),
             rows: roster
                 .formations
                 .iter()
@@ -718,20 +713,24 @@ pub fn roster(roster: &RosterSheet, paper: Paper) -> Result<Pdf, PrintError> {
                     if f.break_their_spirit {
                         name.push(bold("\n▶ Break Their Spirit target"));
                     }
+                    let mut cells = vec![vec![plain((i + 1).to_string())], name];
+                    for (shown, text) in [
+                        (columns.units, &f.units),
+                        (columns.upgrades, &f.upgrades),
+                        (columns.initiative, &f.initiative),
+                    ] {
+                        if shown {
+                            cells.push(vec![plain(text.clone())]);
+                        }
+                    }
+                    cells.push(vec![plain(f.points.to_string())]);
                     Row {
-                        cells: vec![
-                            vec![plain((i + 1).to_string())],
-                            name,
-                            vec![plain(f.units.clone())],
-                            vec![plain(f.upgrades.clone())],
-                            vec![plain(f.initiative.clone())],
-                            vec![plain(f.points.to_string())],
-                        ],
+                        cells,
                         bold: f.break_their_spirit,
                     }
                 })
                 .collect(),
-            right: vec![0, 5],
+            right: vec![0, points_column],
             borders: true,
         }));
     }

@@ -745,6 +745,7 @@ fn run(path: &str, datasheets: bool) -> Result<String, String> {
             fielded: Vec::new(),
         });
     }
+    sheets::settle_roles(&mut units);
     mount_tags(&cards, &mut upgrades);
     titan_fielded(&cards, &units, &mut upgrades);
 

@@ -29,6 +29,13 @@ pub struct Unit {
     pub morale: Option<Option<String>>,
     pub weapons: Vec<String>,
     pub abilities: BTreeSet<String>,
+    /// The command abilities ([`ROLES`]) linked by the entries showing
+    /// the unit's profile: those named as the unit (`Chimeras` for the
+    /// Chimera), those not named as a command unit, and all of them
+    /// (`settle_roles` decides).
+    pub same_named: Tally,
+    pub plain: Tally,
+    pub any: Tally,
     pub rules: BTreeSet<String>,
     pub faults: Vec<String>,
     /// Defined in the catalogue itself (not only in the game system).
@@ -449,6 +456,105 @@ const ABILITIES: &[(&str, &str)] = &[
     ("tunneler", "Tunneler"),
 ];
 
+/// Abilities that make a unit its detachment's command (Appendix B): the
+/// catalogue shows a plain unit's profile in its command variant too
+/// (`Command Chimera` and `Chimeras` both show the Chimera, only the first
+/// links Command), so a unit has one only where every entry showing its
+/// profile links it.
+const ROLES: &[&str] = &["Command", "HQ"];
+
+/// How many entries were read, and how many of them link each command
+/// ability.
+#[derive(Debug, Default)]
+pub struct Tally {
+    entries: u32,
+    roles: BTreeMap<String, u32>,
+}
+
+impl Tally {
+    fn add(&mut self, roles: &BTreeSet<String>) {
+        self.entries += 1;
+        for role in roles {
+            *self.roles.entry(role.clone()).or_default() += 1;
+        }
+    }
+
+    /// The abilities every entry links; `None` when no entry was read.
+    fn common(&self) -> Option<Vec<String>> {
+        (self.entries > 0).then(|| {
+            self.roles
+                .iter()
+                .filter(|&(_, &n)| n >= self.entries)
+                .map(|(role, _)| role.clone())
+                .collect()
+        })
+    }
+}
+
+/// Whether a name marks a command unit (`Command Rhino`, `Land Raider HQ`,
+/// `Predator CHQ`).
+fn command_name(name: &str) -> bool {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| matches!(w, "Command" | "HQ" | "CHQ"))
+}
+
+/// Whether an entry is named as the unit, in the singular or the plural.
+fn same_name(entry: &str, unit: &str) -> bool {
+    let entry = entry.trim().to_ascii_lowercase();
+    let unit = unit.trim().to_ascii_lowercase();
+    entry == unit || entry == format!("{unit}s") || entry == format!("{unit}es")
+}
+
+/// Notes the rules one entry (named `entry`) links on the unit whose
+/// profile it shows: abilities of the notation (a command ability
+/// counted, see [`ROLES`]), or the army book's own rules.
+fn note<'r>(unit: &mut Unit, entry: Option<&str>, rules: impl IntoIterator<Item = &'r str>) {
+    let mut roles: BTreeSet<String> = BTreeSet::new();
+    for rule in rules {
+        match ability(rule) {
+            Some(a) if ROLES.contains(&a.as_str()) => {
+                roles.insert(a);
+            }
+            Some(a) => {
+                unit.abilities.insert(a);
+            }
+            None => {
+                unit.rules.insert(tidy(rule));
+            }
+        }
+    }
+    let entry = entry.unwrap_or_default();
+    if same_name(entry, &unit.name) {
+        unit.same_named.add(&roles);
+    }
+    if !command_name(entry) {
+        unit.plain.add(&roles);
+    }
+    unit.any.add(&roles);
+}
+
+/// Gives each unit its command abilities once all the entries are read.
+/// A profile named as a command unit (`Command Land Raider`, `Predator
+/// CHQ`) keeps every one its entries link. Otherwise the entries named as
+/// the unit decide (`Chimeras`, not `Command Chimera`): it has an ability
+/// every one of them links; without such entries, those not named as a
+/// command unit decide alike; a unit only ever shown under command names
+/// (`Ravenwing Command`) keeps what they link.
+pub fn settle_roles(units: &mut BTreeMap<String, Unit>) {
+    for unit in units.values_mut() {
+        let kept = if command_name(&unit.name) {
+            unit.any.roles.keys().cloned().collect()
+        } else {
+            unit.same_named
+                .common()
+                .or_else(|| unit.plain.common())
+                .or_else(|| unit.any.common())
+                .unwrap_or_default()
+        };
+        unit.abilities.extend(kept);
+    }
+}
+
 /// A linked rule as an ability of the notation, if it is one.
 fn ability(rule: &str) -> Option<String> {
     let lower = tidy(rule).to_ascii_lowercase();
@@ -507,6 +613,9 @@ pub fn read_units(profiles: &Profiles, prefix: &str) -> BTreeMap<String, Unit> {
             morale: None,
             weapons: Vec::new(),
             abilities: BTreeSet::new(),
+            same_named: Tally::default(),
+            plain: Tally::default(),
+            any: Tally::default(),
             rules: BTreeSet::new(),
             faults: Vec::new(),
             local: profiles.local.contains(pid),
@@ -627,12 +736,7 @@ pub fn note_rules(
             if target != entry {
                 rules.extend(entry_rules(target));
             }
-            for rule in rules {
-                match ability(rule) {
-                    Some(a) => unit.abilities.insert(a),
-                    None => unit.rules.insert(tidy(rule)),
-                };
-            }
+            note(unit, entry.attribute("name"), rules);
         }
     }
 }
@@ -651,12 +755,7 @@ pub fn card_units(
     // A card may show its unit itself (a titan card).
     if let Some(unit) = entry_profile(card, profiles).and_then(|pid| units.get_mut(pid)) {
         unit.used = true;
-        for rule in entry_rules(card) {
-            match ability(rule) {
-                Some(a) => unit.abilities.insert(a),
-                None => unit.rules.insert(tidy(rule)),
-            };
-        }
+        note(unit, card.attribute("name"), entry_rules(card));
         out.push((unit.id.clone(), 1));
     }
     walk(card, 1, 0, false, shared, profiles, units, &mut out);
@@ -714,16 +813,11 @@ fn walk(
         if let Some(pid) = profile {
             if let Some(unit) = units.get_mut(pid) {
                 unit.used = true;
-                for rule in entry_rules(target).chain(entry_rules(entry)) {
-                    match ability(rule) {
-                        Some(a) => {
-                            unit.abilities.insert(a);
-                        }
-                        None => {
-                            unit.rules.insert(tidy(rule));
-                        }
-                    }
-                }
+                note(
+                    unit,
+                    entry.attribute("name"),
+                    entry_rules(target).chain(entry_rules(entry)),
+                );
                 match out.iter_mut().find(|(id, _)| *id == unit.id) {
                     Some((_, c)) => *c += total,
                     None => out.push((unit.id.clone(), total)),
@@ -821,7 +915,7 @@ pub fn datasheets(
         "Every unit profile of the catalogue is one datasheet, whether or not a card uses it; its id is the book's and the profile's name.",
         "Values are rewritten in muster's NetEpic notation (grammar/netepic.pest): `-` where the catalogue says N/A or None (no save, no morale value, no move), `5+ / 6+ fixed` for an armour save with a fixed save beside it, weapons as `Name: range dice to-hit (TSM) abilities`.",
         "A value that is not a plain figure (a save on a hit-location template, a move that depends on orders, a weapon that refers to the card's rules) is `missing`, and the unit's faults say so; muster does not guess it. The catalogue's free-text special rules are not copied.",
-        "Abilities are the rules the catalogue links to the entries that use a profile, across every card, where the rule is one of the core rules' special abilities (Appendix A and B) or Transport, Point Defence and Void Shields with their figure; other linked rules are the army book's own and are named under `rules`.",
+        "Abilities are the rules the catalogue links to the entries that use a profile, across every card, where the rule is one of the core rules' special abilities (Appendix A and B) or Transport, Point Defence and Void Shields with their figure; other linked rules are the army book's own and are named under `rules`. Command and HQ are the exception: the catalogue shows a plain unit's profile in its command variant too (a `Command Chimera` shows the Chimera and links Command, the `Chimeras` beside it do not), so the entries named as the unit decide: it carries them where every entry named as it links them (the `Chimeras`, not the `Command Chimera`); where no entry is named as it, the entries not named as a command unit decide alike; a profile named as a command unit (`Command Land Raider`, `Predator CHQ`), or shown only under command names, keeps what its entries link.",
         "Point Defence given as a weapon line (`Point Defence (2)`) is the ability, not a weapon. Lines saying the unit fights only in close combat give no weapon.",
         "Titans, praetorians and gargants: the weapons of a card's weapon groups, and the weapons the unit always carries, are on the unit's datasheet, each once, the mounts that take it in brackets (`Gatling Blaster (carapace or arm)`). A weapon with no shooting profile (close-combat weapons, heads, devices) or a profile read neither in the usual form nor by its shape (below) is `missing`, and a special rule the catalogue writes in prose is a fault naming the weapon, not copied (a weapon read by its shape carries `Special` for it instead). Weapon abilities are the rules the catalogue links to the weapon, and a special rule that only lists abilities; a weapon that fires all around (360 degrees) is `Turret`.",
         "The pinning class is not in the catalogue: muster derives it from the unit class with the table of Appendix A (1 infantry and light artillery, 2 cavalry and walkers, 3 vehicles and heavy artillery, 4 superheavies and knights, 5 titans and praetorians); a class the table does not name (Flyer) has none.",
