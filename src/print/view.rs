@@ -732,89 +732,27 @@ impl RosterSheet {
         let list = checked.list;
         let army = checked.army.as_ref();
         let resolved = resolve_units(checked);
-        let hits = |f: &crate::check::FormationSummary| -> Option<u32> {
-            let list = list?;
-            let formation = list.formations.iter().find(|x| x.id == f.id)?;
-            let &[(unit, _)] = formation.units.as_slice() else {
-                return None;
-            };
-            let id = &list.units[unit];
-            match catalogue.ship(list.game, id) {
-                Some(ship) => ship.sheet().and_then(|s| s.hull.known()).map(|h| h.hits),
-                None => catalogue
-                    .sf_ship(list.game, id)
-                    .and_then(|s| s.sheet())
-                    .and_then(|s| s.damage.as_ref().or(s.wounds.as_ref()))
-                    .and_then(|d| d.known().copied()),
-            }
+        let units_of = |i: usize| {
+            (resolved.as_ref())
+                .and_then(|r| r.formations.get(i))
+                .map(|units| describe_units(catalogue, list, units))
+                .unwrap_or_default()
         };
         let fleet = army
             .filter(|a| a.game.game().fleet)
-            .map(|a| FleetView::new(a, &hits));
+            .map(|a| FleetView::new(a, &|f| ship_hits(catalogue, list, f)));
         let cards = army.filter(|a| a.game.game().cards).map(|a| {
-            let units: Vec<String> = (0..a.formations.len())
-                .map(|i| {
-                    resolved
-                        .as_ref()
-                        .and_then(|r| r.formations.get(i))
-                        .map(|units| describe_units(catalogue, list, units))
-                        .unwrap_or_default()
-                })
-                .collect();
+            let units: Vec<String> = (0..a.formations.len()).map(units_of).collect();
             super::netepic::CardsView::new(a, catalogue, list, &units)
         });
         let formations = army
             .filter(|_| fleet.is_none())
-            .map(|a| {
-                a.formations
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| FormationRow {
-                        name: format!("{}{}", nesting(a, i), f.name),
-                        units: resolved
-                            .as_ref()
-                            .and_then(|r| r.formations.get(i))
-                            .map(|units| describe_units(catalogue, list, units))
-                            .unwrap_or_default(),
-                        upgrades: other_upgrades(list, &f.upgrades),
-                        initiative: if a.game.game().battlegroups {
-                            String::new()
-                        } else {
-                            f.facts.initiative.clone().unwrap_or_else(|| MISSING.into())
-                        },
-                        points: f.points,
-                        break_their_spirit: f.facts.break_their_spirit,
-                        card: f.card,
-                        force: f.force,
-                    })
-                    .collect()
-            })
+            .map(|a| formation_rows(a, list, &units_of))
             .unwrap_or_default();
-        let finding = |d: &crate::diagnostic::Diagnostic| Finding {
-            place: d
-                .line_col()
-                .map(|(line, _)| format!("line {line}"))
-                .unwrap_or_default(),
-            code: d.code.as_str().to_string(),
-            message: d.message.clone(),
-            fix: d.fix.clone(),
-            // The rules only: a command to run is for the terminal.
-            details: if d.code == crate::diagnostic::Code::Unchecked {
-                d.hints
-                    .iter()
-                    .filter(|h| !h.starts_with("`muster "))
-                    .map(|h| crate::diagnostic::quoted(h))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-        };
         let of = |severity: Severity| -> Vec<Finding> {
-            checked
-                .diagnostics
-                .iter()
+            (checked.diagnostics.iter())
                 .filter(|d| d.severity == severity)
-                .map(finding)
+                .map(Finding::new)
                 .collect()
         };
         let errors = of(Severity::Error);
@@ -829,50 +767,7 @@ impl RosterSheet {
             )
         };
         let sheet = match (with_sheet, list, &resolved) {
-            (true, Some(list), Some(resolved)) => {
-                let ids: Vec<&str> = (resolved.unit_order.iter())
-                    .filter_map(|&u| list.units.get(u).map(String::as_str))
-                    .collect();
-                let what = format!("{}s", list.game.game().sheet_noun);
-                let mut sheet = CribSheet::for_units(
-                    catalogue,
-                    list,
-                    &ids,
-                    format!("{}, the {what} of this roster", list.version_text()),
-                    date,
-                );
-                // The roster pages print the army's rules already.
-                sheet.army_rules.clear();
-                let glossary = catalogue.glossary(list.game);
-                // The glossary follows the cards as fielded: a refit may
-                // bring a term the stock datasheets do not use.
-                let mut terms: BTreeSet<&'static str> = BTreeSet::new();
-                let fielding =
-                    !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
-                sheet.units = std::mem::take(&mut sheet.units)
-                    .into_iter()
-                    .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
-                    .collect();
-                sheet.ships = std::mem::take(&mut sheet.ships)
-                    .into_iter()
-                    .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
-                    .collect();
-                sheet.ne_units = std::mem::take(&mut sheet.ne_units)
-                    .into_iter()
-                    .flat_map(|card| fielded_ne_units(catalogue, list, resolved, card, &mut terms))
-                    .collect();
-                if let (true, Some(glossary)) = (fielding, glossary) {
-                    sheet.glossary = glossary
-                        .entries_for(&terms)
-                        .into_iter()
-                        .map(GlossaryLine::from_entry)
-                        .collect();
-                }
-                for card in &mut sheet.heresy_units {
-                    card.fielded = fielded(list, resolved, &card.id);
-                }
-                Some(sheet)
-            }
+            (true, Some(list), Some(resolved)) => Some(fielded_sheet(catalogue, list, resolved, date)),
             _ => None,
         };
         RosterSheet {
@@ -916,6 +811,124 @@ impl RosterSheet {
             sheet,
         }
     }
+}
+
+/// A ship's hits (or damage points) from its datasheet, for a formation
+/// of one ship.
+fn ship_hits(
+    catalogue: &Catalogue,
+    list: Option<&ArmyList>,
+    f: &crate::check::FormationSummary,
+) -> Option<u32> {
+    let list = list?;
+    let formation = list.formations.iter().find(|x| x.id == f.id)?;
+    let &[(unit, _)] = formation.units.as_slice() else {
+        return None;
+    };
+    let id = &list.units[unit];
+    match catalogue.ship(list.game, id) {
+        Some(ship) => ship.sheet().and_then(|s| s.hull.known()).map(|h| h.hits),
+        None => catalogue
+            .sf_ship(list.game, id)
+            .and_then(|s| s.sheet())
+            .and_then(|s| s.damage.as_ref().or(s.wounds.as_ref()))
+            .and_then(|d| d.known().copied()),
+    }
+}
+
+/// The formations table: a row per formation, `units_of` describing the
+/// units of the army's `i`th.
+fn formation_rows(
+    a: &crate::check::ArmySummary,
+    list: Option<&ArmyList>,
+    units_of: &dyn Fn(usize) -> String,
+) -> Vec<FormationRow> {
+    (a.formations.iter().enumerate())
+        .map(|(i, f)| FormationRow {
+            name: format!("{}{}", nesting(a, i), f.name),
+            units: units_of(i),
+            upgrades: other_upgrades(list, &f.upgrades),
+            initiative: if a.game.game().battlegroups {
+                String::new()
+            } else {
+                f.facts.initiative.clone().unwrap_or_else(|| MISSING.into())
+            },
+            points: f.points,
+            break_their_spirit: f.facts.break_their_spirit,
+            card: f.card,
+            force: f.force,
+        })
+        .collect()
+}
+
+impl Finding {
+    fn new(d: &crate::diagnostic::Diagnostic) -> Finding {
+        Finding {
+            place: d
+                .line_col()
+                .map(|(line, _)| format!("line {line}"))
+                .unwrap_or_default(),
+            code: d.code.as_str().to_string(),
+            message: d.message.clone(),
+            fix: d.fix.clone(),
+            // The rules only: a command to run is for the terminal.
+            details: if d.code == crate::diagnostic::Code::Unchecked {
+                d.hints
+                    .iter()
+                    .filter(|h| !h.starts_with("`muster "))
+                    .map(|h| crate::diagnostic::quoted(h))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// The crib sheet of the units a roster fields, each card as fielded
+/// (with its refits), and the glossary of the terms those cards use.
+fn fielded_sheet(catalogue: &Catalogue, list: &ArmyList, resolved: &ResolvedUnits, date: &str) -> CribSheet {
+    let ids: Vec<&str> = (resolved.unit_order.iter())
+        .filter_map(|&u| list.units.get(u).map(String::as_str))
+        .collect();
+    let what = format!("{}s", list.game.game().sheet_noun);
+    let mut sheet = CribSheet::for_units(
+        catalogue,
+        list,
+        &ids,
+        format!("{}, the {what} of this roster", list.version_text()),
+        date,
+    );
+    // The roster pages print the army's rules already.
+    sheet.army_rules.clear();
+    let glossary = catalogue.glossary(list.game);
+    // The glossary follows the cards as fielded: a refit may
+    // bring a term the stock datasheets do not use.
+    let mut terms: BTreeSet<&'static str> = BTreeSet::new();
+    let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
+    sheet.units = std::mem::take(&mut sheet.units)
+        .into_iter()
+        .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
+        .collect();
+    sheet.ships = std::mem::take(&mut sheet.ships)
+        .into_iter()
+        .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+        .collect();
+    sheet.ne_units = std::mem::take(&mut sheet.ne_units)
+        .into_iter()
+        .flat_map(|card| fielded_ne_units(catalogue, list, resolved, card, &mut terms))
+        .collect();
+    if let (true, Some(glossary)) = (fielding, glossary) {
+        sheet.glossary = glossary
+            .entries_for(&terms)
+            .into_iter()
+            .map(GlossaryLine::from_entry)
+            .collect();
+    }
+    for card in &mut sheet.heresy_units {
+        card.fielded = fielded(list, resolved, &card.id);
+    }
+    sheet
 }
 
 /// The army's break points and victory points, in a game whose cards
