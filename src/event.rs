@@ -205,12 +205,10 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 crate::catalogue::schema::generated!(schema, schema_validator, EventFile);
 
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
-    let mut problems = Vec::new();
     let (mut value, positions) = locate::parse_yaml_at(&source, Code::EventFile).map_err(|d| vec![*d])?;
-    let at = |pointer: &str| positions.span(&source, pointer);
     // `counts_as: yes` means what an organiser thinks it means.
     schema_words::read_booleans(&mut value, schema());
-    let errors = schema_validator().map_or_else(Vec::new, |validator| {
+    let mut problems = schema_validator().map_or_else(Vec::new, |validator| {
         schema_words::schema_errors(
             &source,
             &value,
@@ -220,21 +218,99 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             "`muster event new` prints a commented template; the schema is schema/event.schema.json",
         )
     });
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let mut file: EventFile = match serde_json::from_value(value) {
-        Ok(file) => file,
-        Err(e) => {
-            return Err(vec![
+    // With schema errors, what can be read is still checked, so that every
+    // problem is told at once, not the rest only once those are fixed.
+    let file = if problems.is_empty() {
+        serde_json::from_value::<EventFile>(value).map_err(|e| {
+            vec![
                 Diagnostic::error(Code::EventFile, format!("cannot read the event file: {e}"))
                     .at(&source, source.line_span(1)),
-            ]);
+            ]
+        })?
+    } else {
+        match readable_part(&value) {
+            Some(file) => file,
+            None => return Err(problems),
         }
     };
+    let (file, restrictions) = check_against(file, catalogue, &source, &positions, &mut problems);
+    if problems.is_empty() {
+        Ok(Event {
+            file,
+            source,
+            restrictions,
+        })
+    } else {
+        // In line order (a problem with no place last), capped as a
+        // roster's findings are.
+        problems.sort_by_key(|d| d.primary.as_ref().map_or(usize::MAX, |p| p.span.start));
+        Err(crate::diagnostic::cap(problems))
+    }
+}
 
-    problems.extend(date_problems(&file, &source, &positions));
+/// The keys of an event file that has schema errors that can still be
+/// read, each on its own (a key that cannot is left empty); `None` when
+/// the game cannot be read, which every other check needs.
+fn readable_part(value: &serde_json::Value) -> Option<EventFile> {
+    fn key<T: serde::de::DeserializeOwned + Default>(value: &serde_json::Value, key: &str) -> T {
+        value
+            .get(key)
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default()
+    }
+    Some(EventFile {
+        game: serde_json::from_value(value.get("game")?.clone()).ok()?,
+        name: key(value, "name"),
+        date: key(value, "date"),
+        deadline: key(value, "deadline"),
+        points: key(value, "points"),
+        lists: key(value, "lists"),
+        counts_as: true,
+        restrictions: key(value, "restrictions"),
+        scenario: key(value, "scenario"),
+        optional_rules: key(value, "optional_rules"),
+    })
+}
 
+/// Every check of an event file against the catalogue (its dates, lists
+/// and their versions, scenario, optional rules and restrictions); the
+/// file with its lists named by id, and the restrictions compiled.
+fn check_against(
+    mut file: EventFile,
+    catalogue: &Catalogue,
+    source: &SourceFile,
+    positions: &locate::Positions,
+    problems: &mut Vec<Diagnostic>,
+) -> (EventFile, HashMap<String, Vec<Constraint>>) {
+    let at = |pointer: &str| positions.span(source, pointer);
+    problems.extend(date_problems(&file, source, positions));
+    let allowed = allowed_lists(&mut file, catalogue, source, &at, problems);
+    problems.extend(scenario_problem(&file, catalogue, source, &at));
+    let known = file.game.game().optional_rules;
+    for (i, rule) in file.optional_rules.iter().enumerate() {
+        if !known.iter().any(|k| crate::catalogue::names::same_thing(rule, k)) {
+            let d = Diagnostic::error(
+                Code::EventFile,
+                format!("{} has no optional rule called `{rule}`", file.game.title()),
+            )
+            .at(source, at(&format!("/optional_rules/{i}")));
+            problems.push(d.hint(file.game.game().optional_rules_hint()));
+        }
+    }
+    let restrictions = compile_restrictions(&file, &allowed, source, &at, problems);
+    (file, restrictions)
+}
+
+/// The lists the event allows (every list of its game when it names
+/// none), each named by its id in `file`; a list muster lacks, or a
+/// version pin that is not the list's version, is a problem.
+fn allowed_lists<'c>(
+    file: &mut EventFile,
+    catalogue: &'c Catalogue,
+    source: &SourceFile,
+    at: &dyn Fn(&str) -> Span,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<&'c ArmyList> {
     let mut allowed: Vec<&ArmyList> = Vec::new();
     if file.lists.is_empty() {
         allowed.extend(catalogue.lists.iter().filter(|l| l.game == file.game));
@@ -249,6 +325,16 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             Some(list) => {
                 entry.id.clone_from(&list.id);
                 allowed.push(list);
+                for (j, pin) in entry.versions.iter().enumerate() {
+                    if !list.is_version(pin) {
+                        problems.push(version_problem(
+                            list,
+                            pin,
+                            source,
+                            at(&format!("/lists/{i}/versions/{j}")),
+                        ));
+                    }
+                }
             }
             None => {
                 let ids = catalogue
@@ -260,7 +346,7 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
                     Code::EventFile,
                     format!("muster has no {} list with the id `{}`", game.title(), entry.id),
                 )
-                .at(&source, at(&format!("/lists/{i}/id")));
+                .at(source, at(&format!("/lists/{i}/id")));
                 if let Some(s) = crate::diagnostic::nearest(&entry.id, ids) {
                     d = d.label(format!("did you mean `{s}`?")).fix(s.to_string());
                 }
@@ -268,59 +354,57 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             }
         }
     }
+    allowed
+}
 
-    if let Some(written) = &file.scenario {
-        match catalogue.find_scenario(file.game, written) {
-            ScenarioLookup::Found(_) => {}
-            ScenarioLookup::OtherGame(s) => problems.push(
-                Diagnostic::error(
-                    Code::EventFile,
-                    format!(
-                        "`{written}` is a scenario of {}, and the event is for {}",
-                        s.game.title(),
-                        file.game.title()
-                    ),
-                )
-                .at(&source, at("/scenario"))
-                .hint(scenarios::available(catalogue, file.game)),
-            ),
-            ScenarioLookup::NotFound(nearest) => {
-                let mut d = Diagnostic::error(
-                    Code::EventFile,
-                    scenarios::unknown_message(catalogue, file.game, written),
-                )
-                .at(&source, at("/scenario"));
-                if let Some(s) = nearest {
-                    d = d.label(format!("did you mean `{s}`?")).fix(s);
-                }
-                problems.push(d.hint(scenarios::available(catalogue, file.game)));
-            }
-        }
-    }
+/// A version pin that is not the list's version: no roster built to the
+/// list muster has could be allowed.
+fn version_problem(list: &ArmyList, pin: &str, source: &SourceFile, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::EventFile,
+        format!(
+            "muster has {} only in version `{}`, not `{pin}`",
+            list.name, list.version
+        ),
+    )
+    .at(source, span)
+    .hint(format!("that is {}", list.version_text()))
+    .fix(format!("versions: [\"{}\"]", list.version))
+}
 
-    let known = file.game.game().optional_rules;
-    for (i, rule) in file.optional_rules.iter().enumerate() {
-        if !known.iter().any(|k| crate::catalogue::names::same_thing(rule, k)) {
-            let d = Diagnostic::error(
+/// The scenario named, when the game has no scenario of that name.
+fn scenario_problem(
+    file: &EventFile,
+    catalogue: &Catalogue,
+    source: &SourceFile,
+    at: &dyn Fn(&str) -> Span,
+) -> Option<Diagnostic> {
+    let written = file.scenario.as_ref()?;
+    match catalogue.find_scenario(file.game, written) {
+        ScenarioLookup::Found(_) => None,
+        ScenarioLookup::OtherGame(s) => Some(
+            Diagnostic::error(
                 Code::EventFile,
-                format!("{} has no optional rule called `{rule}`", file.game.title()),
+                format!(
+                    "`{written}` is a scenario of {}, and the event is for {}",
+                    s.game.title(),
+                    file.game.title()
+                ),
             )
-            .at(&source, at(&format!("/optional_rules/{i}")));
-            problems.push(d.hint(file.game.game().optional_rules_hint()));
+            .at(source, at("/scenario"))
+            .hint(scenarios::available(catalogue, file.game)),
+        ),
+        ScenarioLookup::NotFound(nearest) => {
+            let mut d = Diagnostic::error(
+                Code::EventFile,
+                scenarios::unknown_message(catalogue, file.game, written),
+            )
+            .at(source, at("/scenario"));
+            if let Some(s) = nearest {
+                d = d.label(format!("did you mean `{s}`?")).fix(s);
+            }
+            Some(d.hint(scenarios::available(catalogue, file.game)))
         }
-    }
-
-    let restrictions = compile_restrictions(&file, &allowed, &source, &at, &mut problems);
-
-    if problems.is_empty() {
-        Ok(Event {
-            file,
-            source,
-            restrictions,
-        })
-    } else {
-        // Capped as a roster's findings are.
-        Err(crate::diagnostic::cap(problems))
     }
 }
 
@@ -412,18 +496,15 @@ pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
             offered.replace(" | ", ", ")
         ));
     };
-    let mut ids: Vec<&str> = catalogue
-        .lists
-        .iter()
-        .filter(|l| l.game == game)
-        .map(|l| l.id.as_str())
-        .collect();
-    ids.sort();
-    let example = ids.first().copied().unwrap_or("LIST-ID");
+    let mut lists: Vec<&ArmyList> = catalogue.lists.iter().filter(|l| l.game == game).collect();
+    lists.sort_by(|a, b| a.id.cmp(&b.id));
+    let (example, example_version) = lists
+        .first()
+        .map_or(("LIST-ID", "VERSION"), |l| (l.id.as_str(), l.version.as_str()));
     let mut out = format!(
-        "# yaml-language-server: $schema=https://example.invalid/muster/event.schema.json\n\
-         # An event for `muster check --event THIS_FILE rosters/`. Written by `muster event new`.\n\
-         # The schema is schema/event.schema.json in muster's repository.\n\
+        "# An event for `muster check --event THIS_FILE rosters/`. Written by `muster event new`.\n\
+         # Its schema is event.schema.json: `muster schema --out DIR` writes it, and an editor\n\
+         # then checks this file with `# yaml-language-server: $schema=DIR/event.schema.json`.\n\
          name: My {title} Tournament\n\
          date: 2026-12-05            # YYYY-MM-DD\n\
          game: {id:<22}# {offered}\n\
@@ -431,19 +512,24 @@ pub fn template(catalogue: &Catalogue, game: &str) -> Result<String, String> {
          counts_as: true             # false forbids 'Counts as:' declarations\n\
          \n\
          # The lists allowed (by id, name or alias), each optionally with the\n\
-         # versions allowed (a roster naming another version is an error). Leave\n\
-         # the list empty to allow every list of the game.\n\
+         # versions allowed (a roster naming another version is an error); each\n\
+         # list's comment gives the version muster has. Leave the list empty to\n\
+         # allow every list of the game.\n\
          lists:\n",
         title = game.title(),
         id = game.as_str(),
         points = game.game().typical_points,
     );
-    for id in ids {
-        out.push_str(&format!("  - id: {id}\n"));
+    let width = lists.iter().map(|l| l.id.len()).max().unwrap_or(0);
+    for list in &lists {
+        out.push_str(&format!(
+            "  - id: {:<width$}  # version \"{}\"\n",
+            list.id, list.version
+        ));
     }
     out.push_str(&format!(
         "  # - id: {example}\n\
-         \x20 #   versions: [\"2026-02-04\"]\n\
+         \x20 #   versions: [\"{example_version}\"]\n\
          \n\
          # Extra restrictions, in the constraint language of list files\n\
          # (lists/README.md in muster's repository). Ids or tags a list lacks\n\

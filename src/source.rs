@@ -148,9 +148,77 @@ impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadError::NotAFile(kind) => write!(f, "it is a {kind}, not a regular file"),
-            ReadError::TooLarge(size) => write!(f, "it is {size} bytes, more than muster reads"),
-            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::TooLarge(size) => write!(f, "it is {}, more than muster reads", size_text(*size)),
+            ReadError::Io(e) => write!(f, "{}", io_error(e)),
         }
+    }
+}
+
+/// An operating system's error in words for whoever ran muster, after
+/// `cannot read FILE: `: `no such file`, `permission denied`, without the
+/// `(os error 2)` and capital letter of its `Display`. Every I/O error a
+/// user sees goes through here.
+pub fn io_error(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let words = match e.kind() {
+        K::NotFound => "no such file",
+        K::PermissionDenied => "permission denied",
+        K::AlreadyExists => "it already exists",
+        K::IsADirectory => "it is a folder",
+        K::NotADirectory => "a part of its path is not a folder",
+        K::StorageFull => "the disk is full",
+        K::ReadOnlyFilesystem => "the file system is read-only",
+        K::InvalidFilename => "the name is not a valid file name",
+        K::DirectoryNotEmpty => "the folder is not empty",
+        K::CrossesDevices => "it is on another file system",
+        K::Interrupted => "interrupted",
+        K::TimedOut => "timed out",
+        K::UnexpectedEof => "the file ended early",
+        _ => {
+            // Another kind, or an error muster made itself (`Error::other`):
+            // its own words, without the code.
+            let mut text = e.to_string();
+            // tempfile adds the temporary file's name, which is not the
+            // user's: they named the file being written.
+            if let Some(at) = text.find(" at path \"") {
+                text.truncate(at);
+            }
+            let text = match text.rfind(" (os error ") {
+                Some(at) if text.ends_with(')') => text[..at].to_string(),
+                _ => text,
+            };
+            let mut chars = text.chars();
+            return match chars.next() {
+                Some(first) if chars.next().is_some_and(char::is_lowercase) => {
+                    first.to_lowercase().chain(text.chars().skip(1)).collect()
+                }
+                _ => text,
+            };
+        }
+    };
+    words.to_string()
+}
+
+/// A size for a limit or a file over one: `1 MiB`, `4.3 MiB`, `64 KiB`,
+/// `300 bytes`; rounded up, so a file over a limit never reads as the
+/// limit.
+pub fn size_text(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    let (unit, name) = match bytes {
+        b if b >= MIB => (MIB, "MiB"),
+        b if b >= KIB => (KIB, "KiB"),
+        1 => return "1 byte".to_string(),
+        b => return format!("{b} bytes"),
+    };
+    if bytes % unit == 0 {
+        return format!("{} {name}", bytes / unit);
+    }
+    let tenths = u128::from(bytes).saturating_mul(10).div_ceil(u128::from(unit));
+    if tenths % 10 == 0 {
+        format!("{} {name}", tenths / 10)
+    } else {
+        format!("{}.{} {name}", tenths / 10, tenths % 10)
     }
 }
 
@@ -230,5 +298,27 @@ mod tests {
         assert_eq!(f.line_col(9), (4, 1));
         assert_eq!(f.line_span(2), Span::new(3, 7));
         assert_eq!(f.line_span(3), Span::new(8, 8));
+    }
+
+    #[test]
+    fn sizes_read_in_mib_rounded_up() {
+        assert_eq!(size_text(1 << 20), "1 MiB");
+        assert_eq!(size_text((1 << 20) + 1), "1.1 MiB");
+        assert_eq!(size_text(4 * (1 << 20)), "4 MiB");
+        assert_eq!(size_text(64 * 1024), "64 KiB");
+        assert_eq!(size_text(300), "300 bytes");
+        assert_eq!(size_text(u64::MAX), "17592186044416 MiB");
+    }
+
+    #[test]
+    fn os_errors_read_without_their_codes() {
+        let gone = std::io::Error::from_raw_os_error(2);
+        assert!(gone.to_string().contains("os error 2"));
+        assert_eq!(io_error(&gone), "no such file");
+        assert_eq!(
+            io_error(&std::io::Error::other("Something broke")),
+            "something broke"
+        );
+        assert_eq!(io_error(&std::io::Error::other("I/O failed")), "I/O failed");
     }
 }

@@ -248,7 +248,7 @@ pub fn write_report(
         event,
         statuses: &documents.statuses,
         duplicates: &documents.duplicates,
-        duplicate_sets: documents.groups.len(),
+        groups: &documents.groups,
         inputs,
     };
     match format {
@@ -317,7 +317,7 @@ struct SpooledRows<'a> {
     event: Option<&'a str>,
     statuses: &'a [Status],
     duplicates: &'a [Vec<Duplicate>],
-    duplicate_sets: usize,
+    groups: &'a [DuplicateGroup],
     inputs: &'a [Input],
 }
 
@@ -331,23 +331,16 @@ impl summary::Rows for SpooledRows<'_> {
     }
 
     fn duplicate_sets(&self) -> usize {
-        self.duplicate_sets
+        self.groups.len()
     }
 
     fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
         let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
             let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
             let links = self.duplicates.get(i).map_or(&[][..], Vec::as_slice);
-            row.duplicates = links
-                .iter()
-                .filter_map(|d| {
-                    Some(summary::DuplicateRow {
-                        kind: d.kind,
-                        other: d.other,
-                        file: self.inputs.get(d.other)?.name.clone(),
-                    })
-                })
-                .collect();
+            row.duplicates = summary::DuplicateRow::of_links(i, links, self.groups, |m| {
+                self.inputs.get(m).map(|input| input.name.clone())
+            });
             Ok(row)
         });
         Ok(Box::new(rows))

@@ -135,7 +135,7 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
     let cannot = |e: std::io::Error| {
         Box::new(Diagnostic::error(
             Code::UnreadableInput,
-            format!("cannot read {}: {e}", input.name),
+            format!("cannot read {}: {}", input.name, crate::source::io_error(&e)),
         ))
     };
     if let Some(text) = input.text() {

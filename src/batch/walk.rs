@@ -181,10 +181,11 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
         }
         let before = inputs.len();
         if let Err(e) = walk(path, &mut inputs) {
-            inputs.push(
-                Input::new(path.clone(), Origin::Named)
-                    .problem(format!("cannot read the folder {}: {e}", path.display())),
-            );
+            inputs.push(Input::new(path.clone(), Origin::Named).problem(format!(
+                "cannot read the folder {}: {}",
+                path.display(),
+                crate::source::io_error(&e)
+            )));
         } else if inputs.len() == before {
             inputs.push(
                 Input::new(path.clone(), Origin::Named)
@@ -224,7 +225,11 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
     for (path, kind) in entries {
         if kind.is_dir() {
             if let Err(e) = walk(&path, inputs) {
-                let message = format!("cannot read the folder {}: {e}", path.display());
+                let message = format!(
+                    "cannot read the folder {}: {}",
+                    path.display(),
+                    crate::source::io_error(&e)
+                );
                 inputs.push(Input::new(path, Origin::Walked).problem(message));
             }
             continue;

@@ -535,7 +535,11 @@ fn read_dir(dir: &Path, out: &mut Vec<(SourceFile, Origin)>, diagnostics: &mut V
     if let Err(e) = walk(dir, &mut paths) {
         diagnostics.push(Diagnostic::error(
             Code::ListData,
-            format!("cannot read the list folder {}: {e}", dir.display()),
+            format!(
+                "cannot read the list folder {}: {}",
+                dir.display(),
+                crate::source::io_error(&e)
+            ),
         ));
         return;
     }

@@ -518,6 +518,17 @@ impl ArmyList {
             None => version.clone(),
         }
     }
+
+    /// Whether an event's version pin names this list's version: the
+    /// version, the pack's label or [`ArmyList::version_text`], spacing and
+    /// case aside (`revision 5` is not `revision 50`).
+    pub fn is_version(&self, pin: &str) -> bool {
+        let pin = names::normalize(pin);
+        std::iter::once(self.version.clone())
+            .chain(self.version_label.clone())
+            .chain(std::iter::once(self.version_text()))
+            .any(|v| names::normalize(&v) == pin)
+    }
 }
 
 pub type FormationIdx = usize;

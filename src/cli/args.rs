@@ -59,7 +59,8 @@ pub enum Command {
         points: Option<u32>,
         /// Also write a report of every roster and its findings; the
         /// format follows the extension: .html, .csv or .json. Written
-        /// whole or not at all.
+        /// whole or not at all; a report that cannot be written is found
+        /// before any roster is checked.
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
     },
@@ -226,7 +227,8 @@ pub enum EventAction {
     /// Print a commented event file to start from.
     New {
         /// The game the event plays (`netea`, `bfg`, `space-fleet`,
-        /// `netepic`); its lists and usual points fill the template.
+        /// `netepic`); its lists, each with the version muster has, and
+        /// its usual points fill the template.
         #[arg(long, default_value = "netea")]
         game: String,
     },

@@ -34,6 +34,12 @@ pub fn check(
         Some(Ok(report)) => Some(report),
         None => None,
     };
+    if let Some((path, _)) = report {
+        let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
+        if let Err(message) = super::io::can_write(path, &read) {
+            return usage(message);
+        }
+    }
     let bar = progress_bar(inputs.len());
     let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
     let report_format = report.map(|(_, f)| f);
@@ -55,8 +61,18 @@ pub fn check(
     }
     let documents = match checked {
         Ok(documents) => documents,
-        Err(SpoolError::Create(e)) => return unusable(format!("cannot create a temporary file: {e}")),
-        Err(SpoolError::Write(e)) => return unusable(format!("cannot write a temporary file: {e}")),
+        Err(SpoolError::Create(e)) => {
+            return unusable(format!(
+                "cannot create a temporary file: {}",
+                crate::source::io_error(&e)
+            ));
+        }
+        Err(SpoolError::Write(e)) => {
+            return unusable(format!(
+                "cannot write a temporary file: {}",
+                crate::source::io_error(&e)
+            ));
+        }
     };
     let event_name = event.map(|e| e.file.name.clone());
     let mut out = Output {
@@ -97,8 +113,9 @@ pub fn check(
             Err(e) => {
                 let _ = writeln!(
                     out.stderr,
-                    "error: cannot write {}: {e}",
-                    crate::report::terminal::escape(&path.display().to_string())
+                    "error: cannot write {}: {}",
+                    crate::report::terminal::escape(&path.display().to_string()),
+                    crate::source::io_error(&e)
                 );
                 out.status = status::UNUSABLE;
             }

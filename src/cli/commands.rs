@@ -389,8 +389,9 @@ fn new_list(game: &str, out: &Path) -> Output {
             Err(e) => {
                 return Output {
                     stderr: format!(
-                        "error: cannot write {}: {e}\n",
-                        crate::report::terminal::escape(&path.display().to_string())
+                        "error: cannot write {}: {}\n",
+                        crate::report::terminal::escape(&path.display().to_string()),
+                        crate::source::io_error(&e)
                     ),
                     status: status::UNUSABLE,
                     ..Output::default()
@@ -433,8 +434,9 @@ fn schema(out: &Path, check: bool) -> Output {
         if let Err(e) = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, text)) {
             let _ = writeln!(
                 result.stderr,
-                "error: cannot write {}: {e}",
-                crate::report::terminal::escape(&path.display().to_string())
+                "error: cannot write {}: {}",
+                crate::report::terminal::escape(&path.display().to_string()),
+                crate::source::io_error(&e)
             );
             result.status = status::UNUSABLE;
         } else {

@@ -28,16 +28,17 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
             .lock()
             .take(limit)
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
+            .map_err(|e| format!("cannot read standard input: {}", crate::source::io_error(&e)))?;
         if bytes.len() > crate::roster::MAX_ROSTER_BYTES {
             return Err(format!(
-                "standard input is more than {} bytes; a roster may be at most that (1 MiB)",
-                crate::roster::MAX_ROSTER_BYTES
+                "standard input is more than {0}; a roster may be at most {0}",
+                crate::source::size_text(crate::roster::MAX_ROSTER_BYTES as u64)
             ));
         }
         return Ok(bytes);
     }
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {}", path.display(), crate::source::io_error(&e)))?;
     if meta.is_dir() {
         return Err(format!("{} is a folder, not a roster file", path.display()));
     }
@@ -142,6 +143,44 @@ pub fn usage(message: String) -> Output {
     }
 }
 
+/// Whether a file can be written at `path`, asked before any work is done
+/// so that a check of a thousand rosters does not end in `cannot write`:
+/// its folder exists and a file can be made in it (a temporary one,
+/// removed at once). Standard output (`-`) and a device or named pipe
+/// pass; `inputs` are refused as [`write_atomically_with`] refuses them.
+/// The error is the message to show.
+pub fn can_write(path: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    // Not escaped here: the callers' `error:` lines escape what they show.
+    let cannot = |why: String| Err(format!("cannot write {}: {why}", path.display()));
+    if is_one_of(path, inputs) {
+        return cannot("it is one of the files being read".into());
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return cannot("it is a folder".into()),
+        Ok(meta) if !meta.is_file() => return Ok(()),
+        _ => {}
+    }
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return cannot(format!("the folder {} does not exist", dir.display()));
+    }
+    match super::interrupt::temp_file_in(dir) {
+        Ok(_removed_when_dropped) => Ok(()),
+        Err(e) => cannot(crate::source::io_error(&e)),
+    }
+}
+
+/// The folder a file is written in: `.` for a bare name.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `bytes` atomically: see [`write_atomically_with`].
 pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io::Result<()> {
     write_atomically_with(path, inputs, |w| w.write_all(bytes))
@@ -169,10 +208,13 @@ pub fn write_atomically_with(
         write(&mut out)?;
         return out.flush();
     }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(std::io::Error::other(format!(
+            "the folder {} does not exist",
+            dir.display()
+        )));
+    }
     // Registered, so an interruption before the rename removes it.
     let (mut temp, _registered) = super::interrupt::temp_file_in(dir)?;
     {

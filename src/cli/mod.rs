@@ -108,7 +108,10 @@ fn emit(output: Output) -> ExitCode {
         match stream(&mut out).and_then(|()| out.flush()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
             Err(e) => {
-                stderr.push_str(&format!("error: cannot write the output: {e}\n"));
+                stderr.push_str(&format!(
+                    "error: cannot write the output: {}\n",
+                    crate::source::io_error(&e)
+                ));
                 status = status::UNUSABLE;
             }
             Ok(()) => {}

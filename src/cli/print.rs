@@ -407,6 +407,11 @@ fn write(
     if pdf_to_stdout && html_to.is_some_and(is_stdout) {
         return usage("--pdf - and --html - cannot both write to standard output".into());
     }
+    for path in print.pdf.as_deref().into_iter().chain(html_to) {
+        if let Err(message) = super::io::can_write(path, inputs) {
+            return usage(message);
+        }
+    }
     let fail = |out: &mut Output, message: String| {
         let _ = writeln!(out.stderr, "error: {}", terminal::escape_lines(&message));
         out.status = status::UNUSABLE;
@@ -437,7 +442,10 @@ fn write(
                 } else {
                     match write_atomically(path, &document.bytes, inputs) {
                         Ok(()) => wrote(&mut out, path),
-                        Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+                        Err(e) => fail(
+                            &mut out,
+                            format!("cannot write {}: {}", path.display(), crate::source::io_error(&e)),
+                        ),
                     }
                 }
             }
@@ -449,7 +457,10 @@ fn write(
             Ok(page) if is_stdout(path) => out.stdout.push_str(&page),
             Ok(page) => match write_atomically(path, page.as_bytes(), inputs) {
                 Ok(()) => wrote(&mut out, path),
-                Err(e) => fail(&mut out, format!("cannot write {}: {e}", path.display())),
+                Err(e) => fail(
+                    &mut out,
+                    format!("cannot write {}: {}", path.display(), crate::source::io_error(&e)),
+                ),
             },
             Err(e) => fail(&mut out, e.to_string()),
         }
@@ -591,6 +602,18 @@ pub fn roster(
         Ok(checked) => checked,
         Err(out) => return out,
     };
+    // An empty, binary or oversized file holds no roster: nothing to print.
+    if checked.unusable() {
+        return Output {
+            stderr: format!(
+                "{}error: {} holds no roster to print; nothing was written\n",
+                terminal::diagnostics(&checked.diagnostics, color),
+                terminal::escape(&checked.name)
+            ),
+            status: status::UNUSABLE,
+            ..Output::default()
+        };
+    }
     let view = RosterSheet::new(&checked, catalogue, &today(), with_sheet);
     let inputs: Vec<&Path> = std::iter::once(file).chain(event_path).collect();
     let mut out = write(

@@ -32,7 +32,7 @@ fn organiser_key(given: Option<String>) -> Result<(String, bool), String> {
         }
         None => crate::serve::inbox::token()
             .map(|k| (k, true))
-            .map_err(|e| e.to_string()),
+            .map_err(|e| crate::source::io_error(&e)),
     }
 }
 
@@ -43,8 +43,9 @@ pub fn serve(catalogue: &'static Catalogue, event: Option<Event>, hosting: &Host
             Ok(_) => return usage(format!("{} is not a folder", dir.display())),
             Err(e) => {
                 return usage(format!(
-                    "cannot use the submissions folder {}: {e}",
-                    dir.display()
+                    "cannot use the submissions folder {}: {}",
+                    dir.display(),
+                    crate::source::io_error(&e)
                 ));
             }
         }
@@ -60,7 +61,13 @@ pub fn serve(catalogue: &'static Catalogue, event: Option<Event>, hosting: &Host
     };
     let listener = match std::net::TcpListener::bind(hosting.listen) {
         Ok(listener) => listener,
-        Err(e) => return usage(format!("cannot listen on {}: {e}", hosting.listen)),
+        Err(e) => {
+            return usage(format!(
+                "cannot listen on {}: {}",
+                hosting.listen,
+                crate::source::io_error(&e)
+            ));
+        }
     };
     let address = listener
         .local_addr()
@@ -85,7 +92,12 @@ pub fn serve(catalogue: &'static Catalogue, event: Option<Event>, hosting: &Host
     };
     let router = match crate::serve::app(config, site) {
         Ok(router) => router,
-        Err(e) => return usage(format!("cannot use the submissions folder: {e}")),
+        Err(e) => {
+            return usage(format!(
+                "cannot use the submissions folder: {}",
+                crate::source::io_error(&e)
+            ));
+        }
     };
     let base = public_url.unwrap_or_else(|| format!("http://{address}"));
     let mut ready = format!("muster serve: the builder is at {base}/\n");
@@ -110,7 +122,7 @@ pub fn serve(catalogue: &'static Catalogue, event: Option<Event>, hosting: &Host
     match crate::serve::run_with(listener, router, &limits) {
         Ok(()) => Output::default(),
         Err(e) => Output {
-            stderr: format!("error: the server stopped: {e}\n"),
+            stderr: format!("error: the server stopped: {}\n", crate::source::io_error(&e)),
             status: status::UNUSABLE,
             ..Output::default()
         },

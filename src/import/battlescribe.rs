@@ -143,7 +143,10 @@ fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Box<Diagnostic>> {
     let bomb = |size: u64| {
         unreadable(
             format!(
-                "the .rosz archive unpacks to more than {size} bytes from {packed}: refused as a zip bomb (at most {MAX_UNZIPPED} bytes, {MAX_RATIO} times the packed size)"
+                "the .rosz archive unpacks to more than {} from {}: refused as a zip bomb (at most {}, {MAX_RATIO} times the packed size)",
+                crate::source::size_text(size),
+                crate::source::size_text(packed),
+                crate::source::size_text(MAX_UNZIPPED)
             ),
             "a real roster is far smaller; save it again from BattleScribe",
         )
@@ -243,7 +246,7 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
                 root.tag_name().name()
             ),
         )
-        .at(&xml, start_tag(&text, root))
+        .at(&xml, attribute_span(&text, root, ""))
         .hint("muster reads BattleScribe rosters (.ros, .rosz), not catalogues or other XML")
         .into());
     }
@@ -251,12 +254,13 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
     let forces = forces(root);
     let Some(first) = forces.first() else {
         return Err(Diagnostic::error(Code::BattleScribe, "the roster has no force")
-            .at(&xml, start_tag(&text, root))
+            .at(&xml, attribute_span(&text, root, ""))
             .hint("add a force to the roster in BattleScribe")
             .into());
     };
     let list = find_list(catalogue, *first).map_err(|message| {
-        let mut d = Diagnostic::error(Code::BattleScribe, message).at(&xml, start_tag(&text, *first));
+        let mut d = Diagnostic::error(Code::BattleScribe, message)
+            .at(&xml, attribute_span(&text, *first, "catalogueName"));
         let wanted = first.attribute("catalogueName").unwrap_or_default();
         let near = catalogue.nearest_lists(wanted, 3);
         if near.is_empty() {
@@ -282,14 +286,18 @@ pub fn read<'c>(catalogue: &'c Catalogue, name: &str, bytes: &[u8]) -> Result<Im
     // The header's lines point back at the force and the cost limit.
     let start = out.roster.len();
     let _ = write!(out.roster, "Army: {}", list.name);
-    out.map
-        .push((Span::new(start, out.roster.len()), start_tag(&text, *first)));
+    out.map.push((
+        Span::new(start, out.roster.len()),
+        attribute_span(&text, *first, "catalogueName"),
+    ));
     out.roster.push('\n');
     if let Some((limit, node)) = points_limit(root) {
         let start = out.roster.len();
         let _ = write!(out.roster, "Points: {limit}");
-        out.map
-            .push((Span::new(start, out.roster.len()), start_tag(&text, node)));
+        out.map.push((
+            Span::new(start, out.roster.len()),
+            attribute_span(&text, node, "value"),
+        ));
         out.roster.push('\n');
     }
     out.roster.push('\n');
@@ -351,7 +359,7 @@ fn foreign_forces(
             list.name
         ),
     )
-    .at(xml, start_tag(text, *force))
+    .at(xml, attribute_span(text, *force, "catalogueName"))
     .hint("check each list's force as a roster of its own");
     if foreign.len() > 1 {
         d = d.hint(format!(
@@ -374,7 +382,7 @@ fn too_many_forces(root: roxmltree::Node<'_, '_>, xml: &SourceFile, text: &str) 
             Code::BattleScribe,
             format!("the roster has more than {MAX_FORCES} forces; the rest are not read"),
         )
-        .at(xml, start_tag(text, extra))
+        .at(xml, attribute_span(text, extra, "name"))
         .hint("a real roster has a few; check each list's force as a roster of its own"),
     )
 }
@@ -583,14 +591,40 @@ fn children<'a, 'i>(
         })
 }
 
-/// The span of an element's start tag.
-fn start_tag(text: &str, node: roxmltree::Node<'_, '_>) -> Span {
-    let range = node.range();
-    let end = text[range.start..range.end]
-        .find('>')
-        .map_or(range.end, |i| range.start + i + 1);
-    Span::new(range.start, end)
+/// Where a finding about an element points: the value of its attribute
+/// `key` (a selection's `name`, a cost's `value`), else the element's name
+/// in its start tag; never the whole start tag, which runs to 150
+/// characters and more.
+fn attribute_span(text: &str, node: roxmltree::Node<'_, '_>, key: &str) -> Span {
+    let value = node.attribute_node(key).map(|a| a.range_value());
+    // roxmltree's value range is off past 65,535 bytes of name or 255
+    // spaces around `=`: only a range that is text is used.
+    if let Some(value) = value.filter(|v| !v.is_empty() && text.get(v.clone()).is_some()) {
+        return short(text, value.start, value.end);
+    }
+    let start = node.range().start + 1;
+    let name = text.get(start..node.range().end).map_or(0, |t| {
+        t.find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+            .unwrap_or(t.len())
+    });
+    short(text, start, start + name)
 }
+
+/// At most the first line and [`SHORT_SPAN`] bytes of `start..end`, cut
+/// at a character.
+fn short(text: &str, start: usize, end: usize) -> Span {
+    let Some(part) = text.get(start..end) else {
+        return Span::new(start, start);
+    };
+    let mut len = part.find(['\n', '\r']).unwrap_or(part.len()).min(SHORT_SPAN);
+    while !part.is_char_boundary(len) {
+        len -= 1;
+    }
+    Span::new(start, start + len)
+}
+
+/// The most a finding underlines of an attribute's value.
+const SHORT_SPAN: usize = 80;
 
 /// The byte offset of a 1-based row and column.
 fn offset_of(text: &str, row: u32, col: u32) -> usize {
@@ -644,7 +678,7 @@ impl Writer<'_, '_> {
                             sanitize(n)
                         ),
                     )
-                    .at(self.xml, start_tag(self.text, node));
+                    .at(self.xml, attribute_span(self.text, node, "number"));
                     self.diagnostics.push(d);
                     1
                 }
@@ -669,7 +703,7 @@ impl Writer<'_, '_> {
                             Code::BattleScribe,
                             format!("a cost of `{}` points is not a whole number", sanitize(value)),
                         )
-                        .at(self.xml, start_tag(self.text, cost));
+                        .at(self.xml, attribute_span(self.text, cost, "value"));
                         self.diagnostics.push(d);
                         return None;
                     }
@@ -696,7 +730,7 @@ impl Writer<'_, '_> {
                     Code::BattleScribe,
                     format!("the roster has more than {MAX_SELECTIONS} selections; the rest are not read"),
                 )
-                .at(self.xml, start_tag(self.text, node));
+                .at(self.xml, attribute_span(self.text, node, "name"));
                 self.diagnostics.push(d);
             }
             return;
@@ -716,8 +750,10 @@ impl Writer<'_, '_> {
         }
         self.roster
             .push_str(if name.is_empty() { "(unnamed)" } else { &name });
-        self.map
-            .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
+        self.map.push((
+            Span::new(start, self.roster.len()),
+            attribute_span(self.text, node, "name"),
+        ));
 
         // Upgrades: every selection inside that is not a member, however
         // deep; members: selections the group admits.
@@ -759,8 +795,10 @@ impl Writer<'_, '_> {
         if let Some(cost) = cost.filter(|c| *c >= 0) {
             let start = self.roster.len() + 1;
             let _ = write!(self.roster, " [{cost}]");
-            self.map
-                .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
+            self.map.push((
+                Span::new(start, self.roster.len()),
+                attribute_span(self.text, node, "name"),
+            ));
         }
         self.roster.push('\n');
         for titan in titans {
@@ -814,8 +852,10 @@ impl Writer<'_, '_> {
             let _ = write!(self.roster, "{number}x ");
         }
         self.roster.push_str(crate::resolve::TITAN_LINE);
-        self.map
-            .push((Span::new(start, self.roster.len()), start_tag(self.text, node)));
+        self.map.push((
+            Span::new(start, self.roster.len()),
+            attribute_span(self.text, node, "name"),
+        ));
         self.write_upgrades(&upgrades);
         self.roster.push('\n');
     }
@@ -842,8 +882,10 @@ impl Writer<'_, '_> {
                 } else {
                     child_name
                 });
-                self.map
-                    .push((Span::new(start, self.roster.len()), start_tag(self.text, *child)));
+                self.map.push((
+                    Span::new(start, self.roster.len()),
+                    attribute_span(self.text, *child, "name"),
+                ));
             }
         }
     }
@@ -863,9 +905,12 @@ fn is_container(node: roxmltree::Node<'_, '_>) -> bool {
 
 impl Imported<'_> {
     /// Points diagnostics about the roster text at the XML element each
-    /// line came from; the roster line stays as a secondary label.
+    /// line came from; the roster line stays as a secondary label. Fixes
+    /// are edits of roster text (`Army: Codex Astartes (2026-02-04)`),
+    /// which a BattleScribe file cannot take: they are left out.
     pub fn remap(&self, roster: &SourceFile, diagnostics: &mut [Diagnostic]) {
         for d in diagnostics.iter_mut() {
+            d.fix = None;
             let Some(primary) = &d.primary else { continue };
             if primary.file.name() != roster.name() || primary.file.text() != roster.text() {
                 continue;

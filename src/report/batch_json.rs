@@ -44,11 +44,19 @@ pub struct ReportedRoster {
     pub army_name: Option<String>,
     /// The first error, with its line (`line 3: ...`).
     pub first_error: Option<String>,
-    /// Rosters this one duplicates: the first of its set, or for the
-    /// first, the next (each set is linked in a line, not every pair).
+    /// Rosters this one duplicates: every other roster of each of its
+    /// sets, up to 50 a set.
     pub duplicates: Vec<DuplicateReport>,
+    /// Other rosters of its sets not in `duplicates` (a set of more than
+    /// 51); absent when there are none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub duplicates_not_listed: usize,
     #[serde(flatten)]
     pub roster: RosterReport,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -242,6 +250,8 @@ pub mod stream {
         army_name: Option<&'a str>,
         first_error: Option<&'a str>,
         duplicates: Vec<DuplicateReport>,
+        #[serde(skip_serializing_if = "super::is_zero")]
+        duplicates_not_listed: usize,
     }
 
     /// `--report OUT.json`: the rows with the parts of the same rosters,
@@ -274,12 +284,16 @@ pub mod stream {
             let Some(r) = read.next().transpose()? else {
                 return Ok(None);
             };
+            let duplicates_not_listed = r.duplicates.iter().map(|d| d.more).sum();
             let duplicates = r
                 .duplicates
                 .into_iter()
-                .map(|d| DuplicateReport {
-                    kind: d.kind.as_str().to_string(),
-                    file: d.file,
+                .flat_map(|d| {
+                    let kind = d.kind.as_str();
+                    d.files.into_iter().map(move |file| DuplicateReport {
+                        kind: kind.to_string(),
+                        file,
+                    })
                 })
                 .collect();
             let lead = Lead {
@@ -287,6 +301,7 @@ pub mod stream {
                 army_name: r.army.as_deref(),
                 first_error: r.first_error.as_deref(),
                 duplicates,
+                duplicates_not_listed,
             };
             Ok(Some(indented(&lead, INDENT)))
         };

@@ -6,7 +6,7 @@
 //! own medium (the table replaces control characters, HTML escapes markup,
 //! CSV quotes and defuses formulas). Nothing here does I/O.
 
-use crate::batch::{Duplicate, DuplicateKind};
+use crate::batch::{Duplicate, DuplicateGroup, DuplicateKind};
 use crate::check::Checked;
 use std::fmt::Write as _;
 
@@ -53,24 +53,68 @@ impl Status {
     }
 }
 
-/// A duplicate as the reports show it.
+/// At most this many other files a report row names of one set of
+/// duplicates: a set larger than that (a folder of copies) gives a count
+/// of the rest, so a report grows with its rosters, not with their pairs.
+pub const SET_NAMED: usize = 50;
+
+/// A set of duplicates as a report row of one of its rosters shows it:
+/// every other roster of the set.
 #[derive(Debug, Clone)]
 pub struct DuplicateRow {
     pub kind: DuplicateKind,
-    /// The other roster's row.
-    pub other: usize,
-    /// The other roster's file.
-    pub file: String,
+    /// The other rosters' files, in row order, at most [`SET_NAMED`].
+    pub files: Vec<String>,
+    /// The other rosters of the set not in `files`.
+    pub more: usize,
 }
 
 impl DuplicateRow {
-    /// `same player as FILE` or `same list as FILE`, as the reports say it.
+    /// Row `i`'s sets, from its links ([`crate::batch::duplicates`]) and
+    /// the sets they belong to ([`crate::batch::duplicate_groups`]), each
+    /// other member named by `file`.
+    pub fn of_links(
+        i: usize,
+        links: &[Duplicate],
+        groups: &[DuplicateGroup],
+        file: impl Fn(usize) -> Option<String>,
+    ) -> Vec<DuplicateRow> {
+        links
+            .iter()
+            .filter_map(|d| {
+                // A set is found by its first member: this row, or the one
+                // it links to.
+                let key = (i.min(d.other), d.kind);
+                let at = groups
+                    .binary_search_by_key(&key, |g| {
+                        (g.members.first().copied().unwrap_or(usize::MAX), g.kind)
+                    })
+                    .ok()?;
+                let others = groups[at].members.iter().filter(|&&m| m != i);
+                let files: Vec<String> = others.clone().take(SET_NAMED).filter_map(|&m| file(m)).collect();
+                let more = others.count().saturating_sub(files.len());
+                Some(DuplicateRow {
+                    kind: d.kind,
+                    files,
+                    more,
+                })
+            })
+            .collect()
+    }
+
+    /// `same list as a.txt, b.txt and c.txt`, `same player as a.txt`, as
+    /// the reports say it.
     pub fn describe(&self) -> String {
         let kind = match self.kind {
             DuplicateKind::SamePlayer => "same player as",
             DuplicateKind::SameList => "same list as",
         };
-        format!("{kind} {}", self.file)
+        let who = match (self.files.as_slice(), self.more) {
+            (named, more) if more > 0 => format!("{} and {more} more", named.join(", ")),
+            ([rest @ .., last], _) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            (named, _) => named.join(", "),
+        };
+        format!("{kind} {who}")
     }
 }
 
@@ -172,6 +216,8 @@ pub struct Summary {
     pub rows: Vec<Row>,
     /// The event the rosters were checked for, if any.
     pub event: Option<String>,
+    /// The sets of duplicates, each once ([`Summary::link`]).
+    pub groups: Vec<DuplicateGroup>,
 }
 
 impl Summary {
@@ -181,25 +227,21 @@ impl Summary {
         let mut summary = Summary {
             rows: results.iter().map(Row::of).collect(),
             event,
+            groups: Vec::new(),
         };
         summary.link(duplicates);
         summary
     }
 
-    /// Fills each row's duplicates from [`crate::batch::duplicates`] (or
-    /// `duplicates_of`) of the same rosters.
+    /// Fills each row's duplicates, and the sets, from
+    /// [`crate::batch::duplicates`] (or `duplicates_of`) of the same
+    /// rosters.
     pub fn link(&mut self, duplicates: &[Vec<Duplicate>]) {
+        self.groups = crate::batch::duplicate_groups(duplicates);
         for (i, links) in duplicates.iter().enumerate() {
-            let found: Vec<DuplicateRow> = links
-                .iter()
-                .filter_map(|d| {
-                    self.rows.get(d.other).map(|o| DuplicateRow {
-                        kind: d.kind,
-                        other: d.other,
-                        file: o.file.clone(),
-                    })
-                })
-                .collect();
+            let found = DuplicateRow::of_links(i, links, &self.groups, |m| {
+                self.rows.get(m).map(|r| r.file.clone())
+            });
             if let Some(row) = self.rows.get_mut(i) {
                 row.duplicates = found;
             }
@@ -207,21 +249,8 @@ impl Summary {
     }
 
     /// Each set of duplicates once, members in row order.
-    pub fn duplicate_groups(&self) -> Vec<crate::batch::DuplicateGroup> {
-        let links: Vec<Vec<crate::batch::Duplicate>> = self
-            .rows
-            .iter()
-            .map(|r| {
-                r.duplicates
-                    .iter()
-                    .map(|d| crate::batch::Duplicate {
-                        kind: d.kind,
-                        other: d.other,
-                    })
-                    .collect()
-            })
-            .collect();
-        crate::batch::duplicate_groups(&links)
+    pub fn duplicate_groups(&self) -> Vec<DuplicateGroup> {
+        self.groups.clone()
     }
 }
 
@@ -794,7 +823,11 @@ mod tests {
                 duplicates: Vec::new(),
             })
             .collect();
-        let summary = Summary { rows, event: None };
+        let summary = Summary {
+            rows,
+            event: None,
+            groups: Vec::new(),
+        };
         let cells: Vec<Cells> = summary.rows.iter().map(Cells::of).collect();
         let table = table(&summary);
         let lines: Vec<&str> = table.lines().collect();

@@ -48,12 +48,17 @@ impl Unreadable {
             Unreadable::TooLongStream => Diagnostic::error(
                 Code::UnreadableInput,
                 format!(
-                    "the input is more than {MAX_ROSTER_BYTES} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"
+                    "the input is more than {0}; a roster may be at most {0}",
+                    crate::source::size_text(MAX_ROSTER_BYTES as u64)
                 ),
             ),
             Unreadable::TooLarge(size) => Diagnostic::error(
                 Code::UnreadableInput,
-                format!("the file is {size} bytes; a roster may be at most {MAX_ROSTER_BYTES} bytes (1 MiB)"),
+                format!(
+                    "the file is {}; a roster may be at most {}",
+                    crate::source::size_text(size as u64),
+                    crate::source::size_text(MAX_ROSTER_BYTES as u64)
+                ),
             ),
             Unreadable::Binary => Diagnostic::error(
                 Code::UnreadableInput,

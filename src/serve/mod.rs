@@ -88,7 +88,10 @@ pub fn router(config: Config) -> Router {
     match app(config, Site::default()) {
         Ok(router) => router,
         Err(e) => {
-            let message = format!("cannot use the submissions folder: {e}");
+            let message = format!(
+                "cannot use the submissions folder: {}",
+                crate::source::io_error(&e)
+            );
             Router::new().fallback(move || {
                 let message = message.clone();
                 async move { plain(StatusCode::INTERNAL_SERVER_ERROR, &message) }

@@ -198,7 +198,10 @@ pub async fn roster(State(app): State<Shared>, headers: HeaderMap, Path(file): P
             );
             r
         }
-        Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("cannot read it: {e}")),
+        Err(e) => plain(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("cannot read it: {}", crate::source::io_error(&e)),
+        ),
     }
 }
 
@@ -240,7 +243,7 @@ pub async fn export(State(app): State<Shared>, headers: HeaderMap, Path(name): P
         }
         Ok(Err(e)) => plain(
             StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("cannot make {kind}: {e}"),
+            &format!("cannot make {kind}: {}", crate::source::io_error(&e)),
         ),
         Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "the export stopped"),
     }

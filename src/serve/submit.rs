@@ -198,7 +198,7 @@ pub async fn page(
     let (deadline, closed) = deadline_of(&app);
     let once = match inbox::token() {
         Ok(once) => once,
-        Err(e) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+        Err(e) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &crate::source::io_error(&e)),
     };
     rendered(
         SubmitPage {
@@ -285,7 +285,10 @@ pub async fn post(
             once,
         ),
         Ok(Err(Refused::Io(e))) => again(
-            format!("the submission could not be saved ({e}); tell the organiser"),
+            format!(
+                "the submission could not be saved ({}); tell the organiser",
+                crate::source::io_error(&e)
+            ),
             StatusCode::INTERNAL_SERVER_ERROR,
             roster,
             player,
@@ -419,7 +422,10 @@ pub async fn change(
             }
             Ok(Some(Err(e))) => plain(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("the submission could not be withdrawn ({e}); tell the organiser"),
+                &format!(
+                    "the submission could not be withdrawn ({}); tell the organiser",
+                    crate::source::io_error(&e)
+                ),
             ),
             _ => plain(StatusCode::INTERNAL_SERVER_ERROR, "the withdrawal stopped"),
         };
@@ -454,7 +460,10 @@ pub async fn change(
         Ok(Ok(None)) => gone(),
         Ok(Err(Refused::Full)) => plain(StatusCode::INSUFFICIENT_STORAGE, "the inbox is full"),
         Ok(Err(Refused::Io(e))) => {
-            let error = format!("the submission could not be saved ({e}); tell the organiser");
+            let error = format!(
+                "the submission could not be saved ({}); tell the organiser",
+                crate::source::io_error(&e)
+            );
             mine_page(
                 &app,
                 &token,

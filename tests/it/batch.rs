@@ -208,6 +208,58 @@ fn duplicates_are_flagged_but_do_not_make_a_list_illegal() {
     assert_eq!(report["totals"]["duplicates"], 2);
 }
 
+/// A set of three or more duplicates: each roster's row in every report
+/// names every other roster of the set (issue 34, item 10), as the
+/// terminal's line does, not only the one it is linked to.
+#[test]
+fn every_report_row_names_the_whole_set_of_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a", "b", "c", "d"] {
+        write(dir.path(), &format!("in/{name}.txt"), &fixture("legal.txt"));
+    }
+    let run = muster_in(dir.path(), &["check", "in", "--report", "r.json"]);
+    assert!(
+        run.stdout
+            .contains("duplicate: in/a.txt, in/b.txt, in/c.txt and 1 more hold the same list"),
+        "{}",
+        run.stdout
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    for roster in report["rosters"].as_array().unwrap() {
+        let me = roster["file"].as_str().unwrap();
+        let others: Vec<&str> = roster["duplicates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["kind"] == "same-list")
+            .map(|d| d["file"].as_str().unwrap())
+            .collect();
+        let expected: Vec<String> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| format!("in/{n}.txt"))
+            .filter(|f| f != me)
+            .collect();
+        assert_eq!(others, expected, "{roster}");
+        assert!(roster.get("duplicates_not_listed").is_none(), "{roster}");
+    }
+
+    muster_in(dir.path(), &["check", "in", "--report", "r.csv"]);
+    let csv = std::fs::read_to_string(dir.path().join("r.csv")).unwrap();
+    let row = csv.lines().find(|l| l.starts_with("in/c.txt,")).unwrap();
+    assert!(
+        row.contains("same list as in/a.txt, in/b.txt and in/d.txt"),
+        "{row}"
+    );
+
+    muster_in(dir.path(), &["check", "in", "--report", "r.html"]);
+    let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+    assert!(
+        html.contains("same list as in/a.txt, in/c.txt and in/d.txt"),
+        "{html}"
+    );
+}
+
 #[test]
 fn reports_in_each_format() {
     let dir = inbox();

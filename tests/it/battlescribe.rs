@@ -354,3 +354,48 @@ fn a_netepic_battle_group_arms_each_titan_on_its_own_line() {
     let titan = line_of(&text, "name=\"Warlord Titan\" entryId", 4);
     assert_eq!(place(broken[0]), (path("netepic-titan-battlegroup.ros"), titan));
 }
+
+/// A finding on a BattleScribe roster underlines the name or value it is
+/// about, not the whole element (150 carets and more), and offers no fix
+/// that edits roster text, which a BattleScribe file cannot take (issue 34,
+/// item 13).
+#[test]
+fn findings_underline_the_name_and_offer_no_text_fixes() {
+    for name in [
+        "netea-mistakes.ros",
+        "netea-codex-astartes.ros",
+        "unknown-catalogue.ros",
+        "bfg-armageddon-sector.rosz",
+    ] {
+        let checked = check(name);
+        for d in &checked.diagnostics {
+            if let Some(label) = &d.primary {
+                let shown = &label.file.text()[label.span.start..label.span.end];
+                assert!(
+                    shown.len() <= 40 && !shown.contains('<'),
+                    "{name}: {}: `{shown}`",
+                    d.message
+                );
+            }
+            assert_eq!(d.fix, None, "{name}: {}", d.message);
+        }
+    }
+    let checked = check("netea-mistakes.ros");
+    let formation = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::UnknownFormation)
+        .unwrap();
+    let label = formation.primary.as_ref().unwrap();
+    assert_eq!(&label.file.text()[label.span.start..label.span.end], "Tactikal");
+
+    let checked = check("netea-codex-astartes.ros");
+    assert!(
+        checked.diagnostics.iter().any(|d| d.code == Code::NoVersion),
+        "{:?}",
+        checked.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
+    let run = muster(&["check", "-v", &path("netea-codex-astartes.ros")]);
+    assert!(!run.stdout.contains("fix: Army:"), "{}", run.stdout);
+    assert!(!run.stdout.contains(&"^".repeat(41)), "{}", run.stdout);
+}

@@ -234,6 +234,94 @@ fn unusable_inputs_give_2_and_say_why() {
     assert_eq!(run.status, 2);
 }
 
+/// What the operating system said, in muster's words (issue 34, item 15):
+/// no `(os error 2)`, no temporary file's name, sizes in MiB.
+#[test]
+fn os_errors_and_sizes_are_said_in_words() {
+    let missing = muster(&["check", "tests/fixtures/no-such-file.txt"]);
+    assert!(
+        missing
+            .stdout
+            .contains("cannot read tests/fixtures/no-such-file.txt: no such file"),
+        "{}",
+        missing.stdout
+    );
+    assert!(!missing.stdout.contains("os error"), "{}", missing.stdout);
+    let run = muster(&["roster", "tests/fixtures/no-such-file.txt"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "error: cannot read tests/fixtures/no-such-file.txt: no such file\n"
+    );
+
+    let big = temp_file("big-words.txt", &vec![b'#'; (1 << 20) + 10]);
+    let run = muster(&["check", big.to_str().unwrap()]);
+    assert!(
+        run.stdout
+            .contains("the file is 1.1 MiB; a roster may be at most 1 MiB"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("1048576"), "{}", run.stdout);
+
+    // A PDF for a folder that does not exist names the user's path, not a
+    // temporary file's.
+    let run = muster(&["roster", &fixture("legal.txt"), "--pdf", "no/such/folder/r.pdf"]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        "error: cannot write no/such/folder/r.pdf: the folder no/such/folder does not exist\n"
+    );
+}
+
+/// A `--report` that cannot be written is found before a roster is
+/// checked, not after the whole batch (issue 34, item 15).
+#[test]
+fn an_unwritable_report_fails_before_the_check() {
+    let run = muster(&[
+        "check",
+        &fixture("legal.txt"),
+        &fixture("illegal.txt"),
+        "--report",
+        "no/such/folder/report.html",
+    ]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot write no/such/folder/report.html: the folder no/such/folder does not exist\n"
+    );
+    let folder = temp_file("a-folder-report.json", b"").with_extension("d.json");
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = muster(&[
+        "check",
+        &fixture("legal.txt"),
+        "--report",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains(": it is a folder"), "{}", run.stderr);
+}
+
+/// `muster roster` on an empty file fails and writes nothing (issue 34,
+/// item 15): it once wrote a PDF of no roster.
+#[test]
+fn an_empty_roster_prints_nothing() {
+    let empty = temp_file("empty-roster.txt", b"\n# nothing yet\n");
+    let pdf = empty.with_extension("pdf");
+    let _ = std::fs::remove_file(&pdf);
+    let run = muster(&["roster", empty.to_str().unwrap(), "--pdf", pdf.to_str().unwrap()]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(!pdf.exists());
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("the file is empty"), "{}", run.stderr);
+    assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+    let run = muster(&["roster", empty.to_str().unwrap()]);
+    assert_eq!(run.status, 2);
+    assert_eq!(run.stdout, "");
+}
+
 #[test]
 fn wrong_arguments_give_2() {
     assert_eq!(muster(&["check"]).status, 2);
@@ -575,6 +663,88 @@ fn event_file_mistakes_are_said_in_words_at_their_lines() {
     let event = temp_file("game-event.yaml", b"name: Club\ngame: neta\npoints: 3000\n");
     let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
     assert!(run.stderr.contains("did you mean `netea`?"), "{}", run.stderr);
+}
+
+/// A version pin must be the version muster has of the list (issue 34,
+/// item 8): a pin no roster could meet is an error naming the version the
+/// list has, for NetEpic's `revision N` as for NetEA's dates.
+#[test]
+fn event_version_pins_must_be_the_lists_versions() {
+    let event = temp_file(
+        "pinned-event.yaml",
+        b"name: Club\ngame: netea\npoints: 2000\nlists:\n  - id: codex-astartes\n    versions: [\"2025-01-01\"]\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("pinned-event.yaml:6:"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("muster has Codex Astartes only in version `2026-02-04`, not `2025-01-01`"),
+        "{}",
+        run.stderr
+    );
+
+    let event = temp_file(
+        "netepic-pinned-event.yaml",
+        b"name: Titans\ngame: netepic\npoints: 5000\nlists:\n  - id: netepic-adepta-sororitas\n    versions: [revision 5, revision 50]\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("only in version `revision 5`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("not `revision 50`"), "{}", run.stderr);
+    assert_eq!(run.stderr.matches("only in version").count(), 1, "{}", run.stderr);
+
+    // The template suggests each list's own version, and pinning the
+    // example it gives loads.
+    let run = muster(&["event", "new", "--game", "netepic"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("example.invalid"), "{}", run.stdout);
+    assert!(!run.stdout.contains("2026-02-04"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  - id: netepic-adepta-sororitas ")
+            && run.stdout.contains("# version \"revision 5\"\n"),
+        "{}",
+        run.stdout
+    );
+    let pinned = run.stdout.replace(
+        "  # - id: netepic-adepta-sororitas\n  #   versions:",
+        "  - id: netepic-adepta-sororitas\n    versions:",
+    );
+    assert_ne!(pinned, run.stdout);
+    let path = temp_file("netepic-template-event.yaml", pinned.as_bytes());
+    let run = muster(&["check", "--event", path.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_ne!(run.status, 2, "{}", run.stderr);
+}
+
+/// Every problem of an event file at once, in line order (issue 34,
+/// item 8): a schema error below a list muster lacks once hid it until
+/// the schema error was fixed, and the rest came out in the order of the
+/// checks.
+#[test]
+fn event_file_problems_come_together_in_line_order() {
+    let event = temp_file(
+        "mixed-event.yaml",
+        b"name: Club\ngame: netea\npoints: 3000\nlists:\n  - id: codex-astartez\ndate: 2026-99-99\ncount_as: true\n",
+    );
+    let run = muster(&["check", "--event", event.to_str().unwrap(), &fixture("legal.txt")]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let lines: Vec<usize> = [
+        "mixed-event.yaml:5:",
+        "mixed-event.yaml:6:",
+        "mixed-event.yaml:7:",
+    ]
+    .iter()
+    .map(|at| {
+        run.stderr
+            .find(at)
+            .unwrap_or_else(|| panic!("{at} in {}", run.stderr))
+    })
+    .collect();
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "{}", run.stderr);
 }
 
 #[test]
