@@ -135,7 +135,7 @@ def cases(tmp):
         xml.append(f'<force catalogueName="{seed & 0xFFFFFFF:07x}"/>')
     xml.append("</forces></roster>\n")
     path = w("forces.rosz", rosz("".join(xml)))
-    out.append((f"5 130,000 forces ({os.path.getsize(path) // 1024} KB .rosz)", ["check", path], None, ["forces"]))
+    out.append((f"5 130,000 forces ({os.path.getsize(path) // 1024} KB .rosz)", ["check", path], None, ["error", "warning"]))
     batch = os.path.join(tmp, "forces-batch")
     os.makedirs(batch)
     shutil.copy(path, batch)
