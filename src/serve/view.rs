@@ -86,6 +86,10 @@ pub struct BudgetView {
     pub message: String,
     pub used: i64,
     pub allowed: i64,
+    /// The bar's full length: the allowed amount, or what is used when it
+    /// is more, so that a bar over its rule is drawn past the mark (red:
+    /// above `high`, away from `optimum`) instead of full and green.
+    pub scale: i64,
     /// `750 / 1,000 points`, `3 / 4`.
     pub text: String,
     pub over: bool,
@@ -102,6 +106,7 @@ impl BudgetView {
             message: b.message.clone(),
             used: b.used,
             allowed: b.allowed.max(0),
+            scale: b.allowed.max(b.used).max(0),
             text: format!(
                 "{} / {}{}",
                 thousands(b.used),

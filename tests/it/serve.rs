@@ -594,10 +594,20 @@ fn the_builder_shows_budgets_and_the_number_of_formations() {
     );
     // Thunderhawk 200 and Warhound 275 of the third of 3,000.
     assert!(
-        html.contains("<meter min=\"0\" max=\"1000\" value=\"475\""),
+        html.contains("<meter min=\"0\" max=\"1000\" low=\"1000\" high=\"1000\" optimum=\"0\" value=\"475\""),
         "{html}"
     );
     assert!(html.contains("475 / 1,000 points"), "{html}");
+    // Over its rule, a bar runs past the mark, above `high`: drawn red,
+    // not full and green.
+    let text = "Army: Codex Astartes\nPoints: 3000\n\nTactical\nThunderhawk\nWarlord\nWarlord\n";
+    let html = post(&[("roster", text), ("op", "check")]).text();
+    assert!(
+        html.contains(
+            "<meter min=\"0\" max=\"1850\" low=\"1000\" high=\"1000\" optimum=\"0\" value=\"1850\""
+        ),
+        "{html}"
+    );
 }
 
 #[test]
