@@ -728,15 +728,7 @@ pub fn share(catalogue: &Catalogue, file: &Path, event: Option<&Path>, kind: &st
                     "note: left out of the link, Snapfire has no pick for it: {left}"
                 );
             }
-            if !checked.legal() {
-                let _ = writeln!(
-                    out.stderr,
-                    "warning: {} is not legal ({} error{}); `muster check` lists them",
-                    checked.name,
-                    checked.errors(),
-                    if checked.errors() == 1 { "" } else { "s" }
-                );
-            }
+            not_legal_warning(&checked, &mut out.stderr);
             out.status = status;
         }
         // What Snapfire cannot hold is a request muster cannot carry
@@ -793,15 +785,7 @@ fn muster_share(checked: &Checked<'_>, base: &str, status: u8, color: bool) -> O
         return out;
     }
     out.stdout = format!("{}\n", crate::share::link(base, text));
-    if !checked.legal() {
-        let _ = writeln!(
-            out.stderr,
-            "warning: {} is not legal ({} error{}); `muster check` lists them",
-            checked.name,
-            checked.errors(),
-            if checked.errors() == 1 { "" } else { "s" }
-        );
-    }
+    not_legal_warning(checked, &mut out.stderr);
     out
 }
 
@@ -882,5 +866,19 @@ pub fn import(catalogue: &Catalogue, argument: &str, color: bool) -> Output {
                 ..Output::default()
             }
         }
+    }
+}
+
+/// The warning a printed or shared roster that is not legal gets on
+/// standard error: how many errors, and where they are listed.
+fn not_legal_warning(checked: &Checked<'_>, stderr: &mut String) {
+    if !checked.legal() {
+        let _ = writeln!(
+            stderr,
+            "warning: {} is not legal ({} error{}); `muster check` lists them",
+            checked.name,
+            checked.errors(),
+            if checked.errors() == 1 { "" } else { "s" }
+        );
     }
 }

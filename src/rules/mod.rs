@@ -205,9 +205,7 @@ impl<S> Cond<S> {
     /// Every selector in the order written (the validator points at what
     /// the first one matches).
     pub fn selectors(&self) -> Vec<&S> {
-        let mut out = Vec::new();
-        self.collect(&mut out);
-        out
+        self.measures().into_iter().filter_map(|(_, s)| s).collect()
     }
 
     /// Every measure with its selector, in the order written
@@ -229,21 +227,6 @@ impl<S> Cond<S> {
             Cond::Implies(a, b) => {
                 a.collect_measures(out);
                 b.collect_measures(out);
-            }
-        }
-    }
-
-    fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
-        match self {
-            Cond::Compare(a, _, b) => {
-                a.collect(out);
-                b.collect(out);
-            }
-            Cond::Not(c) => c.collect(out),
-            Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| c.collect(out)),
-            Cond::Implies(a, b) => {
-                a.collect(out);
-                b.collect(out);
             }
         }
     }
@@ -388,23 +371,6 @@ impl<S> Num<S> {
                 b.collect_measures(out);
             }
             Num::Neg(a) => a.collect_measures(out),
-        }
-    }
-
-    fn collect<'a>(&'a self, out: &mut Vec<&'a S>) {
-        match self {
-            Num::Int(_) | Num::Limit => {}
-            Num::Measure(_, _, s) | Num::Across(_, _, s) => out.extend(s.as_ref()),
-            Num::Add(a, b)
-            | Num::Sub(a, b)
-            | Num::Mul(a, b)
-            | Num::Min(a, b)
-            | Num::Max(a, b)
-            | Num::Div(_, a, b) => {
-                a.collect(out);
-                b.collect(out);
-            }
-            Num::Neg(a) => a.collect(out),
         }
     }
 }
