@@ -177,7 +177,7 @@ mod tests {
             .expect("printpdf writes a ToUnicode map");
         let glyph = |c: &char| sub.lookup_glyph_index(u32::from(*c));
         let shared = (chars.iter())
-            .filter(|c| chars.range(..**c).any(|d| glyph(d) == glyph(*c)))
+            .filter(|c| chars.range(..**c).any(|d| glyph(d) == glyph(c)))
             .collect();
         (deflate_fast(&map).expect("the map deflates"), shared)
     }
