@@ -1412,7 +1412,8 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
     if let Some(first) = roster.header.allies.first() {
         roster.entries.truncate(first.first);
     }
-    let (army, _) = crate::resolve::resolve(&roster, list);
+    let lines = crate::games::registry::ruleset(list.game).formation_lines();
+    let (army, _) = crate::resolve::resolve(&roster, list, lines);
     let formations: Vec<Vec<(usize, i64)>> = army
         .formations
         .iter()
@@ -1452,12 +1453,12 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
                 .get(f.formation)
                 .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
                 .unwrap_or_default();
-            if f.titans.is_empty() {
+            if f.parts.is_empty() {
                 let counts = counted(&f.upgrades);
                 let refits = counts.iter().map(|&(u, _)| u).collect();
                 return vec![((own, refits), counts)];
             }
-            f.titans
+            f.parts
                 .iter()
                 .flat_map(|t| {
                     let counts = counted(&t.upgrades);
