@@ -2,8 +2,8 @@
 //! of thing it is, its stat line, a weapons table and the lines under it
 //! (notes, skills, faults, what the roster fielded). The stat keys, the
 //! weapons table's columns and the lines' labels are typed, each printed
-//! heading written once here. Each game's card module (`ships`,
-//! `space_fleet`, `heresy`, `netepic`) and `view` build `Card`s from their
+//! heading written once here. Each game's card module (`epic`, `ships`,
+//! `space_fleet`, `heresy`, `netepic`) only builds `Card`s from its
 //! datasheets; the renderers (`pdf::compose`, `templates/card.html`) draw
 //! any card alike. Also the glossary lines printed under the cards and the
 //! words for a value the sources do not give. It imports none of the
@@ -392,5 +392,80 @@ impl GlossaryLine {
                 summary: e.summary.clone(),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card() -> Card {
+        Card {
+            id: "cobra".into(),
+            name: "Cobra".into(),
+            kind: "Escort/1".into(),
+            kind_name: String::new(),
+            look: Look::Ship,
+            stats: vec![(StatKey::Speed, "30cm".into()), (StatKey::Turns, "90°".into())],
+            weapons: WeaponTable::default(),
+            no_weapons: None,
+            groups: vec![
+                vec![Line::new(
+                    Some(LineKey::Notes),
+                    vec!["Fast.".into(), "Small.".into()],
+                    " ",
+                )],
+                vec![Line::one(LineKey::SourceFault, "the `Cobra` speed")],
+            ],
+            missing_mark: None,
+        }
+    }
+
+    #[test]
+    fn a_card_prints_its_keys_headings_and_its_lines_labels() {
+        let card = card();
+        assert_eq!(card.stats_line(), "Speed 30cm · Turns 90°");
+        assert_eq!(card.stats_joined("   "), "Speed 30cm   Turns 90°");
+        let lines: Vec<(String, String)> = card.lines().map(|l| (l.label(), l.text())).collect();
+        assert_eq!(
+            lines,
+            [
+                ("Notes: ".to_string(), "Fast. Small.".to_string()),
+                // A fault's names quoted typographically.
+                (
+                    "Source fault: ".to_string(),
+                    "the \u{2018}Cobra\u{2019} speed".to_string()
+                ),
+            ]
+        );
+        assert_eq!(StatKey::Cc.title(), Some("Close Combat"));
+        assert_eq!(Column::Band("1-6\"".into()).heading(), "1-6\"");
+        assert_eq!(Column::Penetration.short(), "Pen.");
+    }
+
+    #[test]
+    fn what_the_roster_fielded_replaces_the_last_and_goes_last() {
+        let mut card = card();
+        card.set_fielded(vec!["Nova Cannon".into()]);
+        card.set_fielded(vec!["Power Ram".into(), "Targeting Matrix".into()]);
+        let fielded: Vec<&String> = card.items(LineKey::AsFielded).collect();
+        assert_eq!(fielded, ["Power Ram", "Targeting Matrix"]);
+        assert_eq!(card.groups.len(), 2);
+        assert!(card.groups[1].iter().skip(1).all(Line::fielded));
+    }
+
+    #[test]
+    fn a_column_no_row_fills_is_dropped() {
+        assert!(!filled(["", " ", ""].into_iter()));
+        assert!(filled(["", "2+"].into_iter()));
+    }
+
+    #[test]
+    fn a_missing_value_counts_only_where_the_card_marks_it() {
+        let mut card = card();
+        card.stats.push((StatKey::Shields, NOT_IN_SOURCES.into()));
+        assert!(!card.has_missing());
+        card.missing_mark = Some(NOT_IN_SOURCES);
+        assert!(card.has_missing());
     }
 }
