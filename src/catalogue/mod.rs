@@ -59,6 +59,9 @@ pub struct Catalogue {
     /// The datasheets by id, made on the first lookup (the army's facts
     /// look up every unit of every roster).
     datasheet_index: std::sync::OnceLock<DatasheetIndex>,
+    /// Which lists know a formation name, made on the first roster whose
+    /// army muster does not know (`Catalogue::lists_knowing_formation`).
+    formation_keys: std::sync::OnceLock<FormationKeys>,
     /// The hints for names that match no list, by the name as written
     /// (`Catalogue::nearest_lists_memo`): a batch meets the same unknown
     /// army in many rosters.
@@ -74,6 +77,24 @@ struct NearLists {
     lists: usize,
     by_name:
         std::collections::HashMap<String, (usize, Option<String>, Vec<usize>), rustc_hash::FxBuildHasher>,
+    /// [`Catalogue::nearest_lists_of`]'s answers, by name, game and number.
+    of_game: names::KeyMap<(String, GameId, usize), (Option<String>, Vec<usize>)>,
+    /// [`Catalogue::lists_with_words`]'s answers, by name and game.
+    with_words: names::KeyMap<(String, Option<GameId>), Vec<usize>>,
+}
+
+impl NearLists {
+    /// The memo for a catalogue of `lists` lists: emptied when it was made
+    /// for another number.
+    fn for_lists(&mut self, lists: usize) -> &mut NearLists {
+        if self.lists != lists {
+            *self = NearLists {
+                lists,
+                ..NearLists::default()
+            };
+        }
+        self
+    }
 }
 
 /// At most this many names are remembered, so a folder of many different
@@ -100,6 +121,40 @@ struct ListIndex {
     normalized:
         std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
     compact: std::collections::HashMap<std::borrow::Cow<'static, str>, Vec<usize>, rustc_hash::FxBuildHasher>,
+}
+
+/// Every list's formation name keys (`NameIndex::keys`), each to the
+/// lists that have it: one look-up per key for all the lists at once.
+#[derive(Debug, Default)]
+struct FormationKeys {
+    /// How many lists there were when it was made (as [`ListIndex`]).
+    lists: usize,
+    exact: names::KeyMap<String, Vec<usize>>,
+    compact: names::KeyMap<String, Vec<usize>>,
+}
+
+impl FormationKeys {
+    fn new(lists: &[ArmyList]) -> FormationKeys {
+        let mut index = FormationKeys {
+            lists: lists.len(),
+            ..FormationKeys::default()
+        };
+        for (i, list) in lists.iter().enumerate() {
+            let (exact, compact) = list.formation_names.keys();
+            for (map, keys) in [
+                (&mut index.exact, exact.collect::<Vec<_>>()),
+                (&mut index.compact, compact.collect()),
+            ] {
+                for key in keys {
+                    let entry = map.entry(key.to_string()).or_default();
+                    if entry.last() != Some(&i) {
+                        entry.push(i);
+                    }
+                }
+            }
+        }
+        index
+    }
 }
 
 impl ListIndex {
@@ -268,6 +323,32 @@ impl Catalogue {
     /// word of `name` (a plural standing for its singular): what a name too
     /// general to pick one list could mean (`Eldar`, `Imperial Guard`).
     pub fn lists_with_words(&self, name: &str, game: Option<GameId>) -> Vec<&ArmyList> {
+        let key = (name.to_string(), game);
+        let lists = self.lists.len();
+        if let Ok(mut memo) = self.near_lists.lock()
+            && let Some(at) = memo.for_lists(lists).with_words.get(&key)
+        {
+            return at.iter().filter_map(|&i| self.lists.get(i)).collect();
+        }
+        let found = self.lists_with_words_anew(name, game);
+        if let Ok(mut memo) = self.near_lists.lock() {
+            let memo = memo.for_lists(lists);
+            if memo.with_words.len() < NEAR_LISTS_KEPT {
+                memo.with_words.insert(key, self.positions(&found));
+            }
+        }
+        found
+    }
+
+    /// The positions in `lists` of some of its lists.
+    fn positions(&self, some: &[&ArmyList]) -> Vec<usize> {
+        (some.iter())
+            .filter_map(|l| self.lists.iter().position(|x| std::ptr::eq(x, *l)))
+            .collect()
+    }
+
+    /// [`Catalogue::lists_with_words`] worked out.
+    fn lists_with_words_anew(&self, name: &str, game: Option<GameId>) -> Vec<&ArmyList> {
         /// A word without a plural `s` (`orks`, `ork`; `marines`, `marine`).
         fn stem(word: &str) -> &str {
             match word.strip_suffix('s') {
@@ -290,6 +371,29 @@ impl Catalogue {
                 })
             })
             .collect()
+    }
+
+    /// The positions of the lists where a formation called `name` is
+    /// found (`formation_names.lookup` is not `NotFound`), in order.
+    pub fn lists_knowing_formation(&self, name: &str) -> Vec<usize> {
+        let index = self
+            .formation_keys
+            .get_or_init(|| FormationKeys::new(&self.lists));
+        if index.lists != self.lists.len() {
+            return (self.lists.iter().enumerate())
+                .filter(|(_, l)| !matches!(l.formation_names.lookup(name), names::Lookup::NotFound))
+                .map(|(i, _)| i)
+                .collect();
+        }
+        let keys = names::LookupKeys::of(name);
+        let mut at: Vec<usize> = (keys.exact.iter().filter_map(|k| index.exact.get(k.as_str())))
+            .chain(keys.compact.iter().filter_map(|k| index.compact.get(k.as_str())))
+            .flatten()
+            .copied()
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at
     }
 
     /// The lists nearest to a name that matches none, closest first, at
@@ -361,6 +465,29 @@ impl Catalogue {
     /// [`Catalogue::nearest_lists_and_name`] among the lists of `game`
     /// alone: a roster of a known game is not sent to another game's list.
     pub fn nearest_lists_of(&self, name: &str, n: usize, game: GameId) -> (Option<String>, Vec<&ArmyList>) {
+        let key = (name.to_string(), game, n);
+        let lists = self.lists.len();
+        if let Ok(mut memo) = self.near_lists.lock()
+            && let Some((suggestion, at)) = memo.for_lists(lists).of_game.get(&key)
+        {
+            return (
+                suggestion.clone(),
+                at.iter().filter_map(|&i| self.lists.get(i)).collect(),
+            );
+        }
+        let (suggestion, nearest) = self.nearest_lists_of_anew(name, n, game);
+        if let Ok(mut memo) = self.near_lists.lock() {
+            let memo = memo.for_lists(lists);
+            if memo.of_game.len() < NEAR_LISTS_KEPT {
+                memo.of_game
+                    .insert(key, (suggestion.clone(), self.positions(&nearest)));
+            }
+        }
+        (suggestion, nearest)
+    }
+
+    /// [`Catalogue::nearest_lists_of`] worked out.
+    fn nearest_lists_of_anew(&self, name: &str, n: usize, game: GameId) -> (Option<String>, Vec<&ArmyList>) {
         let lists = self.lists.iter().filter(|l| l.game == game);
         let suggestion = crate::diagnostic::nearest(name, lists.clone().flat_map(|l| l.all_names()));
         let suggestion = suggestion.map(str::to_string);
@@ -387,16 +514,12 @@ impl Catalogue {
         let (suggestion, nearest) = self.nearest_lists_and_name(name, n);
         let suggestion = suggestion.map(str::to_string);
         if let Ok(mut memo) = self.near_lists.lock() {
-            if memo.lists != lists {
-                memo.by_name.clear();
-                memo.lists = lists;
-            }
+            let memo = memo.for_lists(lists);
             if memo.by_name.len() < NEAR_LISTS_KEPT {
-                let at = nearest
-                    .iter()
-                    .filter_map(|l| self.lists.iter().position(|x| std::ptr::eq(x, *l)))
-                    .collect();
-                memo.by_name.insert(name.to_string(), (n, suggestion.clone(), at));
+                memo.by_name.insert(
+                    name.to_string(),
+                    (n, suggestion.clone(), self.positions(&nearest)),
+                );
             }
         }
         (suggestion, nearest)

@@ -228,6 +228,15 @@ impl NameIndex {
         Lookup::NotFound
     }
 
+    /// Every key of the index: the exact keys, then the compact ones. A
+    /// name is in the index when one of its [`LookupKeys`] is among them.
+    pub(crate) fn keys(&self) -> (impl Iterator<Item = &str>, impl Iterator<Item = &str>) {
+        (
+            self.exact.keys().map(|k| k.as_ref()),
+            self.compact.keys().map(|k| k.as_ref()),
+        )
+    }
+
     /// Keys (normalized names) shared by two different entries.
     pub fn clashes(&self) -> Vec<(String, Vec<usize>)> {
         let mut out: Vec<_> = self
@@ -285,6 +294,31 @@ impl NameIndex {
             .collect();
         out.sort();
         out
+    }
+}
+
+/// The keys [`NameIndex::lookup`] tries for a name, worked out once: the
+/// name is in an index (not `Lookup::NotFound`) exactly when one of
+/// `exact` is among its exact keys or one of `compact` among its compact
+/// ones. For asking many indexes about the same name.
+#[derive(Debug)]
+pub(crate) struct LookupKeys {
+    pub exact: Vec<String>,
+    pub compact: Vec<String>,
+}
+
+impl LookupKeys {
+    pub(crate) fn of(name: &str) -> LookupKeys {
+        let n = normalize(name);
+        let ies = n.strip_suffix("ies").map(|stem| format!("{stem}y"));
+        let singular = [ies.as_deref(), n.strip_suffix("es"), n.strip_suffix('s')];
+        let mut exact = vec![n.clone()];
+        exact.extend(singular.into_iter().flatten().map(str::to_string));
+        let compact = exact
+            .iter()
+            .map(|key| key.chars().filter(|c| c.is_alphanumeric()).collect())
+            .collect();
+        LookupKeys { exact, compact }
     }
 }
 

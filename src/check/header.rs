@@ -114,18 +114,17 @@ fn unknown_list(
 /// one game alone does: evidence of the game of a roster whose army name
 /// muster does not know.
 fn game_of_entries(catalogue: &Catalogue, parsed: &roster::Roster) -> Option<GameId> {
+    // How many of the entries each list knows, asked once per entry.
+    let mut counts = vec![0usize; catalogue.lists.len()];
+    for entry in &parsed.entries {
+        for at in catalogue.lists_knowing_formation(&entry.item.name.value) {
+            if let Some(n) = counts.get_mut(at) {
+                *n += 1;
+            }
+        }
+    }
     let mut known: Vec<(GameId, usize)> = Vec::new();
-    for list in &catalogue.lists {
-        let n = parsed
-            .entries
-            .iter()
-            .filter(|e| {
-                !matches!(
-                    list.formation_names.lookup(&e.item.name.value),
-                    names::Lookup::NotFound
-                )
-            })
-            .count();
+    for (list, &n) in catalogue.lists.iter().zip(&counts) {
         match known.iter_mut().find(|(g, _)| *g == list.game) {
             Some((_, most)) => *most = (*most).max(n),
             None => known.push((list.game, n)),

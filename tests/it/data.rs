@@ -506,3 +506,38 @@ fn default_output_keeps_bookkeeping_out() {
         problems.join("\n")
     );
 }
+
+/// The catalogue-wide look-up of which lists know a formation name (used to
+/// find the game of a roster whose army is unknown) answers as asking every
+/// list's own index: over every name and alias of every list, their
+/// plurals, spellings without spaces, and names no list has.
+#[test]
+fn lists_knowing_a_formation_are_the_lists_whose_index_finds_it() {
+    let report = crate::common::embedded();
+    let catalogue = &report.catalogue;
+    let mut names: Vec<String> = Vec::new();
+    for list in &catalogue.lists {
+        for f in &list.formations {
+            for name in std::iter::once(&f.name).chain(&f.aliases) {
+                names.push(name.clone());
+                names.push(format!("{name}s"));
+                names.push(name.replace(' ', ""));
+                names.push(name.to_uppercase());
+            }
+        }
+    }
+    names.extend(["", " ", "Nothing Known", "Companies", "Battery", "Batteries"].map(String::from));
+    assert!(names.len() > 1000, "{} names", names.len());
+    for name in &names {
+        let asked: Vec<usize> = (catalogue.lists.iter().enumerate())
+            .filter(|(_, l)| {
+                !matches!(
+                    l.formation_names.lookup(name),
+                    muster::catalogue::names::Lookup::NotFound
+                )
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(catalogue.lists_knowing_formation(name), asked, "{name:?}");
+    }
+}
