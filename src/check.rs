@@ -325,7 +325,8 @@ impl<'c> Run<'_, 'c> {
             core_only = forces::force_roster(parsed, None);
             &core_only
         };
-        let (army, resolve_diagnostics) = resolve(core, list);
+        let rules = ruleset(list.game);
+        let (army, resolve_diagnostics) = resolve(core, list, rules.formation_lines());
         diagnostics.extend(resolve_diagnostics);
         let extra = crate::validate::Extra {
             event: event.map_or(&[][..], |e| e.restrictions(list)),
@@ -340,7 +341,6 @@ impl<'c> Run<'_, 'c> {
         diagnostics.extend(validated);
         let counts_as_allowed = event.is_none_or(|e| e.file.counts_as);
         diagnostics.extend(counts_as::check(core, &army, catalogue, counts_as_allowed));
-        let rules = ruleset(list.game);
         let force = Force {
             file,
             header: &parsed.header,

@@ -12,7 +12,10 @@ use crate::roster::{Dialect, Entry, Item, Roster, Spanned};
 use crate::rules::{Extreme, Facts, Measure, Reach};
 use crate::source::Span;
 
+mod lines;
 mod snapfire;
+
+pub use lines::{FormationLines, LineReader, NoLines, Part};
 
 /// A roster resolved against its list.
 #[derive(Debug)]
@@ -41,37 +44,19 @@ pub struct ArmyFormation {
     /// member of: its index in `Army::formations`. A group may itself be a
     /// member of a group, [`MAX_GROUP_DEPTH`] levels at most.
     pub group: Option<usize>,
-    /// A card of several titans armed titan by titan (`Titan:` lines
-    /// under it, NetEpic Gold): each line, in roster order. Their weapons
-    /// are also in `upgrades`, for the card's own rules and cost.
-    pub titans: Vec<ArmedTitan>,
-    /// The card was priced titan by titan under the optional rule of
-    /// titan battle groups: each titan's cost is rounded on its own, and
-    /// is worth victory points on its own.
-    pub titans_rounded: bool,
+    /// The parts that the game's own lines under it make of it
+    /// ([`FormationLines`]; NetEpic Gold's titans of a card armed on
+    /// lines of their own), in roster order. What they took is in
+    /// `upgrades` too, for the formation's own rules and cost.
+    pub parts: Vec<Part>,
+    /// The formation is priced part by part ([`FormationLines::price`]):
+    /// its cost is the parts' sum, and each part is worth its own cost.
+    pub priced_by_parts: bool,
     /// Where the first item of the formation that names nothing it may be
     /// is written (an unknown or ambiguous upgrade): rules that could
     /// count it are not judged on this formation (`validate`).
     pub unread: Option<Span>,
 }
-
-/// One line of titans of a card of several titans, armed alike.
-#[derive(Debug, Clone)]
-pub struct ArmedTitan {
-    /// How many titans the line arms (`2x Titan: ...`).
-    pub count: u32,
-    pub upgrades: Vec<Taken>,
-    /// The cost of one of them: its share of the card's hulls and its
-    /// weapons, rounded under the optional rule of titan battle groups.
-    pub points: i64,
-    pub points_known: bool,
-    /// Where the line's name is written.
-    pub span: Span,
-}
-
-/// The word that starts the line of a titan under a card of several
-/// titans: `Titan: Volcano Cannon, Chain Fist`.
-pub const TITAN_LINE: &str = "Titan";
 
 /// How many levels groups nest: a Heresy commander holds battlegroups,
 /// which hold detachments, and one level more is allowed. A group written
@@ -209,7 +194,13 @@ pub struct Declaration {
     pub upgrade: Option<UpgradeIdx>,
 }
 
-pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagnostic>) {
+/// `roster` resolved against `list`, with the lines its game reads under a
+/// formation itself (`lines`, from the game's ruleset).
+pub fn resolve<'l>(
+    roster: &Roster,
+    list: &'l ArmyList,
+    lines: &dyn FormationLines,
+) -> (Army<'l>, Vec<Diagnostic>) {
     let reread = whole_names(roster, list);
     let roster = reread.as_ref().unwrap_or(roster);
     let snapfire_read = snapfire::reread(roster, list);
@@ -217,6 +208,7 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
     let mut resolver = Resolver {
         roster,
         list,
+        lines,
         diagnostics: Vec::new(),
         unread: Vec::new(),
     };
@@ -242,6 +234,8 @@ pub fn resolve<'l>(roster: &Roster, list: &'l ArmyList) -> (Army<'l>, Vec<Diagno
 struct Resolver<'r, 'l> {
     roster: &'r Roster,
     list: &'l ArmyList,
+    /// The lines the game reads under a formation itself.
+    lines: &'r dyn FormationLines,
     diagnostics: Vec<Diagnostic>,
     /// Where each item that names no upgrade is written, in reading order.
     unread: Vec<Span>,
@@ -338,7 +332,7 @@ impl Resolver<'_, '_> {
                 None => self.upgrade(item, formation, &mut taken),
             };
         }
-        let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
+        let mut parts = self.game_lines(entry, formation, &mut taken, &mut read_whole);
         read_whole &= self.upgrade_lines(entry, formation, &mut taken);
 
         let f = &list.formations[formation];
@@ -361,8 +355,8 @@ impl Resolver<'_, '_> {
                 name_span: name.span,
                 units: units.clone(),
                 group: parent,
-                titans: Vec::new(),
-                titans_rounded: false,
+                parts: Vec::new(),
+                priced_by_parts: false,
                 unread: None,
             });
         for t in &taken {
@@ -384,7 +378,7 @@ impl Resolver<'_, '_> {
         }
 
         points = round_up(points, f.round_up_to);
-        let titans_rounded = self.price_titans(entry, formation, &mut titans, &mut points);
+        let priced_by_parts = self.price_parts(entry, formation, &mut parts, &mut points);
 
         // Transports that fill the formation come after every other unit is
         // counted, since what they carry depends on the rest.
@@ -404,8 +398,8 @@ impl Resolver<'_, '_> {
             name_span: name.span,
             units,
             group: parent,
-            titans,
-            titans_rounded,
+            parts,
+            priced_by_parts,
             unread: self.unread.get(unread_from).copied(),
         };
         for _ in 1..entry.item.count {
@@ -482,16 +476,14 @@ impl Resolver<'_, '_> {
         }
     }
 
-    /// The lines under a formation that are not titan lines: its upgrades,
-    /// one a line. Whether every one was read.
+    /// The lines under a formation that are not the game's own
+    /// ([`FormationLines`]): its upgrades, one a line. Whether every one
+    /// was read.
     fn upgrade_lines(&mut self, entry: &Entry, formation: FormationIdx, taken: &mut Vec<Taken>) -> bool {
         let list = self.list;
+        let lines = self.lines;
         let mut read_whole = true;
-        for child in entry
-            .children
-            .iter()
-            .filter(|c| !is_titan_line(list, c, formation))
-        {
+        for child in entry.children.iter().filter(|c| !lines.owns(list, formation, c)) {
             if !child.upgrades.is_empty() || !child.children.is_empty() || child.cost.is_some() {
                 let d = self.error(
                     Code::BadNesting,
@@ -575,8 +567,8 @@ impl Resolver<'_, '_> {
             name_span: span,
             units,
             group: None,
-            titans: Vec::new(),
-            titans_rounded: false,
+            parts: Vec::new(),
+            priced_by_parts: false,
             unread: None,
         }
     }
@@ -592,7 +584,7 @@ impl Resolver<'_, '_> {
         parent: Option<usize>,
         depth: usize,
     ) -> bool {
-        let list = self.list;
+        let (list, lines) = (self.list, self.lines);
         let f = &list.formations[formation];
         // A group inside a group it may not join is reported; it and its
         // members still count, as if it were written without indentation.
@@ -632,7 +624,7 @@ impl Resolver<'_, '_> {
         for item in &entry.upgrades {
             read_whole &= self.upgrade(item, formation, &mut taken);
         }
-        let mut titans = self.titan_lines(entry, formation, &mut taken, &mut read_whole);
+        let mut parts = self.game_lines(entry, formation, &mut taken, &mut read_whole);
         group.unread = self.unread.get(unread_from).copied();
         for t in &taken {
             match cost_for(&list.upgrades[t.upgrade], &group) {
@@ -641,8 +633,8 @@ impl Resolver<'_, '_> {
             }
         }
         group.points = round_up(group.points, f.round_up_to);
-        group.titans_rounded = self.price_titans(entry, formation, &mut titans, &mut group.points);
-        group.titans = titans;
+        group.priced_by_parts = self.price_parts(entry, formation, &mut parts, &mut group.points);
+        group.parts = parts;
         group.upgrades = taken;
         out.push(group);
         let index = out.len() - 1;
@@ -665,11 +657,7 @@ impl Resolver<'_, '_> {
             );
             self.diagnostics.push(d);
         }
-        for child in entry
-            .children
-            .iter()
-            .filter(|c| !is_titan_line(list, c, formation))
-        {
+        for child in entry.children.iter().filter(|c| !lines.owns(list, formation, c)) {
             // Groups nest a bounded number of levels deep in the text, so a
             // hostile roster cannot make this recursion deep: a group past
             // the bound is reported and not read.
@@ -703,189 +691,43 @@ impl Resolver<'_, '_> {
         read_whole
     }
 
-    /// Reads the `Titan:` lines under a card of several titans: each
-    /// line's weapons go to its titans and to the card (`taken`). The
-    /// lines must arm every titan of the card, and then the card's own
-    /// line names no weapon.
-    fn titan_lines(
+    /// The parts the game's own lines under `entry` make of `formation`
+    /// ([`FormationLines::read`]).
+    fn game_lines(
         &mut self,
         entry: &Entry,
         formation: FormationIdx,
         taken: &mut Vec<Taken>,
         read_whole: &mut bool,
-    ) -> Vec<ArmedTitan> {
-        let list = self.list;
-        let Some((count, each)) = list.formations[formation].titans else {
-            return Vec::new();
-        };
-        let f = &list.formations[formation];
-        let mut titans = Vec::new();
-        for child in entry
-            .children
-            .iter()
-            .filter(|c| is_titan_line(list, c, formation))
-        {
-            if !child.children.is_empty() || child.cost.is_some() {
-                let d = self.error(
-                    Code::BadNesting,
-                    format!(
-                        "a titan of the {} is one line: `{TITAN_LINE}:` and its weapons, with no cost and nothing under it",
-                        f.name
-                    ),
-                    child.line_span,
-                );
-                self.diagnostics.push(d);
-                *read_whole = false;
-            }
-            let mut own: Vec<Taken> = Vec::new();
-            for item in &child.upgrades {
-                *read_whole &= self.upgrade(item, formation, &mut own);
-            }
-            for t in &own {
-                let times = t.count.saturating_mul(child.item.count);
-                match taken.iter_mut().find(|x| x.upgrade == t.upgrade) {
-                    Some(x) => {
-                        x.count = x.count.saturating_add(times);
-                        x.spans.extend(t.spans.iter().copied());
-                    }
-                    None => taken.push(Taken {
-                        upgrade: t.upgrade,
-                        count: times,
-                        spans: t.spans.clone(),
-                    }),
-                }
-            }
-            titans.push(ArmedTitan {
-                count: child.item.count,
-                upgrades: own,
-                points: i64::from(list.formations[each].points.unwrap_or(0)),
-                points_known: list.formations[each].points.is_some(),
-                span: child.item.name.span,
-            });
-        }
-        if titans.is_empty() {
-            if !entry.upgrades.is_empty() {
-                let d = Diagnostic::note(
-                    Code::Unchecked,
-                    format!(
-                        "the weapons of the {} are counted for its {count} titans together, so each titan's own mounts are not checked",
-                        f.name
-                    ),
-                )
-                .at(&self.roster.file, entry.item.name.span)
-                .hint(format!(
-                    "arm each titan on a `{TITAN_LINE}:` line under the card to check it (`2x {TITAN_LINE}: ...` for two armed alike)"
-                ));
-                self.diagnostics.push(d);
-            }
-            return titans;
-        }
-        let written: u32 = titans.iter().map(|t| t.count).fold(0, u32::saturating_add);
-        if written != count {
-            let d = self.error(
-                Code::BadNesting,
-                format!(
-                    "the {} holds {count} titans, and {written} are armed on `{TITAN_LINE}:` lines under it",
-                    f.name
-                ),
-                entry.item.name.span,
-            );
-            self.diagnostics.push(d.hint(format!(
-                "write one `{TITAN_LINE}:` line for each of its {count} titans (`2x {TITAN_LINE}: ...` for two armed alike), or name all the weapons on the card's line"
-            )));
-            *read_whole = false;
-        }
-        if let Some(first) = entry.upgrades.first() {
-            let d = self.error(
-                Code::BadNesting,
-                format!(
-                    "the {}'s titans are armed on their own lines: name this weapon on one of them",
-                    f.name
-                ),
-                first.span,
-            );
-            self.diagnostics.push(d);
-            *read_whole = false;
-        }
-        titans
+    ) -> Vec<Part> {
+        let lines = self.lines;
+        lines.read(
+            &mut LineReader { resolver: self },
+            entry,
+            formation,
+            taken,
+            read_whole,
+        )
     }
 
-    /// Prices the titans of a card armed titan by titan: each costs its
-    /// hull and weapons, and under the optional rule of titan battle
-    /// groups (6.1) that is rounded up titan by titan and the card costs
-    /// their sum (`points`). Returns whether the rule priced the card.
-    fn price_titans(
+    /// The parts priced once the formation's cost is `points`
+    /// ([`FormationLines::price`]); whether the formation is priced part
+    /// by part.
+    fn price_parts(
         &mut self,
         entry: &Entry,
         formation: FormationIdx,
-        titans: &mut [ArmedTitan],
+        parts: &mut [Part],
         points: &mut i64,
     ) -> bool {
-        let list = self.list;
-        let f = &list.formations[formation];
-        let Some((_, each)) = f.titans else {
-            return false;
-        };
-        let probe = ArmyFormation {
+        let lines = self.lines;
+        lines.price(
+            &mut LineReader { resolver: self },
+            entry,
             formation,
-            upgrades: Vec::new(),
-            points: 0,
-            points_known: true,
-            name_span: entry.item.name.span,
-            units: Vec::new(),
-            group: None,
-            titans: Vec::new(),
-            titans_rounded: false,
-            unread: None,
-        };
-        for t in titans.iter_mut() {
-            for w in &t.upgrades {
-                match cost_for(&list.upgrades[w.upgrade], &probe) {
-                    Some(cost) => t.points += cost.of(w.count),
-                    None => t.points_known = false,
-                }
-            }
-        }
-        let rule_on = self
-            .roster
-            .header
-            .optional_rules
-            .iter()
-            .any(|r| names::same_thing(&r.value, crate::games::netepic::TITAN_BATTLE_GROUPS));
-        if !rule_on
-            || !list
-                .game
-                .game()
-                .optional_rules
-                .contains(&crate::games::netepic::TITAN_BATTLE_GROUPS)
-        {
-            return false;
-        }
-        let to = list.formations[each].round_up_to;
-        if titans.is_empty() {
-            let d = self.error(
-                Code::ListRule,
-                format!(
-                    "under the optional rule of titan battle groups each titan of the {} is priced on its own: arm each on a `{TITAN_LINE}:` line under the card",
-                    f.name
-                ),
-                entry.item.name.span,
-            )
-            .rule(
-                "titan-battle-group-rounding",
-                "NetEpic Gold core rules 6.1, optional rule Titan Battle Groups (lines 926-928): each titan's cost is rounded up to 50 points, then added",
-            );
-            self.diagnostics.push(d);
-            return false;
-        }
-        for t in titans.iter_mut() {
-            t.points = round_up(t.points, to);
-        }
-        *points = titans
-            .iter()
-            .map(|t| t.points.saturating_mul(i64::from(t.count)))
-            .fold(0, i64::saturating_add);
-        true
+            parts,
+            points,
+        )
     }
 
     /// The upgrade each item of a Snapfire export names where a name may
@@ -908,6 +750,7 @@ impl Resolver<'_, '_> {
             let mut scratch = Resolver {
                 roster: self.roster,
                 list: self.list,
+                lines: self.lines,
                 diagnostics: Vec::new(),
                 unread: Vec::new(),
             };
@@ -1207,12 +1050,6 @@ impl Resolver<'_, '_> {
     }
 }
 
-/// Whether `child`, written under a card of several titans, arms one of
-/// its titans (`Titan: ...`) rather than naming a card or upgrade.
-fn is_titan_line(list: &ArmyList, child: &Entry, formation: FormationIdx) -> bool {
-    list.formations[formation].titans.is_some() && names::same_thing(&child.item.name.value, TITAN_LINE)
-}
-
 /// An upgrade's price as a formation is offered it, before it takes
 /// anything else (what `muster options` and `muster new` print).
 /// Whether `count` of `upgrade` would change nothing on `formation`: the
@@ -1247,8 +1084,8 @@ pub fn offered_cost(list: &ArmyList, formation: FormationIdx, upgrade: UpgradeId
         name_span: Span::default(),
         units: vec![0; list.units.len()],
         group: None,
-        titans: Vec::new(),
-        titans_rounded: false,
+        parts: Vec::new(),
+        priced_by_parts: false,
         unread: None,
     };
     cost_for(&list.upgrades[upgrade], &bare)
@@ -1265,8 +1102,8 @@ pub fn initiative_of(list: &ArmyList, formation: &ArmyFormation) -> Option<Strin
         .map_or(def.initiative.clone(), |(_, initiative)| initiative.clone())
 }
 
-/// A formation's total rounded up to a multiple of `to` (NetEpic titans:
-/// hull and weapons rounded up to 50 points).
+/// A formation's total rounded up to a multiple of `to` (a NetEpic titan's
+/// hull and weapons to 50 points).
 pub fn round_up(points: i64, to: Option<u32>) -> i64 {
     match to.map(i64::from).filter(|&n| n > 0) {
         Some(n) if points > 0 => ((points - 1) / n + 1).saturating_mul(n),

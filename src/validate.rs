@@ -190,7 +190,7 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                         // Past the findings a line shows: only counted
                         // (3,000 rules over 1,190 formations once built
                         // 3.5 million findings, 8 s and 1 GB, to show 200).
-                        if constraint.applies_to(f.formation) && f.titans.is_empty() {
+                        if constraint.applies_to(f.formation) && f.parts.is_empty() {
                             let with_members = army.list.formations[f.formation].group.is_some();
                             if constraint.scope == Scope::Group && !with_members {
                                 continue;
@@ -206,24 +206,18 @@ pub fn validate(roster: &Roster, army: &Army<'_>, limit: Option<Limit>, extra: E
                             continue;
                         }
                     }
-                    // A card of several titans armed titan by titan: the
-                    // rules of the titan each one is hold for each line,
-                    // in place of the card's own count of them all. (Only
-                    // a formation with titan lines looks: most pairs of a
-                    // rule and a formation end at `applies_to` below.)
-                    let each = if f.titans.is_empty() || constraint.scope != Scope::Formation {
-                        None
-                    } else {
-                        army.list.formations[f.formation]
-                            .titans
-                            .map(|(_, each)| each)
-                            .filter(|&each| constraint.applies_to(each))
-                    };
-                    if let Some(each) = each {
+                    // A formation fielded part by part: the rules of the
+                    // formation a part stands for hold for each part, in
+                    // place of the whole's own count of them all. (Only a
+                    // formation with parts looks: most pairs of a rule and
+                    // a formation end at `applies_to` below.)
+                    let by_parts = constraint.scope == Scope::Formation
+                        && f.parts.iter().any(|p| constraint.applies_to(p.formation));
+                    if by_parts {
                         if held.hold_formation(army, constraint, i, false) {
                             continue;
                         }
-                        out.extend(titan_rules(constraint, code, &facts, army, f, each, roster));
+                        out.extend(part_rules(constraint, code, &facts, army, f, roster));
                         continue;
                     }
                     if !constraint.applies_to(f.formation) {
@@ -877,51 +871,53 @@ impl Locate for FormationFacts<'_, '_, '_> {
     }
 }
 
-/// A formation rule of the single titan `each` over every titan line of
-/// card `card`, each titan as if it were that card alone.
-fn titan_rules(
+/// A formation rule over every part of formation `whole` that it applies
+/// to, each part as if it were the formation it stands for, alone.
+fn part_rules(
     constraint: &Constraint,
     code: Code,
     facts: &ArmyFacts<'_, '_>,
     army: &Army<'_>,
-    card: &ArmyFormation,
-    each: usize,
+    whole: &ArmyFormation,
     roster: &Roster,
 ) -> Vec<Diagnostic> {
-    let mut units = vec![0i64; army.list.units.len()];
-    for &(unit, count) in &army.list.formations[each].units {
-        if let Some(slot) = units.get_mut(unit) {
-            *slot += i64::from(count);
-        }
-    }
-    card.titans
+    whole
+        .parts
         .iter()
-        .filter_map(|t| {
+        .filter(|p| constraint.applies_to(p.formation))
+        .filter_map(|p| {
+            let mut units = vec![0i64; army.list.units.len()];
+            for &(unit, count) in &army.list.formations[p.formation].units {
+                if let Some(slot) = units.get_mut(unit) {
+                    *slot += i64::from(count);
+                }
+            }
             let one = ArmyFormation {
-                formation: each,
-                upgrades: t.upgrades.clone(),
-                points: t.points,
-                points_known: t.points_known,
-                name_span: t.span,
-                units: units.clone(),
+                formation: p.formation,
+                upgrades: p.upgrades.clone(),
+                points: p.points,
+                points_known: p.points_known,
+                name_span: p.span,
+                units,
                 group: None,
-                titans: Vec::new(),
-                titans_rounded: false,
+                parts: Vec::new(),
+                priced_by_parts: false,
                 unread: None,
             };
-            let local = TitanFacts { army: facts, one };
-            check(constraint, code, &local, &local, roster, t.span)
+            let local = PartFacts { army: facts, one };
+            check(constraint, code, &local, &local, roster, p.span)
         })
         .collect()
 }
 
-/// One titan of a card of several titans, seen as its single titan card.
-struct TitanFacts<'a, 'b, 'l> {
+/// One part of a formation fielded part by part, seen as the formation it
+/// stands for.
+struct PartFacts<'a, 'b, 'l> {
     army: &'a ArmyFacts<'b, 'l>,
     one: ArmyFormation,
 }
 
-impl Facts<Selector> for TitanFacts<'_, '_, '_> {
+impl Facts<Selector> for PartFacts<'_, '_, '_> {
     fn measure(&self, reach: Reach, m: Measure, s: Option<&Selector>) -> i64 {
         match reach {
             Reach::Army => self.army.measure(reach, m, s),
@@ -938,7 +934,7 @@ impl Facts<Selector> for TitanFacts<'_, '_, '_> {
     }
 }
 
-impl Locate for TitanFacts<'_, '_, '_> {
+impl Locate for PartFacts<'_, '_, '_> {
     fn locate(&self, _cond: &Cond<Selector>) -> Option<(Span, Vec<Span>)> {
         None
     }

@@ -9,6 +9,7 @@ use super::summary::{ArmySummary, ForceSummary, summary_of_force};
 use crate::catalogue::{ArmyList, Catalogue, ListLookup};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::event::Event;
+use crate::games::registry::ruleset;
 use crate::resolve::resolve;
 use crate::roster;
 use crate::source::{SourceFile, Span};
@@ -249,7 +250,8 @@ fn add_force(
     summary: &mut ArmySummary,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let (army, resolve_diagnostics) = resolve(force, list);
+    let lines = ruleset(list.game).formation_lines();
+    let (army, resolve_diagnostics) = resolve(force, list, lines);
     diagnostics.extend(resolve_diagnostics);
     let extra = crate::validate::Extra {
         event: event.map_or(&[][..], |e| e.restrictions(list)),

@@ -210,7 +210,7 @@ pub(crate) fn summary(
                     is_group: formation.group.is_some(),
                     force: 0,
                     titans: f
-                        .titans
+                        .parts
                         .iter()
                         .map(|t| TitanSummary {
                             count: t.count,
@@ -229,8 +229,8 @@ pub(crate) fn summary(
                             CardVp::Missing => None,
                             // Under the optional rule of titan battle
                             // groups each titan is worth its own cost.
-                            CardVp::PerHundredPoints if f.titans_rounded => Some(
-                                f.titans
+                            CardVp::PerHundredPoints if f.priced_by_parts => Some(
+                                f.parts
                                     .iter()
                                     .map(|t| victory_points_of_cost(t.points).saturating_mul(t.count))
                                     .fold(0, u32::saturating_add),

@@ -1,13 +1,14 @@
-//! What a game adds to the shared stages of a check (`crate::check`): its
-//! own checks of the core army, its checks over all the army's forces, and
-//! its facts for the army's summary. Each game implements [`Ruleset`] in
+//! What a game adds to the shared stages of a check (`crate::check`): the
+//! lines it reads under a formation itself, its own checks of the core
+//! army, its checks over all the army's forces, and its facts for the
+//! army's summary. Each game implements [`Ruleset`] in
 //! its folder (`games/<game>/ruleset.rs`); `games::registry` finds it by
 //! game id.
 
 use crate::catalogue::{ArmyList, Catalogue};
 use crate::check::summary::{ArmySummary, GameFacts};
 use crate::diagnostic::Diagnostic;
-use crate::resolve::Army;
+use crate::resolve::{Army, FormationLines, NoLines};
 use crate::roster::{Header, Roster};
 use crate::scenario::Applied;
 use crate::source::SourceFile;
@@ -37,6 +38,13 @@ pub struct Forces<'a> {
 /// A game's own rules, run by `check` between its shared stages. Every
 /// method has a default that adds nothing.
 pub trait Ruleset: Sync {
+    /// The lines the game reads under a formation itself, apart from its
+    /// upgrades and members, which `resolve` hands to it (NetEpic Gold's
+    /// titans armed on `Titan:` lines).
+    fn formation_lines(&self) -> &dyn FormationLines {
+        &NoLines
+    }
+
     /// The game's own checks of the core army, after it is validated.
     fn check_army(&self, _force: &Force<'_>) -> Vec<Diagnostic> {
         Vec::new()

@@ -851,7 +851,7 @@ impl Writer<'_, '_> {
         if number > 1 {
             let _ = write!(self.roster, "{number}x ");
         }
-        self.roster.push_str(crate::resolve::TITAN_LINE);
+        self.roster.push_str(crate::games::netepic::TITAN_LINE);
         self.map.push((
             Span::new(start, self.roster.len()),
             attribute_span(self.text, node, "name"),

@@ -1,10 +1,12 @@
 //! Heresy views: unit cards (a model's stat line in canonical notation,
-//! its weapons, skills and notes) and a roster's battlegroups (models,
+//! its weapons, skills and notes, as a `card::Card`) and a roster's battlegroups (models,
 //! morale, break point, victory points) with the objectives and victory
 //! points needed. Plain strings, like `view`; both renderers and `muster
 //! explain` read them.
 
-use super::card::{GlossaryLine, NOT_IN_SOURCES};
+use super::card::{
+    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, HeresyUnit};
 use crate::check::{ArmySummary, GameFacts};
@@ -16,32 +18,6 @@ use std::fmt::Display;
 /// same on every card of a sheet and in both renderers, so the columns line
 /// up from unit to unit: Weapon, Range, Penetration, Firepower, Type, Mount.
 pub const WEAPON_WIDTHS: [f32; 6] = [0.26, 0.14, 0.13, 0.12, 0.18, 0.17];
-
-/// One Heresy datasheet, every value in canonical notation.
-#[derive(Debug, Clone)]
-pub struct HeresyCard {
-    pub id: String,
-    pub name: String,
-    /// How it moves: `Foot`, `Tracked`.
-    pub propulsion: String,
-    /// The stat line in order: (`Move`, `10cm`), (`Morale`, `5/4/3`)...
-    pub stats: Vec<(String, String)>,
-    pub weapons: Vec<HeresyWeaponRow>,
-    pub skills: Vec<String>,
-    pub notes: Vec<String>,
-    /// Roster crib sheets: how the roster fields it (`Tactical detachment: 6`).
-    pub fielded: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct HeresyWeaponRow {
-    pub name: String,
-    pub range: String,
-    pub penetration: String,
-    pub firepower: String,
-    pub weapon_type: String,
-    pub mount: String,
-}
 
 fn stat<T: Display>(value: &Stat<T>) -> String {
     value
@@ -56,91 +32,124 @@ fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
         .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
 }
 
-impl HeresyCard {
-    pub fn new(unit: &HeresyUnit) -> HeresyCard {
-        let data = &unit.data;
-        let mut stats: Vec<(String, String)> = Vec::new();
-        let weapons;
-        let propulsion;
-        let skills;
-        match unit.sheet() {
-            Some(sheet) => {
-                propulsion = stat(&sheet.propulsion);
-                stats.push(("Move".into(), stat(&sheet.movement)));
-                stats.push(("Armour".into(), stat(&sheet.armour)));
-                stats.push(("Accuracy".into(), stat(&sheet.accuracy)));
-                stats.push(("Assault".into(), stat(&sheet.assault)));
-                stats.push(("Morale".into(), stat(&sheet.morale)));
-                for (label, value) in [
-                    ("Leadership", &sheet.leadership),
-                    ("Mastery", &sheet.mastery),
-                    ("Damage", &sheet.damage),
-                ] {
-                    if let Some(value) = value {
-                        stats.push((label.into(), stat(value)));
-                    }
+/// The five values every Heresy stat line has, in order.
+const KEYS: [StatKey; 5] = [
+    StatKey::Move,
+    StatKey::Armour,
+    StatKey::Accuracy,
+    StatKey::Assault,
+    StatKey::Morale,
+];
+
+/// One Heresy datasheet as a card, every value in canonical notation: its
+/// propulsion after its name, its stat line, weapons, skills and notes.
+pub fn card(unit: &HeresyUnit) -> Card {
+    let data = &unit.data;
+    let (propulsion, stats, rows, skills) = match unit.sheet() {
+        Some(sheet) => {
+            let values = [
+                stat(&sheet.movement),
+                stat(&sheet.armour),
+                stat(&sheet.accuracy),
+                stat(&sheet.assault),
+                stat(&sheet.morale),
+            ];
+            let mut stats: Vec<(StatKey, String)> = KEYS.into_iter().zip(values).collect();
+            for (key, value) in [
+                (StatKey::Leadership, &sheet.leadership),
+                (StatKey::Mastery, &sheet.mastery),
+                (StatKey::Damage, &sheet.damage),
+            ] {
+                if let Some(value) = value {
+                    stats.push((key, stat(value)));
                 }
-                weapons = sheet
-                    .weapons
-                    .iter()
-                    .map(|w| HeresyWeaponRow {
-                        name: w.name.clone(),
-                        range: stat(&w.range),
-                        penetration: stat(&w.penetration),
-                        firepower: stat(&w.firepower),
-                        weapon_type: stat(&w.weapon_type),
-                        mount: w.mount.as_ref().map(stat).unwrap_or_default(),
-                    })
-                    .collect();
-                skills = sheet.skills.iter().map(ToString::to_string).collect();
             }
-            // A sheet that does not parse (only from a file nobody proved):
-            // print it as written.
-            None => {
-                propulsion = raw(&data.propulsion);
-                stats.push(("Move".into(), raw(&data.movement)));
-                stats.push(("Armour".into(), raw(&data.armour)));
-                stats.push(("Accuracy".into(), raw(&data.accuracy)));
-                stats.push(("Assault".into(), raw(&data.assault)));
-                stats.push(("Morale".into(), raw(&data.morale)));
-                weapons = data
-                    .weapons
-                    .iter()
-                    .map(|w| HeresyWeaponRow {
-                        name: w.name.clone(),
-                        range: raw(&w.range),
-                        penetration: raw(&w.penetration),
-                        firepower: raw(&w.firepower),
-                        weapon_type: raw(&w.weapon_type),
-                        mount: w.mount.as_ref().map(raw).unwrap_or_default(),
-                    })
-                    .collect();
-                skills = data.skills.clone();
-            }
+            let rows: Vec<Vec<Cell>> = sheet
+                .weapons
+                .iter()
+                .map(|w| {
+                    [
+                        w.name.clone(),
+                        stat(&w.range),
+                        stat(&w.penetration),
+                        stat(&w.firepower),
+                        stat(&w.weapon_type),
+                        w.mount.as_ref().map(stat).unwrap_or_default(),
+                    ]
+                    .map(Cell::new)
+                    .to_vec()
+                })
+                .collect();
+            (
+                stat(&sheet.propulsion),
+                stats,
+                rows,
+                sheet.skills.iter().map(ToString::to_string).collect(),
+            )
         }
-        HeresyCard {
-            id: data.id.clone(),
-            name: data.name.clone(),
-            propulsion,
-            stats,
-            weapons,
-            skills,
-            notes: data.notes.clone(),
-            fielded: Vec::new(),
+        // A sheet that does not parse (only from a file nobody proved):
+        // print it as written.
+        None => {
+            let values = [
+                &data.movement,
+                &data.armour,
+                &data.accuracy,
+                &data.assault,
+                &data.morale,
+            ];
+            let rows: Vec<Vec<Cell>> = data
+                .weapons
+                .iter()
+                .map(|w| {
+                    [
+                        w.name.clone(),
+                        raw(&w.range),
+                        raw(&w.penetration),
+                        raw(&w.firepower),
+                        raw(&w.weapon_type),
+                        w.mount.as_ref().map(raw).unwrap_or_default(),
+                    ]
+                    .map(Cell::new)
+                    .to_vec()
+                })
+                .collect();
+            (
+                raw(&data.propulsion),
+                KEYS.into_iter().zip(values.map(raw)).collect(),
+                rows,
+                data.skills.clone(),
+            )
         }
+    };
+    let mut skill_line = Vec::new();
+    if !skills.is_empty() {
+        skill_line.push(Line::new(Some(LineKey::Skills), skills, ", "));
     }
-
-    /// `Move 10cm · Armour 5 · Accuracy 7 · Assault 4 · Morale 7/6/4`.
-    pub fn stats_line(&self) -> String {
-        self.stats
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(" · ")
-    }
-
-    pub fn has_missing(&self) -> bool {
-        self.stats.iter().any(|(_, v)| v == NOT_IN_SOURCES)
+    let notes = (data.notes.iter())
+        .map(|n| Line::new(None, vec![n.clone()], ""))
+        .collect();
+    Card {
+        id: data.id.clone(),
+        name: data.name.clone(),
+        kind: propulsion,
+        kind_name: String::new(),
+        look: Look::Unit,
+        stats,
+        weapons: WeaponTable {
+            columns: vec![
+                Column::Weapon,
+                Column::Range,
+                Column::Penetration,
+                Column::Firepower,
+                Column::WeaponType,
+                Column::Mount,
+            ],
+            widths: WEAPON_WIDTHS.to_vec(),
+            rows,
+        },
+        no_weapons: None,
+        groups: vec![skill_line, notes],
+        missing_mark: Some(NOT_IN_SOURCES),
     }
 }
 

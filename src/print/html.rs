@@ -1,6 +1,7 @@
 //! HTML pages from the views, through the askama templates in `templates/`
 //! (one struct per page, autoescaped: a roster's text never becomes markup).
 
+use super::card::{Column, LineKey, Look};
 use super::netepic::NeGrid;
 use super::view::{CribSheet, RosterSheet};
 use super::{Paper, PrintError};
@@ -66,18 +67,6 @@ pub fn ne_widths(grid: &NeGrid<'_>) -> Vec<String> {
 /// Column widths (fractions of the text width) as CSS percentages.
 pub fn percent(widths: &[f32]) -> Vec<String> {
     widths.iter().map(|w| format!("{:.1}%", w * 100.0)).collect()
-}
-
-/// The BFG ship tables' column widths, the same for every ship of a sheet
-/// (`ships::WEAPON_WIDTHS`, as the PDF draws them).
-pub fn ship_widths() -> Vec<String> {
-    percent(&super::ships::WEAPON_WIDTHS)
-}
-
-/// The Heresy weapon tables' column widths, the same for every unit of a
-/// sheet (`heresy::WEAPON_WIDTHS`, as the PDF draws them).
-pub fn heresy_widths() -> Vec<String> {
-    percent(&super::heresy::WEAPON_WIDTHS)
 }
 
 /// A text's width in ems, near enough to the browser's for column widths

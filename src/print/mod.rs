@@ -8,6 +8,7 @@
 //! reads or writes files, checks rules or prints: the CLI does the I/O.
 
 pub mod card;
+pub mod epic;
 pub mod heresy;
 mod html;
 pub mod netepic;

@@ -5,7 +5,9 @@
 //! break point and victory points per card). Plain strings, like `view`;
 //! both renderers and `muster explain` read them.
 
-use super::card::{GlossaryLine, NOT_IN_SOURCES};
+use super::card::{
+    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, NeUnit};
 use crate::check::{ArmySummary, FormationSummary, GameFacts};
@@ -13,37 +15,15 @@ use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
 
-/// One NetEpic datasheet, every value in canonical notation.
-#[derive(Debug, Clone)]
-pub struct NeUnitCard {
-    /// The datasheet id.
-    pub id: String,
-    pub name: String,
-    /// `Infantry`, `Vehicle, Skimmer`.
-    pub class: String,
-    /// The characteristics, in the order of a card: (`Move`, `10cm`).
-    pub stats: Vec<(String, String)>,
-    pub weapons: Vec<NeWeaponRow>,
-    /// `Command, Transport (2)`.
-    pub abilities: Vec<String>,
-    /// The army book's own rules, by name.
-    pub rules: Vec<String>,
-    pub faults: Vec<String>,
-}
-
-/// The label of a card's pinning class, its first characteristic.
-pub const PINNING: &str = "Pinning class";
-
-/// One weapon: `-` where the profile has no such part.
-#[derive(Debug, Clone)]
-pub struct NeWeaponRow {
-    pub name: String,
-    pub range: String,
-    pub attacks: String,
-    pub to_hit: String,
-    pub tsm: String,
-    pub notes: String,
-}
+/// The weapon columns of a NetEpic card (and grid, after the unit's).
+pub const WEAPON_COLUMNS: [Column; 6] = [
+    Column::Weapon,
+    Column::Range,
+    Column::Attacks,
+    Column::ToHit,
+    Column::Tsm,
+    Column::Notes,
+];
 
 fn stat<T: Display>(value: &Stat<T>) -> String {
     value
@@ -58,118 +38,124 @@ fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
         .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
 }
 
-impl NeUnitCard {
-    pub fn new(unit: &NeUnit) -> NeUnitCard {
-        let data = &unit.data;
-        let (class, stats, weapons, abilities) = match unit.sheet() {
-            Some(s) => {
-                let pinning = match s.class.known() {
-                    Some(c) => c
-                        .pinning_class()
-                        .map_or_else(|| "none in the table".to_string(), |p| p.to_string()),
-                    None => NOT_IN_SOURCES.to_string(),
-                };
-                let mut stats = vec![
-                    (PINNING.to_string(), pinning),
-                    ("Move".to_string(), stat(&s.moves)),
-                    ("Save".to_string(), stat(&s.save)),
-                    ("CAF".to_string(), stat(&s.caf)),
-                ];
-                if let Some(m) = &s.morale {
-                    stats.push(("Morale".to_string(), stat(m)));
-                }
-                let weapons = s
-                    .weapons
-                    .iter()
-                    .map(|w| match &w.profile {
-                        Some(p) => NeWeaponRow {
-                            name: w.name.clone(),
-                            range: p.range.map_or_else(
-                                // A weapon that works by a rule may have no range.
-                                || match p
-                                    .abilities
-                                    .contains(&crate::notation::netepic::WeaponAbility::Special)
-                                {
-                                    true => "-".to_string(),
-                                    false => NOT_IN_SOURCES.to_string(),
-                                },
-                                |r| r.to_string(),
-                            ),
-                            attacks: match (p.times, p.attacks) {
-                                (Some(n), Some(a)) => format!("{n}x {a}"),
-                                (Some(n), None) => format!("{n}x"),
-                                (None, a) => a.map_or_else(|| "-".to_string(), |a| a.to_string()),
-                            },
-                            to_hit: p.to_hit.map_or_else(|| "-".to_string(), |h| h.to_string()),
-                            tsm: p.tsm.map_or_else(|| "-".to_string(), |t| t.to_string()),
-                            notes: p
-                                .abilities
-                                .iter()
-                                .map(ToString::to_string)
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        },
-                        None => NeWeaponRow {
-                            name: w.name.clone(),
-                            range: NOT_IN_SOURCES.to_string(),
-                            attacks: String::new(),
-                            to_hit: String::new(),
-                            tsm: String::new(),
-                            notes: String::new(),
-                        },
-                    })
-                    .collect();
-                (
-                    stat(&s.class),
-                    stats,
-                    weapons,
-                    s.abilities.iter().map(ToString::to_string).collect(),
-                )
-            }
-            // Not parsed (the load reported why): the values as written.
-            None => {
-                let mut stats = vec![
-                    ("Move".to_string(), raw(&data.moves)),
-                    ("Save".to_string(), raw(&data.save)),
-                    ("CAF".to_string(), raw(&data.caf)),
-                ];
-                if let Some(m) = &data.morale {
-                    stats.push(("Morale".to_string(), raw(m)));
-                }
-                let weapons = data
-                    .weapons
-                    .iter()
-                    .map(|w| NeWeaponRow {
-                        name: w.clone(),
-                        range: String::new(),
-                        attacks: String::new(),
-                        to_hit: String::new(),
-                        tsm: String::new(),
-                        notes: String::new(),
-                    })
-                    .collect();
-                (raw(&data.class), stats, weapons, data.abilities.clone())
-            }
-        };
-        NeUnitCard {
-            id: data.id.clone(),
-            name: data.name.clone(),
-            class,
-            stats,
-            weapons,
-            abilities,
-            rules: data.rules.clone(),
-            faults: data.faults.clone(),
-        }
-    }
-
-    /// `Pinning class 1 · Move 10cm · Save 5+ · CAF +2 · Morale 2+`.
-    pub fn stats_line(&self) -> String {
-        self.stats
+/// One weapon's row: `-` where the profile has no such part.
+fn weapon_row(w: &crate::notation::netepic::Weapon) -> Vec<Cell> {
+    let Some(p) = &w.profile else {
+        let mut row = vec![Cell::new(w.name.clone()), Cell::new(NOT_IN_SOURCES)];
+        row.resize(WEAPON_COLUMNS.len(), Cell::default());
+        return row;
+    };
+    // A weapon that works by a rule may have no range.
+    let range = p.range.map_or_else(
+        || match p
+            .abilities
+            .contains(&crate::notation::netepic::WeaponAbility::Special)
+        {
+            true => "-".to_string(),
+            false => NOT_IN_SOURCES.to_string(),
+        },
+        |r| r.to_string(),
+    );
+    let attacks = match (p.times, p.attacks) {
+        (Some(n), Some(a)) => format!("{n}x {a}"),
+        (Some(n), None) => format!("{n}x"),
+        (None, a) => a.map_or_else(|| "-".to_string(), |a| a.to_string()),
+    };
+    [
+        w.name.clone(),
+        range,
+        attacks,
+        p.to_hit.map_or_else(|| "-".to_string(), |h| h.to_string()),
+        p.tsm.map_or_else(|| "-".to_string(), |t| t.to_string()),
+        p.abilities
             .iter()
-            .map(|(label, value)| format!("{label} {value}"))
+            .map(ToString::to_string)
             .collect::<Vec<_>>()
-            .join(" · ")
+            .join(", "),
+    ]
+    .map(Cell::new)
+    .to_vec()
+}
+
+/// One NetEpic datasheet as a card, every value in canonical notation:
+/// its class, its pinning class and characteristics in the order of a
+/// card, its weapons, special abilities, the army book's rules by name and
+/// the source's faults.
+pub fn card(unit: &NeUnit) -> Card {
+    let data = &unit.data;
+    let (class, stats, rows, abilities) = match unit.sheet() {
+        Some(s) => {
+            let pinning = match s.class.known() {
+                Some(c) => c
+                    .pinning_class()
+                    .map_or_else(|| "none in the table".to_string(), |p| p.to_string()),
+                None => NOT_IN_SOURCES.to_string(),
+            };
+            let mut stats = vec![
+                (StatKey::PinningClass, pinning),
+                (StatKey::Move, stat(&s.moves)),
+                (StatKey::Save, stat(&s.save)),
+                (StatKey::Caf, stat(&s.caf)),
+            ];
+            if let Some(m) = &s.morale {
+                stats.push((StatKey::Morale, stat(m)));
+            }
+            (
+                stat(&s.class),
+                stats,
+                s.weapons.iter().map(weapon_row).collect(),
+                s.abilities.iter().map(ToString::to_string).collect(),
+            )
+        }
+        // Not parsed (the load reported why): the values as written.
+        None => {
+            let mut stats = vec![
+                (StatKey::Move, raw(&data.moves)),
+                (StatKey::Save, raw(&data.save)),
+                (StatKey::Caf, raw(&data.caf)),
+            ];
+            if let Some(m) = &data.morale {
+                stats.push((StatKey::Morale, raw(m)));
+            }
+            let rows = data
+                .weapons
+                .iter()
+                .map(|w| {
+                    let mut row = vec![Cell::new(w.clone())];
+                    row.resize(WEAPON_COLUMNS.len(), Cell::default());
+                    row
+                })
+                .collect();
+            (raw(&data.class), stats, rows, data.abilities.clone())
+        }
+    };
+    let mut lines = Vec::new();
+    if !abilities.is_empty() {
+        lines.push(Line::new(Some(LineKey::Abilities), abilities, ", "));
+    }
+    if !data.rules.is_empty() {
+        lines.push(Line::new(Some(LineKey::ArmyBookRules), data.rules.clone(), ", "));
+    }
+    lines.extend(
+        data.faults
+            .iter()
+            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
+    );
+    Card {
+        id: data.id.clone(),
+        name: data.name.clone(),
+        kind: class,
+        kind_name: String::new(),
+        look: Look::Unit,
+        stats,
+        weapons: WeaponTable {
+            columns: WEAPON_COLUMNS.to_vec(),
+            widths: Vec::new(),
+            rows,
+        },
+        no_weapons: None,
+        groups: vec![lines],
+        missing_mark: None,
     }
 }
 
@@ -184,29 +170,25 @@ impl NeUnitCard {
 #[derive(Debug, Clone)]
 pub struct NeGrid<'a> {
     /// The characteristics' columns, in the cards' order: `Move`,
-    /// `Save`, `CAF`, `Morale` (a label no card has gets no column; the
+    /// `Save`, `CAF`, `Morale` (a key no card has gets no column; the
     /// pinning class is printed with the class, under them).
-    pub stats: Vec<&'a str>,
+    pub stats: Vec<StatKey>,
     pub units: Vec<NeGridUnit<'a>>,
 }
 
 /// One card of a [`NeGrid`].
 #[derive(Debug, Clone)]
 pub struct NeGridUnit<'a> {
-    pub card: &'a NeUnitCard,
+    pub card: &'a Card,
     /// One value per column of `NeGrid::stats`; empty where the card
     /// states none (a datasheet without a morale value).
     pub stats: Vec<&'a str>,
-    /// The class, pinning class, abilities and the army book's rules with
-    /// their labels, printed on one line (`Class: `, `Pinning class: `,
-    /// `Abilities: `, `Army book rules: `).
-    pub notes: Vec<(&'static str, String)>,
+    /// The class, pinning class, abilities and the army book's rules by
+    /// their labels, printed on one line.
+    pub notes: Vec<(LineKey, String)>,
     /// The source's faults, one line each, names quoted typographically.
     pub faults: Vec<String>,
 }
-
-/// The weapon columns of a NetEpic grid, after the unit's.
-pub const WEAPON_COLUMNS: [&str; 6] = ["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"];
 
 /// The steps in which [`NeGrid::widths`] hands out room: this share of
 /// the width at a time.
@@ -215,7 +197,7 @@ const STEP: f32 = 0.005;
 impl NeGridUnit<'_> {
     /// Rows the unit's weapons take (at least one, for its name and stats).
     pub fn weapon_rows(&self) -> usize {
-        self.card.weapons.len().max(1)
+        self.card.weapons.rows.len().max(1)
     }
 
     /// Rows the unit takes: its weapon rows, one for its class and notes,
@@ -227,17 +209,17 @@ impl NeGridUnit<'_> {
 }
 
 impl<'a> NeGrid<'a> {
-    pub fn new(cards: &'a [NeUnitCard]) -> NeGrid<'a> {
-        // The labels of every card, each after the one before it on its
+    pub fn new(cards: &'a [Card]) -> NeGrid<'a> {
+        // The keys of every card, each after the one before it on its
         // card, so that the columns keep the order of a card.
-        let mut stats: Vec<&str> = Vec::new();
+        let mut stats: Vec<StatKey> = Vec::new();
         for card in cards {
             let mut at = 0;
-            for (label, _) in card.stats.iter().filter(|(l, _)| l != PINNING) {
-                match stats.iter().position(|s| *s == label.as_str()) {
+            for &(key, _) in card.stats.iter().filter(|(k, _)| *k != StatKey::PinningClass) {
+                match stats.iter().position(|s| *s == key) {
                     Some(i) => at = i + 1,
                     None => {
-                        stats.insert(at, label.as_str());
+                        stats.insert(at, key);
                         at += 1;
                     }
                 }
@@ -246,28 +228,24 @@ impl<'a> NeGrid<'a> {
         let units = cards
             .iter()
             .map(|card| {
-                let mut notes = vec![("Class: ", card.class.clone())];
-                if let Some((_, pinning)) = card.stats.iter().find(|(l, _)| l == PINNING) {
-                    notes.push(("Pinning class: ", pinning.clone()));
+                let mut notes = vec![(LineKey::Class, card.kind.clone())];
+                if let Some(pinning) = card.stat(StatKey::PinningClass) {
+                    notes.push((LineKey::PinningClass, pinning.to_string()));
                 }
-                if !card.abilities.is_empty() {
-                    notes.push(("Abilities: ", card.abilities.join(", ")));
-                }
-                if !card.rules.is_empty() {
-                    notes.push(("Army book rules: ", card.rules.join(", ")));
-                }
+                notes.extend(
+                    card.lines()
+                        .filter(|l| l.key != Some(LineKey::SourceFault))
+                        .filter_map(|l| Some((l.key?, l.text()))),
+                );
                 NeGridUnit {
                     card,
-                    stats: stats
-                        .iter()
-                        .map(|label| {
-                            (card.stats.iter())
-                                .find(|(l, _)| l == label)
-                                .map_or("", |(_, v)| v.as_str())
-                        })
-                        .collect(),
+                    stats: stats.iter().map(|&key| card.stat(key).unwrap_or("")).collect(),
                     notes,
-                    faults: card.faults.iter().map(|f| crate::diagnostic::quoted(f)).collect(),
+                    faults: card
+                        .lines()
+                        .filter(|l| l.key == Some(LineKey::SourceFault))
+                        .map(Line::text)
+                        .collect(),
                 }
             })
             .collect();
@@ -276,30 +254,29 @@ impl<'a> NeGrid<'a> {
 
     /// The column headings: `Unit`, the characteristics, then the weapon
     /// columns.
-    pub fn header(&self) -> Vec<&str> {
-        let mut header = vec!["Unit"];
-        header.extend(&self.stats);
-        header.extend(WEAPON_COLUMNS);
+    pub fn header(&self) -> Vec<&'static str> {
+        let mut header = vec![Column::Unit.heading()];
+        header.extend(self.stats.iter().map(|k| k.heading()));
+        header.extend(WEAPON_COLUMNS.iter().map(Column::heading));
         header
     }
 
     /// Every cell whose text sets a column's width: its column, text,
     /// weight, the lines it may take for free (the rows it runs down) and
     /// the weapon row it shares its height with, if any.
-    fn cells(&self) -> Vec<Cell<'_>> {
+    fn cells(&self) -> Vec<WidthCell<'_>> {
         let weapons = 1 + self.stats.len();
         let mut cells = Vec::new();
         let mut row = 0;
         for unit in &self.units {
             let card = unit.card;
-            cells.push(Cell::new(0, &card.name, true, unit.rows(), None));
+            cells.push(WidthCell::new(0, &card.name, true, unit.rows(), None));
             for (i, value) in unit.stats.iter().enumerate() {
-                cells.push(Cell::new(1 + i, value, false, unit.weapon_rows(), None));
+                cells.push(WidthCell::new(1 + i, value, false, unit.weapon_rows(), None));
             }
-            for w in &card.weapons {
-                let texts = [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes];
-                for (i, text) in texts.into_iter().enumerate() {
-                    cells.push(Cell::new(weapons + i, text, false, 1, Some(row)));
+            for w in &card.weapons.rows {
+                for (i, cell) in w.iter().enumerate() {
+                    cells.push(WidthCell::new(weapons + i, &cell.text, false, 1, Some(row)));
                 }
                 row += 1;
             }
@@ -436,7 +413,7 @@ impl<'a> NeGrid<'a> {
 
 /// A cell of a [`NeGrid`] as its column's width sees it.
 #[derive(Debug, Clone)]
-struct Cell<'a> {
+struct WidthCell<'a> {
     col: usize,
     text: &'a str,
     bold: bool,
@@ -448,9 +425,9 @@ struct Cell<'a> {
     row: Option<usize>,
 }
 
-impl<'a> Cell<'a> {
-    fn new(col: usize, text: &'a str, bold: bool, rows: usize, row: Option<usize>) -> Cell<'a> {
-        Cell {
+impl<'a> WidthCell<'a> {
+    fn new(col: usize, text: &'a str, bold: bool, rows: usize, row: Option<usize>) -> WidthCell<'a> {
+        WidthCell {
             col,
             text,
             bold,
@@ -483,23 +460,25 @@ impl<'a> Cell<'a> {
 /// source's faults about weapons it does not carry are left out, and when
 /// the roster fields the unit in several ways, the card says how many of
 /// `total` it stands for.
-pub fn as_bought(card: &mut NeUnitCard, share: Option<(usize, usize)>) {
-    let carried = |name: &str| {
-        card.weapons
-            .iter()
-            .any(|w| w.name == name || w.name.starts_with(&format!("{name} (")))
-    };
-    let faults: Vec<String> = card
-        .faults
-        .iter()
-        .filter(|f| {
-            f.strip_prefix("weapon `")
-                .and_then(|rest| rest.split_once('`'))
-                .is_none_or(|(name, _)| carried(name))
-        })
-        .cloned()
+pub fn as_bought(card: &mut Card, share: Option<(usize, usize)>) {
+    let names: Vec<String> = (card.weapons.rows.iter())
+        .filter_map(|row| row.first().map(|c| c.text.clone()))
         .collect();
-    card.faults = faults;
+    let carried = |name: &str| {
+        names
+            .iter()
+            .any(|w| w == name || w.starts_with(&format!("{name} (")))
+    };
+    for group in &mut card.groups {
+        group.retain(|line| {
+            line.key != Some(LineKey::SourceFault)
+                || line.items.iter().all(|f| {
+                    f.strip_prefix("weapon `")
+                        .and_then(|rest| rest.split_once('`'))
+                        .is_none_or(|(name, _)| carried(name))
+                })
+        });
+    }
     if let Some((by, total)) = share {
         card.name = format!("{} ({by} of {total} as bought)", card.name);
     }
@@ -507,13 +486,12 @@ pub fn as_bought(card: &mut NeUnitCard, share: Option<(usize, usize)>) {
 
 /// Marks the weapon rows `rows` (by name) of a card as carried `count`
 /// times: `2× Gatling Blaster (carapace or arm)`.
-pub fn times(card: &mut NeUnitCard, rows: &[&String], count: u32) {
-    for w in card
-        .weapons
-        .iter_mut()
-        .filter(|w| rows.iter().any(|r| r.eq_ignore_ascii_case(&w.name)))
+pub fn times(card: &mut Card, rows: &[&String], count: u32) {
+    for name in (card.weapons.rows.iter_mut())
+        .filter_map(|row| row.first_mut())
+        .filter(|c| rows.iter().any(|r| r.eq_ignore_ascii_case(&c.text)))
     {
-        w.name = format!("{count}× {}", w.name);
+        name.text = format!("{count}× {}", name.text);
     }
 }
 
@@ -696,29 +674,28 @@ impl CardsView {
 mod tests {
     use super::*;
 
-    fn card(name: &str, stats: &[(&str, &str)], weapons: &[&str]) -> NeUnitCard {
-        NeUnitCard {
+    fn card(name: &str, stats: &[(StatKey, &str)], weapons: &[&str]) -> Card {
+        Card {
             id: name.to_lowercase(),
             name: name.to_string(),
-            class: "Infantry".to_string(),
-            stats: stats
-                .iter()
-                .map(|(l, v)| (l.to_string(), v.to_string()))
-                .collect(),
-            weapons: weapons
-                .iter()
-                .map(|w| NeWeaponRow {
-                    name: w.to_string(),
-                    range: "50cm".to_string(),
-                    attacks: "1d".to_string(),
-                    to_hit: "5+".to_string(),
-                    tsm: "(0)".to_string(),
-                    notes: String::new(),
-                })
-                .collect(),
-            abilities: vec!["Elite".to_string()],
-            rules: Vec::new(),
-            faults: vec!["weapon `Bolters`: odd".to_string()],
+            kind: "Infantry".to_string(),
+            kind_name: String::new(),
+            look: Look::Unit,
+            stats: stats.iter().map(|(k, v)| (*k, v.to_string())).collect(),
+            weapons: WeaponTable {
+                columns: WEAPON_COLUMNS.to_vec(),
+                widths: Vec::new(),
+                rows: weapons
+                    .iter()
+                    .map(|w| [*w, "50cm", "1d", "5+", "(0)", ""].map(Cell::new).to_vec())
+                    .collect(),
+            },
+            no_weapons: None,
+            groups: vec![vec![
+                Line::one(LineKey::Abilities, "Elite"),
+                Line::one(LineKey::SourceFault, "weapon `Bolters`: odd"),
+            ]],
+            missing_mark: None,
         }
     }
 
@@ -731,23 +708,31 @@ mod tests {
         let cards = [
             card(
                 "Scouts",
-                &[(PINNING, "1"), ("Move", "10cm"), ("Save", "6+"), ("CAF", "+1")],
+                &[
+                    (StatKey::PinningClass, "1"),
+                    (StatKey::Move, "10cm"),
+                    (StatKey::Save, "6+"),
+                    (StatKey::Caf, "+1"),
+                ],
                 &["Bolters"],
             ),
             card(
                 "Marines",
                 &[
-                    (PINNING, "1"),
-                    ("Move", "10cm"),
-                    ("Save", "5+"),
-                    ("CAF", "+2"),
-                    ("Morale", "2+"),
+                    (StatKey::PinningClass, "1"),
+                    (StatKey::Move, "10cm"),
+                    (StatKey::Save, "5+"),
+                    (StatKey::Caf, "+2"),
+                    (StatKey::Morale, "2+"),
                 ],
                 &[],
             ),
         ];
         let grid = NeGrid::new(&cards);
-        assert_eq!(grid.stats, ["Move", "Save", "CAF", "Morale"]);
+        assert_eq!(
+            grid.stats,
+            [StatKey::Move, StatKey::Save, StatKey::Caf, StatKey::Morale]
+        );
         assert_eq!(grid.header().len(), 1 + 4 + WEAPON_COLUMNS.len());
         // A card without a morale value leaves its cell empty.
         assert_eq!(grid.units[0].stats, ["10cm", "6+", "+1", ""]);
@@ -756,9 +741,9 @@ mod tests {
         assert_eq!(
             grid.units[0].notes,
             [
-                ("Class: ", "Infantry".to_string()),
-                ("Pinning class: ", "1".to_string()),
-                ("Abilities: ", "Elite".to_string())
+                (LineKey::Class, "Infantry".to_string()),
+                (LineKey::PinningClass, "1".to_string()),
+                (LineKey::Abilities, "Elite".to_string())
             ]
         );
         assert_eq!(grid.units[0].faults, ["weapon ‘Bolters’: odd"]);
@@ -769,12 +754,12 @@ mod tests {
 
     #[test]
     fn every_column_gets_its_longest_word_and_the_widths_fill_the_line() {
-        let mut cards: Vec<NeUnitCard> = (0..10)
-            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+        let mut cards: Vec<Card> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[(StatKey::Move, "10cm")], &["Bolters"]))
             .collect();
         cards.push(card(
             "Titan",
-            &[("Move", "not in the sources")],
+            &[(StatKey::Move, "not in the sources")],
             &["Gatling Blaster (carapace or arm)"],
         ));
         let grid = NeGrid::new(&cards);
@@ -801,13 +786,17 @@ mod tests {
     fn the_room_goes_where_it_saves_the_most_lines() {
         // Ten weapons whose range is missing, one with a long name: room
         // for only one of them to fit on a line goes to the ranges.
-        let mut cards: Vec<NeUnitCard> = (0..10)
-            .map(|i| card(&format!("Squad {i}"), &[("Move", "10cm")], &["Bolters"]))
+        let mut cards: Vec<Card> = (0..10)
+            .map(|i| card(&format!("Squad {i}"), &[(StatKey::Move, "10cm")], &["Bolters"]))
             .collect();
         for c in &mut cards {
-            c.weapons[0].range = NOT_IN_SOURCES.to_string();
+            c.weapons.rows[0][1].text = NOT_IN_SOURCES.to_string();
         }
-        cards.push(card("Tank", &[("Move", "10cm")], &["Twin Linked Heavy Bolters"]));
+        cards.push(card(
+            "Tank",
+            &[(StatKey::Move, "10cm")],
+            &["Twin Linked Heavy Bolters"],
+        ));
         let grid = NeGrid::new(&cards);
         let least: f32 = grid.header().iter().map(|h| chars(h, true) + 1.0).sum::<f32>() + 4.0;
         let total = least + 16.0;
@@ -823,8 +812,8 @@ mod tests {
         let weapons: Vec<String> = (0..20).map(|i| format!("Weapon {i} (carapace or arm)")).collect();
         let names: Vec<&str> = weapons.iter().map(String::as_str).collect();
         let cards = [
-            card("Titan", &[("Save", NOT_IN_SOURCES)], &names),
-            card("Squad", &[("Save", "5+")], &["Bolters"]),
+            card("Titan", &[(StatKey::Save, NOT_IN_SOURCES)], &names),
+            card("Squad", &[(StatKey::Save, "5+")], &["Bolters"]),
         ];
         let grid = NeGrid::new(&cards);
         let total = 70.0;

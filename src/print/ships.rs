@@ -1,9 +1,11 @@
 //! Battlefleet Gothic views: ship cards (a ship datasheet in canonical
-//! notation) and the fleet part of a printed roster (ships with their
+//! notation, as a `card::Card`) and the fleet part of a printed roster (ships with their
 //! options and points, squadrons with their ships under them, the attack
 //! rating). Plain strings, like `view`; both renderers read them.
 
-use super::card::{GlossaryLine, NOT_IN_SOURCES};
+use super::card::{
+    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, Ship};
 use crate::check::{ArmySummary, FormationSummary};
@@ -15,55 +17,6 @@ use std::fmt::Display;
 /// arc) as fractions of the text width: the same for every ship, in the
 /// PDF and the HTML, so a sheet's columns line up from ship to ship.
 pub const WEAPON_WIDTHS: [f32; 4] = [0.3, 0.38, 0.14, 0.18];
-
-/// One ship datasheet, every value in canonical notation.
-#[derive(Debug, Clone)]
-pub struct ShipCard {
-    /// The datasheet id.
-    pub id: String,
-    pub name: String,
-    /// `Cruiser/8`.
-    pub hull: String,
-    pub speed: String,
-    pub turns: String,
-    pub shields: String,
-    pub armour: String,
-    pub turrets: String,
-    pub weapons: Vec<ShipWeaponRow>,
-    pub notes: Vec<String>,
-    /// What the sources got wrong, so a reader knows why a value is missing.
-    pub faults: Vec<String>,
-    /// On a roster's crib sheet: the refits the roster bought for this
-    /// ship, with what each changes (`Nova Cannon: Replaces the prow
-    /// torpedoes`).
-    pub fielded: Vec<String>,
-}
-
-/// One weapon row. Launch bays have craft instead of a range and an arc.
-#[derive(Debug, Clone)]
-pub struct ShipWeaponRow {
-    pub name: String,
-    pub range: String,
-    pub firepower: String,
-    pub arc: String,
-    /// `Furies (30cm), Starhawks (20cm)`; empty for guns.
-    pub craft: String,
-    /// On a roster's crib sheet: a refit the roster bought put or changed
-    /// this row.
-    pub refit: bool,
-}
-
-impl ShipWeaponRow {
-    /// What the range column shows: the range, or the craft a bay launches
-    /// (the pack prints craft in that column too).
-    pub fn reach(&self) -> &str {
-        if self.range.is_empty() {
-            &self.craft
-        } else {
-            &self.range
-        }
-    }
-}
 
 fn stat<T: Display>(value: &Stat<T>) -> String {
     value
@@ -79,77 +32,110 @@ fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
         .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
 }
 
-impl ShipCard {
-    pub fn new(ship: &Ship) -> ShipCard {
-        let data = &ship.data;
-        let (hull, speed, turns, shields, armour, turrets, weapons) = match ship.sheet() {
-            Some(s) => (
-                stat(&s.hull),
+/// One weapon row: its name, its range (or, for a launch bay, the craft it
+/// launches: the pack prints craft in that column too), firepower and arc.
+fn weapon_row(name: String, range: String, craft: String, firepower: String, arc: String) -> Vec<Cell> {
+    let reach = if range.is_empty() { craft } else { range };
+    [name, reach, firepower, arc].map(Cell::new).to_vec()
+}
+
+/// One ship datasheet as a card, every value in canonical notation: its
+/// hull after its name, then speed, turns, shields, armour and turrets.
+pub fn card(ship: &Ship) -> Card {
+    let data = &ship.data;
+    let (hull, values, rows): (String, [String; 5], Vec<Vec<Cell>>) = match ship.sheet() {
+        Some(s) => (
+            stat(&s.hull),
+            [
                 stat(&s.speed),
                 stat(&s.turns),
                 stat(&s.shields),
                 stat(&s.armour),
                 stat(&s.turrets),
-                s.weapons
-                    .iter()
-                    .map(|w| ShipWeaponRow {
-                        name: w.name.to_string(),
-                        range: w.range.as_ref().map(stat).unwrap_or_default(),
-                        firepower: stat(&w.strength),
-                        arc: w.arc.as_ref().map(stat).unwrap_or_default(),
-                        craft: w
-                            .craft
+            ],
+            s.weapons
+                .iter()
+                .map(|w| {
+                    weapon_row(
+                        w.name.to_string(),
+                        w.range.as_ref().map(stat).unwrap_or_default(),
+                        w.craft
                             .iter()
                             .map(crate::notation::ship::Craft::printed)
                             .collect::<Vec<_>>()
                             .join(", "),
-                        refit: false,
-                    })
-                    .collect(),
-            ),
-            // Not parsed (the load reported why): the values as written.
-            None => (
-                raw(&data.hull),
-                raw(&data.speed),
-                raw(&data.turns),
-                raw(&data.shields),
-                raw(&data.armour),
-                raw(&data.turrets),
-                data.weapons
-                    .iter()
-                    .map(|w| ShipWeaponRow {
-                        name: w.name.clone(),
-                        range: w.range.as_ref().map(raw).unwrap_or_default(),
-                        firepower: raw(&w.firepower),
-                        arc: w.arc.as_ref().map(raw).unwrap_or_default(),
-                        craft: w.craft.join(", "),
-                        refit: false,
-                    })
-                    .collect(),
-            ),
-        };
-        ShipCard {
-            id: data.id.clone(),
-            name: data.name.clone(),
-            hull,
-            speed,
-            turns,
-            shields,
-            armour,
-            turrets,
-            weapons,
-            notes: data.notes.clone(),
-            faults: data.faults.clone(),
-            fielded: Vec::new(),
-        }
+                        stat(&w.strength),
+                        w.arc.as_ref().map(stat).unwrap_or_default(),
+                    )
+                })
+                .collect(),
+        ),
+        // Not parsed (the load reported why): the values as written.
+        None => (
+            raw(&data.hull),
+            [
+                &data.speed,
+                &data.turns,
+                &data.shields,
+                &data.armour,
+                &data.turrets,
+            ]
+            .map(raw),
+            data.weapons
+                .iter()
+                .map(|w| {
+                    weapon_row(
+                        w.name.clone(),
+                        w.range.as_ref().map(raw).unwrap_or_default(),
+                        w.craft.join(", "),
+                        raw(&w.firepower),
+                        w.arc.as_ref().map(raw).unwrap_or_default(),
+                    )
+                })
+                .collect(),
+        ),
+    };
+    let keys = [
+        StatKey::Speed,
+        StatKey::Turns,
+        StatKey::Shields,
+        StatKey::Armour,
+        StatKey::Turrets,
+    ];
+    // Every ship has weapons: none listed means the sources lost them.
+    let no_weapons = rows
+        .is_empty()
+        .then(|| Line::one(LineKey::Weapons, NOT_IN_SOURCES));
+    let mut notes = Vec::new();
+    if !data.notes.is_empty() {
+        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
     }
-
-    /// `Cruiser/8 · Speed 20cm · Turns 45° · Shields 2 · Armour F6+/5+ · Turrets 2`.
-    pub fn stats(&self) -> String {
-        format!(
-            "{} · Speed {} · Turns {} · Shields {} · Armour {} · Turrets {}",
-            self.hull, self.speed, self.turns, self.shields, self.armour, self.turrets
-        )
+    let mut faults = Vec::new();
+    faults.extend(
+        data.faults
+            .iter()
+            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
+    );
+    Card {
+        id: data.id.clone(),
+        name: data.name.clone(),
+        kind: hull,
+        kind_name: String::new(),
+        look: Look::Ship,
+        stats: keys.into_iter().zip(values).collect(),
+        weapons: WeaponTable {
+            columns: vec![
+                Column::Weapon,
+                Column::RangeOrCraft,
+                Column::Firepower,
+                Column::Arc,
+            ],
+            widths: WEAPON_WIDTHS.to_vec(),
+            rows,
+        },
+        no_weapons,
+        groups: vec![notes, faults],
+        missing_mark: None,
     }
 }
 

@@ -1,39 +1,17 @@
 //! Space Fleet views: ship cards (a Space Fleet datasheet in canonical
-//! notation, its weapon table with a dice column per range band, the
+//! notation as a `card::Card`, its weapon table with a dice column per range band, the
 //! critical damage table, notes and the source's faults). Plain strings,
 //! like `view`; both renderers and `muster explain` read them.
 
-use super::card::{GlossaryLine, NOT_IN_SOURCES};
+use super::card::{
+    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::raw::Known;
 use crate::catalogue::{ArmyList, Catalogue, SfShip};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
 use std::fmt::Display;
-
-/// One Space Fleet datasheet, every value in canonical notation.
-#[derive(Debug, Clone)]
-pub struct SfShipCard {
-    pub name: String,
-    /// The characteristics the sheet prints, in order: (`Speed`, `4`).
-    pub stats: Vec<(String, String)>,
-    /// The column heads of the dice: `1-6"`, `7-12"`, `12-24"`.
-    pub bands: Vec<String>,
-    pub weapons: Vec<SfWeaponRow>,
-    /// The critical damage table, one line per roll.
-    pub critical: Vec<String>,
-    pub notes: Vec<String>,
-    /// What the sources got wrong, so a reader knows why a value is missing.
-    pub faults: Vec<String>,
-}
-
-/// One weapon row: a dice cell per range band of the sheet.
-#[derive(Debug, Clone)]
-pub struct SfWeaponRow {
-    pub name: String,
-    pub arc: String,
-    pub dice: Vec<String>,
-}
 
 fn stat<T: Display>(value: &Stat<T>) -> String {
     value
@@ -48,122 +26,130 @@ fn raw(value: &Known<String>) -> String {
         .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
 }
 
-impl SfShipCard {
-    pub fn new(ship: &SfShip) -> SfShipCard {
-        let data = &ship.data;
-        let labels = [
-            "Speed",
-            "Damage",
-            "Wounds",
-            "Command cards",
-            "Points",
-            "Squadrons",
-            "Ships per squadron",
-            "Shields",
-        ];
-        let (values, bands, weapons): (Vec<Option<String>>, Vec<String>, Vec<SfWeaponRow>) =
-            match ship.sheet() {
-                Some(s) => {
-                    let bands: Vec<String> = match &s.bands {
-                        Some(Stat::Known(b)) => b.0.iter().map(ToString::to_string).collect(),
-                        Some(Stat::Missing) => vec![NOT_IN_SOURCES.to_string()],
-                        None => Vec::new(),
-                    };
-                    let weapons = s
-                        .weapons
-                        .iter()
-                        .map(|w| SfWeaponRow {
-                            name: w.name.to_string(),
-                            arc: stat(&w.arc),
-                            dice: pad(
-                                w.dice
-                                    .known()
-                                    .map_or_else(|| vec![NOT_IN_SOURCES.to_string()], |d| d.cells()),
-                                bands.len(),
-                            ),
-                        })
-                        .collect();
-                    (
-                        vec![
-                            s.speed.as_ref().map(stat),
-                            s.damage.as_ref().map(stat),
-                            s.wounds.as_ref().map(stat),
-                            s.command_cards.as_ref().map(stat),
-                            s.points.as_ref().map(stat),
-                            s.squadrons.as_ref().map(stat),
-                            s.ships.as_ref().map(stat),
-                            s.shields.as_ref().map(stat),
-                        ],
-                        bands,
-                        weapons,
-                    )
-                }
-                // Not parsed (the load reported why): the values as written.
-                None => {
-                    let bands: Vec<String> = data.bands.as_ref().map(raw).into_iter().collect();
-                    let weapons = data
-                        .weapons
-                        .iter()
-                        .map(|w| SfWeaponRow {
-                            name: w.name.clone(),
-                            arc: raw(&w.arc),
-                            dice: pad(vec![raw(&w.dice)], bands.len()),
-                        })
-                        .collect();
-                    (
-                        vec![
-                            data.speed.as_ref().map(raw),
-                            data.damage.as_ref().map(raw),
-                            data.wounds.as_ref().map(raw),
-                            data.command_cards.as_ref().map(raw),
-                            data.points.as_ref().map(raw),
-                            data.squadrons.as_ref().map(raw),
-                            data.ships.as_ref().map(raw),
-                            data.shields.as_ref().map(raw),
-                        ],
-                        bands,
-                        weapons,
-                    )
-                }
+/// The characteristics a sheet may print, in order.
+const KEYS: [StatKey; 8] = [
+    StatKey::Speed,
+    StatKey::Damage,
+    StatKey::Wounds,
+    StatKey::CommandCards,
+    StatKey::Points,
+    StatKey::Squadrons,
+    StatKey::ShipsPerSquadron,
+    StatKey::Shields,
+];
+
+/// One weapon row: name, fire arc, then a dice cell per range band.
+fn weapon_row(name: String, arc: String, dice: Vec<String>, bands: usize) -> Vec<Cell> {
+    let mut row = vec![Cell::new(name), Cell::new(arc)];
+    row.extend(pad(dice, bands).into_iter().map(Cell::new));
+    row
+}
+
+/// One Space Fleet datasheet as a card, every value in canonical notation:
+/// the characteristics it prints, the weapon table with a dice column per
+/// range band, the critical damage table, notes and the source's faults.
+pub fn card(ship: &SfShip) -> Card {
+    let data = &ship.data;
+    let (values, bands, rows): (Vec<Option<String>>, Vec<String>, Vec<Vec<Cell>>) = match ship.sheet() {
+        Some(s) => {
+            let bands: Vec<String> = match &s.bands {
+                Some(Stat::Known(b)) => b.0.iter().map(ToString::to_string).collect(),
+                Some(Stat::Missing) => vec![NOT_IN_SOURCES.to_string()],
+                None => Vec::new(),
             };
-        SfShipCard {
-            name: data.name.clone(),
-            stats: labels
+            let rows = s
+                .weapons
                 .iter()
-                .zip(values)
-                .filter_map(|(label, value)| value.map(|v| (label.to_string(), v)))
-                .collect(),
-            bands,
-            weapons,
-            critical: data.critical.clone(),
-            notes: data.notes.clone(),
-            faults: data.faults.clone(),
+                .map(|w| {
+                    let dice = w
+                        .dice
+                        .known()
+                        .map_or_else(|| vec![NOT_IN_SOURCES.to_string()], |d| d.cells());
+                    weapon_row(w.name.to_string(), stat(&w.arc), dice, bands.len())
+                })
+                .collect();
+            (
+                vec![
+                    s.speed.as_ref().map(stat),
+                    s.damage.as_ref().map(stat),
+                    s.wounds.as_ref().map(stat),
+                    s.command_cards.as_ref().map(stat),
+                    s.points.as_ref().map(stat),
+                    s.squadrons.as_ref().map(stat),
+                    s.ships.as_ref().map(stat),
+                    s.shields.as_ref().map(stat),
+                ],
+                bands,
+                rows,
+            )
         }
+        // Not parsed (the load reported why): the values as written.
+        None => {
+            let bands: Vec<String> = data.bands.as_ref().map(raw).into_iter().collect();
+            let rows = data
+                .weapons
+                .iter()
+                .map(|w| weapon_row(w.name.clone(), raw(&w.arc), vec![raw(&w.dice)], bands.len()))
+                .collect();
+            (
+                vec![
+                    data.speed.as_ref().map(raw),
+                    data.damage.as_ref().map(raw),
+                    data.wounds.as_ref().map(raw),
+                    data.command_cards.as_ref().map(raw),
+                    data.points.as_ref().map(raw),
+                    data.squadrons.as_ref().map(raw),
+                    data.ships.as_ref().map(raw),
+                    data.shields.as_ref().map(raw),
+                ],
+                bands,
+                rows,
+            )
+        }
+    };
+    // The weapon table's header: weapon, arc, then a column per band.
+    let mut columns = vec![Column::Weapon, Column::FireArc];
+    if bands.is_empty() {
+        columns.push(Column::Dice);
     }
-
-    /// `Speed 4 · Damage 8 · Points 100 · ...`.
-    pub fn stats_line(&self) -> String {
-        self.stats
+    columns.extend(bands.iter().cloned().map(Column::Band));
+    let mut critical = Vec::new();
+    if !data.critical.is_empty() {
+        critical.push(Line::new(
+            Some(LineKey::CriticalDamage),
+            data.critical.clone(),
+            "; ",
+        ));
+    }
+    let mut notes = Vec::new();
+    if !data.notes.is_empty() {
+        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
+    }
+    let mut faults = Vec::new();
+    faults.extend(
+        data.faults
             .iter()
-            .map(|(label, value)| format!("{label} {value}"))
-            .collect::<Vec<_>>()
-            .join(" · ")
-    }
-
-    /// The weapon table's column widths as fractions of the text width
-    /// (`weapon_widths` of its number of dice columns).
-    pub fn widths(&self) -> Vec<f32> {
-        weapon_widths(self.bands.len().max(1))
-    }
-
-    /// The weapon table's header: weapon, arc, then a column per band.
-    pub fn header(&self) -> Vec<String> {
-        let mut head = vec!["Weapon".to_string(), "Fire arc".to_string()];
-        head.extend(self.bands.iter().cloned());
-        if self.bands.is_empty() {
-            head.push("Dice".to_string());
-        }
-        head
+            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
+    );
+    Card {
+        id: data.id.clone(),
+        name: data.name.clone(),
+        kind: String::new(),
+        kind_name: String::new(),
+        look: Look::Ship,
+        stats: KEYS
+            .into_iter()
+            .zip(values)
+            .filter_map(|(key, value)| value.map(|v| (key, v)))
+            .collect(),
+        weapons: WeaponTable {
+            columns,
+            widths: weapon_widths(bands.len().max(1)),
+            rows,
+        },
+        no_weapons: None,
+        groups: vec![critical, notes, faults],
+        missing_mark: None,
     }
 }
 

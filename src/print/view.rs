@@ -6,13 +6,12 @@
 //! checker should make: legality, points and derived facts come from
 //! `check::Checked`.
 
-use super::card::GlossaryLine;
-use super::ships::{FleetView, ShipCard};
-use super::space_fleet::SfShipCard;
+use super::card::{Card, GlossaryLine, Look, StatKey};
+use super::ships::FleetView;
 use crate::catalogue::fielded::{self, Applied, Stat};
 use crate::catalogue::glossary::Glossary;
-use crate::catalogue::raw::{self, ProfileChange};
-use crate::catalogue::{ArmyList, Catalogue, Datasheet, UnitType};
+use crate::catalogue::raw::ProfileChange;
+use crate::catalogue::{ArmyList, Catalogue, Datasheet};
 use crate::check::Checked;
 use crate::diagnostic::Severity;
 use std::collections::BTreeSet;
@@ -26,15 +25,13 @@ pub struct CribSheet {
     /// The list's army-wide special rules (They Shall Know No Fear...),
     /// which every unit on the table plays by.
     pub army_rules: Vec<ArmyRule>,
-    pub units: Vec<UnitCard>,
-    /// Battlefleet Gothic ship datasheets (empty for other games).
-    pub ships: Vec<ShipCard>,
-    /// Space Fleet ship datasheets (empty for other games).
-    pub sf_ships: Vec<SfShipCard>,
-    /// Heresy unit datasheets (empty for other games).
-    pub heresy_units: Vec<super::heresy::HeresyCard>,
+    /// The cards of an Epic sheet, printed as one grid (`grid`).
+    pub units: Vec<Card>,
+    /// The cards of a Battlefleet Gothic, Space Fleet or Heresy sheet
+    /// (empty for other games).
+    pub cards: Vec<Card>,
     /// NetEpic Gold unit datasheets (empty for other games).
-    pub ne_units: Vec<super::netepic::NeUnitCard>,
+    pub ne_units: Vec<Card>,
     pub glossary: Vec<GlossaryLine>,
     /// Who made it and when: `muster 0.1.0, 2026-11-22`.
     pub stamp: String,
@@ -85,194 +82,8 @@ pub fn fielded_army_rules(list: &ArmyList, army: Option<&crate::check::ArmySumma
         .collect()
 }
 
-/// One datasheet, every value in canonical notation.
-#[derive(Debug, Clone)]
-pub struct UnitCard {
-    /// The datasheet id.
-    pub id: String,
-    pub name: String,
-    /// `INF`, `AC/WE`.
-    pub unit_type: String,
-    /// `Infantry`, `Aircraft / War Engine`.
-    pub type_name: String,
-    pub speed: String,
-    pub armour: String,
-    pub cc: String,
-    pub ff: String,
-    pub weapons: Vec<WeaponRow>,
-    pub notes: Vec<String>,
-    pub critical_hit: Option<String>,
-    pub remarks: Vec<String>,
-    /// On a roster's crib sheet: the options the roster bought that change
-    /// this unit itself (refits, not added units), with what each changes.
-    pub fielded: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct WeaponRow {
-    pub name: String,
-    pub range: String,
-    pub firepower: String,
-    /// `EA(+1), MW`.
-    pub notes: String,
-    /// Each note with its full name, for HTML's `<abbr title>`.
-    pub expanded: Vec<Abbr>,
-    /// On a roster's crib sheet: a refit the roster bought put or changed
-    /// this row.
-    pub refit: bool,
-}
-
-/// An abbreviation and what it stands for (empty when unknown).
-#[derive(Debug, Clone)]
-pub struct Abbr {
-    pub text: String,
-    pub title: String,
-}
-
 /// Shown for a value the sources do not give.
 const MISSING: &str = "?";
-
-impl UnitCard {
-    pub fn new(sheet: &Datasheet, glossary: Option<&Glossary>) -> UnitCard {
-        let title = |id: &str| {
-            glossary
-                .and_then(|g| g.entry(id))
-                .map_or(String::new(), |e| e.name.clone())
-        };
-        let stat = |parsed: Option<String>, raw: &Option<String>| {
-            parsed
-                .or_else(|| raw.clone())
-                .unwrap_or_else(|| MISSING.to_string())
-        };
-        let parsed = sheet.sheet();
-        let weapons = match parsed {
-            Some(p) => p
-                .weapons
-                .iter()
-                .map(|w| WeaponRow {
-                    name: w.name.to_string(),
-                    range: w.range.to_string(),
-                    firepower: w.firepower.to_string(),
-                    notes: join(w.notes.iter().map(ToString::to_string)),
-                    expanded: w
-                        .notes
-                        .iter()
-                        .map(|n| {
-                            let text = n.to_string();
-                            let title = with_parameter(&title(n.glossary_id()), &text);
-                            Abbr { text, title }
-                        })
-                        .collect(),
-                    refit: false,
-                })
-                .collect(),
-            None => sheet
-                .weapons
-                .iter()
-                .map(|w| WeaponRow {
-                    name: w.name.clone(),
-                    range: w.range.clone(),
-                    firepower: w.firepower.clone(),
-                    notes: w.notes.join(", "),
-                    expanded: w
-                        .notes
-                        .iter()
-                        .map(|n| Abbr {
-                            text: n.clone(),
-                            title: String::new(),
-                        })
-                        .collect(),
-                    refit: false,
-                })
-                .collect(),
-        };
-        let notes = match parsed {
-            Some(p) => p.notes.iter().map(ToString::to_string).collect(),
-            None => sheet.notes.clone(),
-        };
-        UnitCard {
-            id: sheet.id.clone(),
-            name: sheet.name.clone(),
-            unit_type: type_abbreviation(sheet.unit_type).to_string(),
-            type_name: type_name(sheet.unit_type).to_string(),
-            speed: stat(parsed.and_then(|p| p.speed).map(|s| s.to_string()), &sheet.speed),
-            armour: stat(
-                parsed.and_then(|p| p.armour).map(|s| s.to_string()),
-                &sheet.armour,
-            ),
-            cc: stat(parsed.and_then(|p| p.cc).map(|s| s.to_string()), &sheet.cc),
-            ff: stat(parsed.and_then(|p| p.ff).map(|s| s.to_string()), &sheet.ff),
-            weapons,
-            notes,
-            critical_hit: sheet.critical_hit.clone(),
-            remarks: sheet.remarks.clone(),
-            fielded: Vec::new(),
-        }
-    }
-
-    /// Whether a value is missing from the sources.
-    pub fn has_missing(&self) -> bool {
-        [&self.speed, &self.armour, &self.cc, &self.ff]
-            .iter()
-            .any(|v| v.as_str() == MISSING)
-    }
-}
-
-/// A glossary name with its placeholder filled from the written note:
-/// `Titan Killer (x)` and `TK(D3)` give `Titan Killer (D3)`; `TK` gives
-/// `Titan Killer`.
-fn with_parameter(name: &str, written: &str) -> String {
-    let Some(open) = name.find('(') else {
-        return name.to_string();
-    };
-    match written.find('(') {
-        Some(at) => format!("{}{}", &name[..open], &written[at..]),
-        None => name[..open].trim_end().to_string(),
-    }
-}
-
-fn join(parts: impl Iterator<Item = String>) -> String {
-    parts.collect::<Vec<_>>().join(", ")
-}
-
-pub fn type_abbreviation(t: UnitType) -> &'static str {
-    match t {
-        UnitType::Infantry => "INF",
-        UnitType::LightVehicle => "LV",
-        UnitType::ArmouredVehicle => "AV",
-        UnitType::WarEngine => "WE",
-        UnitType::Aircraft => "AC",
-        UnitType::AircraftWarEngine => "AC/WE",
-        UnitType::Spacecraft => "SC",
-        UnitType::Character => "CH",
-    }
-}
-
-pub fn type_name(t: UnitType) -> &'static str {
-    match t {
-        UnitType::Infantry => "Infantry",
-        UnitType::LightVehicle => "Light Vehicle",
-        UnitType::ArmouredVehicle => "Armoured Vehicle",
-        UnitType::WarEngine => "War Engine",
-        UnitType::Aircraft => "Aircraft",
-        UnitType::AircraftWarEngine => "Aircraft / War Engine",
-        UnitType::Spacecraft => "Spacecraft",
-        UnitType::Character => "Character",
-    }
-}
-
-/// The glossary lines for what `sheets` use, in glossary order.
-pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
-}
 
 /// `muster 0.1.0, 2026-11-22`.
 pub fn stamp(date: &str) -> String {
@@ -366,7 +177,7 @@ impl CribSheet {
         } else {
             Vec::new()
         };
-        let mut lines = glossary_lines(glossary, sheets);
+        let mut lines = super::epic::glossary_lines(glossary, sheets);
         lines.extend(super::ships::glossary_lines(glossary, &ships));
         lines.extend(super::space_fleet::glossary_lines(glossary, &sf_ships));
         lines.extend(super::heresy::glossary_lines(glossary, &heresy_units));
@@ -375,99 +186,20 @@ impl CribSheet {
             title,
             subtitle,
             army_rules: army_rules(list),
-            units: sheets.iter().map(|s| UnitCard::new(s, glossary)).collect(),
-            ships: ships.into_iter().map(ShipCard::new).collect(),
-            sf_ships: sf_ships.into_iter().map(SfShipCard::new).collect(),
-            heresy_units: heresy_units
-                .into_iter()
-                .map(super::heresy::HeresyCard::new)
+            units: sheets.iter().map(|s| super::epic::card(s, glossary)).collect(),
+            cards: (ships.into_iter().map(super::ships::card))
+                .chain(heresy_units.into_iter().map(super::heresy::card))
+                .chain(sf_ships.into_iter().map(super::space_fleet::card))
                 .collect(),
-            ne_units: ne_units
-                .into_iter()
-                .map(super::netepic::NeUnitCard::new)
-                .collect(),
+            ne_units: ne_units.into_iter().map(super::netepic::card).collect(),
             glossary: lines,
             stamp: stamp(date),
         }
     }
 
     pub fn has_missing(&self) -> bool {
-        self.units.iter().any(UnitCard::has_missing)
-            || self
-                .heresy_units
-                .iter()
-                .any(super::heresy::HeresyCard::has_missing)
+        self.units.iter().chain(&self.cards).any(Card::has_missing)
     }
-}
-
-/// An Epic crib sheet laid out as one grid: the weapons several units
-/// carry with the same profile, printed once, then each unit with its
-/// other weapons in full and the shared ones by name. Built on demand from
-/// `CribSheet::units`, so both renderers lay out the same thing.
-#[derive(Debug, Clone)]
-pub struct CribGrid<'a> {
-    /// The profile rows of the shared weapons, by name.
-    pub shared: Vec<&'a WeaponRow>,
-    pub units: Vec<GridUnit<'a>>,
-}
-
-/// One unit of a [`CribGrid`].
-#[derive(Debug, Clone)]
-pub struct GridUnit<'a> {
-    pub card: &'a UnitCard,
-    /// Weapon rows printed in full: the weapons no other unit shares.
-    pub own: Vec<&'a WeaponRow>,
-    /// The shared weapons it carries, by name with their count:
-    /// `Power Weapon, 2× Heavy Bolter`.
-    pub shared: String,
-    /// Notes, critical hit, remarks and what the roster fielded, one line
-    /// each with its label (`Notes: `, `Critical hit: `, empty).
-    pub lines: Vec<(&'static str, String)>,
-}
-
-impl GridUnit<'_> {
-    /// Rows the unit's weapons take (at least one, for its name and stats).
-    pub fn weapon_rows(&self) -> usize {
-        (self.own.len() + usize::from(!self.shared.is_empty())).max(1)
-    }
-
-    /// Rows the unit takes: its weapon rows, and one for its notes.
-    pub fn rows(&self) -> usize {
-        self.weapon_rows() + usize::from(!self.lines.is_empty())
-    }
-}
-
-/// A weapon's name without the count in front: `2× Heavy Bolter` is
-/// `Heavy Bolter`.
-fn weapon_base_name(name: &str) -> &str {
-    match name.split_once("× ") {
-        Some((count, rest)) if !count.is_empty() && count.chars().all(|c| c.is_ascii_digit()) => rest,
-        _ => name,
-    }
-}
-
-/// A unit's weapons grouped by name, in order: a weapon with several
-/// profile rows (a ranged and an assault one) is one group.
-fn weapon_groups(card: &UnitCard) -> Vec<(&str, Vec<&WeaponRow>)> {
-    let mut groups: Vec<(&str, Vec<&WeaponRow>)> = Vec::new();
-    for w in &card.weapons {
-        match groups.last_mut() {
-            Some((name, rows)) if *name == w.name.as_str() => rows.push(w),
-            _ => groups.push((w.name.as_str(), vec![w])),
-        }
-    }
-    groups
-}
-
-/// A weapon's rows as compared for sharing: range, firepower, notes and
-/// whether a refit put or changed the row (a refitted row of one unit is
-/// not the weapon another unit carries as written).
-type Profile<'a> = Vec<(&'a str, &'a str, &'a str, bool)>;
-
-fn profile<'a>(rows: &[&'a WeaponRow]) -> Profile<'a> {
-    rows.iter()
-        .map(|w| (w.range.as_str(), w.firepower.as_str(), w.notes.as_str(), w.refit))
-        .collect()
 }
 
 impl CribSheet {
@@ -476,85 +208,9 @@ impl CribSheet {
         super::netepic::NeGrid::new(&self.ne_units)
     }
 
-    /// The Epic units as one grid. A weapon profile is shared when at
-    /// least two datasheets carry it under one name (two cards of one
-    /// datasheet, fielded with different refits, do not make a weapon
-    /// shared: each prints its rows in full); when a name has two such
-    /// profiles (one with an anti-aircraft value), only the one more units
-    /// carry is shared, so `Shared: Twin Lascannon` always means one line
-    /// of the shared table; the other profile prints in full under each
-    /// unit.
-    pub fn grid(&self) -> CribGrid<'_> {
-        // (base name, profile) -> the datasheets carrying it and its first
-        // rows, in the order first seen.
-        let mut seen: Vec<(&str, Profile<'_>, Vec<&str>, Vec<&WeaponRow>)> = Vec::new();
-        for card in &self.units {
-            for (name, rows) in weapon_groups(card) {
-                let (base, p) = (weapon_base_name(name), profile(&rows));
-                let at = match seen.iter().position(|(n, q, _, _)| *n == base && *q == p) {
-                    Some(at) => at,
-                    None => {
-                        seen.push((base, p, Vec::new(), rows.clone()));
-                        seen.len() - 1
-                    }
-                };
-                if !seen[at].2.contains(&card.id.as_str()) {
-                    seen[at].2.push(card.id.as_str());
-                }
-            }
-        }
-        // The shared profile of each name: carried by two units or more,
-        // and by more units than any other profile of that name.
-        let mut shared_at: Vec<usize> = Vec::new();
-        for (at, (name, _, units, _)) in seen.iter().enumerate() {
-            let best = seen
-                .iter()
-                .enumerate()
-                .filter(|(_, (n, _, _, _))| n == name)
-                .max_by_key(|(i, (_, _, u, _))| (u.len(), std::cmp::Reverse(*i)))
-                .map(|(i, _)| i);
-            if units.len() >= 2 && best == Some(at) {
-                shared_at.push(at);
-            }
-        }
-        shared_at.sort_by_key(|&at| seen[at].0.to_lowercase());
-        let is_shared =
-            |base: &str, p: &Profile<'_>| shared_at.iter().any(|&at| seen[at].0 == base && seen[at].1 == *p);
-        let shared = shared_at
-            .iter()
-            .flat_map(|&at| seen[at].3.iter().copied())
-            .collect();
-        let units = self
-            .units
-            .iter()
-            .map(|card| {
-                let mut own = Vec::new();
-                let mut by_name = Vec::new();
-                for (name, rows) in weapon_groups(card) {
-                    if is_shared(weapon_base_name(name), &profile(&rows)) {
-                        by_name.push(name);
-                    } else {
-                        own.extend(rows);
-                    }
-                }
-                let mut lines: Vec<(&'static str, String)> = Vec::new();
-                if !card.notes.is_empty() {
-                    lines.push(("Notes: ", card.notes.join(", ")));
-                }
-                if let Some(critical) = &card.critical_hit {
-                    lines.push(("Critical hit: ", critical.clone()));
-                }
-                lines.extend(card.remarks.iter().map(|r| ("", r.clone())));
-                lines.extend(card.fielded.iter().map(|f| ("As fielded: ", f.clone())));
-                GridUnit {
-                    card,
-                    own,
-                    shared: by_name.join(", "),
-                    lines,
-                }
-            })
-            .collect();
-        CribGrid { shared, units }
+    /// The Epic units as one grid (see [`CribGrid`](super::epic::CribGrid)).
+    pub fn grid(&self) -> super::epic::CribGrid<'_> {
+        super::epic::CribGrid::new(&self.units)
     }
 }
 
@@ -704,8 +360,7 @@ impl FormationColumns {
 impl RosterSheet {
     /// The formations table's optional columns that some row fills.
     pub fn formation_columns(&self) -> FormationColumns {
-        let any =
-            |cell: fn(&FormationRow) -> &str| self.formations.iter().any(|f| !cell(f).trim().is_empty());
+        let any = |cell: fn(&FormationRow) -> &str| super::card::filled(self.formations.iter().map(cell));
         FormationColumns {
             units: any(|f| &f.units),
             upgrades: any(|f| &f.upgrades),
@@ -905,15 +560,20 @@ fn fielded_sheet(catalogue: &Catalogue, list: &ArmyList, resolved: &ResolvedUnit
     // The glossary follows the cards as fielded: a refit may
     // bring a term the stock datasheets do not use.
     let mut terms: BTreeSet<&'static str> = BTreeSet::new();
-    let fielding = !sheet.units.is_empty() || !sheet.ships.is_empty() || !sheet.ne_units.is_empty();
+    let notation = list.game.game().notation;
+    let ships = notation == crate::games::Notation::Ship;
+    let fielding =
+        !sheet.units.is_empty() || (ships && !sheet.cards.is_empty()) || !sheet.ne_units.is_empty();
     sheet.units = std::mem::take(&mut sheet.units)
         .into_iter()
         .flat_map(|card| fielded_units(catalogue, list, resolved, glossary, card, &mut terms))
         .collect();
-    sheet.ships = std::mem::take(&mut sheet.ships)
-        .into_iter()
-        .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
-        .collect();
+    if ships {
+        sheet.cards = std::mem::take(&mut sheet.cards)
+            .into_iter()
+            .flat_map(|card| fielded_ships(catalogue, list, resolved, card, &mut terms))
+            .collect();
+    }
     sheet.ne_units = std::mem::take(&mut sheet.ne_units)
         .into_iter()
         .flat_map(|card| fielded_ne_units(catalogue, list, resolved, card, &mut terms))
@@ -925,8 +585,10 @@ fn fielded_sheet(catalogue: &Catalogue, list: &ArmyList, resolved: &ResolvedUnit
             .map(GlossaryLine::from_entry)
             .collect();
     }
-    for card in &mut sheet.heresy_units {
-        card.fielded = fielded(list, resolved, &card.id);
+    if notation == crate::games::Notation::Heresy {
+        for card in &mut sheet.cards {
+            card.set_fielded(fielded(list, resolved, &card.id));
+        }
     }
     sheet
 }
@@ -1181,60 +843,51 @@ fn refit_value(value: &mut String, noun: &str) {
     value.push(')');
 }
 
-/// A printed card that a roster's refits change (`ShipCard`, `UnitCard`).
-trait RefitCard: Clone {
-    fn id(&self) -> &str;
-    /// The printed value of `stat`, where this kind of card has it.
-    fn value(&mut self, stat: Stat) -> Option<&mut String>;
-    /// Each weapon row's refit tag, and the card's "as fielded" lines.
-    fn refits(&mut self) -> (Vec<&mut bool>, &mut Vec<String>);
-}
-
-/// `RefitCard` for a card type whose fields are named alike, with how
-/// `Stat` picks its values.
-macro_rules! refit_card {
-    ($card:ty, $of:ident, $values:ident) => {
-        impl RefitCard for $card {
-            fn id(&self) -> &str {
-                &self.id
-            }
-
-            fn value(&mut self, stat: Stat) -> Option<&mut String> {
-                stat.$of(raw::$values!(self))
-            }
-
-            fn refits(&mut self) -> (Vec<&mut bool>, &mut Vec<String>) {
-                (
-                    self.weapons.iter_mut().map(|w| &mut w.refit).collect(),
-                    &mut self.fielded,
-                )
-            }
-        }
+/// The printed value of `stat` on `card`, where its kind of card has it.
+fn card_value(card: &mut Card, stat: Stat) -> Option<&mut String> {
+    let key = match stat {
+        // A ship's hull is printed as its kind, after its name.
+        Stat::Hull => return (card.look == Look::Ship).then_some(&mut card.kind),
+        Stat::Speed => StatKey::Speed,
+        Stat::Turns => StatKey::Turns,
+        Stat::Shields => StatKey::Shields,
+        Stat::Armour => StatKey::Armour,
+        Stat::Turrets => StatKey::Turrets,
+        Stat::Cc => StatKey::Cc,
+        Stat::Ff => StatKey::Ff,
     };
+    card.stat_mut(key)
 }
 
-refit_card!(ShipCard, of_ship, ship_values);
-refit_card!(UnitCard, of_epic, epic_values);
+/// Marks the weapon rows of `card` that `changed` says a refit put or
+/// changed, in the game's word for it (`noun`).
+fn mark_rows(card: &mut Card, changed: &[bool], noun: &'static str) {
+    for (row, &changed) in card.weapons.rows.iter_mut().zip(changed) {
+        if let Some(name) = row.first_mut() {
+            name.mark = changed.then_some(noun);
+        }
+    }
+}
 
 /// The cards of `card` as the roster fields it: one per distinct set of
 /// refits, each with its weapons and values as fielded. `field` applies
 /// changes (with the list's weapon choices for the unit) to its stock
 /// datasheet and prints the result; `None` where there is no datasheet.
-fn fielded_cards<C: RefitCard>(
+fn fielded_cards(
     list: &ArmyList,
     resolved: &ResolvedUnits,
-    card: C,
-    mut field: impl FnMut(&[&ProfileChange], &[String]) -> Option<Result<Applied<C>, String>>,
-) -> Vec<C> {
-    let (variants, total) = variants(list, resolved, card.id());
+    card: Card,
+    mut field: impl FnMut(&[&ProfileChange], &[String]) -> Option<Result<Applied<Card>, String>>,
+) -> Vec<Card> {
+    let (variants, total) = variants(list, resolved, &card.id);
     if variants.is_empty() {
         return vec![card];
     }
-    let optional = fielded::choices(list, card.id());
+    let optional = fielded::choices(list, &card.id);
     variants
         .iter()
         .map(|v| {
-            let changes = changes_for(list, &v.refits, card.id());
+            let changes = changes_for(list, &v.refits, &card.id);
             let applied = if changes.is_empty() {
                 None
             } else {
@@ -1243,11 +896,9 @@ fn fielded_cards<C: RefitCard>(
             let (mut out, failed) = match applied {
                 Some(Ok(applied)) => {
                     let mut out = applied.sheet;
-                    for (tag, &changed) in out.refits().0.into_iter().zip(&applied.changed_rows) {
-                        *tag = changed;
-                    }
+                    mark_rows(&mut out, &applied.changed_rows, list.game.game().upgrade_noun);
                     for stat in applied.changed_stats {
-                        if let Some(value) = out.value(stat) {
+                        if let Some(value) = card_value(&mut out, stat) {
                             refit_value(value, list.game.game().upgrade_noun);
                         }
                     }
@@ -1256,7 +907,8 @@ fn fielded_cards<C: RefitCard>(
                 Some(Err(e)) => (card.clone(), Some(e)),
                 None => (card.clone(), None),
             };
-            *out.refits().1 = refit_lines(list, v, total, out.id(), failed.as_deref());
+            let lines = refit_lines(list, v, total, &out.id, failed.as_deref());
+            out.set_fielded(lines);
             out
         })
         .collect()
@@ -1267,9 +919,9 @@ fn fielded_ships(
     catalogue: &Catalogue,
     list: &ArmyList,
     resolved: &ResolvedUnits,
-    card: ShipCard,
+    card: Card,
     terms: &mut BTreeSet<&'static str>,
-) -> Vec<ShipCard> {
+) -> Vec<Card> {
     let stock = catalogue.ship(list.game, &card.id);
     terms.extend(
         stock
@@ -1284,7 +936,7 @@ fn fielded_ships(
             applied.map(|sheet| {
                 let fielded = ship.with_data(sheet);
                 terms.extend(fielded.sheet().map(|s| s.glossary_ids()).unwrap_or_default());
-                ShipCard::new(&fielded)
+                super::ships::card(&fielded)
             })
         }))
     })
@@ -1297,9 +949,9 @@ fn fielded_units(
     list: &ArmyList,
     resolved: &ResolvedUnits,
     glossary: Option<&Glossary>,
-    card: UnitCard,
+    card: Card,
     terms: &mut BTreeSet<&'static str>,
-) -> Vec<UnitCard> {
+) -> Vec<Card> {
     let stock = catalogue.datasheet(list.game, &card.id);
     terms.extend(stock.map(|d| d.glossary_ids()).unwrap_or_default());
     fielded_cards(list, resolved, card, |changes, optional| {
@@ -1309,7 +961,7 @@ fn fielded_units(
             applied.map(|written| {
                 let fielded = sheet.with_written(written);
                 terms.extend(fielded.glossary_ids());
-                UnitCard::new(&fielded, glossary)
+                super::epic::card(&fielded, glossary)
             })
         }))
     })
@@ -1322,9 +974,9 @@ fn fielded_ne_units(
     catalogue: &Catalogue,
     list: &ArmyList,
     resolved: &ResolvedUnits,
-    card: super::netepic::NeUnitCard,
+    card: Card,
     terms: &mut BTreeSet<&'static str>,
-) -> Vec<super::netepic::NeUnitCard> {
+) -> Vec<Card> {
     let stock = catalogue.ne_unit(list.game, &card.id);
     let ids = |unit: Option<&crate::catalogue::NeUnit>| {
         unit.and_then(|u| u.sheet())
@@ -1352,7 +1004,7 @@ fn fielded_ne_units(
                 Some(applied) => {
                     let fielded = unit.with_data(applied.sheet);
                     terms.extend(ids(Some(&fielded)));
-                    let mut out = super::netepic::NeUnitCard::new(&fielded);
+                    let mut out = super::netepic::card(&fielded);
                     super::netepic::as_bought(&mut out, several.then_some((v.by, total)));
                     for (upgrade, count) in refit_counts(resolved, &unit.data.id, list, v) {
                         let chosen: Vec<&String> = changes_for(list, &[upgrade], &card.id)
@@ -1412,7 +1064,8 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
     if let Some(first) = roster.header.allies.first() {
         roster.entries.truncate(first.first);
     }
-    let (army, _) = crate::resolve::resolve(&roster, list);
+    let lines = crate::games::registry::ruleset(list.game).formation_lines();
+    let (army, _) = crate::resolve::resolve(&roster, list, lines);
     let formations: Vec<Vec<(usize, i64)>> = army
         .formations
         .iter()
@@ -1452,12 +1105,12 @@ fn resolve_units(checked: &Checked<'_>) -> Option<ResolvedUnits> {
                 .get(f.formation)
                 .map(|lf| lf.units.iter().map(|&(u, _)| u).collect())
                 .unwrap_or_default();
-            if f.titans.is_empty() {
+            if f.parts.is_empty() {
                 let counts = counted(&f.upgrades);
                 let refits = counts.iter().map(|&(u, _)| u).collect();
                 return vec![((own, refits), counts)];
             }
-            f.titans
+            f.parts
                 .iter()
                 .flat_map(|t| {
                     let counts = counted(&t.upgrades);
@@ -1497,102 +1150,4 @@ fn describe_units(catalogue: &Catalogue, list: Option<&ArmyList>, units: &[(usiz
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{CribSheet, UnitCard, WeaponRow};
-
-    fn card(id: &str, weapons: &[(&str, bool)]) -> UnitCard {
-        UnitCard {
-            id: id.into(),
-            name: id.into(),
-            unit_type: "AV".into(),
-            type_name: "Armoured Vehicle".into(),
-            speed: "20cm".into(),
-            armour: "4+".into(),
-            cc: "6+".into(),
-            ff: "5+".into(),
-            weapons: weapons
-                .iter()
-                .map(|&(name, refit)| WeaponRow {
-                    name: name.into(),
-                    range: "45cm".into(),
-                    firepower: "AT5+".into(),
-                    notes: String::new(),
-                    expanded: Vec::new(),
-                    refit,
-                })
-                .collect(),
-            notes: Vec::new(),
-            critical_hit: None,
-            remarks: Vec::new(),
-            fielded: Vec::new(),
-        }
-    }
-
-    fn sheet(units: Vec<UnitCard>) -> CribSheet {
-        CribSheet {
-            units,
-            ..CribSheet::default()
-        }
-    }
-
-    #[test]
-    fn a_refit_row_is_not_the_plain_row_of_another_unit() {
-        // Same name and profile, but one unit's row is a refit: both print
-        // in full under their units, nothing is shared.
-        let s = sheet(vec![
-            card("a", &[("Lascannon", true)]),
-            card("b", &[("Lascannon", false)]),
-        ]);
-        let grid = s.grid();
-        assert!(grid.shared.is_empty());
-        assert!(grid.units.iter().all(|u| u.own.len() == 1 && u.shared.is_empty()));
-        // Two plain rows of two datasheets are one shared weapon.
-        let s = sheet(vec![
-            card("a", &[("Lascannon", false)]),
-            card("b", &[("Lascannon", false)]),
-        ]);
-        let grid = s.grid();
-        assert_eq!(grid.shared.len(), 1);
-        assert!(
-            grid.units
-                .iter()
-                .all(|u| u.own.is_empty() && u.shared == "Lascannon")
-        );
-        // Two refit rows of two datasheets are one shared weapon, tagged.
-        let s = sheet(vec![
-            card("a", &[("Lascannon", true)]),
-            card("b", &[("Lascannon", true)]),
-        ]);
-        let grid = s.grid();
-        assert_eq!(grid.shared.len(), 1);
-        assert!(grid.shared[0].refit);
-    }
-
-    #[test]
-    fn two_cards_of_one_datasheet_share_nothing() {
-        let s = sheet(vec![
-            card("a", &[("Lascannon", false)]),
-            card("a", &[("Lascannon", false)]),
-        ]);
-        let grid = s.grid();
-        assert!(grid.shared.is_empty());
-        assert!(grid.units.iter().all(|u| u.own.len() == 1));
-    }
-
-    #[test]
-    fn glossary_names_take_the_written_parameter() {
-        assert_eq!(
-            super::with_parameter("Titan Killer (x)", "TK(D3)"),
-            "Titan Killer (D3)"
-        );
-        assert_eq!(super::with_parameter("Titan Killer (x)", "TK"), "Titan Killer");
-        assert_eq!(
-            super::with_parameter("Extra Attacks (+x)", "EA(+1)"),
-            "Extra Attacks (+1)"
-        );
-        assert_eq!(super::with_parameter("Macro-weapon", "MW"), "Macro-weapon");
-    }
 }

@@ -9,8 +9,7 @@ use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{AnySheet, Datasheet, SfShip, Ship};
 use crate::notation::Part;
 use crate::notation::ship::ShipPart;
-use crate::print::ships::ShipCard;
-use crate::print::view::{UnitCard, type_name};
+use crate::print::card::{Card, Column, LineKey, WeaponTable};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -71,36 +70,17 @@ pub fn sheet(sheet: AnySheet<'_>, list_name: &str, glossary: Option<&Glossary>) 
 
 /// One datasheet as a small table, then the glossary of what it uses.
 fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = UnitCard::new(sheet, glossary);
+    let card = crate::print::epic::card(sheet, glossary);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{} ({list_name}): {}, {}",
-        card.name,
-        card.unit_type,
-        type_name(sheet.unit_type)
+        card.name, card.kind, card.kind_name
     );
-    let _ = writeln!(
-        out,
-        "  Speed {}   Armour {}   CC {}   FF {}",
-        card.speed, card.armour, card.cc, card.ff
-    );
-    if !card.weapons.is_empty() {
-        let rows = card
-            .weapons
-            .iter()
-            .map(|w| cells([w.name.as_str(), &w.range, &w.firepower, &w.notes]))
-            .collect();
-        write_table(&mut out, &["Weapon", "Range", "Firepower", "Notes"], rows);
-    }
-    if !card.notes.is_empty() {
-        let _ = writeln!(out, "  Notes: {}", card.notes.join(", "));
-    }
-    if let Some(critical) = &card.critical_hit {
-        let _ = writeln!(out, "  Critical hit: {critical}");
-    }
-    for remark in &card.remarks {
-        let _ = writeln!(out, "  {remark}");
+    let _ = writeln!(out, "  {}", card.stats_joined("   "));
+    write_weapons(&mut out, &card.weapons, Column::heading);
+    for line in card.lines() {
+        let _ = writeln!(out, "  {}{}", line.label(), line.text());
     }
     if card.has_missing() {
         let _ = writeln!(out, "  ? marks a value the sources do not give.");
@@ -138,41 +118,52 @@ pub fn sf_notation(
 /// One Space Fleet datasheet as a small table, then the glossary of what
 /// it uses.
 fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = crate::print::space_fleet::SfShipCard::new(ship);
+    let card = crate::print::space_fleet::card(ship);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({list_name})", card.name);
-    let stats: Vec<String> = card.stats.iter().map(|(l, v)| format!("{l} {v}")).collect();
-    if !stats.is_empty() {
-        let _ = writeln!(out, "  {}", stats.join("   "));
+    if !card.stats.is_empty() {
+        let _ = writeln!(out, "  {}", stats(&card));
     }
-    if !card.weapons.is_empty() {
-        let head = card.header();
-        let head: Vec<&str> = head.iter().map(String::as_str).collect();
-        let rows = card
-            .weapons
-            .iter()
-            .map(|w| {
-                let mut row = vec![w.name.clone(), w.arc.clone()];
-                row.extend(w.dice.iter().cloned());
-                row
-            })
-            .collect();
-        write_table(&mut out, &head, rows);
-    }
-    for line in &card.critical {
+    write_weapons(&mut out, &card.weapons, Column::heading);
+    for line in card.items(LineKey::CriticalDamage) {
         let _ = writeln!(out, "  Critical {line}");
     }
-    for note in &card.notes {
-        let _ = writeln!(out, "  Note: {note}");
-    }
-    for fault in &card.faults {
-        let _ = writeln!(out, "  Source fault: {fault}");
-    }
+    write_notes_and_faults(&mut out, &card);
     write_glossary_lines(
         &mut out,
         crate::print::space_fleet::glossary_lines(glossary, &[ship]),
     );
     out
+}
+
+/// A card's stat line, three spaces apart: `Speed 4   Damage 8`.
+fn stats(card: &Card) -> String {
+    card.stats_joined("   ")
+}
+
+/// A card's weapons table, if it has weapons, under the headings `head`
+/// gives.
+fn write_weapons(out: &mut String, table: &WeaponTable, head: fn(&Column) -> &str) {
+    if table.rows.is_empty() {
+        return;
+    }
+    let heads: Vec<&str> = table.columns.iter().map(head).collect();
+    let rows = table
+        .rows
+        .iter()
+        .map(|row| row.iter().map(|c| c.text.clone()).collect())
+        .collect();
+    write_table(out, &heads, rows);
+}
+
+/// A ship card's notes and the source's faults, a line each.
+fn write_notes_and_faults(out: &mut String, card: &Card) {
+    for note in card.items(LineKey::Notes) {
+        let _ = writeln!(out, "  Note: {note}");
+    }
+    for fault in card.items(LineKey::SourceFault) {
+        let _ = writeln!(out, "  Source fault: {fault}");
+    }
 }
 
 /// NetEpic notation part by part.
@@ -192,29 +183,17 @@ pub fn ne_notation(
 /// One NetEpic datasheet: its characteristics, weapons, abilities, the
 /// army book's rules and faults, then the glossary of what it uses.
 fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = crate::print::netepic::NeUnitCard::new(unit);
+    let card = crate::print::netepic::card(unit);
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.class);
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.kind);
     let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
-    if !card.weapons.is_empty() {
-        let rows = card
-            .weapons
-            .iter()
-            .map(|w| cells([w.name.as_str(), &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes]))
-            .collect();
-        write_table(
-            &mut out,
-            &["Weapon", "Range", "Attacks", "To hit", "TSM", "Notes"],
-            rows,
-        );
+    write_weapons(&mut out, &card.weapons, Column::heading);
+    for key in [LineKey::Abilities, LineKey::ArmyBookRules] {
+        for line in card.lines().filter(|l| l.key == Some(key)) {
+            let _ = writeln!(out, "  {}{}", line.label(), line.text());
+        }
     }
-    if !card.abilities.is_empty() {
-        let _ = writeln!(out, "  Abilities: {}", card.abilities.join(", "));
-    }
-    if !card.rules.is_empty() {
-        let _ = writeln!(out, "  Army book rules: {}", card.rules.join(", "));
-    }
-    for fault in &card.faults {
+    for fault in card.items(LineKey::SourceFault) {
         let _ = writeln!(out, "  Source fault: {fault}");
     }
     write_glossary_lines(&mut out, crate::print::netepic::glossary_lines(glossary, &[unit]));
@@ -223,31 +202,15 @@ fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&G
 
 /// One ship datasheet as a small table, then the glossary of what it uses.
 fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = ShipCard::new(ship);
+    let card = crate::print::ships::card(ship);
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.hull);
-    let _ = writeln!(
-        out,
-        "  Speed {}   Turns {}   Shields {}   Armour {}   Turrets {}",
-        card.speed, card.turns, card.shields, card.armour, card.turrets
-    );
-    if !card.weapons.is_empty() {
-        let rows = card
-            .weapons
-            .iter()
-            .map(|w| cells([w.name.as_str(), w.reach(), &w.firepower, &w.arc]))
-            .collect();
-        write_table(&mut out, &["Weapon", "Range or craft", "Firepower", "Arc"], rows);
-    }
-    if card.weapons.is_empty() {
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.kind);
+    let _ = writeln!(out, "  {}", stats(&card));
+    write_weapons(&mut out, &card.weapons, Column::heading);
+    if card.weapons.rows.is_empty() {
         let _ = writeln!(out, "  Weapons: {}", crate::print::card::NOT_IN_SOURCES);
     }
-    for note in &card.notes {
-        let _ = writeln!(out, "  Note: {note}");
-    }
-    for fault in &card.faults {
-        let _ = writeln!(out, "  Source fault: {fault}");
-    }
+    write_notes_and_faults(&mut out, &card);
     write_glossary_lines(&mut out, crate::print::ships::glossary_lines(glossary, &[ship]));
     out
 }
@@ -264,36 +227,17 @@ pub fn heresy_notation(
 /// One Heresy datasheet: its stat line, a weapon table, its skills, then
 /// the glossary of what it uses.
 fn heresy_unit(unit: &crate::catalogue::HeresyUnit, list_name: &str, glossary: Option<&Glossary>) -> String {
-    let card = crate::print::heresy::HeresyCard::new(unit);
+    let card = crate::print::heresy::card(unit);
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.propulsion);
+    let _ = writeln!(out, "{} ({list_name}): {}", card.name, card.kind);
     let _ = writeln!(out, "  {}", card.stats_line().replace(" · ", "   "));
-    if !card.weapons.is_empty() {
-        let rows = card
-            .weapons
-            .iter()
-            .map(|w| {
-                cells([
-                    w.name.as_str(),
-                    &w.range,
-                    &w.penetration,
-                    &w.firepower,
-                    &w.weapon_type,
-                    &w.mount,
-                ])
-            })
-            .collect();
-        write_table(
-            &mut out,
-            &["Weapon", "Range", "Pen.", "FP", "Type", "Mount"],
-            rows,
-        );
+    write_weapons(&mut out, &card.weapons, Column::short);
+    let skills: Vec<&str> = card.items(LineKey::Skills).map(String::as_str).collect();
+    if !skills.is_empty() {
+        let _ = writeln!(out, "  Skills: {}", skills.join(", "));
     }
-    if !card.skills.is_empty() {
-        let _ = writeln!(out, "  Skills: {}", card.skills.join(", "));
-    }
-    for note in &card.notes {
-        let _ = writeln!(out, "  {note}");
+    for note in card.lines().filter(|l| l.key.is_none()) {
+        let _ = writeln!(out, "  {}", note.text());
     }
     if card.has_missing() {
         let _ = writeln!(out, "  ? marks a value the list does not give.");
@@ -302,11 +246,6 @@ fn heresy_unit(unit: &crate::catalogue::HeresyUnit, list_name: &str, glossary: O
         write_glossary_entries(&mut out, glossary, sheet.glossary_ids());
     }
     out
-}
-
-/// Owned cells of one table row.
-fn cells<const N: usize>(row: [&str; N]) -> Vec<String> {
-    row.iter().map(|c| (*c).to_owned()).collect()
 }
 
 /// A weapon table as every `explain` card prints it: indented two spaces,

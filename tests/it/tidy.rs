@@ -50,6 +50,49 @@ fn macro_paths_are_imports() {
     }
 }
 
+/// The shared stages that read every game's rosters: `resolve` and
+/// `validate`, with their child modules.
+const SHARED_STAGES: &[&str] = &["src/resolve", "src/validate"];
+
+/// The shared stages name no game: neither a game's folder (`netepic`,
+/// `heresy`...) nor a game's own words (`titan`) in their code. What a game
+/// adds reaches them through its ruleset (`Ruleset::formation_lines`).
+#[test]
+fn the_shared_stages_name_no_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root.join("src"), root, &mut files);
+    let games: Vec<String> = std::fs::read_dir(root.join("src/games"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(games.iter().any(|g| g == "netepic"), "{games:?}");
+    let (kept, lexed) = non_test_code(&files);
+    let mut problems = Vec::new();
+    for &i in &kept {
+        let file = &files[i].0;
+        let shared = SHARED_STAGES
+            .iter()
+            .any(|stage| file == &format!("{stage}.rs") || file.starts_with(&format!("{stage}/")));
+        if !shared {
+            continue;
+        }
+        for token in &lexed[i].0 {
+            let Tok::Ident(word) = &token.tok else { continue };
+            if games.contains(word) || word.to_lowercase().contains("titan") {
+                problems.push(format!("{file}:{}: `{word}`", token.line));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "the shared stages name a game (move the code into the game's folder, behind its ruleset):\n\n{}",
+        problems.join("\n")
+    );
+}
+
 #[test]
 fn no_import_cycles() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

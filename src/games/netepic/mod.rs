@@ -10,6 +10,7 @@
 
 pub mod allies;
 pub mod ruleset;
+pub mod titans;
 
 use super::GameId;
 use super::{Game, Notation};
@@ -40,6 +41,10 @@ pub const GAME: Game = Game {
 /// titan of a battle group is rounded up to 50 points on its own, then
 /// added, and is worth victory points for its own cost.
 pub const TITAN_BATTLE_GROUPS: &str = "titan battle groups";
+
+/// The word that starts the line of a titan under a card of several
+/// titans: `Titan: Volcano Cannon, Chain Fist` (read by `titans`).
+pub const TITAN_LINE: &str = "Titan";
 
 /// Victory points needed to win for an army of `points` (core rules 1.1,
 /// lines 154-160): 30 at 1,000 points and 5 more for every further 1,000

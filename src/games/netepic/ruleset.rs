@@ -1,14 +1,20 @@
-//! NetEpic Gold's ruleset: the army rules over its forces (variants, share
-//! caps, allies) and its cards' break points and victory points.
+//! NetEpic Gold's ruleset: the titans of a card armed on lines of their
+//! own, the army rules over its forces (variants, share caps, allies) and
+//! its cards' break points and victory points.
 
-use super::allies;
+use super::{allies, titans};
 use crate::check::summary::{ArmySummary, GameFacts};
 use crate::diagnostic::Diagnostic;
 use crate::games::ruleset::{Force, Forces, Ruleset};
+use crate::resolve::FormationLines;
 
 pub struct NetEpic;
 
 impl Ruleset for NetEpic {
+    fn formation_lines(&self) -> &dyn FormationLines {
+        &titans::TitanLines
+    }
+
     fn check_forces(&self, forces: &Forces<'_>, diagnostics: &mut Vec<Diagnostic>) {
         allies::army_rules(
             forces.file,

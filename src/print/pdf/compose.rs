@@ -4,11 +4,11 @@
 use super::Pdf;
 use super::fonts::*;
 use super::layout::*;
-use crate::print::card::NOT_IN_SOURCES;
+use crate::print::card::{Card, Cell, Column, LineKey, Look};
+use crate::print::epic::{self, CribGrid};
 use crate::print::netepic::{CardsView, NeGrid, WEAPON_COLUMNS};
-use crate::print::ships::{FleetView, ShipCard};
-use crate::print::space_fleet::SfShipCard;
-use crate::print::view::{ArmyRule, CribGrid, CribSheet, RosterSheet, WeaponRow};
+use crate::print::ships::FleetView;
+use crate::print::view::{ArmyRule, CribSheet, RosterSheet};
 use crate::print::{Paper, PrintError};
 
 fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut Vec<Block>) {
@@ -22,14 +22,8 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
     if !sheet.units.is_empty() {
         epic_grid_blocks(&sheet.grid(), blocks);
     }
-    for ship in &sheet.ships {
-        blocks.push(Block::Keep(ship_card(ship)));
-    }
-    for unit in &sheet.heresy_units {
-        blocks.push(Block::Keep(heresy_card(unit)));
-    }
-    for ship in &sheet.sf_ships {
-        blocks.push(Block::Keep(sf_ship_card(ship)));
+    for card in &sheet.cards {
+        blocks.push(Block::Keep(sheet_card(card)));
     }
     if !sheet.ne_units.is_empty() {
         ne_grid_blocks(&sheet.ne_grid(), fonts, text_width, blocks);
@@ -78,23 +72,21 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
     }
 }
 
-/// Epic units as one grid (see `view::CribGrid`): the shared weapons in
+/// Epic units as one grid (see `epic::CribGrid`): the shared weapons in
 /// two side-by-side columns, then a row group per unit.
 fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
-    let weapon_cells = |w: &WeaponRow, col: usize| {
-        vec![
-            cell(col, 1, refit_name(&w.name, w.refit.then_some("upgrade"))),
-            cell(col + 1, 1, vec![plain(w.range.clone())]),
-            cell(col + 2, 1, vec![plain(w.firepower.clone())]),
-            cell(col + 3, 1, vec![plain(w.notes.clone())]),
-        ]
+    let weapon_cells = |w: &[Cell], col: usize| -> Vec<GridCell> {
+        (w.iter().enumerate())
+            .map(|(i, c)| cell(col + i, 1, refit_name(&c.text, c.mark)))
+            .collect()
     };
     if !grid.shared.is_empty() {
         blocks.push(Block::Heading("Shared weapons".into()));
         // Split in two near the middle, between two weapons rather than
         // between the profiles of one.
         let mut half = grid.shared.len().div_ceil(2);
-        while half < grid.shared.len() && half > 0 && grid.shared[half].name == grid.shared[half - 1].name {
+        let name = |i: usize| grid.shared[i].first().map(|c| c.text.as_str());
+        while half < grid.shared.len() && half > 0 && name(half) == name(half - 1) {
             half += 1;
         }
         let (first, second) = grid.shared.split_at(half);
@@ -111,10 +103,9 @@ fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
             .collect();
         blocks.push(Block::Grid(Grid {
             widths: vec![0.2, 0.07, 0.135, 0.095, 0.2, 0.07, 0.135, 0.095],
-            header: ["Weapon", "Range", "Firepower", "Notes"]
-                .repeat(2)
-                .into_iter()
-                .map(String::from)
+            header: (epic::WEAPON_COLUMNS.iter())
+                .chain(&epic::WEAPON_COLUMNS)
+                .map(|c| c.heading().to_string())
                 .collect(),
             groups: rows,
             ruled: true,
@@ -134,17 +125,12 @@ fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
             if rows.is_empty() {
                 rows.push(vec![cell(6, 4, Vec::new())]);
             }
-            let stats = [
-                (0, vec![bold(c.name.clone())]),
-                (1, vec![plain(c.unit_type.clone())]),
-                (2, vec![plain(c.speed.clone())]),
-                (3, vec![plain(c.armour.clone())]),
-                (4, vec![plain(c.cc.clone())]),
-                (5, vec![plain(c.ff.clone())]),
-            ];
+            let stats = std::iter::once(vec![bold(c.name.clone())])
+                .chain(std::iter::once(vec![plain(c.kind.clone())]))
+                .chain(c.stats.iter().map(|(_, v)| vec![plain(v.clone())]));
             let down = rows.len();
             if let Some(first) = rows.first_mut() {
-                let stats = stats.into_iter().map(|(col, runs)| GridCell {
+                let stats = stats.enumerate().map(|(col, runs)| GridCell {
                     rows: down,
                     ..cell(col, 1, runs)
                 });
@@ -157,7 +143,7 @@ fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
                         runs.push(plain(" · "));
                     }
                     if !label.is_empty() {
-                        runs.push(bold(*label));
+                        runs.push(bold(label.clone()));
                     }
                     runs.push(plain(text.clone()));
                 }
@@ -168,20 +154,11 @@ fn epic_grid_blocks(grid: &CribGrid<'_>, blocks: &mut Vec<Block>) {
         .collect();
     blocks.push(Block::Grid(Grid {
         widths: vec![0.175, 0.06, 0.08, 0.075, 0.04, 0.04, 0.18, 0.065, 0.135, 0.15],
-        header: [
-            "Unit",
-            "Type",
-            "Speed",
-            "Armour",
-            "CC",
-            "FF",
-            "Weapon",
-            "Range",
-            "Firepower",
-            "Notes",
-        ]
-        .map(String::from)
-        .to_vec(),
+        header: std::iter::once(Column::Unit.heading())
+            .chain(epic::STATS.iter().map(|k| k.heading()))
+            .chain(epic::WEAPON_COLUMNS.iter().map(Column::heading))
+            .map(String::from)
+            .collect(),
         groups,
         ruled: true,
         size: BODY,
@@ -222,83 +199,33 @@ fn refit_name(name: &str, mark: Option<&str>) -> Vec<Run> {
     cell
 }
 
-/// A ship datasheet: a bar with the characteristics, the weapon table,
-/// notes and the source's faults, kept on one page.
-fn ship_card(ship: &ShipCard) -> Vec<Block> {
+/// Any datasheet's card (see `card::Card`): a bar with its name, its kind
+/// and its stat line, the weapons table, then its lines (notes, skills,
+/// faults, what the roster fielded), kept on one page.
+fn sheet_card(c: &Card) -> Vec<Block> {
+    let mut left = vec![bold(c.name.clone())];
+    if !c.kind.is_empty() {
+        // A ship's hull stands apart from its name; a unit's kind follows.
+        let gap = match c.look {
+            Look::Ship => "  ",
+            Look::Unit => " ",
+        };
+        left.push(plain(format!("{gap}{}", c.kind)));
+    }
     let mut card = vec![Block::Bar {
-        left: vec![bold(ship.name.clone()), plain(format!("  {}", ship.hull))],
-        right: format!(
-            "Speed {} · Turns {} · Shields {} · Armour {} · Turrets {}",
-            ship.speed, ship.turns, ship.shields, ship.armour, ship.turrets
-        ),
+        left,
+        right: c.stats_line(),
     }];
-    if !ship.weapons.is_empty() {
+    let table = &c.weapons;
+    if !table.rows.is_empty() {
         card.push(Block::Table(Table {
-            widths: crate::print::ships::WEAPON_WIDTHS.to_vec(),
-            header: ["Weapon", "Range or craft", "Firepower", "Arc"]
-                .map(String::from)
-                .to_vec(),
-            rows: ship
-                .weapons
+            widths: table.widths.clone(),
+            header: table.headings().into_iter().map(String::from).collect(),
+            rows: table
+                .rows
                 .iter()
-                .map(|w| Row {
-                    cells: vec![
-                        refit_name(&w.name, w.refit.then_some("refit")),
-                        vec![plain(w.reach().to_string())],
-                        vec![plain(w.firepower.clone())],
-                        vec![plain(w.arc.clone())],
-                    ],
-                    bold: false,
-                })
-                .collect(),
-            right: Vec::new(),
-            borders: true,
-        }));
-    } else {
-        // Every ship has weapons: none listed means the sources lost them.
-        card.push(Block::Boxed(vec![bold("Weapons: "), plain(NOT_IN_SOURCES)]));
-    }
-    if !ship.notes.is_empty() {
-        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
-    }
-    for fault in &ship.faults {
-        card.push(Block::Boxed(vec![
-            bold("Source fault: "),
-            plain(crate::diagnostic::quoted(fault)),
-        ]));
-    }
-    for f in &ship.fielded {
-        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
-    }
-    card.push(Block::Gap(6.0));
-    card
-}
-
-/// A Heresy datasheet: a bar with the stat line, the weapon table, the
-/// skills and notes, kept on one page.
-fn heresy_card(unit: &crate::print::heresy::HeresyCard) -> Vec<Block> {
-    let mut card = vec![Block::Bar {
-        left: vec![bold(unit.name.clone()), plain(format!(" {}", unit.propulsion))],
-        right: unit.stats_line(),
-    }];
-    if !unit.weapons.is_empty() {
-        card.push(Block::Table(Table {
-            widths: crate::print::heresy::WEAPON_WIDTHS.to_vec(),
-            header: ["Weapon", "Range", "Penetration", "Firepower", "Type", "Mount"]
-                .map(String::from)
-                .to_vec(),
-            rows: unit
-                .weapons
-                .iter()
-                .map(|w| Row {
-                    cells: vec![
-                        vec![plain(w.name.clone())],
-                        vec![plain(w.range.clone())],
-                        vec![plain(w.penetration.clone())],
-                        vec![plain(w.firepower.clone())],
-                        vec![plain(w.weapon_type.clone())],
-                        vec![plain(w.mount.clone())],
-                    ],
+                .map(|row| Row {
+                    cells: row.iter().map(|cell| refit_name(&cell.text, cell.mark)).collect(),
                     bold: false,
                 })
                 .collect(),
@@ -306,61 +233,14 @@ fn heresy_card(unit: &crate::print::heresy::HeresyCard) -> Vec<Block> {
             borders: true,
         }));
     }
-    if !unit.skills.is_empty() {
-        card.push(Block::Boxed(vec![
-            bold("Skills: "),
-            plain(unit.skills.join(", ")),
-        ]));
-    }
-    for note in &unit.notes {
-        card.push(Block::Boxed(vec![plain(note.clone())]));
-    }
-    for f in &unit.fielded {
-        card.push(Block::Boxed(vec![bold("As fielded: "), plain(f.clone())]));
-    }
-    card.push(Block::Gap(6.0));
-    card
-}
-
-/// A Space Fleet datasheet: a bar with the characteristics, the weapon
-/// table with a dice column per range band, the critical damage table,
-/// notes and the source's faults, kept on one page.
-fn sf_ship_card(ship: &SfShipCard) -> Vec<Block> {
-    let mut card = vec![Block::Bar {
-        left: vec![bold(ship.name.clone())],
-        right: ship.stats_line(),
-    }];
-    if !ship.weapons.is_empty() {
-        card.push(Block::Table(Table {
-            widths: ship.widths(),
-            header: ship.header(),
-            rows: ship
-                .weapons
-                .iter()
-                .map(|w| {
-                    let mut cells = vec![vec![plain(w.name.clone())], vec![plain(w.arc.clone())]];
-                    cells.extend(w.dice.iter().map(|d| vec![plain(d.clone())]));
-                    Row { cells, bold: false }
-                })
-                .collect(),
-            right: Vec::new(),
-            borders: true,
-        }));
-    }
-    if !ship.critical.is_empty() {
-        card.push(Block::Boxed(vec![
-            bold("Critical damage: "),
-            plain(ship.critical.join("; ")),
-        ]));
-    }
-    if !ship.notes.is_empty() {
-        card.push(Block::Boxed(vec![bold("Notes: "), plain(ship.notes.join(" "))]));
-    }
-    for fault in &ship.faults {
-        card.push(Block::Boxed(vec![
-            bold("Source fault: "),
-            plain(crate::diagnostic::quoted(fault)),
-        ]));
+    let no_weapons = c.no_weapons.iter().filter(|_| table.rows.is_empty());
+    for line in no_weapons.chain(c.lines()) {
+        let mut runs = Vec::new();
+        if line.key.is_some() {
+            runs.push(bold(line.label()));
+        }
+        runs.push(plain(line.text()));
+        card.push(Block::Boxed(runs));
     }
     card.push(Block::Gap(6.0));
     card
@@ -384,12 +264,11 @@ fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mu
             let c = u.card;
             let mut rows: Vec<Vec<GridCell>> = c
                 .weapons
+                .rows
                 .iter()
                 .map(|w| {
-                    [&w.name, &w.range, &w.attacks, &w.to_hit, &w.tsm, &w.notes]
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, text)| cell(weapons + i, 1, vec![plain(text.clone())]))
+                    (w.iter().enumerate())
+                        .map(|(i, text)| cell(weapons + i, 1, vec![plain(text.text.clone())]))
                         .collect()
                 })
                 .collect();
@@ -409,11 +288,11 @@ fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mu
                 first.splice(0..0, std::iter::once(name).chain(stats));
             }
             let mut runs = Vec::new();
-            for (i, (label, text)) in u.notes.iter().enumerate() {
+            for (i, (key, text)) in u.notes.iter().enumerate() {
                 if i > 0 {
                     runs.push(plain(" · "));
                 }
-                runs.push(bold(*label));
+                runs.push(bold(format!("{}: ", key.label())));
                 runs.push(plain(text.clone()));
             }
             rows.push(vec![cell(1, columns - 1, runs)]);
@@ -421,7 +300,10 @@ fn ne_grid_blocks(grid: &NeGrid<'_>, fonts: &Fonts, text_width: f32, blocks: &mu
                 rows.push(vec![cell(
                     1,
                     columns - 1,
-                    vec![bold("Source fault: "), plain(fault.clone())],
+                    vec![
+                        bold(format!("{}: ", LineKey::SourceFault.label())),
+                        plain(fault.clone()),
+                    ],
                 )]);
             }
             rows
