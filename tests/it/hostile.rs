@@ -888,7 +888,11 @@ fn hostile_numbers_in_list_files_are_bounded() {
             .unwrap_or_else(|| panic!("{file}: no {from:?} after {before:?}"));
         let line = text[..at].lines().count().max(1) + usize::from(text[..at].ends_with('\n'));
         *text = format!("{}{to}{}", &text[..at], &text[at + from.len()..]);
-        let name = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+        let name = Path::new(file)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         places.push((format!("{name}:{line}:"), says));
     }
     for (file, text) in &texts {
@@ -901,7 +905,9 @@ fn hostile_numbers_in_list_files_are_bounded() {
     // Each message is followed by its place on the next line.
     let lines: Vec<&str> = out.lines().collect();
     for (place, says) in places {
-        let found = lines.windows(2).any(|w| w[0].contains(says) && w[1].contains(&place));
+        let found = lines
+            .windows(2)
+            .any(|w| w[0].contains(says) && w[1].contains(&place));
         assert!(found, "no {says:?} at {place}: {}", head(&out));
     }
     // An event's points limit too.
