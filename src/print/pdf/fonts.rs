@@ -2,7 +2,7 @@
 //! character, and embedded as a subset of the characters a document draws.
 
 use crate::print::PrintError;
-use printpdf::{FontId, Op, ParsedFont, PdfFontHandle, PdfPage, TextItem};
+use printpdf::ParsedFont;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -85,6 +85,24 @@ impl Face {
         }
     }
 
+    /// The advances of `text` summed, in font units. Every advance is a
+    /// whole number, so the sum is exact whatever the order (below 2^24);
+    /// ASCII, most of what is measured, is read from the table by byte.
+    pub(super) fn advance_sum(&self, text: &str) -> f32 {
+        if text.is_ascii() {
+            let mut units: u32 = 0;
+            let mut missing: u32 = 0;
+            for &b in text.as_bytes() {
+                match self.advances.get(usize::from(b)) {
+                    Some(&w) if w != NO_GLYPH => units += u32::from(w),
+                    _ => missing += 1,
+                }
+            }
+            return units as f32 + missing as f32 * self.fallback;
+        }
+        text.chars().map(|c| self.advance(c)).sum()
+    }
+
     pub(super) fn has(&self, c: char) -> bool {
         match self.prepared(c) {
             Some(w) => w != NO_GLYPH,
@@ -114,8 +132,7 @@ impl Fonts {
 
     pub(super) fn width(&self, text: &str, bold: bool, size: f32) -> f32 {
         let face = self.face(bold);
-        let advance: f32 = text.chars().map(|c| face.advance(c)).sum();
-        advance / face.units * size
+        face.advance_sum(text) / face.units * size
     }
 
     /// Whether the font (either weight) can show `c`.
@@ -124,27 +141,64 @@ impl Fonts {
     }
 }
 
-/// The characters the pages draw in each font: regular first, then bold.
-pub(super) fn used_chars(pages: &[PdfPage], regular: &FontId) -> [BTreeSet<char>; 2] {
-    let mut used: [BTreeSet<char>; 2] = Default::default();
-    let mut weight = 0;
-    for op in pages.iter().flat_map(|page| &page.ops) {
-        match op {
-            Op::SetFont {
-                font: PdfFontHandle::External(id),
-                ..
-            } => weight = usize::from(id != regular),
-            Op::ShowText { items } => {
-                for item in items {
-                    if let TextItem::Text(text) = item {
-                        used[weight].extend(text.chars());
-                    }
-                }
+/// The characters a document draws in one weight: those below
+/// [`TABLE`] as bits (most of them, and the set a common subset has),
+/// the others in a set.
+#[derive(Debug, Default)]
+pub(super) struct UsedChars {
+    low: [u64; LOW_WORDS],
+    other: BTreeSet<char>,
+}
+
+const LOW_WORDS: usize = (TABLE as usize).div_ceil(64);
+
+impl UsedChars {
+    pub(super) fn extend(&mut self, text: &str) {
+        if text.is_ascii() {
+            for &b in text.as_bytes() {
+                self.low[usize::from(b >> 6)] |= 1 << (b & 63);
             }
-            _ => {}
+            return;
+        }
+        for c in text.chars() {
+            let i = c as usize;
+            if i < TABLE as usize {
+                self.low[i / 64] |= 1 << (i % 64);
+            } else {
+                self.other.insert(c);
+            }
         }
     }
-    used
+
+    pub(super) fn contains(&self, c: char) -> bool {
+        let i = c as usize;
+        if i < TABLE as usize {
+            self.low[i / 64] & (1 << (i % 64)) != 0
+        } else {
+            self.other.contains(&c)
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.other.is_empty() && self.low.iter().all(|w| *w == 0)
+    }
+
+    fn low_chars(&self) -> impl Iterator<Item = char> + '_ {
+        (0..TABLE)
+            .filter(|&i| self.low[i as usize / 64] & (1 << (i % 64)) != 0)
+            .filter_map(char::from_u32)
+    }
+
+    /// Whether every character drawn is one of `set`.
+    pub(super) fn within(&self, set: &BTreeSet<char>) -> bool {
+        self.low_chars()
+            .chain(self.other.iter().copied())
+            .all(|c| set.contains(&c))
+    }
+
+    pub(super) fn to_set(&self) -> BTreeSet<char> {
+        self.low_chars().chain(self.other.iter().copied()).collect()
+    }
 }
 
 /// The font program reduced to the glyphs of `chars` (and `.notdef`), as
@@ -196,27 +250,58 @@ pub(super) fn subset_tag(name: &str, glyphs: &[u16]) -> String {
         .collect()
 }
 
-/// Deflates a stream not compressed yet, at the fast level, when that
-/// makes it smaller (as lopdf's own `compress` does at the best level).
-pub(super) fn compress_fast(stream: &mut lopdf::Stream) {
-    if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
-        return;
+/// Deflates (zlib, at the fast level) the streams of one document with
+/// one compressor: making one allocates and clears its tables (about a
+/// third of a million instructions), so it is made once, reset between
+/// streams, and only when a stream needs it.
+#[derive(Default)]
+pub(super) struct Deflater(Option<flate2::Compress>);
+
+impl Deflater {
+    /// Deflates a stream not compressed yet, when that makes it smaller
+    /// (as lopdf's own `compress` does at the best level).
+    pub(super) fn stream(&mut self, stream: &mut lopdf::Stream) {
+        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+            return;
+        }
+        if let Some(compressed) = self.deflate(&stream.content) {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(compressed);
+        }
     }
-    if let Some(compressed) = deflate_fast(&stream.content) {
-        stream.dict.set("Filter", "FlateDecode");
-        stream.set_content(compressed);
+
+    /// `data` deflated, when that makes it smaller by more than the
+    /// `/Filter /FlateDecode` entry costs.
+    pub(super) fn deflate(&mut self, data: &[u8]) -> Option<Vec<u8>> {
+        use flate2::{Compress, Compression, FlushCompress, Status};
+        let compress = match &mut self.0 {
+            Some(compress) => {
+                compress.reset();
+                compress
+            }
+            None => self.0.insert(Compress::new(Compression::fast(), true)),
+        };
+        let mut out = Vec::with_capacity(data.len() / 3 + 64);
+        loop {
+            let read = usize::try_from(compress.total_in()).ok()?;
+            let rest = data.get(read..)?;
+            match compress
+                .compress_vec(rest, &mut out, FlushCompress::Finish)
+                .ok()?
+            {
+                Status::StreamEnd => break,
+                Status::Ok | Status::BufError => out.reserve(out.capacity().max(64)),
+            }
+        }
+        (out.len() + 19 < data.len()).then_some(out)
     }
 }
 
 /// `data` deflated (zlib) at the fast level, when that makes it smaller
 /// by more than the `/Filter /FlateDecode` entry costs.
+#[cfg(test)]
 pub(super) fn deflate_fast(data: &[u8]) -> Option<Vec<u8>> {
-    use flate2::Compression;
-    use flate2::write::ZlibEncoder;
-    use std::io::Write;
-    let mut encoder = ZlibEncoder::new(Vec::new(), Compression::fast());
-    let compressed = encoder.write_all(data).and_then(|()| encoder.finish()).ok()?;
-    (compressed.len() + 19 < data.len()).then_some(compressed)
+    Deflater::default().deflate(data)
 }
 
 /// A subset of one weight for the characters most documents draw, made
@@ -227,8 +312,15 @@ pub(super) fn deflate_fast(data: &[u8]) -> Option<Vec<u8>> {
 pub(super) struct CommonSubset {
     pub(super) chars: BTreeSet<char>,
     pub(super) font: ParsedFont,
-    /// The font program deflated, as `compress_fast` would.
+    /// The font program deflated, as `Deflater` would.
     pub(super) deflated: Option<Vec<u8>>,
+    /// The `ToUnicode` map of all its characters, deflated: what printpdf
+    /// writes for the characters a document draws, less its cost.
+    pub(super) to_unicode: &'static [u8],
+    /// Characters that share a glyph with a lesser one, which the
+    /// prepared map reads as that one: a document drawing one of them
+    /// keeps printpdf's own map.
+    pub(super) shared: &'static str,
 }
 
 /// The signs muster's own text and the shipped lists print beyond
@@ -260,7 +352,45 @@ pub(super) fn common_subset(bold: bool) -> Option<&'static CommonSubset> {
             chars,
             font,
             deflated,
+            to_unicode: prepared.to_unicode,
+            shared: prepared.shared,
         })
     };
     if bold { &BOLD } else { &REGULAR }.get_or_init(make).as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_deflater_deflates_each_stream_whole() {
+        use std::io::Read;
+        let mut deflater = Deflater::default();
+        let first = b"BT /F1 8.5 Tf 36 800 Td <0041> Tj ET\n".repeat(40);
+        let second = b"0.4 w 36 700 m 559 700 l S\n".repeat(300);
+        for data in [&first, &second, &first] {
+            let deflated = deflater.deflate(data).expect("repeated text deflates smaller");
+            let mut inflated = Vec::new();
+            flate2::read::ZlibDecoder::new(deflated.as_slice())
+                .read_to_end(&mut inflated)
+                .expect("a whole zlib stream");
+            assert_eq!(&inflated, data);
+        }
+        assert_eq!(deflater.deflate(b"short"), None, "not worth a filter");
+    }
+
+    #[test]
+    fn used_characters_are_kept_by_weight_and_range() {
+        let mut used = UsedChars::default();
+        assert!(used.is_empty());
+        used.extend("Tac ×2");
+        used.extend("☐ Ω");
+        assert!(used.contains('×') && used.contains('☐') && !used.contains('x'));
+        let set = used.to_set();
+        assert_eq!(set.iter().collect::<String>(), " 2Tac×Ω☐");
+        assert!(used.within(&set));
+        let without_box: BTreeSet<char> = set.iter().copied().filter(|c| *c != '☐').collect();
+        assert!(!used.within(&without_box));
+    }
 }

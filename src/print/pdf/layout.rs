@@ -3,11 +3,9 @@
 
 use super::Pdf;
 use super::fonts::*;
+use super::page::Page;
 use crate::print::{Paper, PrintError};
-use printpdf::{
-    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, PdfDocument, PdfFont, PdfFontHandle,
-    PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
-};
+use printpdf::{FontId, Mm, PdfDocument, PdfFont, PdfPage, PdfSaveOptions};
 
 /// Sizes in points.
 pub(super) const MARGIN: f32 = 36.0;
@@ -138,12 +136,71 @@ pub(super) struct Writer<'f> {
     pub(super) bold_id: FontId,
     pub(super) page_width: f32,
     pub(super) page_height: f32,
-    pub(super) pages: Vec<Vec<Op>>,
-    pub(super) ops: Vec<Op>,
+    pub(super) pages: Vec<Page>,
+    /// What is drawn on the page being laid out.
+    pub(super) page: Page,
     /// Top of the free space, from the bottom of the page.
     pub(super) y: f32,
     /// Characters drawn as [`REPLACEMENT`] because the font lacks them.
     pub(super) unprintable: std::collections::BTreeSet<char>,
+}
+
+/// Lines being wrapped: each piece placed is joined to the line's last
+/// piece when they are of one weight, with as many spaces as fill the gap
+/// between them, so a line draws as few pieces of text as it can.
+pub(super) struct Lines<'f> {
+    fonts: &'f Fonts,
+    size: f32,
+    lines: Vec<LineOut>,
+    /// The advance of the current line's last piece, in font units (a
+    /// whole number, so exact): the piece's width without measuring it
+    /// again.
+    last_units: f32,
+}
+
+impl<'f> Lines<'f> {
+    fn new(fonts: &'f Fonts, size: f32) -> Lines<'f> {
+        Lines {
+            fonts,
+            size,
+            lines: vec![Vec::new()],
+            last_units: 0.0,
+        }
+    }
+
+    /// Points from font units, as `Fonts::width` computes them.
+    fn width(&self, units: f32, bold: bool) -> f32 {
+        units / self.fonts.face(bold).units * self.size
+    }
+
+    fn line_empty(&self) -> bool {
+        self.lines.last().is_none_or(Vec::is_empty)
+    }
+
+    fn new_line(&mut self) {
+        self.lines.push(Vec::new());
+    }
+
+    fn push(&mut self, x: f32, text: &str, bold: bool, units: f32) {
+        let last_width = self.width(self.last_units, bold);
+        let space_units = self.fonts.face(bold).advance_sum(" ");
+        let space = self.width(space_units, bold);
+        let Some(line) = self.lines.last_mut() else {
+            return;
+        };
+        match line.last_mut() {
+            Some((mx, mtext, mb)) if *mb == bold => {
+                let spaces = ((x - (*mx + last_width)) / space).round().max(0.0) as usize;
+                mtext.extend(std::iter::repeat_n(' ', spaces));
+                mtext.push_str(text);
+                self.last_units += spaces as f32 * space_units + units;
+            }
+            _ => {
+                line.push((x, text.to_string(), bold));
+                self.last_units = units;
+            }
+        }
+    }
 }
 
 impl Writer<'_> {
@@ -160,8 +217,8 @@ impl Writer<'_> {
     }
 
     pub(super) fn new_page(&mut self) {
-        let ops = std::mem::take(&mut self.ops);
-        self.pages.push(ops);
+        let page = std::mem::take(&mut self.page);
+        self.pages.push(page);
         self.y = self.top();
     }
 
@@ -178,6 +235,9 @@ impl Writer<'_> {
     /// Greedy word wrap of runs into lines no wider than `width`; a line
     /// break in the text starts a new line.
     pub(super) fn wrap(&self, runs: &[Run], size: f32, width: f32) -> Vec<LineOut> {
+        if !runs.iter().any(|run| run.text.contains('\n')) {
+            return self.wrap_paragraph(runs, size, width);
+        }
         let mut paragraphs: Vec<Vec<Run>> = vec![Vec::new()];
         for run in runs {
             for (i, part) in run.text.split('\n').enumerate() {
@@ -198,14 +258,15 @@ impl Writer<'_> {
             .collect()
     }
 
+    /// The words of `runs` placed on lines, neighbouring words of one
+    /// weight as one piece of text (see [`Lines`]).
     pub(super) fn wrap_paragraph(&self, runs: &[Run], size: f32, width: f32) -> Vec<LineOut> {
-        let space = |bold| self.fonts.width(" ", bold, size);
-        let mut lines: Vec<LineOut> = vec![Vec::new()];
+        let mut lines = Lines::new(self.fonts, size);
         let mut x = 0.0f32;
         for run in runs {
             for (i, word) in run.text.split(' ').enumerate() {
                 let gap = if i > 0 || run.text.starts_with(' ') {
-                    space(run.bold)
+                    self.fonts.width(" ", run.bold, size)
                 } else {
                     0.0
                 };
@@ -215,59 +276,44 @@ impl Writer<'_> {
                     }
                     continue;
                 }
-                let w = self.fonts.width(word, run.bold, size);
-                let line_empty = lines.last().is_none_or(Vec::is_empty);
+                let units = self.fonts.face(run.bold).advance_sum(word);
+                let w = lines.width(units, run.bold);
+                let line_empty = lines.line_empty();
                 let gap = if line_empty { 0.0 } else { gap };
                 if !line_empty && x + gap + w > width {
-                    lines.push(Vec::new());
+                    lines.new_line();
                     x = 0.0;
-                    self.place_word(&mut lines, &mut x, word, run.bold, size, width);
                 } else {
                     x += gap;
-                    self.place_word(&mut lines, &mut x, word, run.bold, size, width);
                 }
+                self.place_word(&mut lines, &mut x, word, run.bold, (units, w), width);
             }
         }
-        // Merge neighbouring pieces of one weight into one text run.
-        lines
-            .into_iter()
-            .map(|line| {
-                let mut merged: LineOut = Vec::new();
-                for (px, text, b) in line {
-                    match merged.last_mut() {
-                        Some((mx, mtext, mb)) if *mb == b => {
-                            let end = *mx + self.fonts.width(mtext, *mb, size);
-                            let spaces = ((px - end) / space(b)).round().max(0.0) as usize;
-                            mtext.push_str(&" ".repeat(spaces));
-                            mtext.push_str(&text);
-                        }
-                        _ => merged.push((px, text, b)),
-                    }
-                }
-                merged
-            })
-            .collect()
+        lines.lines
     }
 
-    /// Puts a word at `x`, breaking it by characters if it is wider than a
-    /// whole line.
-    pub(super) fn place_word(
+    /// Puts a word at `x` (measuring `units` font units, `w` points),
+    /// breaking it by characters if it is wider than a whole line.
+    fn place_word(
         &self,
-        lines: &mut Vec<LineOut>,
+        lines: &mut Lines<'_>,
         x: &mut f32,
         word: &str,
         bold: bool,
-        size: f32,
+        (units, w): (f32, f32),
         width: f32,
     ) {
-        let w = self.fonts.width(word, bold, size);
         if w <= width {
-            if let Some(line) = lines.last_mut() {
-                line.push((*x, word.to_string(), bold));
-            }
+            lines.push(*x, word, bold, units);
             *x += w;
             return;
         }
+        let size = lines.size;
+        let measure = |text: &str| {
+            let face = self.fonts.face(bold);
+            let units = face.advance_sum(text);
+            (units, units / face.units * size)
+        };
         // A word breaks after its last hyphen or slash that fits
         // (`Fighter-` `bomber`, `AP5+/AT6+/` `AA5+`) before anywhere else.
         let cut = (word.char_indices())
@@ -275,12 +321,11 @@ impl Writer<'_> {
             .map(|(i, _)| i + 1)
             .rfind(|&i| *x + self.fonts.width(&word[..i], bold, size) <= width);
         if let Some(cut) = cut {
-            if let Some(line) = lines.last_mut() {
-                line.push((*x, word[..cut].to_string(), bold));
-            }
-            lines.push(Vec::new());
+            lines.push(*x, &word[..cut], bold, measure(&word[..cut]).0);
+            lines.new_line();
             *x = 0.0;
-            self.place_word(lines, x, &word[cut..], bold, size, width);
+            let rest = &word[cut..];
+            self.place_word(lines, x, rest, bold, measure(rest), width);
             return;
         }
         let mut piece = String::new();
@@ -288,19 +333,16 @@ impl Writer<'_> {
             let mut next = piece.clone();
             next.push(c);
             if !piece.is_empty() && *x + self.fonts.width(&next, bold, size) > width {
-                if let Some(line) = lines.last_mut() {
-                    line.push((*x, std::mem::take(&mut piece), bold));
-                }
-                lines.push(Vec::new());
+                lines.push(*x, &piece, bold, measure(&piece).0);
+                piece.clear();
+                lines.new_line();
                 *x = 0.0;
                 next = c.to_string();
             }
             piece = next;
         }
-        let w = self.fonts.width(&piece, bold, size);
-        if let Some(line) = lines.last_mut() {
-            line.push((*x, piece, bold));
-        }
+        let (units, w) = measure(&piece);
+        lines.push(*x, &piece, bold, units);
         *x += w;
     }
 
@@ -316,28 +358,7 @@ impl Writer<'_> {
                 }
             })
             .collect();
-        let font = if bold {
-            self.bold_id.clone()
-        } else {
-            self.regular_id.clone()
-        };
-        self.ops.extend([
-            Op::StartTextSection,
-            Op::SetFont {
-                font: PdfFontHandle::External(font),
-                size: Pt(size),
-            },
-            Op::SetTextCursor {
-                pos: Point {
-                    x: Pt(x),
-                    y: Pt(baseline),
-                },
-            },
-            Op::ShowText {
-                items: vec![TextItem::Text(text)],
-            },
-            Op::EndTextSection,
-        ]);
+        self.page.text(x, baseline, text, bold, size);
     }
 
     /// Draws wrapped lines with their first line's top at `top`.
@@ -363,49 +384,13 @@ impl Writer<'_> {
     }
 
     pub(super) fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Option<f32>, stroke: Option<f32>) {
-        if let Some(grey) = fill {
-            self.ops.push(Op::SetFillColor {
-                col: Color::Greyscale(Greyscale {
-                    percent: grey,
-                    icc_profile: None,
-                }),
-            });
-            self.ops.push(Op::DrawRectangle {
-                rectangle: Rect {
-                    mode: Some(PaintMode::Fill),
-                    ..Rect::from_xywh(Pt(x), Pt(y), Pt(w), Pt(h))
-                },
-            });
-            self.ops.push(Op::SetFillColor {
-                col: Color::Greyscale(Greyscale {
-                    percent: 0.0,
-                    icc_profile: None,
-                }),
-            });
-        }
-        if let Some(thickness) = stroke {
-            self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
-            self.ops.push(Op::DrawLine {
-                line: Rect::from_xywh(Pt(x), Pt(y), Pt(w), Pt(h)).to_line(),
-            });
-        }
+        self.page.rect(x, y, w, h, fill, stroke);
     }
 
     pub(super) fn hline(&mut self, x1: f32, x2: f32, y: f32, thickness: f32) {
-        if thickness <= 0.0 {
-            return;
+        if thickness > 0.0 {
+            self.page.hline(x1, x2, y, thickness);
         }
-        let point = |x: f32| LinePoint {
-            p: Point { x: Pt(x), y: Pt(y) },
-            bezier: false,
-        };
-        self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
-        self.ops.push(Op::DrawLine {
-            line: Line {
-                points: vec![point(x1), point(x2)],
-                is_closed: false,
-            },
-        });
     }
 
     // ------------------------------------------------------------ measuring
@@ -435,7 +420,7 @@ impl Writer<'_> {
                 let edges = self.grid_edges(grid);
                 self.grid_header_height(grid)
                     + (grid.groups.iter())
-                        .flat_map(|g| self.group_heights(grid, &edges, g))
+                        .flat_map(|g| Self::group_heights(grid, g, &self.group_lines(&edges, g, grid.size)))
                         .sum::<f32>()
             }
             Block::Bar { left, right } => {
@@ -629,37 +614,41 @@ impl Writer<'_> {
 
     pub(super) fn table(&mut self, table: &Table) {
         let widths = self.column_widths(table);
-        let header = Self::header_cells(table);
+        let header = self.cell_lines(table, &Self::header_cells(table));
         let header_h = if table.header.is_empty() {
             0.0
         } else {
-            self.header_height(table)
+            Self::lines_height_padded(&header, Self::pad_y(table))
         };
-        let first = table.rows.first().map_or(0.0, |r| self.row_height(table, r));
+        let rows: Vec<Vec<Vec<LineOut>>> = (table.rows.iter())
+            .map(|row| self.cell_lines(table, &Self::row_cells(row)))
+            .collect();
+        let first = rows
+            .first()
+            .map_or(0.0, |lines| Self::lines_height_padded(lines, Self::pad_y(table)));
         self.ensure(header_h + first);
         if !table.header.is_empty() {
             self.row(table, &widths, &header, true);
         }
-        for row in &table.rows {
-            let cells = Self::row_cells(row);
-            let h = Self::lines_height_padded(&self.cell_lines(table, &cells), Self::pad_y(table));
+        for lines in &rows {
+            let h = Self::lines_height_padded(lines, Self::pad_y(table));
             if h > self.room() && self.y < self.top() {
                 self.new_page();
                 if !table.header.is_empty() {
                     self.row(table, &widths, &header, true);
                 }
             }
-            self.row(table, &widths, &cells, false);
+            self.row(table, &widths, lines, false);
         }
     }
 
-    pub(super) fn row(&mut self, table: &Table, widths: &[f32], cells: &[Vec<Run>], header: bool) {
-        let lines = self.cell_lines(table, cells);
+    /// A table row, its cells wrapped into `lines`.
+    pub(super) fn row(&mut self, table: &Table, widths: &[f32], lines: &[Vec<LineOut>], header: bool) {
         let pad = Self::pad_y(table);
-        let h = Self::lines_height_padded(&lines, pad);
+        let h = Self::lines_height_padded(lines, pad);
         let top = self.y;
         let mut x = MARGIN;
-        for (i, (w, cell)) in widths.iter().zip(&lines).enumerate() {
+        for (i, (w, cell)) in widths.iter().zip(lines).enumerate() {
             if table.borders {
                 self.rect(x, top - h, *w, h, header.then_some(SHADE), Some(0.5));
             }
@@ -704,21 +693,37 @@ impl Writer<'_> {
         )
     }
 
-    /// The height of each row of a group: what its own cells need, and a
-    /// cell running down several rows lengthens the last of them if they
-    /// are too short for it.
-    pub(super) fn group_heights(&self, grid: &Grid, edges: &[f32], group: &[Vec<GridCell>]) -> Vec<f32> {
-        let mut heights: Vec<f32> = group
+    /// The lines of each cell of each row of a group.
+    pub(super) fn group_lines(
+        &self,
+        edges: &[f32],
+        group: &[Vec<GridCell>],
+        size: f32,
+    ) -> Vec<Vec<Vec<LineOut>>> {
+        group
             .iter()
-            .map(|row| {
-                let single: Vec<GridCell> = row.iter().filter(|c| c.rows <= 1).cloned().collect();
-                Self::grid_lines_height(&self.grid_cell_lines(edges, &single, grid.size), grid)
+            .map(|row| self.grid_cell_lines(edges, row, size))
+            .collect()
+    }
+
+    /// The height of each row of a group (whose cells have `lines`): what
+    /// its own cells need, and a cell running down several rows lengthens
+    /// the last of them if they are too short for it.
+    pub(super) fn group_heights(
+        grid: &Grid,
+        group: &[Vec<GridCell>],
+        lines: &[Vec<Vec<LineOut>>],
+    ) -> Vec<f32> {
+        let height = |count: usize| count.max(1) as f32 * Self::line_height(grid.size) + 2.0 * grid.pad();
+        let mut heights: Vec<f32> = (group.iter().zip(lines))
+            .map(|(row, lines)| {
+                let single = row.iter().zip(lines).filter(|(c, _)| c.rows <= 1);
+                height(single.map(|(_, l)| l.len()).max().unwrap_or(1))
             })
             .collect();
-        for (r, row) in group.iter().enumerate() {
-            for c in row.iter().filter(|c| c.rows > 1) {
-                let lines = self.grid_cell_lines(edges, std::slice::from_ref(c), grid.size);
-                let need = Self::grid_lines_height(&lines, grid);
+        for (r, (row, lines)) in group.iter().zip(lines).enumerate() {
+            for (c, l) in row.iter().zip(lines).filter(|(c, _)| c.rows > 1) {
+                let need = height(l.len());
                 let end = (r + c.rows).min(group.len());
                 let have: f32 = heights[r..end].iter().sum();
                 if need > have {
@@ -747,10 +752,12 @@ impl Writer<'_> {
         let edges = self.grid_edges(grid);
         let (left, right) = (MARGIN, edges.last().copied().unwrap_or(MARGIN));
         let header = Self::grid_header(grid);
+        let header_lines = self.grid_cell_lines(&edges, &header, grid.size);
         let header_h = self.grid_header_height(grid);
         let mut open = false;
         for group in &grid.groups {
-            let heights = self.group_heights(grid, &edges, group);
+            let lines = self.group_lines(&edges, group, grid.size);
+            let heights = Self::group_heights(grid, group, &lines);
             let total: f32 = heights.iter().sum();
             let needed = total + if open { 0.0 } else { header_h };
             let rule = if grid.ruled { 0.8 } else { 0.0 };
@@ -765,7 +772,7 @@ impl Writer<'_> {
             if !open {
                 self.ensure(header_h + heights.first().copied().unwrap_or(0.0));
                 if !grid.header.is_empty() {
-                    self.grid_row(&edges, &header, header_h, true, grid);
+                    self.grid_row(&edges, (&header, &header_lines), header_h, true, grid);
                 }
                 open = true;
             }
@@ -775,16 +782,17 @@ impl Writer<'_> {
                     self.hline(left, right, self.y, rule);
                     self.new_page();
                     if !grid.header.is_empty() {
-                        self.grid_row(&edges, &header, header_h, true, grid);
+                        self.grid_row(&edges, (&header, &header_lines), header_h, true, grid);
                     }
                     // The cells running down from the last page (a unit's
                     // name and characteristics) are printed again.
                     let carried = self.carried_cells(grid, &edges, group, &heights, r);
                     let row: Vec<GridCell> = carried.into_iter().chain(row.iter().cloned()).collect();
-                    self.grid_row(&edges, &row, h, false, grid);
+                    let row_lines = self.grid_cell_lines(&edges, &row, grid.size);
+                    self.grid_row(&edges, (&row, &row_lines), h, false, grid);
                     continue;
                 }
-                self.grid_row(&edges, row, h, false, grid);
+                self.grid_row(&edges, (row, &lines[r]), h, false, grid);
             }
         }
         if open && grid.ruled {
@@ -816,15 +824,21 @@ impl Writer<'_> {
         carried
     }
 
-    /// A grid row: its cells' text, a rule over each cell, and the column
-    /// rules no cell spans over.
-    pub(super) fn grid_row(&mut self, edges: &[f32], row: &[GridCell], h: f32, header: bool, grid: &Grid) {
+    /// A grid row (its cells and their lines): its cells' text, a rule
+    /// over each cell, and the column rules no cell spans over.
+    pub(super) fn grid_row(
+        &mut self,
+        edges: &[f32],
+        (row, lines): (&[GridCell], &[Vec<LineOut>]),
+        h: f32,
+        header: bool,
+        grid: &Grid,
+    ) {
         let (ruled, pad, size) = (grid.ruled, grid.pad(), grid.size);
         let top = self.y;
-        let lines = self.grid_cell_lines(edges, row, size);
         let last = edges.len().saturating_sub(1);
         let mut rules: Vec<bool> = vec![true; edges.len()];
-        for (c, cell_lines) in row.iter().zip(&lines) {
+        for (c, cell_lines) in row.iter().zip(lines) {
             let (from, to) = (c.col.min(last), (c.col + c.span).min(last));
             rules[from + 1..to].iter_mut().for_each(|r| *r = false);
             if header {
@@ -853,17 +867,7 @@ impl Writer<'_> {
     }
 
     pub(super) fn vline(&mut self, x: f32, y1: f32, y2: f32, thickness: f32) {
-        let point = |y: f32| LinePoint {
-            p: Point { x: Pt(x), y: Pt(y) },
-            bezier: false,
-        };
-        self.ops.push(Op::SetOutlineThickness { pt: Pt(thickness) });
-        self.ops.push(Op::DrawLine {
-            line: Line {
-                points: vec![point(y1), point(y2)],
-                is_closed: false,
-            },
-        });
+        self.page.vline(x, y1, y2, thickness);
     }
 
     pub(super) fn footer(&mut self, index: usize, count: usize, left: &str) {
@@ -887,7 +891,6 @@ pub(super) fn size(paper: Paper) -> (f32, f32) {
 /// Lays out blocks and saves the document.
 pub(super) fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) -> Result<Pdf, PrintError> {
     let fonts = fonts()?;
-    let mut doc = PdfDocument::new(title);
     // The fonts are added once the pages are laid out, as subsets of the
     // characters the pages draw (see `subset`).
     let regular_id = FontId::new();
@@ -900,7 +903,7 @@ pub(super) fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) 
         page_width,
         page_height,
         pages: Vec::new(),
-        ops: Vec::new(),
+        page: Page::default(),
         y: page_height - MARGIN,
         unprintable: Default::default(),
     };
@@ -918,31 +921,76 @@ pub(super) fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) 
     writer.new_page();
     let count = writer.pages.len();
     let mut pages = Vec::with_capacity(count);
-    for (i, ops) in std::mem::take(&mut writer.pages).into_iter().enumerate() {
-        writer.ops = ops;
+    let mut used: [UsedChars; 2] = Default::default();
+    for (i, page) in std::mem::take(&mut writer.pages).into_iter().enumerate() {
+        writer.page = page;
         writer.footer(i, count, footer);
-        let ops = std::mem::take(&mut writer.ops);
+        let page = std::mem::take(&mut writer.page);
+        page.add_used(&mut used);
         pages.push(PdfPage::new(
             Mm(page_width * 25.4 / 72.0),
             Mm(page_height * 25.4 / 72.0),
-            ops,
+            page.into_ops(&writer.regular_id, &writer.bold_id),
         ));
     }
-    let used = used_chars(&pages, &writer.regular_id);
-    // The common subset of a weight when it has every character the pages
-    // draw in it (its font program deflated already), else a subset of
-    // exactly those characters.
-    let mut common: Vec<&CommonSubset> = Vec::new();
-    for (id, bold, chars) in [
-        (writer.regular_id, false, &used[0]),
-        (writer.bold_id, true, &used[1]),
-    ] {
+    let mut doc = PdfDocument::new(title);
+    let common = add_fonts(
+        &mut doc,
+        fonts,
+        [(writer.regular_id, &used[0]), (writer.bold_id, &used[1])],
+    )?;
+    // Stream compression left to us: printpdf compresses at the best
+    // level, which costs a third of a one-page roster; the fast level
+    // makes files a little larger and the same to read.
+    let options = PdfSaveOptions {
+        optimize: false,
+        ..PdfSaveOptions::default()
+    };
+    let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
+    prepared_maps(&mut document, &common);
+    let mut deflater = Deflater::default();
+    for object in document.objects.values_mut() {
+        if let lopdf::Object::Stream(stream) = object {
+            // printpdf embeds the font program as the subset's bytes.
+            match common
+                .iter()
+                .find(|(c, _)| stream.content == c.font.original_bytes)
+            {
+                Some((c, _)) => {
+                    if let Some(deflated) = &c.deflated {
+                        stream.dict.set("Filter", "FlateDecode");
+                        stream.set_content(deflated.clone());
+                    }
+                }
+                None => deflater.stream(stream),
+            }
+        }
+    }
+    let mut bytes = Vec::new();
+    document
+        .save_to(&mut bytes)
+        .map_err(|e| PrintError::Write(e.to_string()))?;
+    Ok(Pdf { bytes, unprintable })
+}
+
+/// Adds each weight the pages draw in to the document: its common subset
+/// when that has every character the pages draw in it (its font program
+/// deflated already; returned, with whether its prepared `ToUnicode` map
+/// reads the document's text as printpdf's would), else a subset of
+/// exactly those characters.
+fn add_fonts(
+    doc: &mut PdfDocument,
+    fonts: &Fonts,
+    weights: [(FontId, &UsedChars); 2],
+) -> Result<Vec<(&'static CommonSubset, bool)>, PrintError> {
+    let mut common = Vec::new();
+    for (bold, (id, chars)) in [false, true].into_iter().zip(weights) {
         if chars.is_empty() {
             continue;
         }
         let font = match common_subset(bold) {
-            Some(c) if chars.is_subset(&c.chars) => {
-                common.push(c);
+            Some(c) if chars.within(&c.chars) => {
+                common.push((c, !c.shared.chars().any(|s| chars.contains(s))));
                 c.font.clone()
             }
             _ => {
@@ -952,38 +1000,40 @@ pub(super) fn render(title: &str, footer: &str, blocks: &[Block], paper: Paper) 
                     (REGULAR_TTF, REGULAR_NAME)
                 };
                 let full = fonts.face(bold).font().ok_or(PrintError::Font)?;
-                subset(ttf, full, name, chars)?
+                subset(ttf, full, name, &chars.to_set())?
             }
         };
         doc.resources.fonts.map.insert(id, PdfFont::new(font));
     }
-    // Stream compression left to us: printpdf compresses at the best
-    // level, which costs a third of a one-page roster; the fast level
-    // makes files a little larger and the same to read.
-    let options = PdfSaveOptions {
-        optimize: false,
-        ..PdfSaveOptions::default()
-    };
-    let mut document = doc.with_pages(pages).to_lopdf_document(&options, &mut Vec::new());
-    for object in document.objects.values_mut() {
-        if let lopdf::Object::Stream(stream) = object {
-            // printpdf embeds the font program as the subset's bytes.
-            match common.iter().find(|c| stream.content == c.font.original_bytes) {
-                Some(c) => {
-                    if let Some(deflated) = &c.deflated {
-                        stream.dict.set("Filter", "FlateDecode");
-                        stream.set_content(deflated.clone());
-                    }
-                }
-                None => compress_fast(stream),
-            }
+    Ok(common)
+}
+
+/// Puts the prepared `ToUnicode` map of each common subset (deflated
+/// already) in place of the one printpdf made for the document's
+/// characters: it maps the glyphs the document draws as printpdf's does.
+fn prepared_maps(document: &mut lopdf::Document, common: &[(&CommonSubset, bool)]) {
+    use lopdf::Object;
+    let mut maps = Vec::new();
+    for object in document.objects.values() {
+        let Ok(dict) = object.as_dict() else { continue };
+        let name = dict.get(b"BaseFont").and_then(Object::as_name);
+        let map = dict.get(b"ToUnicode").and_then(Object::as_reference);
+        let (Ok(name), Ok(map)) = (name, map) else {
+            continue;
+        };
+        let prepared = (common.iter())
+            .find(|(c, usable)| *usable && c.font.font_name.as_deref().map(str::as_bytes) == Some(name))
+            .filter(|(c, _)| !c.to_unicode.is_empty());
+        if let Some((c, _)) = prepared {
+            maps.push((map, c.to_unicode));
         }
     }
-    let mut bytes = Vec::new();
-    document
-        .save_to(&mut bytes)
-        .map_err(|e| PrintError::Write(e.to_string()))?;
-    Ok(Pdf { bytes, unprintable })
+    for (id, bytes) in maps {
+        if let Ok(Object::Stream(stream)) = document.get_object_mut(id) {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(bytes.to_vec());
+        }
+    }
 }
 
 /// The note a PDF ends with when its font lacked some characters: their

@@ -11,12 +11,14 @@
 //! and nothing runs off the page. No I/O: the caller writes the bytes.
 //!
 //! `fonts` parses, measures and subsets the embedded font; `layout` flows
-//! blocks onto pages and saves the document; `compose` turns the views
-//! into blocks.
+//! blocks onto pages and saves the document; `page` turns what a page
+//! draws into printpdf's operations; `compose` turns the views into
+//! blocks.
 
 mod compose;
 mod fonts;
 mod layout;
+mod page;
 
 pub use compose::{crib, roster};
 pub use layout::unprintable_note;
