@@ -7,6 +7,7 @@
 
 use super::Catalogue;
 use super::GameId;
+use super::header::{self, Header};
 use super::link::{self, PreparedNames};
 use super::packed::{Packed, Texts};
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
@@ -195,34 +196,63 @@ pub enum ListKey {
 pub fn load_for_key(extra: Option<&Path>, key: &ListKey, glossary: bool, scenarios: bool) -> LoadReport {
     load_chosen(extra, Checks::Added, |added| {
         if extra.is_none() {
-            return list_of(key).and_then(|index| selection(index, glossary, scenarios));
+            return Chosen {
+                built_in: list_of(key).and_then(|index| selection(index, glossary, scenarios)),
+                folder: None,
+            };
         }
         let ListKey::Name(army) = key else {
             // A folder's lists are found by name only.
-            return None;
+            return Chosen::all();
         };
-        with_added(army, added, scenarios)
+        // A file whose header a scan cannot be sure of may be the list
+        // named: every file is read then.
+        let headers: Option<Vec<Header>> = added.iter().map(|(file, _)| header::read(file.text())).collect();
+        headers
+            .and_then(|headers| with_added(army, &headers, scenarios))
+            .unwrap_or_else(Chosen::all)
     })
 }
 
-/// The built-in files a roster naming `army` needs beside every file of
-/// `--lists` (`added`), or `None` for all: when one added list answers
-/// to the name, every built-in file of its game but the lists (it may use
-/// any datasheet); when one built-in list does and no added list is of
-/// its game (which could replace it), what that list needs. The game's
-/// glossary always: the added datasheets are checked against it.
-fn with_added(army: &str, added: &[Added], scenarios: bool) -> Option<Vec<bool>> {
+/// The files to load: the built-in ones (by their index in the manifest)
+/// and those of `--lists` (in the folder's order); `None` for all of them.
+struct Chosen {
+    built_in: Option<Vec<bool>>,
+    folder: Option<Vec<bool>>,
+}
+
+impl Chosen {
+    fn all() -> Chosen {
+        Chosen {
+            built_in: None,
+            folder: None,
+        }
+    }
+}
+
+/// The files a roster naming `army` needs, of those built in and of
+/// `--lists` (whose headers are `added`), or `None` for all.
+///
+/// When one list of the folder answers to the name: that list, every
+/// built-in file of its game but the lists (it may use any datasheet),
+/// and the folder's files of its game but its other lists. When one
+/// built-in list does and no list of the folder is of its game (which
+/// could replace it): what that list needs, and the folder's files of its
+/// game. The game's glossary always: the added datasheets are checked
+/// against it; scenario files of every game when `scenarios`. A folder
+/// file of another game, or another list, is not read, so its errors are
+/// not reported (`muster lists --check DIR` reads every file); one whose
+/// header says no kind is read, and reported.
+fn with_added(army: &str, added: &[Header], scenarios: bool) -> Option<Chosen> {
     let wanted = super::ListName::new(army);
-    let lists: Vec<&serde_json::Value> = (added.iter())
-        .filter_map(|(_, _, yaml)| yaml.as_ref().ok())
-        .filter(|value| value.get("sections").is_some())
+    let lists: Vec<(usize, &serde_json::Value)> = (added.iter().enumerate())
+        .filter(|(_, header)| header.has("sections"))
+        .map(|(i, header)| (i, &header.value))
         .collect();
-    let text =
-        |value: &serde_json::Value, key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_string);
     let answers = |value: &serde_json::Value| {
         let aliases = value.get("aliases").and_then(|a| a.as_array());
         let snapfire = value.pointer("/imports/snapfire").and_then(|s| s.as_str());
-        (text(value, "id").into_iter().chain(text(value, "name")))
+        (text_of(value, "id").into_iter().chain(text_of(value, "name")))
             .chain(
                 aliases
                     .into_iter()
@@ -233,18 +263,23 @@ fn with_added(army: &str, added: &[Added], scenarios: bool) -> Option<Vec<bool>>
             .chain(snapfire.map(str::to_string))
             .any(|name| wanted.matches(&name))
     };
-    let named: Vec<&&serde_json::Value> = lists.iter().filter(|l| answers(l)).collect();
+    let named: Vec<&(usize, &serde_json::Value)> = lists.iter().filter(|(_, l)| answers(l)).collect();
     let built_in = (embedded::MANIFEST.iter().enumerate())
         .filter(|(_, f)| {
             f.known && f.kind == FileKind::List && f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c))
         })
         .map(|(i, _)| i)
         .collect::<Vec<_>>();
-    let game_of = |value: &serde_json::Value| text(value, "game").unwrap_or_default();
+    let game_of = |value: &serde_json::Value| text_of(value, "game").unwrap_or_default();
+    let folder = |game: &str, named: Option<usize>| {
+        (added.iter().enumerate())
+            .map(|(i, header)| Some(i) == named || folder_file_needed(header, game, scenarios))
+            .collect()
+    };
     match (named.as_slice(), built_in.as_slice()) {
-        ([list], others) => {
+        ([(at, list)], others) => {
             let game = game_of(list);
-            let id = text(list, "id");
+            let id = text_of(list, "id");
             // A built-in list of the same name must be the one it replaces:
             // of its game, its id the same (its keys hold it normalized).
             let replaced = |i: &usize| {
@@ -256,35 +291,67 @@ fn with_added(army: &str, added: &[Added], scenarios: bool) -> Option<Vec<bool>>
                         })
                 })
             };
-            if !others.iter().all(replaced) {
+            // Another list of the folder of its game and id would replace
+            // it as the files load.
+            let twin = |(i, l): &&(usize, &serde_json::Value)| {
+                i != at && game_of(l) == game && text_of(l, "id") == id
+            };
+            if !others.iter().all(replaced) || lists.iter().any(|l| twin(&l)) {
                 return None;
             }
-            Some(
-                (embedded::MANIFEST.iter())
-                    .map(|f| {
-                        !f.known
-                            || (f.kind == FileKind::Scenarios && scenarios)
-                            || (f.game == game
-                                && match f.kind {
-                                    FileKind::List => false,
-                                    // The folder's datasheets are checked
-                                    // against their game's glossary.
-                                    FileKind::Glossary => true,
-                                    FileKind::Datasheets | FileKind::Models => true,
-                                    FileKind::Scenarios => scenarios,
-                                })
-                    })
-                    .collect(),
-            )
+            let built_in = (embedded::MANIFEST.iter())
+                .map(|f| {
+                    !f.known
+                        || (f.kind == FileKind::Scenarios && scenarios)
+                        || (f.game == game
+                            && match f.kind {
+                                FileKind::List => false,
+                                // The folder's datasheets are checked
+                                // against their game's glossary.
+                                FileKind::Glossary => true,
+                                FileKind::Datasheets | FileKind::Models => true,
+                                FileKind::Scenarios => scenarios,
+                            })
+                })
+                .collect();
+            Some(Chosen {
+                built_in: Some(built_in),
+                folder: Some(folder(&game, Some(*at))),
+            })
         }
         ([], [index]) => {
             let game = embedded::MANIFEST.get(*index)?.game;
-            if lists.iter().any(|l| game_of(l) == game) {
+            if lists.iter().any(|(_, l)| game_of(l) == game) {
                 return None;
             }
-            selection(*index, true, scenarios)
+            Some(Chosen {
+                built_in: Some(selection(*index, true, scenarios)?),
+                folder: Some(folder(game, None)),
+            })
         }
         _ => None,
+    }
+}
+
+/// A text value of a file's header.
+fn text_of(value: &serde_json::Value, key: &str) -> Option<String> {
+    value.get(key).and_then(|v| v.as_str()).map(str::to_string)
+}
+
+/// Whether a `--lists` file other than the list named is read for a
+/// list of `game`: not another list; a file of its game, or of no game
+/// muster knows (whose error is then reported); a scenario file when
+/// `scenarios`; a file of no kind, which is reported.
+fn folder_file_needed(header: &Header, game: &str, scenarios: bool) -> bool {
+    match kind_of(|key| header.has(key)) {
+        None => true,
+        Some(FileKind::List) => false,
+        Some(FileKind::Scenarios) if scenarios => true,
+        Some(_) => header
+            .value
+            .get("game")
+            .and_then(|g| g.as_str())
+            .is_none_or(|g| g == game || GameId::ALL.iter().all(|known| known.as_str() != g)),
     }
 }
 
@@ -400,65 +467,56 @@ fn sorted_overlap<'a>(a: impl Iterator<Item = &'a str>, b: impl Iterator<Item = 
 
 /// Loads the built-in files `selection` marks (all without one), then `extra`.
 fn load_selected(extra: Option<&Path>, checks: Checks, selection: Option<Vec<bool>>) -> LoadReport {
-    load_chosen(extra, checks, |_| selection)
+    load_chosen(extra, checks, |_| Chosen {
+        built_in: selection,
+        folder: None,
+    })
 }
 
-/// A file of `--lists DIR`, its YAML read.
-type Added = (SourceFile, Origin, Result<serde_json::Value, Box<Diagnostic>>);
+/// A file of `--lists DIR`, read but not parsed.
+type Added = (SourceFile, Origin);
 
-/// Loads `extra`'s files and the built-in files `choose` marks, told
-/// what `extra` holds (all without a selection).
-fn load_chosen(
-    extra: Option<&Path>,
-    checks: Checks,
-    choose: impl FnOnce(&[Added]) -> Option<Vec<bool>>,
-) -> LoadReport {
+/// Loads the files `choose` marks, told what `extra` holds, of those
+/// built in and of `extra`.
+fn load_chosen(extra: Option<&Path>, checks: Checks, choose: impl FnOnce(&[Added]) -> Chosen) -> LoadReport {
     let mut diagnostics = Vec::new();
     let mut added = Vec::new();
     if let Some(dir) = extra {
         read_dir(dir, &mut added, &mut diagnostics);
     }
-    let added: Vec<Added> = (added.into_iter())
-        .map(|(file, origin)| {
-            let yaml = locate::parse_yaml(&file, Code::ListData);
-            (file, origin, yaml)
-        })
-        .collect();
-    let selection = choose(&added);
-    type Source = (
-        SourceFile,
-        Origin,
-        Option<Packed>,
-        Option<FileKind>,
-        Option<Result<serde_json::Value, Box<Diagnostic>>>,
-    );
+    let Chosen { built_in, folder } = choose(&added);
+    let marked = |selection: &Option<Vec<bool>>, i: usize| {
+        selection
+            .as_ref()
+            .is_none_or(|s| s.get(i).copied().unwrap_or(true))
+    };
+    type Source = (SourceFile, Origin, Option<Packed>, Option<FileKind>);
     let mut sources: Vec<Source> = embedded::EMBEDDED
         .iter()
         .zip(embedded::MANIFEST)
         .enumerate()
-        .filter(|(i, _)| {
-            selection
-                .as_ref()
-                .is_none_or(|s| s.get(*i).copied().unwrap_or(true))
-        })
+        .filter(|(i, _)| marked(&built_in, *i))
         .map(|(_, ((name, text, packed), facts))| {
             (
                 SourceFile::embedded(format!("lists/{name}"), text),
                 Origin::Embedded((*name).to_string()),
                 Some(*packed).filter(Packed::is_some),
                 facts.known.then_some(facts.kind),
-                None,
             )
         })
         .collect();
-    sources.extend((added.into_iter()).map(|(file, origin, yaml)| (file, origin, None, None, Some(yaml))));
+    sources.extend(
+        (added.into_iter().enumerate())
+            .filter(|(i, _)| marked(&folder, *i))
+            .map(|(_, (file, origin))| (file, origin, None, None)),
+    );
     let files = sources.len();
 
     // Each file is decoded on its own: over the thread pool when every
     // file is loaded (a folder's check, `lists`), on this thread for the
     // few files of one list (starting the pool would cost more). Each
     // file's diagnostics are kept apart and added in the files' order.
-    let parse = |(file, origin, packed, kind, yaml): Source| {
+    let parse = |(file, origin, packed, kind): Source| {
         let validate = checks == Checks::All || !matches!(origin, Origin::Embedded(_));
         let mut found = Vec::new();
         // A built-in file nobody asked to prove goes straight from its
@@ -468,16 +526,24 @@ fn load_chosen(
             (false, Some(packed), Some(kind)) => parse_typed(packed, kind),
             _ => None,
         };
-        let parsed = fast.or_else(|| parse_file(&file, packed, yaml, validate, &mut found));
+        let parsed = fast.or_else(|| parse_file(&file, packed, validate, &mut found));
         (file, origin, validate, parsed, found)
     };
-    let parsed: Vec<_> = if selection.is_none() {
+    let parsed: Vec<_> = if built_in.is_none() {
         use rayon::prelude::*;
         sources.into_par_iter().map(parse).collect()
     } else {
         sources.into_iter().map(parse).collect()
     };
+    link_parsed(parsed, diagnostics, files)
+}
 
+/// A file read: whether it was proven, what it holds (`None` when it
+/// could not be read) and its diagnostics.
+type Read = (SourceFile, Origin, bool, Option<Parsed>, Vec<Diagnostic>);
+
+/// Links the files read into a catalogue.
+fn link_parsed(parsed: Vec<Read>, mut diagnostics: Vec<Diagnostic>, files: usize) -> LoadReport {
     let mut lists = Vec::new();
     let mut sheets = Vec::new();
     let mut models = Vec::new();
@@ -611,6 +677,27 @@ pub(crate) enum FileKind {
     Scenarios,
 }
 
+/// The kind of a file that has the top-level keys `has` says it has, or
+/// `None` when it has none of those that tell one.
+fn kind_of(has: impl Fn(&str) -> bool) -> Option<FileKind> {
+    if has("sections") {
+        Some(FileKind::List)
+    } else if ["units", "ships", "sf_ships", "heresy_units", "ne_units"]
+        .into_iter()
+        .any(&has)
+    {
+        Some(FileKind::Datasheets)
+    } else if has("models") {
+        Some(FileKind::Models)
+    } else if has("terms") {
+        Some(FileKind::Glossary)
+    } else if has("scenarios") {
+        Some(FileKind::Scenarios)
+    } else {
+        None
+    }
+}
+
 /// A built-in file's packed data read directly as the kind the build
 /// recorded.
 fn parse_typed(packed: Packed, kind: FileKind) -> Option<Parsed> {
@@ -628,15 +715,13 @@ fn parse_typed(packed: Packed, kind: FileKind) -> Option<Parsed> {
 fn parse_file(
     file: &SourceFile,
     packed: Option<Packed>,
-    yaml: Option<Result<serde_json::Value, Box<Diagnostic>>>,
     validate: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Parsed> {
     let pre_converted = packed.and_then(|p| p.decode::<serde_json::Value>().ok());
-    let parsed = match (pre_converted, yaml) {
-        (Some(value), _) => Ok(value),
-        (None, Some(yaml)) => yaml,
-        (None, None) => locate::parse_yaml(file, Code::ListData),
+    let parsed = match pre_converted {
+        Some(value) => Ok(value),
+        None => locate::parse_yaml(file, Code::ListData),
     };
     let value = match parsed {
         Ok(value) => value,
@@ -645,22 +730,7 @@ fn parse_file(
             return None;
         }
     };
-    let kind = if value.get("sections").is_some() {
-        FileKind::List
-    } else if value.get("units").is_some()
-        || value.get("ships").is_some()
-        || value.get("sf_ships").is_some()
-        || value.get("heresy_units").is_some()
-        || value.get("ne_units").is_some()
-    {
-        FileKind::Datasheets
-    } else if value.get("models").is_some() {
-        FileKind::Models
-    } else if value.get("terms").is_some() {
-        FileKind::Glossary
-    } else if value.get("scenarios").is_some() {
-        FileKind::Scenarios
-    } else {
+    let Some(kind) = kind_of(|key| value.get(key).is_some()) else {
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
@@ -757,10 +827,27 @@ mod tests {
             };
             let fast = typed(parse_typed(*packed, facts.kind));
             let mut diagnostics = Vec::new();
-            let long_way = typed(parse_file(&file, None, None, false, &mut diagnostics));
+            let long_way = typed(parse_file(&file, None, false, &mut diagnostics));
             assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
             assert!(!fast.is_empty(), "{name}");
             assert_eq!(fast, long_way, "{name}");
+        }
+    }
+}
+
+/// The scan of a file's top (`header`) reads every built-in file, and
+/// says what reading the whole file says: its kind, and the values of the
+/// keys it reads.
+#[cfg(test)]
+#[test]
+fn headers_agree_with_the_whole_read() {
+    for (name, yaml, _, kind) in built_in() {
+        let header = header::read(yaml).unwrap_or_else(|| panic!("{name}: no header"));
+        let file = SourceFile::new(name.to_string(), yaml);
+        let value = locate::parse_yaml(&file, Code::ListData).expect("built-in YAML parses");
+        assert!(kind_of(|key| header.has(key)) == Some(kind), "{name}");
+        for key in ["game", "id", "name", "aliases", "imports"] {
+            assert_eq!(header.value.get(key), value.get(key), "{name}: {key}");
         }
     }
 }
@@ -885,26 +972,27 @@ mod selection {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/heresy");
         let mut added = Vec::new();
         read_dir(&dir, &mut added, &mut Vec::new());
-        let added: Vec<Added> = (added.into_iter())
-            .map(|(file, origin)| {
-                let yaml = locate::parse_yaml(&file, Code::ListData);
-                (file, origin, yaml)
-            })
+        let headers: Vec<Header> = (added.iter())
+            .map(|(file, _)| header::read(file.text()).expect("plain files"))
             .collect();
-        let names = |chosen: &[bool]| -> Vec<&str> {
-            (embedded::EMBEDDED.iter().zip(chosen))
+        let names = |chosen: &Chosen| -> Vec<&str> {
+            let built_in = chosen.built_in.as_deref().expect("a selection");
+            (embedded::EMBEDDED.iter().zip(built_in))
                 .filter(|(_, c)| **c)
                 .map(|((name, _, _), _)| *name)
                 .collect()
         };
-        let heresy = with_added("heresy-test-legion", &added, false).expect("the folder's list");
+        let heresy = with_added("heresy-test-legion", &headers, false).expect("the folder's list");
+        assert_eq!(heresy.folder.as_deref(), Some(&[true, true][..]));
         let heresy = names(&heresy);
         assert!(heresy.iter().all(|n| n.starts_with("heresy/")), "{heresy:?}");
-        let codex = with_added("codex astartes", &added, false).expect("a built-in list");
+        let codex = with_added("codex astartes", &headers, false).expect("a built-in list");
+        // The folder holds only Heresy files: none is read.
+        assert_eq!(codex.folder.as_deref(), Some(&[false, false][..]));
         let codex = names(&codex);
         assert!(codex.contains(&"netea/codex-astartes.yaml"), "{codex:?}");
         assert!(!codex.iter().any(|n| n.starts_with("heresy/")), "{codex:?}");
-        assert!(with_added("no such army", &added, false).is_none());
+        assert!(with_added("no such army", &headers, false).is_none());
         // The folder's list, checked with only these files, as with all.
         let roster = dir.join("rosters/legal.ok.txt");
         let text = std::fs::read_to_string(&roster).expect("the fixture");

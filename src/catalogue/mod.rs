@@ -9,6 +9,7 @@
 
 pub mod fielded;
 pub mod glossary;
+mod header;
 pub mod kinds;
 mod link;
 mod load;

@@ -21,6 +21,11 @@ pub fn schema_errors(
     code: Code,
     hint: &str,
 ) -> Vec<Diagnostic> {
+    // Most files are valid: that answer is cheaper than the errors', and
+    // needs no positions (which read the file's YAML again).
+    if validator.is_valid(value) {
+        return Vec::new();
+    }
     let (found, not_read) = problems(value, schema, validator);
 
     // A missing key with a near-miss unknown key beside it is one typo.

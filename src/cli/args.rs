@@ -13,7 +13,9 @@ pub struct Args {
     pub command: Command,
 
     /// Also load army lists from this folder (YAML files; a list with the
-    /// same game and id as a built-in one replaces it).
+    /// same game and id as a built-in one replaces it). A check of one
+    /// roster reads in full only the files its list needs (that list and
+    /// the files of its game); `lists --check --lists DIR` checks them all.
     #[arg(long, global = true, value_name = "DIR")]
     pub lists: Option<PathBuf>,
 

@@ -543,3 +543,65 @@ fn heresy_weapon_tables_share_one_set_of_column_widths_in_html() {
         assert_eq!(colgroup(table), colgroup(tables[0]), "one set of widths");
     }
 }
+
+/// A check with `--lists` reads in full only the files its roster's list
+/// needs (issue 33): a broken file of another game, or another broken list,
+/// does not stop it, while `lists --check` still reports every file. A file
+/// whose top a scan cannot tell (here a flow mapping) is read whole, and a
+/// broken one still stops the check.
+#[test]
+fn a_check_with_a_lists_folder_reads_only_what_its_list_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::path::Path::new("tests/fixtures/heresy");
+    for file in ["test-legion.yaml", "datasheets/test-legion-units.yaml"] {
+        let to = dir.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(fixture.join(file), to).unwrap();
+    }
+    let lists = dir.path().to_str().unwrap();
+    let roster = "tests/fixtures/heresy/rosters/legal.ok.txt";
+    let broken = [
+        (
+            "other-game.yaml",
+            "game: bfg\nid: other\nname: Other\nsections: [{pionts: 1}]\n",
+        ),
+        (
+            "other-list.yaml",
+            "game: heresy\nid: another\nname: Another\nsections: 7\n",
+        ),
+    ];
+    for (name, text) in broken {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let run = crate::common::muster(&["check", "--lists", lists, roster]);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("other-"), "{}", run.stderr);
+    let all = crate::common::muster(&["lists", "--check", "--lists", lists]);
+    assert_eq!(all.status, 1, "{}", all.stdout);
+    for (name, _) in broken {
+        assert!(all.stdout.contains(name), "{name} not reported: {}", all.stdout);
+    }
+
+    // A broken datasheet file of the list's own game is read, and stops it.
+    std::fs::write(
+        dir.path().join("datasheets/more.yaml"),
+        "game: heresy\nid: more\nname: More\nheresy_units: [{id: x, nmae: y}]\n",
+    )
+    .unwrap();
+    let run = crate::common::muster(&["check", "--lists", lists, roster]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("more.yaml"), "{}", run.stderr);
+    std::fs::remove_file(dir.path().join("datasheets/more.yaml")).unwrap();
+
+    // A file a scan cannot tell is read whole, with every other file.
+    std::fs::write(
+        dir.path().join("flow.yaml"),
+        "{game: bfg, id: flow, sections: 7}\n",
+    )
+    .unwrap();
+    let run = crate::common::muster(&["check", "--lists", lists, roster]);
+    assert_eq!(run.status, 2, "{}{}", run.stdout, run.stderr);
+    for name in ["flow.yaml", "other-game.yaml", "other-list.yaml"] {
+        assert!(run.stderr.contains(name), "{name}: {}", run.stderr);
+    }
+}
