@@ -79,7 +79,7 @@ struct NearLists {
     by_name:
         std::collections::HashMap<String, (usize, Option<String>, Vec<usize>), rustc_hash::FxBuildHasher>,
     /// [`Catalogue::nearest_lists_of`]'s answers, by name, game and number.
-    of_game: names::KeyMap<(String, GameId, usize), (Option<String>, Vec<usize>)>,
+    of_game: names::KeyMap<(String, GameId, usize), Nearest>,
     /// [`Catalogue::lists_with_words`]'s answers, by name and game.
     with_words: names::KeyMap<(String, Option<GameId>), Vec<usize>>,
 }
@@ -97,6 +97,9 @@ impl NearLists {
         self
     }
 }
+
+/// A suggested name and the positions of the nearest lists.
+type Nearest = (Option<String>, Vec<usize>);
 
 /// At most this many names are remembered, so a folder of many different
 /// unknown armies does not grow memory.
