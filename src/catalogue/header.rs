@@ -13,6 +13,7 @@
 //! quoted or merged key, a key given twice, a tab or a line break YAML
 //! and a text scan could disagree on) leaves the file to be read whole.
 
+use rustc_hash::FxHashSet;
 use serde_json::Value;
 
 /// The top-level keys whose values are read.
@@ -45,6 +46,8 @@ pub(crate) fn read(text: &str) -> Option<Header<'_>> {
         return None;
     }
     let mut keys: Vec<&str> = Vec::new();
+    // A hostile file may have many thousands of keys: no linear search.
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut read = String::new();
     let mut reading = false;
     for line in text.split_inclusive('\n') {
@@ -53,7 +56,7 @@ pub(crate) fn read(text: &str) -> Option<Header<'_>> {
             None | Some(b'\n' | b'\r' | b'#' | b' ') => {}
             Some(_) => {
                 let key = key_of(line)?;
-                if keys.contains(&key) {
+                if !seen.insert(key) {
                     return None;
                 }
                 keys.push(key);
