@@ -89,7 +89,7 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
     }
     match notation::parse_terms(text) {
         Ok(parts) => Output {
-            stdout: text::notation(text, &parts, catalogue.glossary(GameId::Netea)),
+            stdout: text::notation(text, &parts, bare_glossary(catalogue, Notation::Epic)),
             ..Output::default()
         },
         Err(error) => {
@@ -119,7 +119,7 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             let error = match ship::parse_ship_terms(text) {
                 Ok(parts) => {
                     return Output {
-                        stdout: text::ship_notation(text, &parts, catalogue.glossary(GameId::Bfg)),
+                        stdout: text::ship_notation(text, &parts, bare_glossary(catalogue, Notation::Ship)),
                         ..Output::default()
                     };
                 }
@@ -131,7 +131,11 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             let error = match notation::heresy::parse_terms(text) {
                 Ok(parts) => {
                     return Output {
-                        stdout: text::heresy_notation(text, &parts, catalogue.glossary(GameId::Heresy)),
+                        stdout: text::heresy_notation(
+                            text,
+                            &parts,
+                            bare_glossary(catalogue, Notation::Heresy),
+                        ),
                         ..Output::default()
                     };
                 }
@@ -150,6 +154,12 @@ pub fn explain(catalogue: &Catalogue, text: &str, army: Option<&str>) -> Output 
             ))
         }
     }
+}
+
+/// The glossary of notation written bare: that of the first game written
+/// in it (the registry's, so no game is named here).
+fn bare_glossary(catalogue: &Catalogue, notation: Notation) -> Option<&crate::catalogue::glossary::Glossary> {
+    notation.first_game().and_then(|game| catalogue.glossary(game))
 }
 
 /// The lists that field a datasheet, by name, for a card's heading: players

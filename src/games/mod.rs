@@ -161,6 +161,15 @@ pub enum Notation {
     None,
 }
 
+impl Notation {
+    /// The game whose glossary explains this notation written bare, with
+    /// no army to say whose it is (`muster explain 30cm, 4+`): the first
+    /// game, in [`GameId::ALL`]'s order, whose datasheets are written in it.
+    pub fn first_game(self) -> Option<GameId> {
+        GameId::ALL.into_iter().find(|&g| of(g).notation == self)
+    }
+}
+
 /// One game, as the rest of muster needs to know it.
 #[derive(Debug)]
 pub struct Game {
