@@ -8,8 +8,9 @@
 //!
 //! Code that treats every kind alike (placing, the glossary check,
 //! `explain`) goes through [`Catalogue::every_sheet`] and [`AnySheet`],
-//! whose matches are exhaustive: a new kind is a new impl here and a
-//! variant there.
+//! whose matches are exhaustive: a new kind is a new impl here, a
+//! variant there and its name in `with_kinds!` (whence [`FIELDS`], the
+//! keys that make a file a datasheet file).
 
 use super::raw::{self, DatasheetFile, GameId};
 use super::sheets::{self, FieldError};
@@ -350,6 +351,26 @@ impl<'a> AnySheet<'a> {
     }
 }
 
+/// Every kind, each named once, handed to `then`: Epic units, then ships,
+/// Space Fleet ships, Heresy units and NetEpic units. The one list of the
+/// kinds: [`FIELDS`] and [`Catalogue::every_sheet`] are built from it.
+macro_rules! with_kinds {
+    ($then:ident) => {
+        $then!(EpicKind, ShipKind, SfShipKind, HeresyKind, NetEpicKind)
+    };
+}
+
+/// Each kind's key in a datasheet file (`units`, `ships`...), in
+/// `with_kinds!`' order: a file with one of them is a datasheet file.
+pub const FIELDS: &[&str] = {
+    macro_rules! fields {
+        ($($kind:ident),*) => {
+            &[$($kind::FIELD),*]
+        };
+    }
+    with_kinds!(fields)
+};
+
 impl Catalogue {
     /// Every datasheet of every kind: Epic units, then ships, Space Fleet
     /// ships, Heresy units and NetEpic units, each in catalogue order.
@@ -357,11 +378,13 @@ impl Catalogue {
         fn of<K: SheetKind>(catalogue: &Catalogue) -> impl Iterator<Item = AnySheet<'_>> {
             K::stored(catalogue).iter().map(K::any)
         }
-        of::<EpicKind>(self)
-            .chain(of::<ShipKind>(self))
-            .chain(of::<SfShipKind>(self))
-            .chain(of::<HeresyKind>(self))
-            .chain(of::<NetEpicKind>(self))
+        let catalogue = self;
+        macro_rules! chained {
+            ($first:ident $(, $kind:ident)*) => {
+                of::<$first>(catalogue)$(.chain(of::<$kind>(catalogue)))*
+            };
+        }
+        with_kinds!(chained)
     }
 
     /// The datasheet of a kind kept as written, by game and id.

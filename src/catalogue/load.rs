@@ -682,10 +682,7 @@ pub(crate) enum FileKind {
 fn kind_of(has: impl Fn(&str) -> bool) -> Option<FileKind> {
     if has("sections") {
         Some(FileKind::List)
-    } else if ["units", "ships", "sf_ships", "heresy_units", "ne_units"]
-        .into_iter()
-        .any(&has)
-    {
+    } else if super::kinds::FIELDS.iter().any(|key| has(key)) {
         Some(FileKind::Datasheets)
     } else if has("models") {
         Some(FileKind::Models)
@@ -695,6 +692,20 @@ fn kind_of(has: impl Fn(&str) -> bool) -> Option<FileKind> {
         Some(FileKind::Scenarios)
     } else {
         None
+    }
+}
+
+/// The keys of a datasheet file, for messages: `` `units:`, `ships:` or
+/// `ne_units:` ``.
+fn datasheet_keys() -> String {
+    let keys: Vec<String> = super::kinds::FIELDS
+        .iter()
+        .map(|key| format!("`{key}:`"))
+        .collect();
+    match keys.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, others)) => format!("{} or {last}", others.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -734,7 +745,10 @@ fn parse_file(
         diagnostics.push(
             Diagnostic::error(
                 Code::ListData,
-                "not a list file: an army list has `sections:`, a datasheet file `units:`, `ships:`, `sf_ships:`, `heresy_units:` or `ne_units:`, a model file `models:`, a glossary `terms:`, a scenario file `scenarios:`",
+                format!(
+                    "not a list file: an army list has `sections:`, a datasheet file {}, a model file `models:`, a glossary `terms:`, a scenario file `scenarios:`",
+                    datasheet_keys()
+                ),
             )
             .at(file, file.line_span(1)),
         );
@@ -849,6 +863,52 @@ fn headers_agree_with_the_whole_read() {
         for key in ["game", "id", "name", "aliases", "imports"] {
             assert_eq!(header.value.get(key), value.get(key), "{name}: {key}");
         }
+    }
+}
+
+/// The keys that make a file a datasheet file are exactly the datasheet
+/// kinds' (`kinds::FIELDS`): each alone is one, a near miss or another
+/// kind's key is not, and the message for a file of no kind names them.
+#[cfg(test)]
+#[test]
+fn datasheet_files_are_told_by_the_kinds_keys() {
+    let fields = super::kinds::FIELDS;
+    assert!(
+        fields.contains(&"units") && fields.contains(&"ne_units"),
+        "{fields:?}"
+    );
+    for field in fields {
+        assert!(
+            kind_of(|key| key == *field) == Some(FileKind::Datasheets),
+            "{field}"
+        );
+    }
+    let others = ["unit", "ship", "sheets", "datasheets", "game", "id", "name"];
+    for other in others {
+        assert!(kind_of(|key| key == other).is_none(), "{other}");
+    }
+    let checked = ["sections", "models", "terms", "scenarios"];
+    let recognised: Vec<&str> = (fields.iter().chain(&checked).chain(&others))
+        .copied()
+        .filter(|k| kind_of(|key| key == *k) == Some(FileKind::Datasheets))
+        .collect();
+    assert_eq!(recognised, fields);
+    let keys = datasheet_keys();
+    for field in fields {
+        assert_eq!(keys.matches(&format!("`{field}:`")).count(), 1, "{keys}");
+    }
+    assert!(
+        keys.ends_with(&format!(" or `{}:`", fields[fields.len() - 1])),
+        "{keys}"
+    );
+    // The build, which cannot ask `kinds`, tells built-in files apart and
+    // lists their datasheets' ids by the same keys.
+    let build = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/build.rs"));
+    for field in fields {
+        assert!(
+            build.matches(&format!("\"{field}\"")).count() >= 2,
+            "build.rs lacks {field}"
+        );
     }
 }
 
