@@ -132,12 +132,7 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
             problem.to_string(),
         )));
     }
-    let cannot = |e: std::io::Error| {
-        Box::new(Diagnostic::error(
-            Code::UnreadableInput,
-            format!("cannot read {}: {}", input.name, crate::source::io_error(&e)),
-        ))
-    };
+    let cannot = |e: std::io::Error| Box::new(unreadable(&input.name, ReadError::Io(e)));
     if let Some(text) = input.text() {
         return Ok(text.as_bytes().to_vec());
     }
@@ -156,23 +151,30 @@ pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
     }
     // Only regular files are opened: a pipe named on the command line
     // would block the run, a device would never end.
-    match crate::source::read_regular(input.path(), MAX_ROSTER_BYTES) {
-        Ok(bytes) => Ok(bytes),
-        Err(ReadError::NotAFile("folder")) => Err(Box::new(Diagnostic::error(
+    crate::source::read_regular(input.path(), MAX_ROSTER_BYTES)
+        .map_err(|e| Box::new(unreadable(&input.name, e)))
+}
+
+/// Why the roster file `name` could not be read ([`crate::source::read_regular`]
+/// with [`MAX_ROSTER_BYTES`]), as every report of a check says it.
+pub fn unreadable(name: &str, error: ReadError) -> Diagnostic {
+    match error {
+        ReadError::NotAFile("folder") => Diagnostic::error(
             Code::UnreadableInput,
-            format!("{} is a folder, not a roster file", input.name),
-        ))),
-        Err(ReadError::NotAFile(kind)) => Err(Box::new(
-            Diagnostic::error(
-                Code::UnreadableInput,
-                format!("{} is a {kind}, not a roster file", input.name),
-            )
-            .hint("to check what a pipe carries, give `-` and send it to standard input"),
-        )),
+            format!("{name} is a folder, not a roster file"),
+        ),
+        ReadError::NotAFile(kind) => Diagnostic::error(
+            Code::UnreadableInput,
+            format!("{name} is a {kind}, not a roster file"),
+        )
+        .hint("to check what a pipe carries, give `-` and send it to standard input"),
         // The real size rather than the bytes read.
-        Err(ReadError::TooLarge(size)) => Err(Box::new(
-            Unreadable::TooLarge(usize::try_from(size).unwrap_or(usize::MAX)).diagnostic(),
-        )),
-        Err(ReadError::Io(e)) => Err(cannot(e)),
+        ReadError::TooLarge(size) => {
+            Unreadable::TooLarge(usize::try_from(size).unwrap_or(usize::MAX)).diagnostic()
+        }
+        ReadError::Io(e) => Diagnostic::error(
+            Code::UnreadableInput,
+            format!("cannot read {name}: {}", crate::source::io_error(&e)),
+        ),
     }
 }

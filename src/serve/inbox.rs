@@ -10,6 +10,8 @@
 //! [`super::net::Limits::max_submissions`] of them.
 
 use crate::report::summary::Row;
+use crate::roster::MAX_ROSTER_BYTES;
+use crate::source::ReadError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -84,20 +86,19 @@ impl Inbox {
             let Ok(mut record) = serde_json::from_slice::<Record>(&bytes) else {
                 continue;
             };
-            match std::fs::read(dir.join(&record.file)) {
-                Ok(roster) => {
-                    let digest = fnv(&roster);
-                    if digest != record.digest {
-                        record.row = check(&record.file, &String::from_utf8_lossy(&roster));
+            match read_roster(dir, &record.file) {
+                Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                read => {
+                    let digest = digest_of(&read);
+                    if digest != record.digest || digest == REFUSED {
+                        record.row = row_of(&record.file, read, check);
                         record.digest = digest;
                         write_durably(&meta, &format!("{}.json", record.token), &to_json(&record)?)?;
                     }
                     records.insert(record.token.clone(), record);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    let _ = std::fs::remove_file(&path);
-                }
-                Err(e) => return Err(e),
             }
         }
         let inbox = Inbox {
@@ -117,14 +118,16 @@ impl Inbox {
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
-            if name.starts_with('.') || known.contains(&name) || !entry.file_type()?.is_file() {
+            // Folders and links are not the inbox's (`muster check DIR`
+            // does not follow links either); anything else is read as a
+            // roster, or refused.
+            let kind = entry.file_type()?;
+            if name.starts_with('.') || known.contains(&name) || kind.is_dir() || kind.is_symlink() {
                 continue;
             }
-            let Ok(bytes) = std::fs::read(entry.path()) else {
-                continue;
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            let row = check(&name, &text);
+            let read = read_roster(&self.dir, &name);
+            let digest = digest_of(&read);
+            let row = row_of(&name, read, check);
             let modified = entry
                 .metadata()?
                 .modified()
@@ -138,7 +141,7 @@ impl Inbox {
                 once: String::new(),
                 submitted: modified,
                 updated: modified,
-                digest: fnv(&bytes),
+                digest,
                 row,
             };
             self.save(&record)?;
@@ -194,8 +197,12 @@ impl Inbox {
         all
     }
 
-    pub fn read(&self, record: &Record) -> std::io::Result<String> {
-        std::fs::read_to_string(self.dir.join(&record.file))
+    /// A submission's roster, read as every roster is: a regular file of at
+    /// most [`MAX_ROSTER_BYTES`].
+    pub fn read(&self, record: &Record) -> Result<String, ReadError> {
+        let bytes = read_roster(&self.dir, &record.file)?;
+        String::from_utf8(bytes)
+            .map_err(|e| ReadError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
     }
 
     /// Stores a new submission; its record carries the new private token.
@@ -285,6 +292,30 @@ impl Inbox {
         records.remove(token);
         self.generation.fetch_add(1, Ordering::SeqCst);
         Ok(true)
+    }
+}
+
+/// The digest of a roster file that was refused, not read: never a file's
+/// (a refused file is read again at the next start).
+const REFUSED: u64 = 0;
+
+/// A roster file of the folder, read as `muster check DIR` reads it: a
+/// regular file of at most [`MAX_ROSTER_BYTES`], never more of it.
+fn read_roster(dir: &Path, file: &str) -> Result<Vec<u8>, ReadError> {
+    crate::source::read_regular(&dir.join(file), MAX_ROSTER_BYTES)
+}
+
+/// The digest of a roster file as read, or [`REFUSED`].
+fn digest_of(read: &Result<Vec<u8>, ReadError>) -> u64 {
+    read.as_ref().map_or(REFUSED, |bytes| fnv(bytes))
+}
+
+/// The row of a roster file as read: its check, or for a refused file why,
+/// as a check of the folder says it.
+fn row_of(file: &str, read: Result<Vec<u8>, ReadError>, check: CheckFn<'_>) -> Row {
+    match read {
+        Ok(bytes) => check(file, &String::from_utf8_lossy(&bytes)),
+        Err(e) => Row::of(&crate::batch::unusable(file, crate::batch::unreadable(file, e))),
     }
 }
 
@@ -439,5 +470,57 @@ mod tests {
             small.create("Dee", "", "Player: Dee\n", &row),
             Err(Refused::Full)
         ));
+    }
+
+    /// A check that fails the test when handed more than a roster may be.
+    fn capped_row(name: &str, text: &str) -> Row {
+        assert!(text.len() <= MAX_ROSTER_BYTES, "{name} was read whole");
+        row(name, text)
+    }
+
+    /// Files put in the folder by hand are read as `muster check DIR` reads
+    /// them: one larger than a roster may be, or a pipe, is refused with its
+    /// reason (never read whole, never opened to block), and the rest of
+    /// the folder is adopted; a recorded roster that grows too large is
+    /// refused the same way at the next start, and checked again once fixed.
+    #[test]
+    fn an_inbox_refuses_what_a_check_refuses() {
+        let dir = tempfile::tempdir().expect("dir");
+        let big = format!("Player: Big\n{}", "x".repeat(MAX_ROSTER_BYTES));
+        std::fs::write(dir.path().join("big.txt"), &big).expect("big");
+        std::fs::write(dir.path().join("fine.txt"), "Player: Fine\n").expect("fine");
+        // A pipe, where `mkfifo` makes one.
+        let piped = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("pipe.txt"))
+            .status()
+            .is_ok_and(|s| s.success());
+        let inbox = Inbox::open(dir.path(), 10, &capped_row).expect("open");
+        let by_file =
+            |inbox: &Inbox, file: &str| inbox.list().into_iter().find(|r| r.file == file).expect(file);
+        let fine = by_file(&inbox, "fine.txt");
+        assert_eq!((fine.row.status, fine.player.as_str()), (Status::Legal, "Fine"));
+        let refused = by_file(&inbox, "big.txt");
+        assert_eq!(refused.row.status, Status::Unreadable);
+        let why = refused.row.first_error.clone().unwrap_or_default();
+        assert!(why.contains("a roster may be at most 1 MiB"), "{why}");
+        assert!(matches!(inbox.read(&refused), Err(ReadError::TooLarge(_))));
+        if piped {
+            let pipe = by_file(&inbox, "pipe.txt");
+            assert_eq!(pipe.row.status, Status::Unreadable);
+            let why = pipe.row.first_error.clone().unwrap_or_default();
+            assert!(why.contains("pipe.txt is a pipe, not a roster file"), "{why}");
+            assert!(matches!(inbox.read(&pipe), Err(ReadError::NotAFile("pipe"))));
+        }
+        assert_eq!(inbox.read(&fine).expect("fine"), "Player: Fine\n");
+        drop(inbox);
+        // A recorded roster grown too large, then fixed.
+        std::fs::write(dir.path().join("fine.txt"), &big).expect("grown");
+        let inbox = Inbox::open(dir.path(), 10, &capped_row).expect("reopen");
+        assert_eq!(by_file(&inbox, "fine.txt").row.status, Status::Unreadable);
+        drop(inbox);
+        std::fs::write(dir.path().join("fine.txt"), "Player: Fine\nbad\n").expect("fixed");
+        let inbox = Inbox::open(dir.path(), 10, &capped_row).expect("reopen");
+        assert_eq!(by_file(&inbox, "fine.txt").row.status, Status::Illegal);
+        assert_eq!(inbox.list().len(), 2 + usize::from(piped));
     }
 }

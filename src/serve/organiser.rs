@@ -198,10 +198,7 @@ pub async fn roster(State(app): State<Shared>, headers: HeaderMap, Path(file): P
             );
             r
         }
-        Err(e) => plain(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("cannot read it: {}", crate::source::io_error(&e)),
-        ),
+        Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("cannot read it: {e}")),
     }
 }
 
