@@ -287,4 +287,18 @@ mod tests {
             assert!(!game.epic_facts || game.notation == Notation::Epic);
         }
     }
+
+    /// Bare notation is explained with the glossary of the first game
+    /// written in it: NetEA's for Epic's, Battlefleet Gothic's for ships.
+    #[test]
+    fn a_notation_finds_its_first_game() {
+        assert_eq!(Notation::Epic.first_game(), Some(GameId::Netea));
+        assert_eq!(Notation::Ship.first_game(), Some(GameId::Bfg));
+        assert_eq!(Notation::Heresy.first_game(), Some(GameId::Heresy));
+        assert_eq!(Notation::None.first_game(), None);
+        for id in GameId::ALL {
+            let first = of(id).notation.first_game().map(|g| of(g).notation);
+            assert_eq!(first, Some(of(id).notation), "{id:?}");
+        }
+    }
 }
