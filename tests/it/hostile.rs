@@ -819,8 +819,8 @@ fn hostile_interrupted_outputs_leave_no_temporary_file() {
 /// a total that runs away or a count allocated for.
 #[test]
 fn hostile_numbers_in_list_files_are_bounded() {
-    // Each file carries several numbers out of bounds, in different
-    // objects; one `lists --check` must name every one at its line.
+    // Each file carries several numbers out of bounds, some in one
+    // object; one `lists --check` must name every one at its line, once.
     // (file, a text before the place, the text to change there, what it
     // becomes, the words said)
     let cases = [
@@ -859,6 +859,15 @@ fn hostile_numbers_in_list_files_are_bounded() {
             "max: 1000\n",
             "must be at most 100, not 1000",
         ),
+        // A second number in the same group (a mapping that may also be
+        // empty): once, only the first was named.
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "members: [tag:escort]\n",
+            "min: 1\n",
+            "min: 101\n",
+            "must be at most 100, not 101",
+        ),
         (
             "lists/bfg/armageddon-sector.yaml",
             "[tag:capital]\n",
@@ -872,6 +881,21 @@ fn hostile_numbers_in_list_files_are_bounded() {
             "capacity: 2\n",
             "capacity: 1000000\n",
             "must be at most 100, not 1000000",
+        ),
+        // Three numbers in one `fills`.
+        (
+            "lists/netea/codex-astartes.yaml",
+            "unit: razorback-lascannon, ",
+            "capacity: 1 }",
+            "capacity: 300 }",
+            "must be at most 100, not 300",
+        ),
+        (
+            "lists/netea/codex-astartes.yaml",
+            "unit: razorback-heavy-bolter, ",
+            "capacity: 1 }",
+            "capacity: 0 }",
+            "must be at least 1, not 0",
         ),
     ];
     let dir = temp_dir("numbers");
@@ -907,8 +931,9 @@ fn hostile_numbers_in_list_files_are_bounded() {
     for (place, says) in places {
         let found = lines
             .windows(2)
-            .any(|w| w[0].contains(says) && w[1].contains(&place));
-        assert!(found, "no {says:?} at {place}: {}", head(&out));
+            .filter(|w| w[0].contains(says) && w[1].contains(&place))
+            .count();
+        assert_eq!(found, 1, "{says:?} at {place}: {}", head(&out));
     }
     // An event's points limit too.
     let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
