@@ -233,7 +233,9 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
             None => return Err(problems),
         }
     };
+    let schema_problems = problems.len();
     let (file, restrictions) = check_against(file, catalogue, &source, &positions, &mut problems);
+    told_once(&mut problems, schema_problems);
     if problems.is_empty() {
         Ok(Event {
             file,
@@ -270,6 +272,25 @@ fn readable_part(value: &serde_json::Value) -> Option<EventFile> {
         scenario: key(value, "scenario"),
         optional_rules: key(value, "optional_rules"),
     })
+}
+
+/// One mistake told once: a value the schema refuses that a later check
+/// reads again (a date not written `YYYY-MM-DD`, which the schema's
+/// pattern and the date check both refuse) keeps only the later check's
+/// words, which say more. `problems` holds the schema's first (`schema`
+/// of them), then the later checks'.
+fn told_once(problems: &mut Vec<Diagnostic>, schema: usize) {
+    let later: std::collections::HashSet<Span> = problems[schema.min(problems.len())..]
+        .iter()
+        .filter_map(|d| d.primary.as_ref().map(|p| p.span))
+        // An empty place is no place (a key missing at the top).
+        .filter(|span| span.start < span.end)
+        .collect();
+    let mut index = 0;
+    problems.retain(|d| {
+        index += 1;
+        index > schema || !d.primary.as_ref().is_some_and(|p| later.contains(&p.span))
+    });
 }
 
 /// Every check of an event file against the catalogue (its dates, lists

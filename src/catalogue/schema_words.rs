@@ -123,6 +123,9 @@ pub fn schema_errors(
             ),
         }
     }
+    // In line order, as a user fixes the file: the validator tells a
+    // mapping's keys in the schema's order.
+    out.sort_by_key(|d| d.primary.as_ref().map_or(usize::MAX, |p| p.span.start));
     if left_out > 0 {
         let mut summary = Diagnostic::error(
             code,
@@ -150,73 +153,93 @@ fn problems(
     // copy of the value it is about).
     let mut not_read = 0usize;
     for error in validator.iter_errors(value) {
-        if found.len() >= 2 * MAX_PER_FILE {
-            not_read += 1;
-            continue;
+        // One error of the validator may stand for several problems (a
+        // group, which may also be empty, with both `min` and `max` too
+        // high): each is told, at its own line.
+        let mut errors = Vec::new();
+        specific(&error, &mut errors);
+        for error in errors {
+            if found.len() >= 2 * MAX_PER_FILE {
+                not_read += 1;
+                continue;
+            }
+            found.push(problem(error, schema));
         }
-        let error = specific(&error);
-        let pointer = error.instance_path().as_str().to_string();
-        let problem = match error.kind() {
-            ValidationErrorKind::AdditionalProperties { unexpected } => Problem::Unknown(unexpected.clone()),
-            ValidationErrorKind::Required { property } => {
-                Problem::Missing(property.as_str().unwrap_or_default().to_string())
-            }
-            ValidationErrorKind::Type { .. } => Problem::Type,
-            ValidationErrorKind::Enum { options } => Problem::OneOf(
-                options
-                    .as_array()
-                    .map(|o| o.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
-                    .unwrap_or_default(),
-            ),
-            ValidationErrorKind::Minimum { limit } => Problem::Other(format!(
-                "must be at least {limit}, not {}",
-                shown(error.instance())
-            )),
-            ValidationErrorKind::Maximum { limit } => Problem::Other(format!(
-                "must be at most {limit}, not {}",
-                shown(error.instance())
-            )),
-            ValidationErrorKind::Pattern { pattern } => Problem::Other(format!(
-                "is not written in the expected form (pattern `{pattern}`)"
-            )),
-            ValidationErrorKind::OneOfNotValid { .. } | ValidationErrorKind::AnyOf { .. } => {
-                match alternatives(schema, &pointer) {
-                    Some(Alternatives::Constants(options)) => Problem::OneOf(options),
-                    Some(Alternatives::Kinds(kinds)) => Problem::Kinds(kinds),
-                    None => Problem::Other(error.to_string()),
-                }
-            }
-            _ => Problem::Other(error.to_string()),
-        };
-        found.push((pointer, problem, error.instance().clone().into_owned()));
     }
     (found, not_read)
 }
 
-/// The most specific complaint the validator has: where a value matches
-/// none of several shapes (`anyOf`, `oneOf`) but one of them has its type
-/// (a number above its maximum, where the other shape is the word
-/// `missing` or null), that shape's complaint ("99999 is greater than the
-/// maximum of 10000", at the value's own path) instead of "not valid under
-/// any of the schemas".
-fn specific<'e, 'a>(error: &'e jsonschema::ValidationError<'a>) -> &'e jsonschema::ValidationError<'a> {
+/// One error of the validator as a problem, with its JSON pointer and a
+/// copy of the value it is about.
+fn problem(error: &jsonschema::ValidationError<'_>, schema: &Value) -> (String, Problem, Value) {
+    let pointer = error.instance_path().as_str().to_string();
+    let problem = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => Problem::Unknown(unexpected.clone()),
+        ValidationErrorKind::Required { property } => {
+            Problem::Missing(property.as_str().unwrap_or_default().to_string())
+        }
+        ValidationErrorKind::Type { .. } => Problem::Type,
+        ValidationErrorKind::Enum { options } => Problem::OneOf(
+            options
+                .as_array()
+                .map(|o| o.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                .unwrap_or_default(),
+        ),
+        ValidationErrorKind::Minimum { limit } => Problem::Other(format!(
+            "must be at least {limit}, not {}",
+            shown(error.instance())
+        )),
+        ValidationErrorKind::Maximum { limit } => Problem::Other(format!(
+            "must be at most {limit}, not {}",
+            shown(error.instance())
+        )),
+        ValidationErrorKind::Pattern { pattern } => Problem::Other(format!(
+            "is not written in the expected form (pattern `{pattern}`)"
+        )),
+        ValidationErrorKind::OneOfNotValid { .. } | ValidationErrorKind::AnyOf { .. } => {
+            match alternatives(schema, &pointer) {
+                Some(Alternatives::Constants(options)) => Problem::OneOf(options),
+                Some(Alternatives::Kinds(kinds)) => Problem::Kinds(kinds),
+                None => Problem::Other(error.to_string()),
+            }
+        }
+        _ => Problem::Other(error.to_string()),
+    };
+    (pointer, problem, error.instance().clone().into_owned())
+}
+
+/// The most specific complaints the validator has, added to `out`: where a
+/// value matches none of several shapes (`anyOf`, `oneOf`) but is of the
+/// kind one of them wants (a number above its maximum, where the other
+/// shape is the word `missing`; a mapping, where the other is null), every
+/// complaint of that shape ("99999 is greater than the maximum of 10000",
+/// at the value's own path or inside it) instead of "not valid under any
+/// of the schemas". A shape is of the value's kind unless it complains of
+/// the value's own type, enum or constant; complaints inside the value (a
+/// mapping's bad `scope`) leave it the value's shape.
+fn specific<'e, 'a>(
+    error: &'e jsonschema::ValidationError<'a>,
+    out: &mut Vec<&'e jsonschema::ValidationError<'a>>,
+) {
     use jsonschema::error::ValidationErrorKind as Kind;
     let context = match error.kind() {
         Kind::AnyOf { context } | Kind::OneOfNotValid { context } => context,
-        _ => return error,
+        _ => return out.push(error),
     };
+    let here = error.instance_path();
     let typed = context.iter().find(|branch| {
         !branch.is_empty()
             && branch.iter().all(|e| {
-                !matches!(
-                    e.kind(),
-                    Kind::Type { .. } | Kind::Enum { .. } | Kind::Constant { .. }
-                )
+                e.instance_path() != here
+                    || !matches!(
+                        e.kind(),
+                        Kind::Type { .. } | Kind::Enum { .. } | Kind::Constant { .. }
+                    )
             })
     });
-    match typed.and_then(|branch| branch.first()) {
-        Some(inner) => specific(inner),
-        None => error,
+    match typed {
+        Some(branch) => branch.iter().for_each(|inner| specific(inner, out)),
+        None => out.push(error),
     }
 }
 
@@ -510,6 +533,106 @@ mod tests {
     fn nested_unknown_keys_name_their_place() {
         let errors = event_errors("name: X\ngame: netea\npoints: 5\nlists:\n  - id: a\n    verions: []\n");
         assert_eq!(errors, vec!["6: unknown key `verions` in `lists[0]`"]);
+    }
+
+    /// The errors of an army-list file whose head is valid, `body` giving
+    /// its first formation's keys and then any more of the file.
+    fn list_errors(body: &str) -> Vec<String> {
+        let text = format!(
+            "game: netea\nid: t\nname: T\nversion: \"1\"\nsource: []\nsections:\n  - id: s\n    name: S\n    formations:\n      - id: f\n        name: F\n{body}"
+        );
+        let file = SourceFile::new("list.yaml", &text);
+        let value: Value = serde_yaml::from_str(&text).unwrap_or_default();
+        let schema = crate::catalogue::schema::army_list();
+        let Some(validator) = crate::catalogue::schema::army_list_validator() else {
+            return vec!["no validator".into()];
+        };
+        schema_errors(&file, &value, schema, validator, Code::ListData, "")
+            .iter()
+            .map(|d| format!("{}: {}", d.line_col().map_or(0, |(l, _)| l), d.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_list_head_has_no_errors() {
+        assert_eq!(list_errors("        points: 5\n"), Vec::<String>::new());
+    }
+
+    /// A mapping that may also be empty (`group`, `fills`) holding two or
+    /// three numbers out of bounds: each is told at its line, once.
+    #[test]
+    fn every_bad_number_of_one_mapping_is_told() {
+        let errors = list_errors(
+            "        points: 99999\n        group:\n          members: [a]\n          provenance: p\n          min: 1000\n          max: 2000\n",
+        );
+        assert_eq!(
+            errors,
+            vec![
+                "12: `points` in `sections[0].formations[0]` must be at most 10000, not 99999",
+                "16: `min` in `sections[0].formations[0].group` must be at most 100, not 1000",
+                "17: `max` in `sections[0].formations[0].group` must be at most 100, not 2000",
+            ]
+        );
+        let errors = list_errors(
+            "        points: 5\nupgrades:\n  - id: u\n    name: U\n    points: [20000, 5, -30000]\n    fills:\n      unit: rhino\n      capacity: 200\n      carries: [a]\n      provenance: p\n      shared_with:\n        - { unit: a, capacity: 300 }\n        - { unit: b, capacity: 0 }\n",
+        );
+        assert_eq!(
+            errors,
+            vec![
+                "16: item 0 in `upgrades[0].points` must be at most 10000, not 20000",
+                "16: item 2 in `upgrades[0].points` must be at least -10000, not -30000",
+                "19: `capacity` in `upgrades[0].fills` must be at most 100, not 200",
+                "23: `capacity` in `upgrades[0].fills.shared_with[0]` must be at most 100, not 300",
+                "24: `capacity` in `upgrades[0].fills.shared_with[1]` must be at least 1, not 0",
+            ]
+        );
+    }
+
+    /// Beside a number out of bounds in such a mapping, a value of the
+    /// wrong kind, an unknown key or a missing one is told too (a wrong
+    /// kind once made the whole mapping "must be a mapping of keys or
+    /// empty"), and an enum beside a number in any mapping.
+    #[test]
+    fn other_errors_beside_a_bad_number_are_told_too() {
+        let group = |keys: &str| {
+            list_errors(&format!(
+                "        points: 5\n        group:\n          members: [a]\n          provenance: p\n{keys}"
+            ))
+        };
+        assert_eq!(
+            group("          min: lots\n          max: 1000\n"),
+            vec![
+                "16: `min` in `sections[0].formations[0].group` must be a whole number, not \"lots\"",
+                "17: `max` in `sections[0].formations[0].group` must be at most 100, not 1000",
+            ]
+        );
+        assert_eq!(
+            group("          maxx: 3\n          min: 1000\n"),
+            vec![
+                "16: unknown key `maxx` in `sections[0].formations[0].group`",
+                "17: `min` in `sections[0].formations[0].group` must be at most 100, not 1000",
+            ]
+        );
+        let errors = list_errors("        points: 5\n        titans: { count: 50 }\n");
+        assert_eq!(
+            errors,
+            vec![
+                "13: missing key `each` in `sections[0].formations[0].titans`",
+                "13: `count` in `sections[0].formations[0].titans` must be at most 10, not 50",
+            ]
+        );
+        let errors = list_errors(
+            "        points: 5\nconstraints:\n  - { id: c, scope: armee, severity: fatal, rule: x, message: m, provenance: p }\nupgrades:\n  - { id: u, name: U, points: 10001, adds: [{ unit: a, count: 0 }] }\n",
+        );
+        assert_eq!(
+            errors,
+            vec![
+                "14: `scope` in `constraints[0]` must be one of: army, formation, group",
+                "14: `severity` in `constraints[0]` must be one of: error, warning",
+                "16: `points` in `upgrades[0]` must be at most 10000, not 10001",
+                "16: `count` in `upgrades[0].adds[0]` must be at least 1, not 0",
+            ]
+        );
     }
 
     #[test]

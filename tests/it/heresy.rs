@@ -642,3 +642,18 @@ fn dead_data_is_a_warning_unless_a_note_says_why() {
         ]
     );
 }
+
+/// `lists --check` counts a folder's lists and datasheets of every kind
+/// with the built-in ones (the fixture: one list, 15 Heresy units).
+#[test]
+fn a_folder_check_counts_the_folders_lists_and_datasheets() {
+    let run = crate::common::muster(&["--lists", "tests/fixtures/heresy", "lists", "--check"]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    let built_in = crate::common::catalogue();
+    let counts = format!(
+        "{} army lists, {} datasheets,",
+        built_in.lists.len() + 1,
+        built_in.every_sheet().count() + 15
+    );
+    assert!(run.stdout.contains(&counts), "{counts}: {}", run.stdout);
+}

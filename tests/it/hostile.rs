@@ -819,8 +819,8 @@ fn hostile_interrupted_outputs_leave_no_temporary_file() {
 /// a total that runs away or a count allocated for.
 #[test]
 fn hostile_numbers_in_list_files_are_bounded() {
-    // Each file carries several numbers out of bounds, in different
-    // objects; one `lists --check` must name every one at its line.
+    // Each file carries several numbers out of bounds, some in one
+    // object; one `lists --check` must name every one at its line, once.
     // (file, a text before the place, the text to change there, what it
     // becomes, the words said)
     let cases = [
@@ -859,6 +859,15 @@ fn hostile_numbers_in_list_files_are_bounded() {
             "max: 1000\n",
             "must be at most 100, not 1000",
         ),
+        // A second number in the same group (a mapping that may also be
+        // empty): once, only the first was named.
+        (
+            "lists/bfg/armageddon-sector.yaml",
+            "members: [tag:escort]\n",
+            "min: 1\n",
+            "min: 101\n",
+            "must be at most 100, not 101",
+        ),
         (
             "lists/bfg/armageddon-sector.yaml",
             "[tag:capital]\n",
@@ -872,6 +881,21 @@ fn hostile_numbers_in_list_files_are_bounded() {
             "capacity: 2\n",
             "capacity: 1000000\n",
             "must be at most 100, not 1000000",
+        ),
+        // Three numbers in one `fills`.
+        (
+            "lists/netea/codex-astartes.yaml",
+            "unit: razorback-lascannon, ",
+            "capacity: 1 }",
+            "capacity: 300 }",
+            "must be at most 100, not 300",
+        ),
+        (
+            "lists/netea/codex-astartes.yaml",
+            "unit: razorback-heavy-bolter, ",
+            "capacity: 1 }",
+            "capacity: 0 }",
+            "must be at least 1, not 0",
         ),
     ];
     let dir = temp_dir("numbers");
@@ -907,23 +931,38 @@ fn hostile_numbers_in_list_files_are_bounded() {
     for (place, says) in places {
         let found = lines
             .windows(2)
-            .any(|w| w[0].contains(says) && w[1].contains(&place));
-        assert!(found, "no {says:?} at {place}: {}", head(&out));
+            .filter(|w| w[0].contains(says) && w[1].contains(&place))
+            .count();
+        assert_eq!(found, 1, "{says:?} at {place}: {}", head(&out));
     }
-    // An event's points limit too.
+    // An event's points limit too, beside other mistakes, two of them in
+    // one restriction: each told once, at its line (a date not written
+    // YYYY-MM-DD once was told twice, by the schema and by the date check).
     let club = std::fs::read_to_string("tests/events/club-3000.yaml").unwrap();
     let event = dir.join("event.yaml");
-    std::fs::write(&event, club.replacen("points: 3000", "points: 5000000000", 1)).unwrap();
+    let bad = club
+        .replacen("points: 3000", "points: 5000000000", 1)
+        .replacen("date: 2026-12-05", "date: 2026-12-5", 1)
+        .replacen("    scope: army\n", "    scope: armee\n    severity: fatal\n", 1);
+    std::fs::write(&event, bad).unwrap();
     let run = muster(&["check", "--event", event.to_str().unwrap(), LEGAL], None);
     run.orderly();
     assert_eq!(run.status, Some(2));
     let out = format!("{}{}", run.stdout, run.stderr);
-    assert!(
-        out.contains("must be at most 100000, not 5000000000"),
-        "{}",
-        head(&out)
-    );
-    assert!(out.contains("event.yaml:"), "{}", head(&out));
+    let lines: Vec<&str> = out.lines().collect();
+    for (says, place) in [
+        ("`2026-12-5` is not a date", "event.yaml:4:"),
+        ("must be at most 100000, not 5000000000", "event.yaml:6:"),
+        ("`scope` in `restrictions[0]` must be one of", "event.yaml:15:"),
+        ("`severity` in `restrictions[0]` must be one of", "event.yaml:16:"),
+    ] {
+        let found = lines
+            .windows(2)
+            .filter(|w| w[0].contains(says) && w[1].contains(place))
+            .count();
+        assert_eq!(found, 1, "{says:?} at {place}: {}", head(&out));
+    }
+    assert_eq!(out.matches("error[event-file]").count(), 4, "{}", head(&out));
 }
 
 /// Groups admitting each other in a circle (a battlegroup admitting the
