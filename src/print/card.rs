@@ -251,6 +251,27 @@ impl Line {
         Line::new(Some(key), vec![item.into()], "")
     }
 
+    /// A note printed as it is, with no label.
+    pub fn plain(text: impl Into<String>) -> Line {
+        Line::new(None, vec![text.into()], "")
+    }
+
+    /// `items` under `key` as one line joined by `sep`: a group of that
+    /// line, or of none where there are no items.
+    pub fn listed(key: LineKey, items: Vec<String>, sep: &'static str) -> Vec<Line> {
+        match items.is_empty() {
+            true => Vec::new(),
+            false => vec![Line::new(Some(key), items, sep)],
+        }
+    }
+
+    /// A line for each of the source's faults, in order.
+    pub fn faults(faults: &[String]) -> Vec<Line> {
+        (faults.iter())
+            .map(|f| Line::one(LineKey::SourceFault, f.clone()))
+            .collect()
+    }
+
     /// The label as printed before the text: `Notes: `; empty for none.
     pub fn label(&self) -> String {
         self.key.map_or_else(String::new, |k| format!("{}: ", k.label()))
@@ -452,6 +473,22 @@ mod tests {
         assert_eq!(fielded, ["Power Ram", "Targeting Matrix"]);
         assert_eq!(card.groups.len(), 2);
         assert!(card.groups[1].iter().skip(1).all(Line::fielded));
+    }
+
+    #[test]
+    fn a_list_makes_a_line_only_when_it_has_items_and_each_fault_its_own() {
+        assert!(Line::listed(LineKey::Notes, Vec::new(), " ").is_empty());
+        let notes = Line::listed(LineKey::Skills, vec!["Jink".into(), "Deep Strike".into()], ", ");
+        let texts: Vec<String> = notes.iter().map(|l| l.label() + &l.text()).collect();
+        assert_eq!(texts, ["Skills: Jink, Deep Strike"]);
+        let faults = Line::faults(&["speed `x`".into(), "no turns".into()]);
+        let texts: Vec<String> = faults.iter().map(|l| l.label() + &l.text()).collect();
+        assert_eq!(
+            texts,
+            ["Source fault: speed \u{2018}x\u{2019}", "Source fault: no turns"]
+        );
+        let plain = Line::plain("Fearless.");
+        assert_eq!((plain.label(), plain.text()), (String::new(), "Fearless.".into()));
     }
 
     #[test]

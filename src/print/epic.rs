@@ -86,14 +86,11 @@ pub fn card(sheet: &Datasheet, glossary: Option<&Glossary>) -> Card {
         Some(p) => p.notes.iter().map(ToString::to_string).collect(),
         None => sheet.notes.clone(),
     };
-    let mut lines = Vec::new();
-    if !notes.is_empty() {
-        lines.push(Line::new(Some(LineKey::Notes), notes, ", "));
-    }
+    let mut lines = Line::listed(LineKey::Notes, notes, ", ");
     if let Some(critical) = &sheet.critical_hit {
         lines.push(Line::one(LineKey::CriticalHit, critical.clone()));
     }
-    lines.extend(sheet.remarks.iter().map(|r| Line::new(None, vec![r.clone()], "")));
+    lines.extend(sheet.remarks.iter().cloned().map(Line::plain));
     Card {
         id: sheet.id.clone(),
         name: sheet.name.clone(),

@@ -121,13 +121,6 @@ pub fn card(unit: &HeresyUnit) -> Card {
             )
         }
     };
-    let mut skill_line = Vec::new();
-    if !skills.is_empty() {
-        skill_line.push(Line::new(Some(LineKey::Skills), skills, ", "));
-    }
-    let notes = (data.notes.iter())
-        .map(|n| Line::new(None, vec![n.clone()], ""))
-        .collect();
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -148,7 +141,10 @@ pub fn card(unit: &HeresyUnit) -> Card {
             rows,
         },
         no_weapons: None,
-        groups: vec![skill_line, notes],
+        groups: vec![
+            Line::listed(LineKey::Skills, skills, ", "),
+            data.notes.iter().cloned().map(Line::plain).collect(),
+        ],
         missing_mark: Some(NOT_IN_SOURCES),
     }
 }

@@ -129,18 +129,9 @@ pub fn card(unit: &NeUnit) -> Card {
             (raw(&data.class), stats, rows, data.abilities.clone())
         }
     };
-    let mut lines = Vec::new();
-    if !abilities.is_empty() {
-        lines.push(Line::new(Some(LineKey::Abilities), abilities, ", "));
-    }
-    if !data.rules.is_empty() {
-        lines.push(Line::new(Some(LineKey::ArmyBookRules), data.rules.clone(), ", "));
-    }
-    lines.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
+    let mut lines = Line::listed(LineKey::Abilities, abilities, ", ");
+    lines.extend(Line::listed(LineKey::ArmyBookRules, data.rules.clone(), ", "));
+    lines.extend(Line::faults(&data.faults));
     Card {
         id: data.id.clone(),
         name: data.name.clone(),

@@ -106,16 +106,6 @@ pub fn card(ship: &Ship) -> Card {
     let no_weapons = rows
         .is_empty()
         .then(|| Line::one(LineKey::Weapons, NOT_IN_SOURCES));
-    let mut notes = Vec::new();
-    if !data.notes.is_empty() {
-        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
-    }
-    let mut faults = Vec::new();
-    faults.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -134,7 +124,10 @@ pub fn card(ship: &Ship) -> Card {
             rows,
         },
         no_weapons,
-        groups: vec![notes, faults],
+        groups: vec![
+            Line::listed(LineKey::Notes, data.notes.clone(), " "),
+            Line::faults(&data.faults),
+        ],
         missing_mark: None,
     }
 }

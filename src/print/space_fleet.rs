@@ -113,24 +113,6 @@ pub fn card(ship: &SfShip) -> Card {
         columns.push(Column::Dice);
     }
     columns.extend(bands.iter().cloned().map(Column::Band));
-    let mut critical = Vec::new();
-    if !data.critical.is_empty() {
-        critical.push(Line::new(
-            Some(LineKey::CriticalDamage),
-            data.critical.clone(),
-            "; ",
-        ));
-    }
-    let mut notes = Vec::new();
-    if !data.notes.is_empty() {
-        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
-    }
-    let mut faults = Vec::new();
-    faults.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -148,7 +130,11 @@ pub fn card(ship: &SfShip) -> Card {
             rows,
         },
         no_weapons: None,
-        groups: vec![critical, notes, faults],
+        groups: vec![
+            Line::listed(LineKey::CriticalDamage, data.critical.clone(), "; "),
+            Line::listed(LineKey::Notes, data.notes.clone(), " "),
+            Line::faults(&data.faults),
+        ],
         missing_mark: None,
     }
 }
