@@ -5,14 +5,37 @@
 //! heading written once here. Each game's card module (`epic`, `ships`,
 //! `space_fleet`, `heresy`, `netepic`) only builds `Card`s from its
 //! datasheets; the renderers (`pdf::compose`, `templates/card.html`) draw
-//! any card alike. Also the glossary lines printed under the cards and the
-//! words for a value the sources do not give. It imports none of the
-//! game modules.
+//! any card alike. Also what every game's cards share: the lines under
+//! the table (`Line::listed`, `Line::faults`, `Line::plain`), a value as
+//! printed or the words for one the sources do not give (`stat`, `raw`,
+//! `NOT_IN_SOURCES`), and the glossary lines printed under the cards. It
+//! imports none of the game modules.
 
-use crate::catalogue::glossary::Entry;
+use crate::catalogue::glossary::{Entry, Glossary};
+use crate::catalogue::raw::Known;
+use crate::notation::ship::Stat;
+use std::collections::BTreeSet;
+use std::fmt::Display;
 
 /// Printed for a value the sources do not give.
 pub const NOT_IN_SOURCES: &str = "not in the sources";
+
+/// A parsed value as printed: in canonical notation, or the words for a
+/// value the sources do not give.
+pub fn stat<T: Display>(value: &Stat<T>) -> String {
+    value
+        .known()
+        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
+}
+
+/// A value as written (where its sheet did not parse), or the words for
+/// a value the sources do not give.
+pub fn raw(value: &Known<String>) -> String {
+    value
+        .value()
+        .cloned()
+        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
+}
 
 /// A characteristic a card's stat line (or a grid's stat column) prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -399,6 +422,17 @@ pub struct GlossaryLine {
     pub summary: String,
 }
 
+/// The glossary lines of the terms `ids`, in glossary order; none where
+/// the game has no glossary.
+pub fn glossary_lines(glossary: Option<&Glossary>, ids: &BTreeSet<&str>) -> Vec<GlossaryLine> {
+    let Some(glossary) = glossary else {
+        return Vec::new();
+    };
+    (glossary.entries_for(ids).into_iter())
+        .map(GlossaryLine::from_entry)
+        .collect()
+}
+
 impl GlossaryLine {
     pub fn from_entry(e: &Entry) -> GlossaryLine {
         match &e.abbreviation {
@@ -489,6 +523,16 @@ mod tests {
         );
         let plain = Line::plain("Fearless.");
         assert_eq!((plain.label(), plain.text()), (String::new(), "Fearless.".into()));
+    }
+
+    #[test]
+    fn a_value_prints_as_given_or_as_the_words_for_missing() {
+        use crate::catalogue::raw::MissingMarker;
+        assert_eq!(stat(&Stat::Known(45)), "45");
+        assert_eq!(stat::<u8>(&Stat::Missing), NOT_IN_SOURCES);
+        assert_eq!(raw(&Known::Value("20cm".into())), "20cm");
+        assert_eq!(raw(&Known::Missing(MissingMarker::Missing)), NOT_IN_SOURCES);
+        assert!(glossary_lines(None, &BTreeSet::from(["lance"])).is_empty());
     }
 
     #[test]

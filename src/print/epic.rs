@@ -4,10 +4,9 @@
 //! weapons several units share printed once. Plain strings, like `view`;
 //! both renderers and `muster explain` read them.
 
-use super::card::{Abbr, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, StatKey, WeaponTable};
+use super::card::{self, Abbr, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, StatKey, WeaponTable};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{Datasheet, UnitType};
-use std::collections::BTreeSet;
 
 /// Shown for a value the sources do not give.
 const MISSING: &str = "?";
@@ -174,15 +173,8 @@ pub fn type_name(t: UnitType) -> &'static str {
 
 /// The glossary lines for what `sheets` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    let ids = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
+    card::glossary_lines(glossary, &ids)
 }
 
 /// A weapon row of a card: its cells, in `WEAPON_COLUMNS` order.

@@ -6,14 +6,12 @@
 //! both renderers and `muster explain` read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, NeUnit};
 use crate::check::{ArmySummary, FormationSummary, GameFacts};
-use crate::notation::ship::Stat;
-use std::collections::BTreeSet;
-use std::fmt::Display;
 
 /// The weapon columns of a NetEpic card (and grid, after the unit's).
 pub const WEAPON_COLUMNS: [Column; 6] = [
@@ -24,19 +22,6 @@ pub const WEAPON_COLUMNS: [Column; 6] = [
     Column::Tsm,
     Column::Notes,
 ];
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// One weapon's row: `-` where the profile has no such part.
 fn weapon_row(w: &crate::notation::netepic::Weapon) -> Vec<Cell> {
@@ -488,19 +473,10 @@ pub fn times(card: &mut Card, rows: &[&String], count: u32) {
 
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&NeUnit]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = units
-        .iter()
-        .filter_map(|u| u.sheet())
+    let ids = (units.iter().filter_map(|u| u.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The NetEpic datasheets of `ids` in `list`'s game, in that order,

@@ -4,27 +4,13 @@
 //! like `view`; both renderers and `muster explain` read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
-use crate::catalogue::raw::Known;
 use crate::catalogue::{ArmyList, Catalogue, SfShip};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
-use std::fmt::Display;
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-fn raw(value: &Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// The characteristics a sheet may print, in order.
 const KEYS: [StatKey; 8] = [
@@ -161,22 +147,13 @@ fn pad(mut cells: Vec<String>, bands: usize) -> Vec<String> {
 
 /// The glossary lines for what `ships` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, ships: &[&SfShip]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let mut ids: BTreeSet<&str> = ships
-        .iter()
-        .filter_map(|s| s.sheet())
+    let mut ids: BTreeSet<&str> = (ships.iter().filter_map(|s| s.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
     if ships.iter().any(|s| !s.data.critical.is_empty()) {
         ids.insert("critical-damage");
     }
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The Space Fleet datasheets of `ids` in `list`'s game, in that order,
