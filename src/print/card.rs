@@ -347,10 +347,9 @@ pub struct Card {
     /// group run on in the HTML source, each group on a source line of
     /// its own (a card of each game keeps the groups it always had).
     pub groups: Vec<Vec<Line>>,
-    /// What the card prints for a stat the sources do not give, where
-    /// the sheet's note on missing values counts it; `None` where it does
-    /// not.
-    pub missing_mark: Option<&'static str>,
+    /// What the card prints for a stat the sources do not give: `?` on
+    /// an Epic card, `NOT_IN_SOURCES` on the others.
+    pub missing_mark: &'static str,
 }
 
 impl Card {
@@ -394,8 +393,19 @@ impl Card {
 
     /// Whether a stat it prints is missing from the sources.
     pub fn has_missing(&self) -> bool {
-        self.missing_mark
-            .is_some_and(|mark| self.stats.iter().any(|(_, v)| v == mark))
+        self.stats.iter().any(|(_, v)| v == self.missing_mark)
+    }
+
+    /// The note under a sheet that says what the card's mark for a
+    /// missing value means, where a stat it prints is one: `? marks a
+    /// value the sources do not give.`; a mark in words is quoted.
+    pub fn missing_note(&self) -> Option<String> {
+        let mark = match self.missing_mark.chars().count() {
+            1 => self.missing_mark.to_string(),
+            _ => crate::diagnostic::quoted(&format!("`{}`", self.missing_mark)),
+        };
+        self.has_missing()
+            .then(|| format!("{mark} marks a value the sources do not give."))
     }
 
     /// What the roster fielded, replaced by `fielded`: after the card's
@@ -472,7 +482,7 @@ mod tests {
                 )],
                 vec![Line::one(LineKey::SourceFault, "the `Cobra` speed")],
             ],
-            missing_mark: None,
+            missing_mark: NOT_IN_SOURCES,
         }
     }
 
@@ -542,11 +552,22 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_value_counts_only_where_the_card_marks_it() {
+    fn a_missing_stat_is_noted_by_the_mark_the_card_prints() {
         let mut card = card();
+        assert_eq!(card.missing_note(), None);
         card.stats.push((StatKey::Shields, NOT_IN_SOURCES.into()));
-        assert!(!card.has_missing());
-        card.missing_mark = Some(NOT_IN_SOURCES);
         assert!(card.has_missing());
+        assert_eq!(
+            card.missing_note().as_deref(),
+            Some("\u{2018}not in the sources\u{2019} marks a value the sources do not give.")
+        );
+        // An Epic card prints `?`: the words do not count there.
+        card.missing_mark = "?";
+        assert_eq!(card.missing_note(), None);
+        card.stats.push((StatKey::Armour, "?".into()));
+        assert_eq!(
+            card.missing_note().as_deref(),
+            Some("? marks a value the sources do not give.")
+        );
     }
 }

@@ -124,7 +124,7 @@ pub fn card(sheet: &Datasheet, glossary: Option<&Glossary>) -> Card {
         },
         no_weapons: None,
         groups: vec![lines],
-        missing_mark: Some(MISSING),
+        missing_mark: MISSING,
     }
 }
 
@@ -362,7 +362,7 @@ mod tests {
             },
             no_weapons: None,
             groups: Vec::new(),
-            missing_mark: Some(MISSING),
+            missing_mark: MISSING,
         }
     }
 

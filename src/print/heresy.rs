@@ -130,7 +130,7 @@ pub fn card(unit: &HeresyUnit) -> Card {
             Line::listed(LineKey::Skills, skills, ", "),
             data.notes.iter().cloned().map(Line::plain).collect(),
         ],
-        missing_mark: Some(NOT_IN_SOURCES),
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 

@@ -131,7 +131,7 @@ pub fn card(unit: &NeUnit) -> Card {
         },
         no_weapons: None,
         groups: vec![lines],
-        missing_mark: None,
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
@@ -662,7 +662,7 @@ mod tests {
                 Line::one(LineKey::Abilities, "Elite"),
                 Line::one(LineKey::SourceFault, "weapon `Bolters`: odd"),
             ]],
-            missing_mark: None,
+            missing_mark: NOT_IN_SOURCES,
         }
     }
 

@@ -112,7 +112,7 @@ pub fn card(ship: &Ship) -> Card {
             Line::listed(LineKey::Notes, data.notes.clone(), " "),
             Line::faults(&data.faults),
         ],
-        missing_mark: None,
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 

@@ -121,7 +121,7 @@ pub fn card(ship: &SfShip) -> Card {
             Line::listed(LineKey::Notes, data.notes.clone(), " "),
             Line::faults(&data.faults),
         ],
-        missing_mark: None,
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
