@@ -1016,13 +1016,16 @@ impl<'a, 'd> Linker<'a, 'd> {
     }
 
     /// Dead data is a sign of a transcription slip: say so, without
-    /// refusing the list (only for a file being proven).
+    /// refusing the list (only for a file being proven): an upgrade no
+    /// formation is offered, a formation with nothing in it. Not where
+    /// its note says why (a Snapfire id kept for imports, a fortification,
+    /// a barrage): that is deliberate.
     fn dead_data(&mut self, sections: &[Section], formations: &[Formation], upgrades: &[Upgrade]) {
         if !self.prove {
             return;
         }
         for (u, upgrade) in upgrades.iter().enumerate() {
-            if !formations.iter().any(|f| f.upgrades.contains(&u)) {
+            if upgrade.note.is_none() && !formations.iter().any(|f| f.upgrades.contains(&u)) {
                 let message = format!("upgrade `{}` is not offered to any formation", upgrade.id);
                 self.warning(&format!("/upgrades/{u}/id"), message);
             }
@@ -1034,7 +1037,9 @@ impl<'a, 'd> Linker<'a, 'd> {
             return;
         }
         for (f, formation) in formations.iter().enumerate() {
-            if formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none() {
+            let empty =
+                formation.units.is_empty() && formation.upgrades.is_empty() && formation.group.is_none();
+            if empty && formation.note.is_none() {
                 let section = formation.section;
                 let index = sections[section]
                     .formations

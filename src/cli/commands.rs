@@ -273,10 +273,7 @@ fn lists(report: &LoadReport, format: Format, check: (bool, Option<&Path>), colo
             "{} files: {} army lists, {} datasheets, {} rules enforced, {} listed as not enforced; {}",
             report.files,
             catalogue.lists.len(),
-            catalogue.datasheets.len()
-                + catalogue.ships.len()
-                + catalogue.sf_ships.len()
-                + catalogue.ne_units.len(),
+            catalogue.every_sheet().count(),
             rules,
             unchecked,
             if errors == 0 {
@@ -444,4 +441,31 @@ fn schema(out: &Path, check: bool) -> Output {
         }
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Code;
+    use crate::source::{SourceFile, Span};
+
+    /// With a folder: its findings, and errors anywhere; the built-in
+    /// lists' warnings are counted, not shown. Without: everything.
+    #[test]
+    fn a_folder_check_shows_its_own_findings_and_counts_the_others() {
+        let folder = SourceFile::new("/tmp/mine/list.yaml", "id: x\n");
+        let built_in = SourceFile::new("lists/netea/other.yaml", "id: y\n");
+        let at = |d: Diagnostic, file: &SourceFile| d.at(file, Span::new(0, 2));
+        let all = [
+            at(Diagnostic::warning(Code::ListData, "mine"), &folder),
+            at(Diagnostic::warning(Code::ListData, "built-in warning"), &built_in),
+            at(Diagnostic::error(Code::ListData, "built-in error"), &built_in),
+            Diagnostic::warning(Code::ListData, "no place"),
+        ];
+        let (shown, hidden) = own_diagnostics(&all, Some(Path::new("/tmp/mine")));
+        let shown: Vec<&str> = shown.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!((shown, hidden), (vec!["mine", "built-in error", "no place"], 1));
+        let (everything, none) = own_diagnostics(&all, None);
+        assert_eq!((everything.len(), none), (4, 0));
+    }
 }

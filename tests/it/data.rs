@@ -19,7 +19,7 @@ fn no_datasheet_id_is_defined_twice_in_the_built_in_files() {
         for file in files.flatten() {
             let text = std::fs::read_to_string(file.path()).unwrap();
             let value: serde_json::Value = serde_yaml::from_str(&text).unwrap();
-            for key in ["units", "ships", "sf_ships"] {
+            for key in ["units", "ships", "sf_ships", "heresy_units", "ne_units"] {
                 for unit in value.get(key).and_then(|u| u.as_array()).into_iter().flatten() {
                     let id = unit["id"].as_str().unwrap_or_default().to_string();
                     let here = file.path().display().to_string();

@@ -605,3 +605,55 @@ fn a_check_with_a_lists_folder_reads_only_what_its_list_needs() {
         assert!(run.stderr.contains(name), "{name}: {}", run.stderr);
     }
 }
+
+/// Dead data in a list being proven is a warning at its line: a formation
+/// with nothing in it, an upgrade no formation is offered. A note saying
+/// why (a fortification, an id kept for imports) makes it deliberate.
+#[test]
+fn dead_data_is_a_warning_unless_a_note_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixtures();
+    std::fs::create_dir_all(dir.path().join("datasheets")).unwrap();
+    let units = "datasheets/test-legion-units.yaml";
+    std::fs::copy(fixture.join(units), dir.path().join(units)).unwrap();
+    let list = std::fs::read_to_string(fixture.join("test-legion.yaml")).unwrap();
+    let formations = "      - { id: empty-line, name: Empty line, points: 10, units: [], tags: [line] }\n      - { id: trench-line, name: Trench line, points: 10, units: [], tags: [line], note: \"A fortification.\" }\n";
+    let upgrades = "upgrades:\n  - { id: lost-banner, name: Lost banner, points: 5 }\n  - { id: kept-banner, name: Kept banner, points: 5, note: \"An id kept for imports.\" }\n";
+    let at = list.find("      - id: lord-commander").unwrap();
+    let list = format!("{}{formations}{}", &list[..at], &list[at..]).replacen("upgrades:\n", upgrades, 1);
+    std::fs::write(dir.path().join("test-legion.yaml"), &list).unwrap();
+    let line_of = |text: &str| list.lines().position(|l| l.contains(text)).unwrap() + 1;
+    let report = load(Some(dir.path()));
+    assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+    let warnings: Vec<(String, usize)> = (report.diagnostics.iter())
+        .map(|d| (d.message.clone(), d.line_col().map_or(0, |(line, _)| line)))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (
+                "upgrade `lost-banner` is not offered to any formation".to_string(),
+                line_of("lost-banner")
+            ),
+            (
+                "formation `empty-line` has no units and no upgrades".to_string(),
+                line_of("empty-line")
+            ),
+        ]
+    );
+}
+
+/// `lists --check` counts a folder's lists and datasheets of every kind
+/// with the built-in ones (the fixture: one list, 15 Heresy units).
+#[test]
+fn a_folder_check_counts_the_folders_lists_and_datasheets() {
+    let run = crate::common::muster(&["--lists", "tests/fixtures/heresy", "lists", "--check"]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    let built_in = crate::common::catalogue();
+    let counts = format!(
+        "{} army lists, {} datasheets,",
+        built_in.lists.len() + 1,
+        built_in.every_sheet().count() + 15
+    );
+    assert!(run.stdout.contains(&counts), "{counts}: {}", run.stdout);
+}
