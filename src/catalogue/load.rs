@@ -127,6 +127,11 @@ pub enum Checks {
     /// their schemas by `muster lists --check` and the tests before they
     /// were built in, so every run need not repeat it.
     Added,
+    /// As `Added`, and the built-in lists of every game whose datasheets
+    /// the folder adds are proven too: a datasheet the folder replaces
+    /// may no longer fit what such a list changes of it (`muster lists
+    /// --check --lists DIR`).
+    Folder,
 }
 
 /// Loads the built-in lists, then adds or overrides from `extra`.
@@ -535,7 +540,7 @@ fn load_chosen(extra: Option<&Path>, checks: Checks, choose: impl FnOnce(&[Added
     } else {
         sources.into_iter().map(parse).collect()
     };
-    link_parsed(parsed, diagnostics, files)
+    link_parsed(parsed, diagnostics, files, checks)
 }
 
 /// A file read: whether it was proven, what it holds (`None` when it
@@ -543,7 +548,13 @@ fn load_chosen(extra: Option<&Path>, checks: Checks, choose: impl FnOnce(&[Added
 type Read = (SourceFile, Origin, bool, Option<Parsed>, Vec<Diagnostic>);
 
 /// Links the files read into a catalogue.
-fn link_parsed(parsed: Vec<Read>, mut diagnostics: Vec<Diagnostic>, files: usize) -> LoadReport {
+fn link_parsed(
+    parsed: Vec<Read>,
+    mut diagnostics: Vec<Diagnostic>,
+    files: usize,
+    checks: Checks,
+) -> LoadReport {
+    let reproven = games_with_added_sheets(&parsed, checks);
     let mut lists = Vec::new();
     let mut sheets = Vec::new();
     let mut models = Vec::new();
@@ -554,7 +565,8 @@ fn link_parsed(parsed: Vec<Read>, mut diagnostics: Vec<Diagnostic>, files: usize
         match parsed {
             Some(Parsed::List(list)) => {
                 let prepared = prepared_names(&origin);
-                lists.push((list, file, origin, prepared, validate));
+                let prove = validate || reproven.contains(&list.game);
+                lists.push((list, file, origin, prepared, prove));
             }
             Some(Parsed::Datasheets(d)) => sheets.push((d, file, validate)),
             Some(Parsed::Models(m)) => models.push(m),
@@ -573,6 +585,21 @@ fn link_parsed(parsed: Vec<Read>, mut diagnostics: Vec<Diagnostic>, files: usize
         diagnostics: crate::diagnostic::cap(diagnostics),
         files,
     }
+}
+
+/// With [`Checks::Folder`], the games whose datasheets the folder adds:
+/// their built-in lists are proven against them.
+fn games_with_added_sheets(parsed: &[Read], checks: Checks) -> Vec<GameId> {
+    if checks != Checks::Folder {
+        return Vec::new();
+    }
+    (parsed.iter())
+        .filter_map(|(_, origin, _, parsed, _)| match (origin, parsed) {
+            (Origin::Embedded(_), _) => None,
+            (_, Some(Parsed::Datasheets(d))) => Some(d.game),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every file read from a `--lists` folder in this process, so that no

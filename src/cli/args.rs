@@ -77,11 +77,12 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Load every list file and report every inconsistency. With
-        /// --lists, only those of the folder's files and errors anywhere.
+        /// --lists: the folder's files, and the built-in lists of each
+        /// game whose datasheets the folder adds.
         #[arg(long)]
         check: bool,
-        /// With --check --lists: also report the warnings about the
-        /// built-in lists.
+        /// With --check --lists: prove every built-in file again too,
+        /// with its warnings.
         #[arg(long, requires = "check")]
         built_in: bool,
     },

@@ -60,8 +60,17 @@ fn army_named(command: &Command) -> Option<(ListKey, bool)> {
 }
 
 pub fn run(args: &Args, color: bool) -> Output {
+    // A check of the user's folder proves the folder's files, and the
+    // built-in lists its datasheets may no longer fit: the built-in files
+    // were proven before they were built in (`--built-in` proves them
+    // all again).
     let checks = match &args.command {
-        Command::Lists { check: true, .. } => catalogue::Checks::All,
+        Command::Lists {
+            check: true,
+            built_in,
+            ..
+        } if args.lists.is_none() || *built_in => catalogue::Checks::All,
+        Command::Lists { check: true, .. } => catalogue::Checks::Folder,
         _ => catalogue::Checks::Added,
     };
     let load = || match army_named(&args.command) {

@@ -985,6 +985,24 @@ ships:
     std::fs::write(dir.join("imperial-navy.yaml"), sheet).unwrap();
     let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
     assert_eq!(run.status, 0, "{}", run.stdout);
+    // Without them, the built-in lists whose Nova Cannon removes them no
+    // longer fit: the folder's check proves them against it.
+    let bare = sheet.replace("Prow torpedoes, range: (30cm)", "Prow lance, range: 30cm");
+    std::fs::write(dir.join("imperial-navy.yaml"), &bare).unwrap();
+    let run = muster(&["--lists", dir.to_str().unwrap(), "lists", "--check"]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "upgrade `nova-cannon` as fielded: removes `Prow torpedoes`, which datasheet `lunar` does not have (its weapons: `Prow lance`)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("lists/bfg/gothic-sector.yaml:"),
+        "{}",
+        run.stdout
+    );
     // A repeat inside one file is still a slip.
     std::fs::write(
         dir.join("imperial-navy.yaml"),

@@ -15,6 +15,19 @@ pub struct Run {
     pub status: i32,
 }
 
+/// One case in how many a sweep over a corpus or over generated cases
+/// takes (every one with `MUSTER_FULL_TESTS=1`, as `.ci/run` sets): the
+/// sweeps compare two readers or proofs case by case, and all of them
+/// together were most of a debug `cargo test`. A stride, not a random
+/// pick: every run tests the same cases.
+pub fn stride() -> usize {
+    if std::env::var_os("MUSTER_FULL_TESTS").is_some_and(|v| v == "1") {
+        1
+    } else {
+        4
+    }
+}
+
 /// Runs muster from the repository's root.
 pub fn muster(args: &[&str]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_muster"))

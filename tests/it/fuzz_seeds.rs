@@ -267,14 +267,15 @@ fn run_target(target: &str) {
         }
     }
     let catalogue = catalogue();
-    for input in seeds.iter().chain(&regressions(target)) {
+    let stride = crate::common::stride();
+    for input in seeds.iter().step_by(stride).chain(&regressions(target)) {
         assert!(fuzz_support::run(target, input, catalogue));
     }
     // `MUSTER_FUZZ_MUTATIONS=N` runs more (a poor man's fuzzer on stable).
     let mutations = std::env::var("MUSTER_FUZZ_MUTATIONS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(MUTATIONS);
+        .unwrap_or(MUTATIONS / stride);
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
     for _ in 0..mutations {
         let input = mutate(&seeds[rng.below(seeds.len())], &mut rng);
