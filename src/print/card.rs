@@ -5,14 +5,37 @@
 //! heading written once here. Each game's card module (`epic`, `ships`,
 //! `space_fleet`, `heresy`, `netepic`) only builds `Card`s from its
 //! datasheets; the renderers (`pdf::compose`, `templates/card.html`) draw
-//! any card alike. Also the glossary lines printed under the cards and the
-//! words for a value the sources do not give. It imports none of the
-//! game modules.
+//! any card alike. Also what every game's cards share: the lines under
+//! the table (`Line::listed`, `Line::faults`, `Line::plain`), a value as
+//! printed or the words for one the sources do not give (`stat`, `raw`,
+//! `NOT_IN_SOURCES`), and the glossary lines printed under the cards. It
+//! imports none of the game modules.
 
-use crate::catalogue::glossary::Entry;
+use crate::catalogue::glossary::{Entry, Glossary};
+use crate::catalogue::raw::Known;
+use crate::notation::ship::Stat;
+use std::collections::BTreeSet;
+use std::fmt::Display;
 
 /// Printed for a value the sources do not give.
 pub const NOT_IN_SOURCES: &str = "not in the sources";
+
+/// A parsed value as printed: in canonical notation, or the words for a
+/// value the sources do not give.
+pub fn stat<T: Display>(value: &Stat<T>) -> String {
+    value
+        .known()
+        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
+}
+
+/// A value as written (where its sheet did not parse), or the words for
+/// a value the sources do not give.
+pub fn raw(value: &Known<String>) -> String {
+    value
+        .value()
+        .cloned()
+        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
+}
 
 /// A characteristic a card's stat line (or a grid's stat column) prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,6 +274,27 @@ impl Line {
         Line::new(Some(key), vec![item.into()], "")
     }
 
+    /// A note printed as it is, with no label.
+    pub fn plain(text: impl Into<String>) -> Line {
+        Line::new(None, vec![text.into()], "")
+    }
+
+    /// `items` under `key` as one line joined by `sep`: a group of that
+    /// line, or of none where there are no items.
+    pub fn listed(key: LineKey, items: Vec<String>, sep: &'static str) -> Vec<Line> {
+        match items.is_empty() {
+            true => Vec::new(),
+            false => vec![Line::new(Some(key), items, sep)],
+        }
+    }
+
+    /// A line for each of the source's faults, in order.
+    pub fn faults(faults: &[String]) -> Vec<Line> {
+        (faults.iter())
+            .map(|f| Line::one(LineKey::SourceFault, f.clone()))
+            .collect()
+    }
+
     /// The label as printed before the text: `Notes: `; empty for none.
     pub fn label(&self) -> String {
         self.key.map_or_else(String::new, |k| format!("{}: ", k.label()))
@@ -303,10 +347,9 @@ pub struct Card {
     /// group run on in the HTML source, each group on a source line of
     /// its own (a card of each game keeps the groups it always had).
     pub groups: Vec<Vec<Line>>,
-    /// What the card prints for a stat the sources do not give, where
-    /// the sheet's note on missing values counts it; `None` where it does
-    /// not.
-    pub missing_mark: Option<&'static str>,
+    /// What the card prints for a stat the sources do not give: `?` on
+    /// an Epic card, `NOT_IN_SOURCES` on the others.
+    pub missing_mark: &'static str,
 }
 
 impl Card {
@@ -350,8 +393,19 @@ impl Card {
 
     /// Whether a stat it prints is missing from the sources.
     pub fn has_missing(&self) -> bool {
-        self.missing_mark
-            .is_some_and(|mark| self.stats.iter().any(|(_, v)| v == mark))
+        self.stats.iter().any(|(_, v)| v == self.missing_mark)
+    }
+
+    /// The note under a sheet that says what the card's mark for a
+    /// missing value means, where a stat it prints is one: `? marks a
+    /// value the sources do not give.`; a mark in words is quoted.
+    pub fn missing_note(&self) -> Option<String> {
+        let mark = match self.missing_mark.chars().count() {
+            1 => self.missing_mark.to_string(),
+            _ => crate::diagnostic::quoted(&format!("`{}`", self.missing_mark)),
+        };
+        self.has_missing()
+            .then(|| format!("{mark} marks a value the sources do not give."))
     }
 
     /// What the roster fielded, replaced by `fielded`: after the card's
@@ -376,6 +430,17 @@ pub struct GlossaryLine {
     pub term: String,
     pub name: String,
     pub summary: String,
+}
+
+/// The glossary lines of the terms `ids`, in glossary order; none where
+/// the game has no glossary.
+pub fn glossary_lines(glossary: Option<&Glossary>, ids: &BTreeSet<&str>) -> Vec<GlossaryLine> {
+    let Some(glossary) = glossary else {
+        return Vec::new();
+    };
+    (glossary.entries_for(ids).into_iter())
+        .map(GlossaryLine::from_entry)
+        .collect()
 }
 
 impl GlossaryLine {
@@ -417,7 +482,7 @@ mod tests {
                 )],
                 vec![Line::one(LineKey::SourceFault, "the `Cobra` speed")],
             ],
-            missing_mark: None,
+            missing_mark: NOT_IN_SOURCES,
         }
     }
 
@@ -455,17 +520,54 @@ mod tests {
     }
 
     #[test]
+    fn a_list_makes_a_line_only_when_it_has_items_and_each_fault_its_own() {
+        assert!(Line::listed(LineKey::Notes, Vec::new(), " ").is_empty());
+        let notes = Line::listed(LineKey::Skills, vec!["Jink".into(), "Deep Strike".into()], ", ");
+        let texts: Vec<String> = notes.iter().map(|l| l.label() + &l.text()).collect();
+        assert_eq!(texts, ["Skills: Jink, Deep Strike"]);
+        let faults = Line::faults(&["speed `x`".into(), "no turns".into()]);
+        let texts: Vec<String> = faults.iter().map(|l| l.label() + &l.text()).collect();
+        assert_eq!(
+            texts,
+            ["Source fault: speed \u{2018}x\u{2019}", "Source fault: no turns"]
+        );
+        let plain = Line::plain("Fearless.");
+        assert_eq!((plain.label(), plain.text()), (String::new(), "Fearless.".into()));
+    }
+
+    #[test]
+    fn a_value_prints_as_given_or_as_the_words_for_missing() {
+        use crate::catalogue::raw::MissingMarker;
+        assert_eq!(stat(&Stat::Known(45)), "45");
+        assert_eq!(stat::<u8>(&Stat::Missing), NOT_IN_SOURCES);
+        assert_eq!(raw(&Known::Value("20cm".into())), "20cm");
+        assert_eq!(raw(&Known::Missing(MissingMarker::Missing)), NOT_IN_SOURCES);
+        assert!(glossary_lines(None, &BTreeSet::from(["lance"])).is_empty());
+    }
+
+    #[test]
     fn a_column_no_row_fills_is_dropped() {
         assert!(!filled(["", " ", ""].into_iter()));
         assert!(filled(["", "2+"].into_iter()));
     }
 
     #[test]
-    fn a_missing_value_counts_only_where_the_card_marks_it() {
+    fn a_missing_stat_is_noted_by_the_mark_the_card_prints() {
         let mut card = card();
+        assert_eq!(card.missing_note(), None);
         card.stats.push((StatKey::Shields, NOT_IN_SOURCES.into()));
-        assert!(!card.has_missing());
-        card.missing_mark = Some(NOT_IN_SOURCES);
         assert!(card.has_missing());
+        assert_eq!(
+            card.missing_note().as_deref(),
+            Some("\u{2018}not in the sources\u{2019} marks a value the sources do not give.")
+        );
+        // An Epic card prints `?`: the words do not count there.
+        card.missing_mark = "?";
+        assert_eq!(card.missing_note(), None);
+        card.stats.push((StatKey::Armour, "?".into()));
+        assert_eq!(
+            card.missing_note().as_deref(),
+            Some("? marks a value the sources do not give.")
+        );
     }
 }

@@ -4,10 +4,9 @@
 //! weapons several units share printed once. Plain strings, like `view`;
 //! both renderers and `muster explain` read them.
 
-use super::card::{Abbr, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, StatKey, WeaponTable};
+use super::card::{self, Abbr, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, StatKey, WeaponTable};
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{Datasheet, UnitType};
-use std::collections::BTreeSet;
 
 /// Shown for a value the sources do not give.
 const MISSING: &str = "?";
@@ -86,14 +85,11 @@ pub fn card(sheet: &Datasheet, glossary: Option<&Glossary>) -> Card {
         Some(p) => p.notes.iter().map(ToString::to_string).collect(),
         None => sheet.notes.clone(),
     };
-    let mut lines = Vec::new();
-    if !notes.is_empty() {
-        lines.push(Line::new(Some(LineKey::Notes), notes, ", "));
-    }
+    let mut lines = Line::listed(LineKey::Notes, notes, ", ");
     if let Some(critical) = &sheet.critical_hit {
         lines.push(Line::one(LineKey::CriticalHit, critical.clone()));
     }
-    lines.extend(sheet.remarks.iter().map(|r| Line::new(None, vec![r.clone()], "")));
+    lines.extend(sheet.remarks.iter().cloned().map(Line::plain));
     Card {
         id: sheet.id.clone(),
         name: sheet.name.clone(),
@@ -128,7 +124,7 @@ pub fn card(sheet: &Datasheet, glossary: Option<&Glossary>) -> Card {
         },
         no_weapons: None,
         groups: vec![lines],
-        missing_mark: Some(MISSING),
+        missing_mark: MISSING,
     }
 }
 
@@ -177,15 +173,8 @@ pub fn type_name(t: UnitType) -> &'static str {
 
 /// The glossary lines for what `sheets` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, sheets: &[&Datasheet]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    let ids = sheets.iter().flat_map(|s| s.glossary_ids()).collect();
+    card::glossary_lines(glossary, &ids)
 }
 
 /// A weapon row of a card: its cells, in `WEAPON_COLUMNS` order.
@@ -373,7 +362,7 @@ mod tests {
             },
             no_weapons: None,
             groups: Vec::new(),
-            missing_mark: Some(MISSING),
+            missing_mark: MISSING,
         }
     }
 

@@ -5,32 +5,17 @@
 //! explain` read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, HeresyUnit};
 use crate::check::{ArmySummary, GameFacts};
-use crate::notation::ship::Stat;
-use std::collections::BTreeSet;
-use std::fmt::Display;
 
 /// The weapon table's column widths (fractions of the text width), the
 /// same on every card of a sheet and in both renderers, so the columns line
 /// up from unit to unit: Weapon, Range, Penetration, Firepower, Type, Mount.
 pub const WEAPON_WIDTHS: [f32; 6] = [0.26, 0.14, 0.13, 0.12, 0.18, 0.17];
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// The five values every Heresy stat line has, in order.
 const KEYS: [StatKey; 5] = [
@@ -121,13 +106,6 @@ pub fn card(unit: &HeresyUnit) -> Card {
             )
         }
     };
-    let mut skill_line = Vec::new();
-    if !skills.is_empty() {
-        skill_line.push(Line::new(Some(LineKey::Skills), skills, ", "));
-    }
-    let notes = (data.notes.iter())
-        .map(|n| Line::new(None, vec![n.clone()], ""))
-        .collect();
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -148,26 +126,20 @@ pub fn card(unit: &HeresyUnit) -> Card {
             rows,
         },
         no_weapons: None,
-        groups: vec![skill_line, notes],
-        missing_mark: Some(NOT_IN_SOURCES),
+        groups: vec![
+            Line::listed(LineKey::Skills, skills, ", "),
+            data.notes.iter().cloned().map(Line::plain).collect(),
+        ],
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&HeresyUnit]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = units
-        .iter()
-        .filter_map(|u| u.sheet())
+    let ids = (units.iter().filter_map(|u| u.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The Heresy datasheets of `ids` in `list`'s game, in that order,

@@ -6,14 +6,12 @@
 //! both renderers and `muster explain` read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, NeUnit};
 use crate::check::{ArmySummary, FormationSummary, GameFacts};
-use crate::notation::ship::Stat;
-use std::collections::BTreeSet;
-use std::fmt::Display;
 
 /// The weapon columns of a NetEpic card (and grid, after the unit's).
 pub const WEAPON_COLUMNS: [Column; 6] = [
@@ -24,19 +22,6 @@ pub const WEAPON_COLUMNS: [Column; 6] = [
     Column::Tsm,
     Column::Notes,
 ];
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// One weapon's row: `-` where the profile has no such part.
 fn weapon_row(w: &crate::notation::netepic::Weapon) -> Vec<Cell> {
@@ -129,18 +114,9 @@ pub fn card(unit: &NeUnit) -> Card {
             (raw(&data.class), stats, rows, data.abilities.clone())
         }
     };
-    let mut lines = Vec::new();
-    if !abilities.is_empty() {
-        lines.push(Line::new(Some(LineKey::Abilities), abilities, ", "));
-    }
-    if !data.rules.is_empty() {
-        lines.push(Line::new(Some(LineKey::ArmyBookRules), data.rules.clone(), ", "));
-    }
-    lines.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
+    let mut lines = Line::listed(LineKey::Abilities, abilities, ", ");
+    lines.extend(Line::listed(LineKey::ArmyBookRules, data.rules.clone(), ", "));
+    lines.extend(Line::faults(&data.faults));
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -155,7 +131,7 @@ pub fn card(unit: &NeUnit) -> Card {
         },
         no_weapons: None,
         groups: vec![lines],
-        missing_mark: None,
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
@@ -497,19 +473,10 @@ pub fn times(card: &mut Card, rows: &[&String], count: u32) {
 
 /// The glossary lines for what `units` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, units: &[&NeUnit]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = units
-        .iter()
-        .filter_map(|u| u.sheet())
+    let ids = (units.iter().filter_map(|u| u.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The NetEpic datasheets of `ids` in `list`'s game, in that order,
@@ -695,7 +662,7 @@ mod tests {
                 Line::one(LineKey::Abilities, "Elite"),
                 Line::one(LineKey::SourceFault, "weapon `Bolters`: odd"),
             ]],
-            missing_mark: None,
+            missing_mark: NOT_IN_SOURCES,
         }
     }
 

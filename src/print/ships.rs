@@ -4,33 +4,17 @@
 //! rating). Plain strings, like `view`; both renderers read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
 use crate::catalogue::{ArmyList, Catalogue, Ship};
 use crate::check::{ArmySummary, FormationSummary};
-use crate::notation::ship::Stat;
-use std::collections::BTreeSet;
-use std::fmt::Display;
 
 /// The weapon table's column widths (weapon, range or craft, firepower,
 /// arc) as fractions of the text width: the same for every ship, in the
 /// PDF and the HTML, so a sheet's columns line up from ship to ship.
 pub const WEAPON_WIDTHS: [f32; 4] = [0.3, 0.38, 0.14, 0.18];
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-/// A raw value, or the words for `missing`.
-fn raw(value: &crate::catalogue::raw::Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// One weapon row: its name, its range (or, for a launch bay, the craft it
 /// launches: the pack prints craft in that column too), firepower and arc.
@@ -106,16 +90,6 @@ pub fn card(ship: &Ship) -> Card {
     let no_weapons = rows
         .is_empty()
         .then(|| Line::one(LineKey::Weapons, NOT_IN_SOURCES));
-    let mut notes = Vec::new();
-    if !data.notes.is_empty() {
-        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
-    }
-    let mut faults = Vec::new();
-    faults.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -134,26 +108,20 @@ pub fn card(ship: &Ship) -> Card {
             rows,
         },
         no_weapons,
-        groups: vec![notes, faults],
-        missing_mark: None,
+        groups: vec![
+            Line::listed(LineKey::Notes, data.notes.clone(), " "),
+            Line::faults(&data.faults),
+        ],
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
 /// The glossary lines for what `ships` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, ships: &[&Ship]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let ids: BTreeSet<&str> = ships
-        .iter()
-        .filter_map(|s| s.sheet())
+    let ids = (ships.iter().filter_map(|s| s.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The ship datasheets of `ids` in `list`'s game, in that order, skipping

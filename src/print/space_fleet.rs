@@ -4,27 +4,13 @@
 //! like `view`; both renderers and `muster explain` read them.
 
 use super::card::{
-    Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable,
+    self, Card, Cell, Column, GlossaryLine, Line, LineKey, Look, NOT_IN_SOURCES, StatKey, WeaponTable, raw,
+    stat,
 };
 use crate::catalogue::glossary::Glossary;
-use crate::catalogue::raw::Known;
 use crate::catalogue::{ArmyList, Catalogue, SfShip};
 use crate::notation::ship::Stat;
 use std::collections::BTreeSet;
-use std::fmt::Display;
-
-fn stat<T: Display>(value: &Stat<T>) -> String {
-    value
-        .known()
-        .map_or_else(|| NOT_IN_SOURCES.to_string(), ToString::to_string)
-}
-
-fn raw(value: &Known<String>) -> String {
-    value
-        .value()
-        .cloned()
-        .unwrap_or_else(|| NOT_IN_SOURCES.to_string())
-}
 
 /// The characteristics a sheet may print, in order.
 const KEYS: [StatKey; 8] = [
@@ -113,24 +99,6 @@ pub fn card(ship: &SfShip) -> Card {
         columns.push(Column::Dice);
     }
     columns.extend(bands.iter().cloned().map(Column::Band));
-    let mut critical = Vec::new();
-    if !data.critical.is_empty() {
-        critical.push(Line::new(
-            Some(LineKey::CriticalDamage),
-            data.critical.clone(),
-            "; ",
-        ));
-    }
-    let mut notes = Vec::new();
-    if !data.notes.is_empty() {
-        notes.push(Line::new(Some(LineKey::Notes), data.notes.clone(), " "));
-    }
-    let mut faults = Vec::new();
-    faults.extend(
-        data.faults
-            .iter()
-            .map(|f| Line::one(LineKey::SourceFault, f.clone())),
-    );
     Card {
         id: data.id.clone(),
         name: data.name.clone(),
@@ -148,8 +116,12 @@ pub fn card(ship: &SfShip) -> Card {
             rows,
         },
         no_weapons: None,
-        groups: vec![critical, notes, faults],
-        missing_mark: None,
+        groups: vec![
+            Line::listed(LineKey::CriticalDamage, data.critical.clone(), "; "),
+            Line::listed(LineKey::Notes, data.notes.clone(), " "),
+            Line::faults(&data.faults),
+        ],
+        missing_mark: NOT_IN_SOURCES,
     }
 }
 
@@ -175,22 +147,13 @@ fn pad(mut cells: Vec<String>, bands: usize) -> Vec<String> {
 
 /// The glossary lines for what `ships` use, in glossary order.
 pub fn glossary_lines(glossary: Option<&Glossary>, ships: &[&SfShip]) -> Vec<GlossaryLine> {
-    let Some(glossary) = glossary else {
-        return Vec::new();
-    };
-    let mut ids: BTreeSet<&str> = ships
-        .iter()
-        .filter_map(|s| s.sheet())
+    let mut ids: BTreeSet<&str> = (ships.iter().filter_map(|s| s.sheet()))
         .flat_map(|s| s.glossary_ids())
         .collect();
     if ships.iter().any(|s| !s.data.critical.is_empty()) {
         ids.insert("critical-damage");
     }
-    glossary
-        .entries_for(&ids)
-        .into_iter()
-        .map(GlossaryLine::from_entry)
-        .collect()
+    card::glossary_lines(glossary, &ids)
 }
 
 /// The Space Fleet datasheets of `ids` in `list`'s game, in that order,

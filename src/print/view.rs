@@ -197,8 +197,18 @@ impl CribSheet {
         }
     }
 
-    pub fn has_missing(&self) -> bool {
-        self.units.iter().chain(&self.cards).any(Card::has_missing)
+    /// The notes under the cards on the values the sources do not give:
+    /// one for each mark the cards print for a missing stat (`?` on Epic
+    /// cards, the words on the others), none where no card prints one.
+    pub fn missing_notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = Vec::new();
+        let cards = self.units.iter().chain(&self.cards).chain(&self.ne_units);
+        for note in cards.filter_map(Card::missing_note) {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+        notes
     }
 }
 

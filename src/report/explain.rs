@@ -82,9 +82,7 @@ fn datasheet(sheet: &Datasheet, list_name: &str, glossary: Option<&Glossary>) ->
     for line in card.lines() {
         let _ = writeln!(out, "  {}{}", line.label(), line.text());
     }
-    if card.has_missing() {
-        let _ = writeln!(out, "  ? marks a value the sources do not give.");
-    }
+    write_missing_note(&mut out, &card);
     if let Some(glossary) = glossary {
         write_glossary_entries(&mut out, glossary, sheet.glossary_ids());
     }
@@ -129,6 +127,7 @@ fn sf_ship(ship: &SfShip, list_name: &str, glossary: Option<&Glossary>) -> Strin
         let _ = writeln!(out, "  Critical {line}");
     }
     write_notes_and_faults(&mut out, &card);
+    write_missing_note(&mut out, &card);
     write_glossary_lines(
         &mut out,
         crate::print::space_fleet::glossary_lines(glossary, &[ship]),
@@ -166,6 +165,14 @@ fn write_notes_and_faults(out: &mut String, card: &Card) {
     }
 }
 
+/// What the card's mark for a missing stat means, as its crib sheet says
+/// it, when a stat it prints is missing.
+fn write_missing_note(out: &mut String, card: &Card) {
+    if let Some(note) = card.missing_note() {
+        let _ = writeln!(out, "  {note}");
+    }
+}
+
 /// NetEpic notation part by part.
 pub fn ne_notation(
     text: &str,
@@ -196,6 +203,7 @@ fn ne_unit(unit: &crate::catalogue::NeUnit, list_name: &str, glossary: Option<&G
     for fault in card.items(LineKey::SourceFault) {
         let _ = writeln!(out, "  Source fault: {fault}");
     }
+    write_missing_note(&mut out, &card);
     write_glossary_lines(&mut out, crate::print::netepic::glossary_lines(glossary, &[unit]));
     out
 }
@@ -211,6 +219,7 @@ fn ship(ship: &Ship, list_name: &str, glossary: Option<&Glossary>) -> String {
         let _ = writeln!(out, "  Weapons: {}", crate::print::card::NOT_IN_SOURCES);
     }
     write_notes_and_faults(&mut out, &card);
+    write_missing_note(&mut out, &card);
     write_glossary_lines(&mut out, crate::print::ships::glossary_lines(glossary, &[ship]));
     out
 }
@@ -239,9 +248,7 @@ fn heresy_unit(unit: &crate::catalogue::HeresyUnit, list_name: &str, glossary: O
     for note in card.lines().filter(|l| l.key.is_none()) {
         let _ = writeln!(out, "  {}", note.text());
     }
-    if card.has_missing() {
-        let _ = writeln!(out, "  ? marks a value the list does not give.");
-    }
+    write_missing_note(&mut out, &card);
     if let (Some(glossary), Some(sheet)) = (glossary, unit.sheet()) {
         write_glossary_entries(&mut out, glossary, sheet.glossary_ids());
     }

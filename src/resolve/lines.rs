@@ -34,14 +34,14 @@ pub struct Part {
 /// What a game reads under a formation besides its upgrades and members.
 /// `resolve` asks [`Self::owns`] of every line under a formation, hands
 /// the lines owned to [`Self::read`] before it reads the others, and calls
-/// [`Self::price`] once the formation's cost is worked out. Every method
-/// has a default that reads nothing ([`NoLines`]).
+/// [`Self::price`] once the formation's cost is worked out. No method has
+/// a default: a game that owns lines must read and price them too (a line
+/// owned and not read would vanish without a word). A game without such
+/// lines uses [`NoLines`].
 pub trait FormationLines {
     /// Whether `child`, written under `formation`, is one of the game's
     /// own lines rather than an upgrade or a member.
-    fn owns(&self, _list: &ArmyList, _formation: FormationIdx, _child: &Entry) -> bool {
-        false
-    }
+    fn owns(&self, list: &ArmyList, formation: FormationIdx, child: &Entry) -> bool;
 
     /// The parts that the lines under `entry` it owns make of `formation`;
     /// what they took is added to `taken`. `read_whole` is cleared when
@@ -49,14 +49,12 @@ pub trait FormationLines {
     /// compared).
     fn read(
         &self,
-        _reader: &mut LineReader<'_, '_, '_>,
-        _entry: &Entry,
-        _formation: FormationIdx,
-        _taken: &mut Vec<Taken>,
-        _read_whole: &mut bool,
-    ) -> Vec<Part> {
-        Vec::new()
-    }
+        reader: &mut LineReader<'_, '_, '_>,
+        entry: &Entry,
+        formation: FormationIdx,
+        taken: &mut Vec<Taken>,
+        read_whole: &mut bool,
+    ) -> Vec<Part>;
 
     /// Prices the parts, once `points` holds the formation's cost (its
     /// rounding done). Returns whether the formation is priced part by
@@ -64,20 +62,45 @@ pub trait FormationLines {
     /// own cost.
     fn price(
         &self,
-        _reader: &mut LineReader<'_, '_, '_>,
-        _entry: &Entry,
-        _formation: FormationIdx,
-        _parts: &mut [Part],
-        _points: &mut i64,
+        reader: &mut LineReader<'_, '_, '_>,
+        entry: &Entry,
+        formation: FormationIdx,
+        parts: &mut [Part],
+        points: &mut i64,
+    ) -> bool;
+}
+
+/// A game without lines of its own under a formation: owns none, so has
+/// none to read or price.
+pub struct NoLines;
+
+impl FormationLines for NoLines {
+    fn owns(&self, _: &ArmyList, _: FormationIdx, _: &Entry) -> bool {
+        false
+    }
+
+    fn read(
+        &self,
+        _: &mut LineReader<'_, '_, '_>,
+        _: &Entry,
+        _: FormationIdx,
+        _: &mut Vec<Taken>,
+        _: &mut bool,
+    ) -> Vec<Part> {
+        Vec::new()
+    }
+
+    fn price(
+        &self,
+        _: &mut LineReader<'_, '_, '_>,
+        _: &Entry,
+        _: FormationIdx,
+        _: &mut [Part],
+        _: &mut i64,
     ) -> bool {
         false
     }
 }
-
-/// A game without lines of its own under a formation.
-pub struct NoLines;
-
-impl FormationLines for NoLines {}
 
 /// What a [`FormationLines`] may use of `resolve` while it reads.
 pub struct LineReader<'a, 'r, 'l> {

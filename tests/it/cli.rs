@@ -54,7 +54,7 @@ fn check_output(stdout: &str) -> serde_json::Value {
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-cli-{}", std::process::id()));
+    let dir = crate::common::out_dir("cli");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
@@ -106,7 +106,7 @@ fn a_hand_edited_snapfire_export_reads_plurals_and_counts() {
 
 #[test]
 fn a_snapfire_exports_force_name_stands_in_for_the_player() {
-    let dir = std::env::temp_dir().join(format!("muster-force-name-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-force-name");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(fixture("snapfire.txt"), dir.join("snapfire.txt")).unwrap();
     std::fs::copy(fixture("legal.txt"), dir.join("legal.txt")).unwrap();
@@ -436,7 +436,7 @@ fn lists_check_proves_the_data_consistent() {
 
 #[test]
 fn a_broken_list_folder_is_reported_with_file_path_and_line() {
-    let dir = std::env::temp_dir().join(format!("muster-lists-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-lists");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("broken.yaml"),
@@ -468,7 +468,7 @@ fn a_broken_list_folder_is_reported_with_file_path_and_line() {
 
 #[test]
 fn a_list_folder_can_override_a_built_in_list() {
-    let dir = std::env::temp_dir().join(format!("muster-override-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-override");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("house.yaml"),
@@ -568,7 +568,7 @@ fn checked_in_schemas_are_up_to_date() {
 
 #[test]
 fn schema_writes_the_files() {
-    let dir = std::env::temp_dir().join(format!("muster-schema-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-schema");
     let run = muster(&["schema", "--out", dir.to_str().unwrap()]);
     assert_eq!(run.status, 0);
     for name in [
@@ -910,7 +910,7 @@ fn options_and_new_price_options_by_ship() {
 
 #[test]
 fn fleet_list_mistakes_are_reported_with_their_lines() {
-    let dir = std::env::temp_dir().join(format!("muster-fleet-lists-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-fleet-lists");
     std::fs::create_dir_all(&dir).unwrap();
     let list = "\
 game: bfg
@@ -961,7 +961,7 @@ constraints:
 fn a_list_folder_can_override_a_built_in_datasheet_file() {
     // Not `muster-ships-*`: tests/it/ships.rs writes bad files under that
     // folder, which this run would load as lists.
-    let dir = std::env::temp_dir().join(format!("muster-override-shared-names-{}", std::process::id()));
+    let dir = crate::common::fresh_dir("cli-override-shared-names");
     std::fs::create_dir_all(&dir).unwrap();
     let sheet = "\
 game: bfg

@@ -44,9 +44,20 @@ pub fn muster(args: &[&str]) -> Run {
     }
 }
 
-/// A folder for one test module's output files.
+/// A folder for one test module's output files, under cargo's scratch
+/// folder for tests (`target/tmp`): runs reuse it, so nothing piles up in
+/// the system's temporary folder.
 pub fn out_dir(module: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-{module}-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("muster-{module}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An empty folder of that scratch folder for one test alone (`name`
+/// must be its own), emptied if a run left it.
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("muster-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -136,10 +136,7 @@ fn muster(args: &[&str], input: Option<&[u8]>) -> Run {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::fresh_dir(&format!("hostile-{name}"))
 }
 
 fn check_stdin(text: &str) -> Run {

@@ -781,3 +781,59 @@ fn a_crib_sheet_glossary_is_kept_on_one_page() {
         .expect("a glossary");
     assert_eq!(heading, last, "the glossary starts on page {heading} of {last}");
 }
+
+/// The crib sheet's note on the values the sources do not give, for the
+/// made-up lists of `tests/fixtures/missing-values`: the `lost` list's one
+/// card prints a stat as missing (`printed`), the `whole` list's none.
+/// The note comes, in the HTML, the PDF and `explain` of the unit
+/// (`unit`, its name with `Lost` or `Whole` before it), exactly when a
+/// card prints one.
+fn assert_missing_noted(game: &str, printed: &str, unit: &str) {
+    let lists = "tests/fixtures/missing-values";
+    let note = "\u{2018}not in the sources\u{2019} marks a value the sources do not give.";
+    for (which, noted) in [("lost", true), ("whole", false)] {
+        let id = format!("missing-values-{game}-{which}");
+        let run = muster(&["sheet", "--lists", lists, &id]);
+        assert_eq!(run.status, 0, "{id}: {}", run.stderr);
+        assert_eq!(run.stdout.contains(printed), noted, "{id} prints {printed}");
+        assert_eq!(run.stdout.contains(&format!("<p>{note}</p>")), noted, "{id}");
+        assert!(!run.stdout.contains("? marks"), "{id}");
+        let (run, pdf) = pdf(&["sheet", "--lists", lists, &id], &format!("{id}.pdf"));
+        assert_eq!(run.status, 0, "{id}: {}", run.stderr);
+        let text = pdf.all_text();
+        assert_eq!(
+            text.contains("marks a value the sources do not give"),
+            noted,
+            "{id} PDF"
+        );
+        let name = format!("{} {unit}", if noted { "Lost" } else { "Whole" });
+        let run = muster(&["--lists", lists, "explain", "--army", &id, &name]);
+        assert_eq!(run.status, 0, "{id} {name}: {}", run.stderr);
+        assert_eq!(
+            run.stdout.contains(&format!("  {note}\n")),
+            noted,
+            "{id} explain: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn a_fleet_sheet_notes_a_missing_stat_only_where_a_ship_prints_one() {
+    assert_missing_noted("bfg", "Speed not in the sources", "Frigate");
+}
+
+#[test]
+fn a_space_fleet_sheet_notes_a_missing_stat_only_where_a_ship_prints_one() {
+    assert_missing_noted("sf", "Damage not in the sources", "Cruiser");
+}
+
+#[test]
+fn a_netepic_sheet_notes_a_missing_stat_only_where_a_unit_prints_one() {
+    assert_missing_noted("ne", "<td rowspan=\"1\">not in the sources</td>", "Squad");
+}
+
+#[test]
+fn a_heresy_sheet_notes_a_missing_stat_by_the_words_it_prints() {
+    assert_missing_noted("heresy", "Armour not in the sources", "stand");
+}

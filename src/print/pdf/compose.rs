@@ -28,9 +28,9 @@ fn crib_blocks(sheet: &CribSheet, fonts: &Fonts, text_width: f32, blocks: &mut V
     if !sheet.ne_units.is_empty() {
         ne_grid_blocks(&sheet.ne_grid(), fonts, text_width, blocks);
     }
-    if sheet.has_missing() {
+    for note in sheet.missing_notes() {
         blocks.push(Block::Text {
-            runs: vec![plain("? marks a value the sources do not give.")],
+            runs: vec![plain(note)],
             size: BODY,
         });
     }
