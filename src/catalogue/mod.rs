@@ -150,10 +150,7 @@ impl FormationKeys {
                 (&mut index.compact, compact.collect()),
             ] {
                 for key in keys {
-                    let entry = map.entry(key.to_string()).or_default();
-                    if entry.last() != Some(&i) {
-                        entry.push(i);
-                    }
+                    note_list(map, key.to_string(), i);
                 }
             }
         }
@@ -173,14 +170,20 @@ impl ListIndex {
                     (&mut index.normalized, &key.normalized),
                     (&mut index.compact, &key.compact),
                 ] {
-                    let entry = map.entry(form.clone()).or_default();
-                    if entry.last() != Some(&i) {
-                        entry.push(i);
-                    }
+                    note_list(map, form.clone(), i);
                 }
             }
         }
         index
+    }
+}
+
+/// Notes that list `i` has `key`, for an index of keys to lists: the lists
+/// come in order, so one with the key twice is noted once.
+fn note_list<K: Eq + std::hash::Hash>(map: &mut names::KeyMap<K, Vec<usize>>, key: K, i: usize) {
+    let lists = map.entry(key).or_default();
+    if lists.last() != Some(&i) {
+        lists.push(i);
     }
 }
 

@@ -107,7 +107,6 @@ fn a_hand_edited_snapfire_export_reads_plurals_and_counts() {
 #[test]
 fn a_snapfire_exports_force_name_stands_in_for_the_player() {
     let dir = crate::common::fresh_dir("cli-force-name");
-    std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(fixture("snapfire.txt"), dir.join("snapfire.txt")).unwrap();
     std::fs::copy(fixture("legal.txt"), dir.join("legal.txt")).unwrap();
     let run = muster(&["check", dir.to_str().unwrap()]);
@@ -437,7 +436,6 @@ fn lists_check_proves_the_data_consistent() {
 #[test]
 fn a_broken_list_folder_is_reported_with_file_path_and_line() {
     let dir = crate::common::fresh_dir("cli-lists");
-    std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("broken.yaml"),
         "game: netea\nid: broken\nname: Broken\nversion: '1'\nsource: []\nstrategy_rating: 2\nsections:\n  - id: s\n    name: S\n    formations:\n      - id: f\n        name: F\n        points: lots\n        initiative: 2+\n",
@@ -469,7 +467,6 @@ fn a_broken_list_folder_is_reported_with_file_path_and_line() {
 #[test]
 fn a_list_folder_can_override_a_built_in_list() {
     let dir = crate::common::fresh_dir("cli-override");
-    std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("house.yaml"),
         "game: netea\nid: house-marines\nname: House Marines\nversion: '2026-01-01'\nsource: [{document: house rules}]\nstrategy_rating: 5\nsections:\n  - id: s\n    name: S\n    formations:\n      - id: tac\n        name: Tactical\n        points: 300\n        initiative: 1+\n        units: [{unit: tactical-marines, count: 6}]\n",
@@ -911,7 +908,6 @@ fn options_and_new_price_options_by_ship() {
 #[test]
 fn fleet_list_mistakes_are_reported_with_their_lines() {
     let dir = crate::common::fresh_dir("cli-fleet-lists");
-    std::fs::create_dir_all(&dir).unwrap();
     let list = "\
 game: bfg
 id: test-fleet
@@ -962,7 +958,6 @@ fn a_list_folder_can_override_a_built_in_datasheet_file() {
     // Not `muster-ships-*`: tests/it/ships.rs writes bad files under that
     // folder, which this run would load as lists.
     let dir = crate::common::fresh_dir("cli-override-shared-names");
-    std::fs::create_dir_all(&dir).unwrap();
     let sheet = "\
 game: bfg
 id: imperial-navy

@@ -48,7 +48,7 @@ pub fn muster(args: &[&str]) -> Run {
 /// folder for tests (`target/tmp`): runs reuse it, so nothing piles up in
 /// the system's temporary folder.
 pub fn out_dir(module: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("muster-{module}"));
+    let dir = scratch(module);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -56,10 +56,14 @@ pub fn out_dir(module: &str) -> PathBuf {
 /// An empty folder of that scratch folder for one test alone (`name`
 /// must be its own), emptied if a run left it.
 pub fn fresh_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("muster-{name}"));
+    let dir = scratch(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("muster-{name}"))
 }
 
 /// The weapon tables of the ships on an HTML crib sheet, in order: each
