@@ -59,12 +59,12 @@ fn army_named(command: &Command) -> Option<(ListKey, bool)> {
     }
 }
 
-pub fn run(args: &Args, color: bool) -> Output {
-    // A check of the user's folder proves the folder's files, and the
-    // built-in lists its datasheets may no longer fit: the built-in files
-    // were proven before they were built in (`--built-in` proves them
-    // all again).
-    let checks = match &args.command {
+/// Which files the command proves while loading. A check of the user's
+/// folder proves the folder's files, and the built-in lists its
+/// datasheets may no longer fit: the built-in files were proven before
+/// they were built in (`--built-in` proves them all again).
+fn checks(args: &Args) -> catalogue::Checks {
+    match &args.command {
         Command::Lists {
             check: true,
             built_in,
@@ -72,7 +72,11 @@ pub fn run(args: &Args, color: bool) -> Output {
         } if args.lists.is_none() || *built_in => catalogue::Checks::All,
         Command::Lists { check: true, .. } => catalogue::Checks::Folder,
         _ => catalogue::Checks::Added,
-    };
+    }
+}
+
+pub fn run(args: &Args, color: bool) -> Output {
+    let checks = checks(args);
     let load = || match army_named(&args.command) {
         // A check prints no datasheet, so it needs no glossary.
         Some((key, scenarios))
@@ -457,6 +461,24 @@ mod tests {
     use super::*;
     use crate::diagnostic::Code;
     use crate::source::{SourceFile, Span};
+
+    /// `lists --check` proves every file; with `--lists`, the folder's
+    /// (and what its datasheets touch), unless `--built-in` asks for all;
+    /// any other command only the folder's.
+    #[test]
+    fn lists_check_proves_what_it_is_asked_to() {
+        use crate::catalogue::Checks;
+        use clap::Parser;
+        let checks_of = |line: &str| checks(&Args::parse_from(line.split(' ')));
+        assert_eq!(checks_of("muster lists --check"), Checks::All);
+        assert_eq!(checks_of("muster lists --check --lists d"), Checks::Folder);
+        assert_eq!(
+            checks_of("muster lists --check --built-in --lists d"),
+            Checks::All
+        );
+        assert_eq!(checks_of("muster lists --lists d"), Checks::Added);
+        assert_eq!(checks_of("muster check --lists d r.txt"), Checks::Added);
+    }
 
     /// With a folder: its findings, and errors anywhere; the built-in
     /// lists' warnings are counted, not shown. Without: everything.
