@@ -10,7 +10,7 @@
 //! status is: the caller (the CLI) does.
 
 use super::spool::{Spool, Spooled};
-use super::{Duplicate, DuplicateGroup, DuplicateKind, Input, Keys, Origin};
+use super::{DuplicateGroup, DuplicateKind, Inputs, Keys, Links, Origin};
 use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
 use crate::event::Event;
@@ -71,8 +71,8 @@ pub enum SpoolError {
 pub struct Documents<'c> {
     /// Each input's status, in order.
     pub statuses: Vec<Status>,
-    /// Each input's duplicate links ([`super::duplicates_of`]).
-    pub duplicates: Vec<Vec<Duplicate>>,
+    /// Each input's duplicate links.
+    pub duplicates: Links,
     /// The sets of duplicates, each once.
     pub groups: Vec<DuplicateGroup>,
     /// Whether an input the user named (not one found in a folder) could
@@ -126,7 +126,7 @@ struct Cut<'c> {
 pub fn check_into<'c>(
     catalogue: &'c Catalogue,
     (event, points): (Option<&Event>, Option<u32>),
-    inputs: &[Input],
+    inputs: &Inputs,
     wanted: Wanted,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Documents<'c>, SpoolError> {
@@ -184,7 +184,7 @@ pub fn check_into<'c>(
         },
         progress,
         |i, cut| {
-            named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
+            named_unusable |= inputs.get(i).origin != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
             statuses.push(cut.status);
             keys.push(cut.keys);
@@ -205,9 +205,9 @@ pub fn check_into<'c>(
             kept.extend(cut.whole);
         },
     );
-    let duplicates = super::duplicates_of(&keys);
+    let duplicates = Links::find(&keys);
     drop(keys);
-    let groups = super::duplicate_groups(&duplicates);
+    let groups = duplicates.groups();
     let finish = |spool: Option<Spool>| spool.map(Spool::finish).transpose().map_err(SpoolError::Write);
     Ok(Documents {
         statuses,
@@ -241,7 +241,7 @@ pub fn write_report(
     documents: &Documents<'_>,
     rows: &Spooled,
     event: Option<&str>,
-    inputs: &[Input],
+    inputs: &Inputs,
 ) -> std::io::Result<()> {
     let rows = SpooledRows {
         rows,
@@ -272,7 +272,7 @@ pub fn write_table(
     spooled: &Spooled,
     widths: [usize; 7],
     groups: &[DuplicateGroup],
-    inputs: &[Input],
+    inputs: &Inputs,
     statuses: &[Status],
 ) -> std::io::Result<()> {
     // The duplicates' lines name the first member's player, as its cell
@@ -299,7 +299,7 @@ pub fn write_table(
         }
         summary::write_rows(w, &widths, &rows)?;
     }
-    let name = |i: usize| inputs.get(i).map(|input| summary::file_cell(&input.name));
+    let name = |i: usize| (i < inputs.len()).then(|| summary::file_cell(inputs.get(i).name));
     let player = |i: usize| players.get(&i).cloned().unwrap_or_default();
     summary::write_tail(
         w,
@@ -316,9 +316,9 @@ struct SpooledRows<'a> {
     rows: &'a Spooled,
     event: Option<&'a str>,
     statuses: &'a [Status],
-    duplicates: &'a [Vec<Duplicate>],
+    duplicates: &'a Links,
     groups: &'a [DuplicateGroup],
-    inputs: &'a [Input],
+    inputs: &'a Inputs,
 }
 
 impl summary::Rows for SpooledRows<'_> {
@@ -337,9 +337,9 @@ impl summary::Rows for SpooledRows<'_> {
     fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
         let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
             let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
-            let links = self.duplicates.get(i).map_or(&[][..], Vec::as_slice);
-            row.duplicates = summary::DuplicateRow::of_links(i, links, self.groups, |m| {
-                self.inputs.get(m).map(|input| input.name.clone())
+            let links: Vec<_> = self.duplicates.of(i).collect();
+            row.duplicates = summary::DuplicateRow::of_links(i, &links, self.groups, |m| {
+                (m < self.inputs.len()).then(|| self.inputs.get(m).name.to_string())
             });
             Ok(row)
         });
