@@ -184,7 +184,7 @@ pub fn check_into<'c>(
         },
         progress,
         |i, cut| {
-            named_unusable |= inputs.get(i).origin != Origin::Walked && cut.unusable;
+            named_unusable |= inputs.origin(i) != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
             statuses.push(cut.status);
             keys.push(cut.keys);
@@ -265,7 +265,7 @@ pub fn write_report(
 }
 
 /// The terminal table from the cells a batch spooled, in blocks of
-/// [`summary::ROWS_AT_ONCE`]: the same text as [`summary::table`] makes
+/// [`summary::rows_at_once`]: the same text as [`summary::table`] makes
 /// from rows kept in memory.
 pub fn write_table(
     w: &mut dyn std::io::Write,
@@ -286,10 +286,11 @@ pub fn write_table(
     let mut players = std::collections::HashMap::new();
     summary::write_header(w, &widths)?;
     let mut parts = spooled.parts()?.enumerate().peekable();
-    let mut rows = Vec::with_capacity(summary::ROWS_AT_ONCE.min(statuses.len()));
+    let at_once = summary::rows_at_once();
+    let mut rows = Vec::with_capacity(at_once.min(statuses.len()));
     while parts.peek().is_some() {
         rows.clear();
-        for (i, part) in parts.by_ref().take(summary::ROWS_AT_ONCE) {
+        for (i, part) in parts.by_ref().take(at_once) {
             let row = Cells::from_part(part?)
                 .ok_or_else(|| std::io::Error::other("the table's temporary file reads back wrong"))?;
             if wanted.binary_search(&i).is_ok() {
@@ -299,7 +300,7 @@ pub fn write_table(
         }
         summary::write_rows(w, &widths, &rows)?;
     }
-    let name = |i: usize| (i < inputs.len()).then(|| summary::file_cell(inputs.get(i).name));
+    let name = |i: usize| (i < inputs.len()).then(|| summary::file_cell(&inputs.get(i).name));
     let player = |i: usize| players.get(&i).cloned().unwrap_or_default();
     summary::write_tail(
         w,
@@ -339,7 +340,7 @@ impl summary::Rows for SpooledRows<'_> {
             let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
             let links: Vec<_> = self.duplicates.of(i).collect();
             row.duplicates = summary::DuplicateRow::of_links(i, &links, self.groups, |m| {
-                (m < self.inputs.len()).then(|| self.inputs.get(m).name.to_string())
+                (m < self.inputs.len()).then(|| self.inputs.get(m).name.into_owned())
             });
             Ok(row)
         });

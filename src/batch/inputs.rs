@@ -1,11 +1,13 @@
 //! The rosters of a batch, as the walk found them, kept until the reports
 //! are written: so packed, since a batch can hold 100,000 of them. Every
-//! name is in one string, each input's end in it four bytes; the few
+//! name is in one string, each folder's path once for the files in it
+//! that follow each other, and each input's end in it four bytes; the few
 //! inputs that are not a file found in a folder under its own name (a
 //! path given on the command line, standard input, a share link, a name
 //! that is not UTF-8, a problem found while walking) keep the rest beside,
 //! by index.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 /// How an input came to be checked. The exit status depends on it: a path
@@ -24,10 +26,14 @@ pub enum Origin {
 /// Every input of a batch, in order.
 #[derive(Debug, Default)]
 pub struct Inputs {
-    /// The names, one after another.
+    /// The folders' paths and the rest of each name, one after another.
     names: String,
-    /// Where each input's name ends in `names`.
+    /// Where the rest of each input's name ends in `names`.
     ends: Vec<u32>,
+    /// Where the folders' paths are in `names` (start, end), each with the
+    /// first input of the run of inputs in that folder: an input's name is
+    /// its run's folder, then the rest (before any run, no folder).
+    folders: Vec<(usize, [u32; 2])>,
     /// What the inputs that are not plain walked files have beside their
     /// name, by index, in order.
     others: Vec<(usize, Other)>,
@@ -51,19 +57,19 @@ pub struct Other {
 }
 
 /// One input of a batch, borrowed from its [`Inputs`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Input<'a> {
     /// The name results carry: the path as given or walked, or `<stdin>`.
-    pub name: &'a str,
+    pub name: Cow<'a, str>,
     pub origin: Origin,
     other: Option<&'a Other>,
 }
 
 impl<'a> Input<'a> {
     /// Where to read it (unused for standard input).
-    pub fn path(&self) -> &'a Path {
+    pub fn path(&self) -> &Path {
         let other = self.other.and_then(|o| o.path.as_deref());
-        other.unwrap_or(Path::new(self.name))
+        other.unwrap_or(Path::new(&*self.name))
     }
 
     /// Why it cannot be read, when that is known without opening it.
@@ -88,24 +94,49 @@ impl Inputs {
 
     /// Input `i`; an index past the end gives an empty name.
     pub fn get(&self, i: usize) -> Input<'_> {
-        let other = self
-            .others
-            .binary_search_by_key(&i, |(at, _)| *at)
-            .ok()
-            .map(|at| &self.others[at].1);
-        let start = i
-            .checked_sub(1)
-            .and_then(|p| self.ends.get(p))
-            .map_or(0, |&e| e as usize);
-        let end = self.ends.get(i).map_or(start, |&e| e as usize);
+        let other = self.other(i);
         let name = match other.and_then(|o| o.name.as_deref()) {
-            Some(name) => name,
-            None => self.names.get(start..end).unwrap_or_default(),
+            Some(name) => Cow::Borrowed(name),
+            None => self.name(i),
         };
         Input {
             name,
             origin: other.and_then(|o| o.origin).unwrap_or(Origin::Walked),
             other,
+        }
+    }
+
+    /// How input `i` came to be checked, without making its name.
+    pub fn origin(&self, i: usize) -> Origin {
+        self.other(i).and_then(|o| o.origin).unwrap_or(Origin::Walked)
+    }
+
+    fn other(&self, i: usize) -> Option<&Other> {
+        let at = self.others.binary_search_by_key(&i, |(at, _)| *at).ok()?;
+        Some(&self.others[at].1)
+    }
+
+    /// Input `i`'s name from `names`: its folder, then the rest.
+    fn name(&self, i: usize) -> Cow<'_, str> {
+        if i >= self.len() {
+            return Cow::Borrowed("");
+        }
+        let part = |[start, end]: [u32; 2]| self.names.get(start as usize..end as usize).unwrap_or_default();
+        let run = self
+            .folders
+            .partition_point(|(first, _)| *first <= i)
+            .checked_sub(1);
+        let (folder, first) = run.map_or(([0, 0], 0), |r| (self.folders[r].1, self.folders[r].0));
+        // The rest starts where the previous input's ends, or after the
+        // folder's path for the first of a run.
+        let start = match i.checked_sub(1) {
+            Some(previous) if i != first => self.ends.get(previous).copied().unwrap_or(0),
+            _ => folder[1],
+        };
+        let rest = part([start, self.ends.get(i).copied().unwrap_or(start)]);
+        match part(folder) {
+            "" => Cow::Borrowed(rest),
+            folder => Cow::Owned(format!("{folder}{rest}")),
         }
     }
 
@@ -117,17 +148,23 @@ impl Inputs {
     /// file found by a walk under its own name).
     pub fn push(&mut self, name: &str, mut other: Other) {
         other.name = None;
-        let end = u32::try_from(self.names.len() + name.len()).ok();
-        match end {
-            Some(end) => {
-                self.names.push_str(name);
-                self.ends.push(end);
+        // The folder: up to the last separator, which it keeps.
+        let cut = name.rfind(std::path::is_separator).map_or(0, |at| at + 1);
+        let (folder, rest) = name.split_at(cut);
+        let fits = u32::try_from(self.names.len() + folder.len() + rest.len()).is_ok();
+        if !fits {
+            other.name = Some(name.into());
+        } else {
+            let current = self.folders.last().map_or([0, 0], |f| f.1);
+            if self.names.get(current[0] as usize..current[1] as usize) != Some(folder) {
+                let start = self.names.len() as u32;
+                self.names.push_str(folder);
+                self.folders
+                    .push((self.ends.len(), [start, self.names.len() as u32]));
             }
-            None => {
-                other.name = Some(name.into());
-                self.ends.push(self.ends.last().copied().unwrap_or(0));
-            }
+            self.names.push_str(rest);
         }
+        self.ends.push(self.names.len() as u32);
         if other.origin.is_some_and(|o| o != Origin::Walked)
             || other.path.is_some()
             || other.problem.is_some()
@@ -159,6 +196,7 @@ impl Inputs {
     pub fn shrink_to_fit(&mut self) {
         self.names.shrink_to_fit();
         self.ends.shrink_to_fit();
+        self.folders.shrink_to_fit();
         self.others.shrink_to_fit();
     }
 }
@@ -167,58 +205,76 @@ impl Inputs {
 mod tests {
     use super::*;
 
-    /// Names come back whole and in order, plain walked files keep
-    /// nothing beside them, and the others keep what they were given.
+    /// What a test compares of an input.
+    fn seen(input: Input<'_>) -> (String, Origin, std::path::PathBuf, Option<String>) {
+        (
+            input.name.to_string(),
+            input.origin,
+            input.path().to_path_buf(),
+            input.problem_found().map(str::to_string),
+        )
+    }
+
+    /// Names come back whole and in order, whatever folders they are in
+    /// and in whatever order the folders come back; plain walked files
+    /// keep nothing beside them, the others what they were given.
     #[test]
     fn inputs_round_trip_their_names_origins_and_problems() {
         let mut inputs = Inputs::default();
         assert!(inputs.is_empty());
-        inputs.push("d/a.txt", Other::default());
-        inputs.push("", Other::default());
-        inputs.push(
-            "<stdin>",
-            Other {
-                origin: Some(Origin::Stdin),
-                path: Some(Path::new("-").into()),
-                ..Other::default()
-            },
-        );
-        inputs.push("d/é.txt", Other::default());
-        inputs.set_problem("d/é.txt is a symbolic link".into());
-        inputs.push(
-            "x.txt",
-            Other {
-                origin: Some(Origin::Named),
-                ..Other::default()
-            },
-        );
-        inputs.set_problem("the folder x.txt holds no files".into());
+        let names = [
+            "d/a.txt",
+            "d/b.txt",
+            "d/e/c.txt",
+            "d/é.txt",
+            "",
+            "/",
+            "top.txt",
+            "d/e/c.txt",
+            "d/",
+            "d//x",
+        ];
+        for name in names {
+            inputs.push(name, Other::default());
+        }
+        inputs.set_problem("d//x is a symbolic link".into());
+        let stdin = Other {
+            origin: Some(Origin::Stdin),
+            path: Some(Path::new("-").into()),
+            ..Other::default()
+        };
+        inputs.push("<stdin>", stdin);
+        let named = Other {
+            origin: Some(Origin::Named),
+            ..Other::default()
+        };
+        inputs.push("x/y.txt", named);
+        inputs.set_problem("the folder x/y.txt holds no files".into());
         inputs.shrink_to_fit();
+        assert_eq!(inputs.len(), names.len() + 2);
         assert_eq!(inputs.others.len(), 3, "plain walked files keep nothing beside");
-        let seen: Vec<_> = inputs
-            .iter()
-            .map(|i| (i.name, i.origin, i.path(), i.problem_found()))
-            .collect();
+        for (i, name) in names.iter().enumerate() {
+            let problem = (i == 9).then(|| "d//x is a symbolic link".to_string());
+            let want = (
+                name.to_string(),
+                Origin::Walked,
+                Path::new(name).to_path_buf(),
+                problem,
+            );
+            assert_eq!(seen(inputs.get(i)), want, "{i}");
+            assert_eq!(inputs.origin(i), Origin::Walked);
+        }
+        let stdin = ("<stdin>".to_string(), Origin::Stdin, "-".into(), None);
+        assert_eq!(seen(inputs.get(10)), stdin);
+        let problem = Some("the folder x/y.txt holds no files".to_string());
+        let named = ("x/y.txt".to_string(), Origin::Named, "x/y.txt".into(), problem);
+        assert_eq!(seen(inputs.get(11)), named);
+        assert_eq!(inputs.origin(11), Origin::Named);
+        assert_eq!(inputs.get(99).name, "");
+        // A folder's path is kept once for the files that follow in it.
         assert_eq!(
-            seen,
-            [
-                ("d/a.txt", Origin::Walked, Path::new("d/a.txt"), None),
-                ("", Origin::Walked, Path::new(""), None),
-                ("<stdin>", Origin::Stdin, Path::new("-"), None),
-                (
-                    "d/é.txt",
-                    Origin::Walked,
-                    Path::new("d/é.txt"),
-                    Some("d/é.txt is a symbolic link")
-                ),
-                (
-                    "x.txt",
-                    Origin::Named,
-                    Path::new("x.txt"),
-                    Some("the folder x.txt holds no files")
-                ),
-            ]
+            inputs.names,
+            "d/a.txtb.txtd/e/c.txtd/é.txt/top.txtd/e/c.txtd/d//x<stdin>x/y.txt"
         );
-        assert_eq!(inputs.get(9).name, "");
     }
 }

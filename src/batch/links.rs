@@ -133,6 +133,11 @@ pub(super) fn groups(links: impl Iterator<Item = (usize, Duplicate)>) -> Vec<Dup
             ),
         }
     }
+    // Kept until the reports are written: no room to spare.
+    for group in &mut groups {
+        group.members.shrink_to_fit();
+    }
+    groups.shrink_to_fit();
     groups
 }
 

@@ -47,8 +47,8 @@ where
 /// Each input's [`Checked`]: its bytes checked, or why they cannot be read.
 fn checked<'c>(input: Input<'_>, check: &(impl Fn(&[u8], &str) -> Checked<'c> + ?Sized)) -> Checked<'c> {
     match read(&input) {
-        Ok(bytes) => check(&bytes, input.name),
-        Err(diagnostic) => unusable(input.name, *diagnostic),
+        Ok(bytes) => check(&bytes, &input.name),
+        Err(diagnostic) => unusable(&input.name, *diagnostic),
     }
 }
 
@@ -139,7 +139,7 @@ pub fn read(input: &Input<'_>) -> Result<Vec<u8>, Box<Diagnostic>> {
             problem.to_string(),
         )));
     }
-    let cannot = |e: std::io::Error| Box::new(unreadable(input.name, ReadError::Io(e)));
+    let cannot = |e: std::io::Error| Box::new(unreadable(&input.name, ReadError::Io(e)));
     if let Some(text) = input.text() {
         return Ok(text.as_bytes().to_vec());
     }
@@ -159,7 +159,7 @@ pub fn read(input: &Input<'_>) -> Result<Vec<u8>, Box<Diagnostic>> {
     // Only regular files are opened: a pipe named on the command line
     // would block the run, a device would never end.
     crate::source::read_regular(input.path(), MAX_ROSTER_BYTES)
-        .map_err(|e| Box::new(unreadable(input.name, e)))
+        .map_err(|e| Box::new(unreadable(&input.name, e)))
 }
 
 /// Why the roster file `name` could not be read ([`crate::source::read_regular`]

@@ -36,12 +36,14 @@ pub fn check(
     };
     if let Some((path, _)) = report {
         // Each input's path, as it is compared: not a vector of 100,000.
-        if let Err(message) = super::io::can_write(path, inputs.iter().map(|input| input.path())) {
+        if let Err(message) =
+            super::io::can_write(path, inputs.iter().map(|input| input.path().to_path_buf()))
+        {
             return usage(message);
         }
     }
     let bar = progress_bar(inputs.len());
-    let single = inputs.len() == 1 && inputs.get(0).origin != Origin::Walked;
+    let single = inputs.len() == 1 && inputs.origin(0) != Origin::Walked;
     let report_format = report.map(|(_, f)| f);
     let wanted = Wanted {
         json: format == Format::Json || report_format == Some(ReportFormat::Json),
@@ -102,7 +104,7 @@ pub fn check(
         Format::Text => {}
     }
     if let (Some((path, format)), Some(rows)) = (report, &documents.rows) {
-        let read = inputs.iter().map(|input| input.path());
+        let read = inputs.iter().map(|input| input.path().to_path_buf());
         let written = write_atomically_with(path, read, |w| {
             documents::write_report(w, format, &documents, rows, event_name.as_deref(), &inputs)
         });
