@@ -136,7 +136,12 @@ impl Inputs {
         let rest = part([start, self.ends.get(i).copied().unwrap_or(start)]);
         match part(folder) {
             "" => Cow::Borrowed(rest),
-            folder => Cow::Owned(format!("{folder}{rest}")),
+            folder => {
+                let mut name = String::with_capacity(folder.len() + rest.len());
+                name.push_str(folder);
+                name.push_str(rest);
+                Cow::Owned(name)
+            }
         }
     }
 
@@ -148,8 +153,10 @@ impl Inputs {
     /// file found by a walk under its own name).
     pub fn push(&mut self, name: &str, mut other: Other) {
         other.name = None;
-        // The folder: up to the last separator, which it keeps.
-        let cut = name.rfind(std::path::is_separator).map_or(0, |at| at + 1);
+        // The folder: up to the last separator, which it keeps (`/`, or
+        // the platform's own).
+        let separator = std::path::MAIN_SEPARATOR as u8;
+        let cut = memchr::memrchr2(b'/', separator, name.as_bytes()).map_or(0, |at| at + 1);
         let (folder, rest) = name.split_at(cut);
         let fits = u32::try_from(self.names.len() + folder.len() + rest.len()).is_ok();
         if !fits {
