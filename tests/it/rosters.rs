@@ -45,6 +45,17 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every roster case under `tests/rosters/`, in path order.
+fn roster_cases() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters"),
+        &mut paths,
+    );
+    paths.sort();
+    paths
+}
+
 /// A roster case checked for an event says so on a line of its own:
 /// `#! event events/name.yaml` (relative to `tests/`).
 fn event_of(catalogue: &Catalogue, text: &str) -> Result<Option<Event>, String> {
@@ -145,14 +156,7 @@ pub(crate) fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String
 fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
     let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
-    let mut paths = Vec::new();
-    files(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/rosters")
-            .as_path(),
-        &mut paths,
-    );
-    paths.sort();
+    let paths = roster_cases();
     assert!(paths.len() > 100, "only {} roster cases", paths.len());
     let failures: Vec<String> = paths
         .iter()
@@ -252,14 +256,7 @@ fn every_scenario_rule_has_a_broken_and_an_ok_case() {
 #[test]
 fn an_event_check_reads_the_same_with_only_the_lists_it_needs() {
     let full = crate::common::catalogue();
-    let mut paths = Vec::new();
-    files(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/rosters")
-            .as_path(),
-        &mut paths,
-    );
-    paths.sort();
+    let paths = roster_cases();
     let mut smaller = 0;
     for path in &paths {
         let text = std::fs::read_to_string(path).unwrap();
