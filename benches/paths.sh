@@ -38,6 +38,7 @@ paths=(
   "BattleScribe .ros (NetEpic)|check tests/fixtures/battlescribe/netepic-orks.ros"
   "BattleScribe .rosz (BFG)|check tests/fixtures/battlescribe/bfg-armageddon-sector.rosz"
   "Heresy roster, --lists DIR|check --lists tests/fixtures/heresy tests/fixtures/heresy/rosters/legal.ok.txt"
+  "text roster with --event|check --event tests/events/club-3000.yaml examples/codex-astartes-3000.txt"
   "roster PDF|roster --pdf $OUT/r.pdf tests/fixtures/legal.txt"
   "crib sheet PDF|sheet --pdf $OUT/s.pdf codex-astartes"
 )

@@ -250,6 +250,29 @@ pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diag
     }
 }
 
+/// The game and the lists an event file names, read without the
+/// catalogue, so that a check against it loads only those lists; `None`
+/// when the file does not say them plainly (everything is loaded then,
+/// and [`load`] says what is wrong).
+pub fn lists_named(source: &SourceFile) -> Option<crate::catalogue::EventLists> {
+    #[derive(Deserialize)]
+    struct Named {
+        game: GameId,
+        #[serde(default)]
+        lists: Vec<NamedList>,
+    }
+    #[derive(Deserialize)]
+    struct NamedList {
+        id: String,
+    }
+    let (value, _) = locate::parse_yaml_at(source, Code::EventFile).ok()?;
+    let named: Named = serde_json::from_value(value).ok()?;
+    Some(crate::catalogue::EventLists {
+        game: named.game,
+        lists: named.lists.into_iter().map(|l| l.id).collect(),
+    })
+}
+
 /// The keys of an event file that has schema errors that can still be
 /// read, each on its own (a key that cannot is left empty); `None` when
 /// the game cannot be read, which every other check needs.

@@ -177,6 +177,56 @@ pub fn load_for_check_with(extra: Option<&Path>, army: &str, scenarios: bool) ->
     load_selected(extra, Checks::Added, selection)
 }
 
+/// The lists an event allows, as its file names them: its game, and
+/// each list by id, name or alias (none named: every list of the game).
+/// Read before the catalogue loads (`event::lists_named`), so that a check
+/// against the event loads those lists and not every game's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventLists {
+    pub game: GameId,
+    pub lists: Vec<String>,
+}
+
+/// [`load_for_key`] for a roster checked against an event: the roster's
+/// list and the lists the event allows, with all that each needs, and
+/// every game's scenario files (an event may name one). Everything is
+/// loaded when any of them is not certain, or with `extra`.
+pub fn load_for_event(extra: Option<&Path>, key: &ListKey, event: &EventLists, glossary: bool) -> LoadReport {
+    let selection = if extra.is_none() {
+        event_selection(key, event, glossary)
+    } else {
+        None
+    };
+    load_selected(extra, Checks::Added, selection)
+}
+
+/// The built-in files [`load_for_event`] loads, or `None` for all. A list
+/// the event names is found as the event finds it, among its game's lists.
+fn event_selection(key: &ListKey, event: &EventLists, glossary: bool) -> Option<Vec<bool>> {
+    let game = event.game.as_str();
+    let mut lists = vec![list_of(key)?];
+    if event.lists.is_empty() {
+        lists.extend(
+            (embedded::MANIFEST.iter().enumerate())
+                .filter(|(_, f)| f.known && f.kind == FileKind::List && f.game == game)
+                .map(|(i, _)| i),
+        );
+    }
+    for name in &event.lists {
+        let wanted = super::ListName::new(name);
+        lists.push(only_list(|f| {
+            f.game == game && f.keys.pairs().any(|(n, c)| wanted.matches_prepared(n, c))
+        })?);
+    }
+    let mut chosen = vec![false; embedded::MANIFEST.len()];
+    for index in lists {
+        for (marked, wanted) in chosen.iter_mut().zip(selection(index, glossary, true)?) {
+            *marked |= wanted;
+        }
+    }
+    Some(chosen)
+}
+
 /// What a roster says of the list it was built from, for choosing the
 /// built-in files to load (see [`load_for_key`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -991,6 +1041,62 @@ mod selection {
         assert!(overlap(&["a", "c", "e"], &["b", "e"]));
         assert!(!overlap(&["a", "c"], &["b", "d"]));
         assert!(!overlap(&[], &["b"]));
+    }
+
+    /// An event's lists are loaded with the roster's: those it names, as
+    /// it finds them among its game's lists, or every list of its game;
+    /// everything when one of them is not certain.
+    #[test]
+    fn an_event_adds_the_lists_it_allows() {
+        let names = |chosen: &[bool]| -> Vec<&str> {
+            (embedded::EMBEDDED.iter().zip(chosen))
+                .filter(|(_, c)| **c)
+                .map(|((name, _, _), _)| *name)
+                .collect()
+        };
+        let roster = ListKey::Name("Steel Legion".into());
+        let event = |lists: &[&str]| EventLists {
+            game: GameId::Netea,
+            lists: lists.iter().map(|l| (*l).to_string()).collect(),
+        };
+        let club = event_selection(
+            &roster,
+            &event(&["codex-astartes", "Ghazghkull Thraka's War Horde"]),
+            false,
+        )
+        .expect("lists named by id and by name");
+        let chosen = names(&club);
+        for wanted in [
+            "netea/steel-legion.yaml",
+            "netea/codex-astartes.yaml",
+            "netea/ghazghkull-war-horde.yaml",
+            "netea/datasheets/space-marines.yaml",
+        ] {
+            assert!(chosen.contains(&wanted), "{wanted} in {chosen:?}");
+        }
+        assert!(!chosen.contains(&"netea/biel-tan.yaml"), "{chosen:?}");
+        assert!(!chosen.contains(&"netea/glossary.yaml"), "{chosen:?}");
+        // Every game's scenarios (an event may name one), no other game's file.
+        assert!(chosen.contains(&"space-fleet/scenarios.yaml"), "{chosen:?}");
+        assert!(!chosen.iter().any(|n| n.starts_with("bfg/")), "{chosen:?}");
+        let every = names(&event_selection(&roster, &event(&[]), true).expect("every NetEA list"));
+        let netea_lists = (embedded::MANIFEST.iter())
+            .filter(|f| f.kind == FileKind::List && f.game == "netea")
+            .count();
+        assert_eq!(
+            (every.iter())
+                .filter(|n| n.starts_with("netea/") && n.matches('/').count() == 1)
+                .filter(|n| !["glossary", "models", "scenarios"].iter().any(|k| n.contains(k)))
+                .count(),
+            netea_lists,
+            "{every:?}"
+        );
+        assert!(every.contains(&"netea/glossary.yaml"), "{every:?}");
+        assert!(event_selection(&roster, &event(&["no-such-list"]), false).is_none());
+        // A list of another game is not one the event can name.
+        assert!(event_selection(&roster, &event(&["armageddon-sector"]), false).is_none());
+        let unknown = ListKey::Name("no such army".into());
+        assert!(event_selection(&unknown, &event(&[]), false).is_none());
     }
 
     #[test]

@@ -27,8 +27,8 @@ pub mod yaml;
 
 pub use kinds::{AnySheet, Sheet, SheetKind};
 pub use load::{
-    Checks, ListKey, LoadReport, Origin, list_files_read, load, load_embedded, load_for_army, load_for_check,
-    load_for_check_with, load_for_key, load_with,
+    Checks, EventLists, ListKey, LoadReport, Origin, list_files_read, load, load_embedded, load_for_army,
+    load_for_check, load_for_check_with, load_for_event, load_for_key, load_with,
 };
 pub use raw::{Cost, GameId, RuleSeverity, Scope, SourceRef, UnitType};
 

@@ -12,11 +12,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The one army list a command needs, when it needs only one: then the
-/// catalogue loads only that list and what it uses. A roster file is read
-/// here just for its header (a Snapfire link for its list, a BattleScribe
-/// roster for its catalogues); a check of several files, or with an event,
-/// needs every list. With it, whether the command may need the scenario
-/// files (only a check of a roster with no `Scenario:` line does not).
+/// catalogue loads only that list and what it uses (and, with an event,
+/// the lists it allows: see [`load`]). A roster file is read here just
+/// for its header (a Snapfire link for its list, a BattleScribe roster for
+/// its catalogues); a check of several files needs every list. With it,
+/// whether the command may need the scenario files (only a check of a
+/// roster with no `Scenario:` line does not).
 fn army_named(command: &Command) -> Option<(ListKey, bool)> {
     let from_roster = |path: &Path| -> Option<(ListKey, bool)> {
         let link = |text: &str| Some((ListKey::Snapfire(Link::parse(text).ok()?.list), false));
@@ -40,9 +41,9 @@ fn army_named(command: &Command) -> Option<(ListKey, bool)> {
     };
     let named = |army: &String| Some((ListKey::Name(army.clone()), true));
     match command {
-        Command::Check {
-            files, event: None, ..
-        } if files.len() == 1 && files[0].as_os_str() != "-" => from_roster(&files[0]),
+        Command::Check { files, .. } if files.len() == 1 && files[0].as_os_str() != "-" => {
+            from_roster(&files[0])
+        }
         Command::Options { army, .. } => named(army),
         Command::New { army: Some(army), .. } => named(army),
         Command::Explain { army: Some(army), .. } => named(army),
@@ -52,9 +53,7 @@ fn army_named(command: &Command) -> Option<(ListKey, bool)> {
             roster: Some(path),
             ..
         } => from_roster(path),
-        Command::Roster {
-            file, event: None, ..
-        } => from_roster(file),
+        Command::Roster { file, .. } => from_roster(file),
         _ => None,
     }
 }
@@ -75,20 +74,41 @@ fn checks(args: &Args) -> catalogue::Checks {
     }
 }
 
+/// The catalogue a command needs: with `checks` proven, and, for one
+/// roster, only its list and what that uses ([`army_named`]). A check
+/// against an event loads the lists the event allows as well, which it
+/// is checked against; all of them when its file cannot be read for them.
+fn load(args: &Args, checks: catalogue::Checks) -> LoadReport {
+    let extra = args.lists.as_deref();
+    let named = army_named(&args.command).filter(|_| checks == catalogue::Checks::Added);
+    // A check prints no datasheet, so it needs no glossary.
+    let glossary = !matches!(args.command, Command::Check { .. });
+    let event = match &args.command {
+        Command::Check { event, .. } | Command::Roster { event, .. } => event.as_deref(),
+        _ => None,
+    };
+    match (named, event) {
+        (Some((key, _)), Some(path)) => match event_lists(path) {
+            Some(lists) => catalogue::load_for_event(extra, &key, &lists, glossary),
+            None => catalogue::load_with(extra, checks),
+        },
+        (Some((key, scenarios)), None) if !glossary => catalogue::load_for_key(extra, &key, false, scenarios),
+        (Some((key, _)), None) => catalogue::load_for_key(extra, &key, true, true),
+        _ => catalogue::load_with(extra, checks),
+    }
+}
+
+/// The lists an event file allows, read for [`load`] before the
+/// catalogue; `None` when it cannot be read (its check says why).
+fn event_lists(path: &Path) -> Option<catalogue::EventLists> {
+    let bytes = crate::source::read_regular(path, super::io::MAX_EVENT_BYTES).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    crate::event::lists_named(&crate::source::SourceFile::new(path.display().to_string(), text))
+}
+
 pub fn run(args: &Args, color: bool) -> Output {
     let checks = checks(args);
-    let load = || match army_named(&args.command) {
-        // A check prints no datasheet, so it needs no glossary.
-        Some((key, scenarios))
-            if checks == catalogue::Checks::Added && matches!(args.command, Command::Check { .. }) =>
-        {
-            catalogue::load_for_key(args.lists.as_deref(), &key, false, scenarios)
-        }
-        Some((key, _)) if checks == catalogue::Checks::Added => {
-            catalogue::load_for_key(args.lists.as_deref(), &key, true, true)
-        }
-        _ => catalogue::load_with(args.lists.as_deref(), checks),
-    };
+    let load = || load(args, checks);
     // A check of several files or of a folder walks them while the
     // catalogue loads (every list, since its rosters may name any): the
     // two are independent, and each was a serial part of the run.

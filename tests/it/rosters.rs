@@ -45,6 +45,17 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every roster case under `tests/rosters/`, in path order.
+fn roster_cases() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rosters"),
+        &mut paths,
+    );
+    paths.sort();
+    paths
+}
+
 /// A roster case checked for an event says so on a line of its own:
 /// `#! event events/name.yaml` (relative to `tests/`).
 fn event_of(catalogue: &Catalogue, text: &str) -> Result<Option<Event>, String> {
@@ -145,14 +156,7 @@ pub(crate) fn check_one(catalogue: &Catalogue, path: &Path) -> Result<(), String
 fn every_roster_case_gives_exactly_its_annotated_diagnostics() {
     let report = crate::common::embedded();
     assert!(!report.has_errors(), "{:#?}", report.diagnostics);
-    let mut paths = Vec::new();
-    files(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/rosters")
-            .as_path(),
-        &mut paths,
-    );
-    paths.sort();
+    let paths = roster_cases();
     assert!(paths.len() > 100, "only {} roster cases", paths.len());
     let failures: Vec<String> = paths
         .iter()
@@ -243,4 +247,52 @@ fn every_scenario_rule_has_a_broken_and_an_ok_case() {
     }
     assert!(rules >= 30, "only {rules} scenario rules and shares");
     assert!(missing.is_empty(), "missing cases:\n{}", missing.join("\n"));
+}
+
+/// `muster check --event E ROSTER` loads only the roster's list and the
+/// lists the event allows (`catalogue::load_for_event`): every event case
+/// reads the same with that catalogue as with every list, the event's own
+/// findings and the roster's.
+#[test]
+fn an_event_check_reads_the_same_with_only_the_lists_it_needs() {
+    let full = crate::common::catalogue();
+    let paths = roster_cases();
+    let mut smaller = 0;
+    for path in &paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        let Some(event_path) = text
+            .lines()
+            .find_map(|l| l.split_once("#! event ").map(|(_, p)| p.trim()))
+        else {
+            continue;
+        };
+        let roster = blank_annotations(&text);
+        let Some(army) = muster::roster::army_name(&SourceFile::new("r.txt", roster.clone())) else {
+            continue;
+        };
+        let event_text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests")
+                .join(event_path),
+        )
+        .unwrap();
+        let source = SourceFile::new(event_path, event_text);
+        let lists = muster::event::lists_named(&source).expect("the event names its game and lists");
+        let key = muster::catalogue::ListKey::Name(army);
+        let report = muster::catalogue::load_for_event(None, &key, &lists, false);
+        assert!(!report.has_errors(), "{:#?}", report.diagnostics);
+        let some = &report.catalogue;
+        if some.lists.len() < full.lists.len() {
+            smaller += 1;
+        }
+        let read = |catalogue: &Catalogue| match muster::event::load(source.clone(), catalogue) {
+            Ok(event) => {
+                let result = check_text_for(catalogue, Some(&event), "r.txt", &roster);
+                muster::report::terminal::diagnostics(&result.diagnostics, false)
+            }
+            Err(problems) => muster::report::terminal::diagnostics(&problems, false),
+        };
+        assert_eq!(read(some), read(full), "{}", path.display());
+    }
+    assert!(smaller >= 10, "only {smaller} event cases loaded fewer lists");
 }
