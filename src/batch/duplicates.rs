@@ -6,7 +6,6 @@
 //! Duplicates are findings for the organiser; they do not make a roster
 //! illegal.
 
-use super::Links;
 use crate::catalogue::names;
 use crate::check::Checked;
 
@@ -36,16 +35,7 @@ pub struct Duplicate {
     pub other: usize,
 }
 
-/// For each result, the results it duplicates, by kind then order, in
-/// linear time and space: a group of identical rosters links each member
-/// to the group's first, and the first to the second, so 2,000 copies of
-/// one list give 2,000 links, not 4 million. [`duplicate_groups`] gives the groups.
-pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
-    let keys: Vec<Keys> = results.iter().map(Keys::of).collect();
-    duplicates_of(&keys)
-}
-
-/// What [`duplicates`] compares of one roster: a digest of its player,
+/// What [`super::duplicates`] compares of one roster: a digest of its player,
 /// normalized, and the [`fingerprint`] of its list, each folded to 64
 /// bits. Fixed size with nothing on the heap, so a batch can keep these
 /// and let the results go; packed, a missing key [`NO_KEY`] rather than
@@ -198,24 +188,11 @@ fn word_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// [`duplicates`] from each roster's [`Keys`]: [`Links::find`], a vector
-/// a roster.
-pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
-    Links::find(keys).to_vecs()
-}
-
 /// A set of rosters that duplicate each other, in input order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateGroup {
     pub kind: DuplicateKind,
     pub members: Vec<usize>,
-}
-
-/// The groups behind [`duplicates`], each once, ordered by their first
-/// member.
-pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
-    let links = duplicates.iter().enumerate();
-    super::links::groups(links.flat_map(|(i, links)| links.iter().map(move |&d| (i, d))))
 }
 
 /// A digest of the roster's text with everything that does not change the
@@ -403,6 +380,7 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::duplicates_of;
 
     /// Every group linked in a line, as `duplicates_of` promises, written
     /// the plain way: a list of members per key.

@@ -6,8 +6,11 @@
 //! Packed, since a batch keeps the links of every roster until its reports
 //! are written: two indices a roster, `u32::MAX` for no link, 8 bytes where
 //! a vector of links was 24 and, for a roster with any, 64 more.
+//! [`duplicates`] gives them as a vector a roster, for results kept in
+//! memory (`muster serve`, the library).
 
 use super::duplicates::{Duplicate, DuplicateGroup, DuplicateKind, Keys};
+use crate::check::Checked;
 
 /// No link, or an empty slot of [`link`]'s table.
 const NONE: u32 = u32::MAX;
@@ -17,6 +20,28 @@ const KINDS: [DuplicateKind; 2] = [DuplicateKind::SamePlayer, DuplicateKind::Sam
 
 /// The key a kind compares.
 type KeyOf = fn(&Keys) -> Option<u64>;
+
+/// For each result, the results it duplicates, by kind then order, in
+/// linear time and space: a group of identical rosters links each member
+/// to the group's first, and the first to the second, so 2,000 copies of
+/// one list give 2,000 links, not 4 million. [`duplicate_groups`] gives the groups.
+pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
+    let keys: Vec<Keys> = results.iter().map(Keys::of).collect();
+    duplicates_of(&keys)
+}
+
+/// [`duplicates`] from each roster's [`Keys`]: [`Links::find`], a vector
+/// a roster.
+pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
+    Links::find(keys).to_vecs()
+}
+
+/// The groups behind [`duplicates`], each once, ordered by their first
+/// member.
+pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
+    let links = duplicates.iter().enumerate();
+    groups(links.flat_map(|(i, links)| links.iter().map(move |&d| (i, d))))
+}
 
 /// Each roster's links: the other roster of each kind, or [`NONE`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,7 +135,7 @@ fn slot(k: u64, bits: u32) -> usize {
 /// The sets behind links given in roster order (each roster's by kind),
 /// each once, ordered by their first member then kind: the first of a set
 /// links to a later member, every other member to the first.
-pub(super) fn groups(links: impl Iterator<Item = (usize, Duplicate)>) -> Vec<DuplicateGroup> {
+fn groups(links: impl Iterator<Item = (usize, Duplicate)>) -> Vec<DuplicateGroup> {
     let mut groups: Vec<DuplicateGroup> = Vec::new();
     for (i, d) in links {
         if d.other > i {
@@ -181,10 +206,7 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(
-            super::super::duplicates::duplicate_groups(&links.to_vecs()),
-            groups
-        );
+        assert_eq!(duplicate_groups(&links.to_vecs()), groups);
         assert!(Links::find(&[]).is_empty());
     }
 }

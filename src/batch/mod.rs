@@ -18,11 +18,9 @@ mod links;
 mod spool;
 mod walk;
 
-pub use duplicates::{
-    Duplicate, DuplicateGroup, DuplicateKind, Keys, duplicate_groups, duplicates, duplicates_of,
-};
+pub use duplicates::{Duplicate, DuplicateGroup, DuplicateKind, Keys};
 pub use inputs::{Input, Inputs, Origin};
-pub use links::Links;
+pub use links::{Links, duplicate_groups, duplicates, duplicates_of};
 pub use spool::{Spool, Spooled};
 pub use walk::collect;
 
