@@ -111,15 +111,28 @@ pub mod stream {
         has_value: bool,
     }
 
+    /// A line break and the indent of up to 32 levels, written in one piece
+    /// (a folder's JSON starts a line for every key of every roster).
+    const BREAK: &[u8; 65] = b"\n                                                                ";
+
     impl Nested {
         fn line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
-            w.write_all(if first { b"\n" } else { b",\n" })?;
+            if !first {
+                w.write_all(b",")?;
+            }
             self.indent(w)
         }
 
+        /// A line break, then the indent.
         fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-            for _ in 0..self.level {
-                w.write_all(b"  ")?;
+            let mut spaces = 2 * self.level;
+            let whole = spaces.min(BREAK.len() - 1);
+            w.write_all(&BREAK[..=whole])?;
+            spaces -= whole;
+            while spaces > 0 {
+                let part = spaces.min(BREAK.len() - 1);
+                w.write_all(&BREAK[1..=part])?;
+                spaces -= part;
             }
             Ok(())
         }
@@ -127,7 +140,6 @@ pub mod stream {
         fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
             self.level -= 1;
             if self.has_value {
-                w.write_all(b"\n")?;
                 self.indent(w)?;
             }
             w.write_all(bracket)
@@ -327,6 +339,14 @@ pub mod stream {
                 assert_eq!(indented(&value, indent), shifted.join("\n"));
             }
             assert_eq!(indented(&Vec::<u8>::new(), "    "), "    []");
+            // Deeper than one piece of indent (32 levels) writes at once.
+            let mut deep = serde_json::json!("end");
+            for level in 0..40 {
+                deep = serde_json::json!({ format!("k{level}"): [deep, level] });
+            }
+            let pretty = serde_json::to_string_pretty(&deep).unwrap_or_default();
+            let shifted: Vec<String> = pretty.lines().map(|l| format!("  {l}")).collect();
+            assert_eq!(indented(&deep, "  "), shifted.join("\n"));
         }
     }
 }

@@ -87,20 +87,34 @@ impl DiagnosticView {
             code: d.code.as_str(),
             place: d
                 .line_col()
-                .map(|(line, column)| format!("line {line}, column {column}"))
+                .map(|(line, column)| place(line, column))
                 .unwrap_or_default(),
             message: crate::diagnostic::quoted(&d.message),
             source,
             // The report is for organisers and players: provenance in
             // words; the expression stays in the JSON report.
-            rule: d
-                .rule
-                .as_ref()
-                .map(|r| format!("{} [{}]", r.plain_provenance(), r.id)),
+            rule: d.rule.as_ref().map(|r| {
+                let mut rule = r.plain_provenance();
+                rule.push_str(" [");
+                rule.push_str(&r.id);
+                rule.push(']');
+                rule
+            }),
             hints: d.hints.iter().map(|h| crate::diagnostic::quoted(h)).collect(),
             fix: d.fix.clone(),
         }
     }
+}
+
+/// `line 3, column 7`, written without the formatter (a report has a
+/// place for every finding of every roster).
+fn place(line: usize, column: usize) -> String {
+    let mut out = String::with_capacity(24);
+    out.push_str("line ");
+    out.push_str(itoa::Buffer::new().format(line));
+    out.push_str(", column ");
+    out.push_str(itoa::Buffer::new().format(column));
+    out
 }
 
 /// What the page shows of one roster beyond its row: its formations and
