@@ -10,7 +10,7 @@
 //! status is: the caller (the CLI) does.
 
 use super::spool::{Spool, Spooled};
-use super::{Duplicate, DuplicateGroup, DuplicateKind, Input, Keys, Origin};
+use super::{DuplicateGroup, DuplicateKind, Inputs, Keys, Links, Origin};
 use crate::catalogue::Catalogue;
 use crate::check::{self, Checked};
 use crate::event::Event;
@@ -71,8 +71,8 @@ pub enum SpoolError {
 pub struct Documents<'c> {
     /// Each input's status, in order.
     pub statuses: Vec<Status>,
-    /// Each input's duplicate links ([`super::duplicates_of`]).
-    pub duplicates: Vec<Vec<Duplicate>>,
+    /// Each input's duplicate links.
+    pub duplicates: Links,
     /// The sets of duplicates, each once.
     pub groups: Vec<DuplicateGroup>,
     /// Whether an input the user named (not one found in a folder) could
@@ -126,7 +126,7 @@ struct Cut<'c> {
 pub fn check_into<'c>(
     catalogue: &'c Catalogue,
     (event, points): (Option<&Event>, Option<u32>),
-    inputs: &[Input],
+    inputs: &Inputs,
     wanted: Wanted,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Documents<'c>, SpoolError> {
@@ -184,7 +184,7 @@ pub fn check_into<'c>(
         },
         progress,
         |i, cut| {
-            named_unusable |= inputs[i].origin != Origin::Walked && cut.unusable;
+            named_unusable |= inputs.origin(i) != Origin::Walked && cut.unusable;
             all_legal &= cut.legal;
             statuses.push(cut.status);
             keys.push(cut.keys);
@@ -205,9 +205,9 @@ pub fn check_into<'c>(
             kept.extend(cut.whole);
         },
     );
-    let duplicates = super::duplicates_of(&keys);
+    let duplicates = Links::find(&keys);
     drop(keys);
-    let groups = super::duplicate_groups(&duplicates);
+    let groups = duplicates.groups();
     let finish = |spool: Option<Spool>| spool.map(Spool::finish).transpose().map_err(SpoolError::Write);
     Ok(Documents {
         statuses,
@@ -241,7 +241,7 @@ pub fn write_report(
     documents: &Documents<'_>,
     rows: &Spooled,
     event: Option<&str>,
-    inputs: &[Input],
+    inputs: &Inputs,
 ) -> std::io::Result<()> {
     let rows = SpooledRows {
         rows,
@@ -265,14 +265,14 @@ pub fn write_report(
 }
 
 /// The terminal table from the cells a batch spooled, in blocks of
-/// [`summary::ROWS_AT_ONCE`]: the same text as [`summary::table`] makes
+/// [`summary::rows_at_once`]: the same text as [`summary::table`] makes
 /// from rows kept in memory.
 pub fn write_table(
     w: &mut dyn std::io::Write,
     spooled: &Spooled,
     widths: [usize; 7],
     groups: &[DuplicateGroup],
-    inputs: &[Input],
+    inputs: &Inputs,
     statuses: &[Status],
 ) -> std::io::Result<()> {
     // The duplicates' lines name the first member's player, as its cell
@@ -286,10 +286,11 @@ pub fn write_table(
     let mut players = std::collections::HashMap::new();
     summary::write_header(w, &widths)?;
     let mut parts = spooled.parts()?.enumerate().peekable();
-    let mut rows = Vec::with_capacity(summary::ROWS_AT_ONCE.min(statuses.len()));
+    let at_once = summary::rows_at_once();
+    let mut rows = Vec::with_capacity(at_once.min(statuses.len()));
     while parts.peek().is_some() {
         rows.clear();
-        for (i, part) in parts.by_ref().take(summary::ROWS_AT_ONCE) {
+        for (i, part) in parts.by_ref().take(at_once) {
             let row = Cells::from_part(part?)
                 .ok_or_else(|| std::io::Error::other("the table's temporary file reads back wrong"))?;
             if wanted.binary_search(&i).is_ok() {
@@ -299,7 +300,7 @@ pub fn write_table(
         }
         summary::write_rows(w, &widths, &rows)?;
     }
-    let name = |i: usize| inputs.get(i).map(|input| summary::file_cell(&input.name));
+    let name = |i: usize| (i < inputs.len()).then(|| summary::file_cell(&inputs.get(i).name));
     let player = |i: usize| players.get(&i).cloned().unwrap_or_default();
     summary::write_tail(
         w,
@@ -316,9 +317,9 @@ struct SpooledRows<'a> {
     rows: &'a Spooled,
     event: Option<&'a str>,
     statuses: &'a [Status],
-    duplicates: &'a [Vec<Duplicate>],
+    duplicates: &'a Links,
     groups: &'a [DuplicateGroup],
-    inputs: &'a [Input],
+    inputs: &'a Inputs,
 }
 
 impl summary::Rows for SpooledRows<'_> {
@@ -337,9 +338,9 @@ impl summary::Rows for SpooledRows<'_> {
     fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
         let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
             let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
-            let links = self.duplicates.get(i).map_or(&[][..], Vec::as_slice);
-            row.duplicates = summary::DuplicateRow::of_links(i, links, self.groups, |m| {
-                self.inputs.get(m).map(|input| input.name.clone())
+            let links: Vec<_> = self.duplicates.of(i).collect();
+            row.duplicates = summary::DuplicateRow::of_links(i, &links, self.groups, |m| {
+                (m < self.inputs.len()).then(|| self.inputs.get(m).name.into_owned())
             });
             Ok(row)
         });

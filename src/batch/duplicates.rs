@@ -8,8 +8,6 @@
 
 use crate::catalogue::names;
 use crate::check::Checked;
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DuplicateKind {
@@ -37,36 +35,75 @@ pub struct Duplicate {
     pub other: usize,
 }
 
-/// For each result, the results it duplicates, by kind then order, in
-/// linear time and space: a group of identical rosters links each member
-/// to the group's first, and the first to the second, so 2,000 copies of
-/// one list give 2,000 links, not 4 million. [`duplicate_groups`] gives the groups.
-pub fn duplicates(results: &[Checked<'_>]) -> Vec<Vec<Duplicate>> {
-    let keys: Vec<Keys> = results.iter().map(Keys::of).collect();
-    duplicates_of(&keys)
+/// What [`super::duplicates`] compares of one roster: a digest of its player,
+/// normalized, and the [`fingerprint`] of its list, each folded to 64
+/// bits. Fixed size with nothing on the heap, so a batch can keep these
+/// and let the results go; packed, a missing key [`NO_KEY`] rather than
+/// `None`: 16 bytes a roster where two optional 128-bit digests were 48.
+/// Two different lists (or players) in a batch of 100,000 have one
+/// chance in 3,700,000,000 of a digest in common.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keys {
+    player: u64,
+    list: u64,
 }
 
-/// What [`duplicates`] compares of one roster: a digest of its player,
-/// normalized, and the [`fingerprint`] of its list. Fixed size with nothing
-/// on the heap, so a batch can keep these and let the results go.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Keys {
-    pub player: Option<[u64; 2]>,
-    pub list: Option<[u64; 2]>,
+/// A missing key. A digest that folds to it (one chance in 2^64) is kept
+/// as 1, as if it were that one.
+const NO_KEY: u64 = 0;
+
+fn pack(key: Option<u64>) -> u64 {
+    match key {
+        None => NO_KEY,
+        Some(NO_KEY) => 1,
+        Some(key) => key,
+    }
+}
+
+fn unpack(key: u64) -> Option<u64> {
+    (key != NO_KEY).then_some(key)
+}
+
+/// A 128-bit digest folded to 64 bits: its two lanes are independent
+/// digests, so their exclusive or is as good as either.
+fn fold_lanes([a, b]: [u64; 2]) -> u64 {
+    a ^ b
+}
+
+impl Default for Keys {
+    fn default() -> Keys {
+        Keys::new(None, None)
+    }
 }
 
 impl Keys {
-    pub fn of(c: &Checked<'_>) -> Keys {
+    pub fn new(player: Option<u64>, list: Option<u64>) -> Keys {
         Keys {
-            player: c
-                .header
-                .player
-                .as_ref()
-                .map(|p| names::normalize(&p.value))
-                .filter(|k| !k.is_empty())
-                .map(|k| digest(k.as_bytes())),
-            list: fingerprint(c).map(|f| [(f >> 64) as u64, f as u64]),
+            player: pack(player),
+            list: pack(list),
         }
+    }
+
+    /// The digest of the player, normalized, if the roster names one.
+    pub fn player(&self) -> Option<u64> {
+        unpack(self.player)
+    }
+
+    /// The [`fingerprint`] of the list, if the roster holds one.
+    pub fn list(&self) -> Option<u64> {
+        unpack(self.list)
+    }
+
+    pub fn of(c: &Checked<'_>) -> Keys {
+        let player = c
+            .header
+            .player
+            .as_ref()
+            .map(|p| names::normalize(&p.value))
+            .filter(|k| !k.is_empty())
+            .map(|k| fold_lanes(digest(k.as_bytes())));
+        let list = fingerprint(c).map(|f| fold_lanes([(f >> 64) as u64, f as u64]));
+        Keys::new(player, list)
     }
 }
 
@@ -151,118 +188,11 @@ fn word_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// Which of a roster's [`Keys`] a kind of duplicate compares.
-type KeyOf = fn(&Keys) -> Option<[u64; 2]>;
-
-/// [`duplicates`] from each roster's [`Keys`]. One kind at a time, with a
-/// map from each key to the first two rosters that have it (nothing per
-/// group beyond that), so a batch of many rosters needs little memory here.
-pub fn duplicates_of(keys: &[Keys]) -> Vec<Vec<Duplicate>> {
-    let mut found: Vec<Vec<Duplicate>> = vec![Vec::new(); keys.len()];
-    // In `DuplicateKind` order, so each roster's links come out sorted by
-    // kind; each roster has at most one link of each kind.
-    let kinds: [(DuplicateKind, KeyOf); 2] = [
-        (DuplicateKind::SamePlayer, |k| k.player),
-        (DuplicateKind::SameList, |k| k.list),
-    ];
-    for (kind, key) in kinds {
-        // The first roster with a key, and the second if there is one.
-        let mut firsts: HashMap<MapKey, (usize, Option<usize>), DigestHasher> =
-            HashMap::with_capacity_and_hasher(keys.len(), DigestHasher);
-        for (i, k) in keys.iter().enumerate() {
-            if let Some(k) = key(k) {
-                match firsts.entry(MapKey(k)) {
-                    Entry::Vacant(v) => {
-                        v.insert((i, None));
-                    }
-                    Entry::Occupied(mut o) => {
-                        o.get_mut().1.get_or_insert(i);
-                    }
-                }
-            }
-        }
-        for (i, k) in keys.iter().enumerate() {
-            let Some((first, Some(second))) = key(k).and_then(|k| firsts.get(&MapKey(k)).copied()) else {
-                continue;
-            };
-            // The first links to the second, every other member to the first.
-            let other = if i == first { second } else { first };
-            found[i].push(Duplicate { kind, other });
-        }
-    }
-    found
-}
-
-/// A key of [`duplicates_of`]'s maps: a 128-bit digest, whose words are
-/// already as mixed as a hash, so it is hashed by its first word and one
-/// multiplication (SipHash over the 16 bytes was most of finding the
-/// duplicates of a batch, all of it on one thread after the checks).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct MapKey([u64; 2]);
-
-impl std::hash::Hash for MapKey {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0[0]);
-    }
-}
-
-/// The hasher of [`MapKey`] keys: the word written, multiplied by an odd
-/// constant so that its high bits (which the map's tags use) vary even for
-/// a key that is not a digest, as in the tests.
-#[derive(Clone, Copy, Default)]
-struct DigestHasher;
-
-impl std::hash::BuildHasher for DigestHasher {
-    type Hasher = WordHasher;
-    fn build_hasher(&self) -> WordHasher {
-        WordHasher(0)
-    }
-}
-
-/// See [`DigestHasher`].
-struct WordHasher(u64);
-
-impl std::hash::Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used by `MapKey`; anything else is folded in.
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
 /// A set of rosters that duplicate each other, in input order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateGroup {
     pub kind: DuplicateKind,
     pub members: Vec<usize>,
-}
-
-/// The groups behind [`duplicates`], each once, ordered by their first
-/// member.
-pub fn duplicate_groups(duplicates: &[Vec<Duplicate>]) -> Vec<DuplicateGroup> {
-    // A member links to the first; the first links to a later member.
-    let mut by_first: std::collections::BTreeMap<(usize, DuplicateKind), Vec<usize>> = Default::default();
-    for (i, links) in duplicates.iter().enumerate() {
-        for d in links {
-            if d.other < i {
-                by_first
-                    .entry((d.other, d.kind))
-                    .or_insert_with(|| vec![d.other])
-                    .push(i);
-            }
-        }
-    }
-    by_first
-        .into_iter()
-        .map(|((_, kind), members)| DuplicateGroup { kind, members })
-        .collect()
 }
 
 /// A digest of the roster's text with everything that does not change the
@@ -450,6 +380,7 @@ fn ascii_digest(t: &[u8], skip: &[usize; 3]) -> Option<Option<[u64; 2]>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::duplicates_of;
 
     /// Every group linked in a line, as `duplicates_of` promises, written
     /// the plain way: a list of members per key.
@@ -458,11 +389,11 @@ mod tests {
         for (kind, key) in [
             (
                 DuplicateKind::SamePlayer,
-                (|k: &Keys| k.player) as fn(&Keys) -> Option<[u64; 2]>,
+                Keys::player as fn(&Keys) -> Option<u64>,
             ),
-            (DuplicateKind::SameList, |k: &Keys| k.list),
+            (DuplicateKind::SameList, Keys::list),
         ] {
-            let mut groups: Vec<([u64; 2], Vec<usize>)> = Vec::new();
+            let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
             for (i, k) in keys.iter().enumerate() {
                 let Some(k) = key(k) else { continue };
                 match groups.iter_mut().find(|(g, _)| *g == k) {
@@ -593,6 +524,25 @@ mod tests {
         }
     }
 
+    /// Keys come back as they were made; a missing one is the sentinel, and
+    /// a digest that is the sentinel stays a key (as `[0, 1]`).
+    #[test]
+    fn keys_pack_a_missing_key_as_the_sentinel() {
+        for key in [None, Some(1), Some(2), Some(u64::MAX), Some(1 << 63)] {
+            for other in [None, Some(5)] {
+                let keys = Keys::new(key, other);
+                assert_eq!((keys.player(), keys.list()), (key, other));
+                let keys = Keys::new(other, key);
+                assert_eq!((keys.player(), keys.list()), (other, key));
+            }
+        }
+        let zero = Keys::new(Some(NO_KEY), Some(NO_KEY));
+        assert_eq!((zero.player(), zero.list()), (Some(1), Some(1)));
+        assert_eq!(Keys::default(), Keys::new(None, None));
+        assert_eq!((Keys::default().player(), Keys::default().list()), (None, None));
+        assert_eq!(std::mem::size_of::<Keys>(), 16);
+    }
+
     #[test]
     fn groups_are_linked_in_a_line_whatever_the_order() {
         // Few distinct keys, so groups of every size, interleaved.
@@ -606,10 +556,7 @@ mod tests {
         let keys: Vec<Keys> = (0..500)
             .map(|_| {
                 let (p, l) = (next() % 40, next() % 60);
-                Keys {
-                    player: (p < 35).then_some([p, 1]),
-                    list: (l < 50).then_some([l, 2]),
-                }
+                Keys::new((p < 35).then_some(p + 1), (l < 50).then_some(l + 100))
             })
             .collect();
         let found = duplicates_of(&keys);

@@ -13,14 +13,16 @@
 
 pub mod documents;
 mod duplicates;
+mod inputs;
+mod links;
 mod spool;
 mod walk;
 
-pub use duplicates::{
-    Duplicate, DuplicateGroup, DuplicateKind, Keys, duplicate_groups, duplicates, duplicates_of,
-};
+pub use duplicates::{Duplicate, DuplicateGroup, DuplicateKind, Keys};
+pub use inputs::{Input, Inputs, Origin};
+pub use links::{Links, duplicate_groups, duplicates, duplicates_of};
 pub use spool::{Spool, Spooled};
-pub use walk::{Input, Origin, collect};
+pub use walk::collect;
 
 use crate::check::Checked;
 use crate::diagnostic::{Code, Diagnostic};
@@ -28,44 +30,46 @@ use crate::roster::{MAX_ROSTER_BYTES, Unreadable};
 use crate::source::ReadError;
 use rayon::prelude::*;
 use std::io::Read;
+use std::ops::Range;
 
 /// Checks every input in parallel and returns the results in the inputs'
 /// order. `check` is the per-roster check (bytes and display name);
 /// `progress` is called once per finished input, from any thread.
-pub fn check_all<'c, F>(inputs: &[Input], check: F, progress: &(dyn Fn() + Sync)) -> Vec<Checked<'c>>
+pub fn check_all<'c, F>(inputs: &Inputs, check: F, progress: &(dyn Fn() + Sync)) -> Vec<Checked<'c>>
 where
     F: Fn(&[u8], &str) -> Checked<'c> + Sync,
 {
-    map_all(inputs, &|input| checked(input, &check), progress)
+    map_all(inputs, 0..inputs.len(), &|input| checked(input, &check), progress)
 }
 
 /// Each input's [`Checked`]: its bytes checked, or why they cannot be read.
-fn checked<'c>(input: &Input, check: &(impl Fn(&[u8], &str) -> Checked<'c> + ?Sized)) -> Checked<'c> {
-    match read(input) {
+fn checked<'c>(input: Input<'_>, check: &(impl Fn(&[u8], &str) -> Checked<'c> + ?Sized)) -> Checked<'c> {
+    match read(&input) {
         Ok(bytes) => check(&bytes, &input.name),
         Err(diagnostic) => unusable(&input.name, *diagnostic),
     }
 }
 
-/// `each` over every input in parallel, results in the inputs' order.
+/// `each` over the inputs `range` in parallel, results in their order.
 fn map_all<T: Send>(
-    inputs: &[Input],
-    each: &(dyn Fn(&Input) -> T + Sync),
+    inputs: &Inputs,
+    range: Range<usize>,
+    each: &(dyn Fn(Input<'_>) -> T + Sync),
     progress: &(dyn Fn() + Sync),
 ) -> Vec<T> {
     // One input (the player's `muster check ROSTER`) is checked on this
     // thread: starting the pool's threads cost more CPU than the check.
-    if let [input] = inputs {
-        let done = each(input);
+    if range.len() == 1 {
+        let done = each(inputs.get(range.start));
         progress();
         return vec![done];
     }
     // `collect` on an indexed parallel iterator keeps the input order, so
     // the output is the same however the work was spread over threads.
-    inputs
-        .par_iter()
-        .map(|input| {
-            let done = each(input);
+    range
+        .into_par_iter()
+        .map(|i| {
+            let done = each(inputs.get(i));
             progress();
             done
         })
@@ -87,7 +91,7 @@ pub const CHUNK: usize = 256;
 /// chunk's results while the next chunk is checked, so the threads do not
 /// wait for it between chunks (two chunks' results are in flight).
 pub fn check_each<'c, F, T: Send>(
-    inputs: &[Input],
+    inputs: &Inputs,
     check: F,
     keep: impl Fn(Checked<'c>) -> T + Sync,
     progress: &(dyn Fn() + Sync),
@@ -95,7 +99,7 @@ pub fn check_each<'c, F, T: Send>(
 ) where
     F: Fn(&[u8], &str) -> Checked<'c> + Sync,
 {
-    let one = |input: &Input| keep(checked(input, &check));
+    let one = |input: Input<'_>| keep(checked(input, &check));
     // A chunk's results, and the index of its first input.
     let mut done: (Vec<T>, usize) = (Vec::new(), 0);
     let mut hand_over = |(results, first): (Vec<T>, usize)| {
@@ -103,16 +107,17 @@ pub fn check_each<'c, F, T: Send>(
             each(first + i, kept);
         }
     };
-    for (n, chunk) in inputs.chunks(CHUNK).enumerate() {
+    for first in (0..inputs.len()).step_by(CHUNK) {
+        let chunk = first..inputs.len().min(first + CHUNK);
         if inputs.len() <= CHUNK {
             // One chunk (one roster, too, which is checked on this
             // thread: see `map_all`): nothing to overlap.
-            done = (map_all(chunk, &one, progress), 0);
+            done = (map_all(inputs, chunk, &one, progress), 0);
             break;
         }
         let previous = std::mem::take(&mut done);
-        let (results, ()) = rayon::join(|| map_all(chunk, &one, progress), || hand_over(previous));
-        done = (results, n * CHUNK);
+        let (results, ()) = rayon::join(|| map_all(inputs, chunk, &one, progress), || hand_over(previous));
+        done = (results, first);
     }
     hand_over(done);
 }
@@ -125,7 +130,7 @@ pub fn unusable<'c>(name: &str, diagnostic: Diagnostic) -> Checked<'c> {
 /// The bytes of an input, at most [`MAX_ROSTER_BYTES`] + 1 of them (so an
 /// oversized file is recognised without reading all of it), or why it
 /// cannot be read.
-pub fn read(input: &Input) -> Result<Vec<u8>, Box<Diagnostic>> {
+pub fn read(input: &Input<'_>) -> Result<Vec<u8>, Box<Diagnostic>> {
     if let Some(problem) = input.problem_found() {
         return Err(Box::new(Diagnostic::error(
             Code::UnreadableInput,

@@ -1,14 +1,15 @@
 //! A part of each roster (its JSON, the HTML of its findings, its report
 //! row, its table cells), in order, in an unnamed temporary file (gone when
 //! the process ends): written as rosters are checked, read back while the
-//! documents are written. Memory keeps a length per part.
+//! documents are written. Each part is written after its length (four
+//! bytes), so memory keeps nothing per part: only how many there are.
 
-use std::io::Write as _;
+use std::io::{Read, Write as _};
 
 /// Parts being written, in the inputs' order.
 pub struct Spool {
     file: std::io::BufWriter<std::fs::File>,
-    lengths: Vec<u32>,
+    count: usize,
     error: Option<std::io::Error>,
 }
 
@@ -16,7 +17,7 @@ impl Spool {
     pub fn new() -> std::io::Result<Spool> {
         Ok(Spool {
             file: std::io::BufWriter::new(tempfile::tempfile()?),
-            lengths: Vec::new(),
+            count: 0,
             error: None,
         })
     }
@@ -27,8 +28,12 @@ impl Spool {
             return;
         }
         let length = u32::try_from(part.len()).map_err(std::io::Error::other);
-        match length.and_then(|n| self.file.write_all(part.as_bytes()).map(|()| n)) {
-            Ok(n) => self.lengths.push(n),
+        let written = length.and_then(|n| {
+            self.file.write_all(&n.to_le_bytes())?;
+            self.file.write_all(part.as_bytes())
+        });
+        match written {
+            Ok(()) => self.count += 1,
             Err(e) => self.error = Some(e),
         }
     }
@@ -46,7 +51,7 @@ impl Spool {
         let file = self.file.into_inner().map_err(|e| e.into_error())?;
         Ok(Spooled {
             file: std::sync::Arc::new(file),
-            lengths: std::sync::Arc::new(self.lengths),
+            count: self.count,
         })
     }
 }
@@ -55,21 +60,44 @@ impl Spool {
 #[derive(Clone)]
 pub struct Spooled {
     file: std::sync::Arc<std::fs::File>,
-    lengths: std::sync::Arc<Vec<u32>>,
+    count: usize,
 }
 
 impl Spooled {
     /// The parts in the order they were pushed.
     pub fn parts(&self) -> std::io::Result<impl Iterator<Item = std::io::Result<String>> + use<>> {
-        use std::io::{Read, Seek};
+        use std::io::Seek;
         let mut file: &std::fs::File = &self.file;
         file.seek(std::io::SeekFrom::Start(0))?;
         let mut reader = std::io::BufReader::new(self.file.try_clone()?);
-        let lengths = std::sync::Arc::clone(&self.lengths);
-        Ok((0..lengths.len()).map(move |i| {
-            let mut part = vec![0; lengths[i] as usize];
+        Ok((0..self.count).map(move |_| {
+            let mut length = [0; 4];
+            reader.read_exact(&mut length)?;
+            let mut part = vec![0; u32::from_le_bytes(length) as usize];
             reader.read_exact(&mut part)?;
             String::from_utf8(part).map_err(std::io::Error::other)
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spool;
+
+    /// Parts of any length, the empty one too, come back as they went in,
+    /// as often as they are read.
+    #[test]
+    fn parts_come_back_in_order_after_their_lengths() {
+        let long = "x".repeat(100_000);
+        let parts = ["a", "", "é\n{}", long.as_str(), ""];
+        let mut spool = Spool::new().unwrap();
+        for part in parts {
+            spool.push(part);
+        }
+        let spooled = spool.finish().unwrap();
+        for _ in 0..2 {
+            let read: Vec<String> = spooled.parts().unwrap().collect::<Result<_, _>>().unwrap();
+            assert_eq!(read, parts);
+        }
     }
 }

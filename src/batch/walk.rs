@@ -6,100 +6,8 @@
 //! folder that cannot be listed, a link to a folder, a device) become inputs
 //! that carry the problem, so they are reported like any unreadable file.
 
+use super::inputs::{Inputs, Origin, Other};
 use std::path::{Path, PathBuf};
-
-/// How an input came to be checked. The exit status depends on it: a path
-/// the user named that cannot be used is a usage problem (status 2); a file
-/// found inside a folder that cannot be used is a bad submission (status 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// A path given on the command line.
-    Named,
-    /// A file found by walking a folder given on the command line.
-    Walked,
-    /// `-`: standard input.
-    Stdin,
-}
-
-/// One roster to check. A batch keeps one per file until its reports are
-/// written, so it is small: the name, and the path only where it is not
-/// the name itself.
-#[derive(Debug, Clone)]
-pub struct Input {
-    /// The name results carry: the path as given or walked, or `<stdin>`.
-    pub name: String,
-    pub origin: Origin,
-    /// Where to read it, when that is not `name` (a path that is not
-    /// UTF-8, standard input, a share link).
-    other_path: Option<Box<Path>>,
-    /// What is known without opening it, rarely anything.
-    extra: Option<Box<Extra>>,
-}
-
-#[derive(Debug, Clone, Default)]
-struct Extra {
-    /// Why it cannot be read.
-    problem: Option<String>,
-    /// The roster itself, when the command line gave it rather than a path
-    /// (a Snapfire share link).
-    text: Option<String>,
-}
-
-impl Input {
-    fn new(path: PathBuf, origin: Origin) -> Input {
-        // The name is the path exactly when the path is UTF-8: then the
-        // path's own buffer becomes the name, without a copy.
-        match path.into_os_string().into_string() {
-            Ok(name) => Input {
-                name,
-                origin,
-                other_path: None,
-                extra: None,
-            },
-            Err(path) => Input {
-                name: display_name(Path::new(&path)),
-                origin,
-                other_path: Some(PathBuf::from(path).into_boxed_path()),
-                extra: None,
-            },
-        }
-    }
-
-    /// An input that is not a file found by its path.
-    fn other(path: &Path, name: &str, origin: Origin, text: Option<String>) -> Input {
-        Input {
-            name: name.to_string(),
-            origin,
-            other_path: Some(path.into()),
-            extra: text.map(|text| {
-                Box::new(Extra {
-                    problem: None,
-                    text: Some(text),
-                })
-            }),
-        }
-    }
-
-    fn problem(mut self, problem: String) -> Input {
-        self.extra.get_or_insert_default().problem = Some(problem);
-        self
-    }
-
-    /// Where to read it (unused for standard input).
-    pub fn path(&self) -> &Path {
-        self.other_path.as_deref().unwrap_or(Path::new(&self.name))
-    }
-
-    /// Why it cannot be read, when that is known without opening it.
-    pub fn problem_found(&self) -> Option<&str> {
-        self.extra.as_ref()?.problem.as_deref()
-    }
-
-    /// The roster itself, when the command line gave it rather than a path.
-    pub fn text(&self) -> Option<&str> {
-        self.extra.as_ref()?.text.as_deref()
-    }
-}
 
 /// A path as shown: UTF-8 as it is, any other byte as `\xNN`, so two
 /// different file names never show as one (a lossy conversion gave both
@@ -139,11 +47,19 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 /// file under it (hidden files and folders, whose names start with `.`,
 /// are left out: they are editor and system files, not submissions), any
 /// other path is taken as a file. Paths given keep their order.
-pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
-    let mut inputs = Vec::new();
+pub fn collect(paths: &[PathBuf]) -> Inputs {
+    let mut inputs = Inputs::default();
+    // The files named, to check one named twice once, not report it as a
+    // duplicate of itself.
+    let mut named = std::collections::HashSet::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Input::other(path, "<stdin>", Origin::Stdin, None));
+            let stdin = Other {
+                origin: Some(Origin::Stdin),
+                path: Some(path.as_path().into()),
+                ..Other::default()
+            };
+            inputs.push("<stdin>", stdin);
             continue;
         }
         // A Snapfire share link or a muster one is a roster in itself (a
@@ -152,45 +68,38 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
             .to_str()
             .filter(|p| (crate::import::snapfire::is_link(p) || crate::share::is_link(p)) && !path.exists())
         {
-            inputs.push(Input::other(
-                path,
-                if crate::share::is_link(link) {
-                    "<share link>"
-                } else {
-                    "<snapfire link>"
-                },
-                Origin::Named,
-                Some(link.trim().to_string()),
-            ));
+            let name = if crate::share::is_link(link) {
+                "<share link>"
+            } else {
+                "<snapfire link>"
+            };
+            let link = Other {
+                origin: Some(Origin::Named),
+                path: Some(path.as_path().into()),
+                text: Some(link.trim().to_string()),
+                ..Other::default()
+            };
+            inputs.push(name, link);
             continue;
         }
         // A path that does not exist stays an input: reading it reports why.
         if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            // The same file named twice is checked once, not reported as
-            // a duplicate of itself.
-            let id = identity(path);
-            if id.is_some()
-                && inputs
-                    .iter()
-                    .any(|i| i.origin == Origin::Named && identity(i.path()) == id)
-            {
-                continue;
+            if identity(path).is_none_or(|id| named.insert(id)) {
+                push_path(&mut inputs, path, Origin::Named);
             }
-            inputs.push(Input::new(path.clone(), Origin::Named));
             continue;
         }
         let before = inputs.len();
         if let Err(e) = walk(path, &mut inputs) {
-            inputs.push(Input::new(path.clone(), Origin::Named).problem(format!(
+            push_path(&mut inputs, path, Origin::Named);
+            inputs.set_problem(format!(
                 "cannot read the folder {}: {}",
                 path.display(),
                 crate::source::io_error(&e)
-            )));
+            ));
         } else if inputs.len() == before {
-            inputs.push(
-                Input::new(path.clone(), Origin::Named)
-                    .problem(format!("the folder {} holds no files to check", path.display())),
-            );
+            push_path(&mut inputs, path, Origin::Named);
+            inputs.set_problem(format!("the folder {} holds no files to check", path.display()));
         }
     }
     // Kept until the reports are written: no room to spare.
@@ -198,12 +107,30 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
     inputs
 }
 
+/// The name of the file at `path`: the path itself when it is UTF-8.
+fn name_of(path: &Path) -> std::borrow::Cow<'_, str> {
+    match path.to_str() {
+        Some(name) => name.into(),
+        None => display_name(path).into(),
+    }
+}
+
+/// Adds the file at `path`, named by [`name_of`].
+fn push_path(inputs: &mut Inputs, path: &Path, origin: Origin) {
+    let other = Other {
+        origin: Some(origin),
+        // Read by its path when the name is not the path.
+        path: path.to_str().is_none().then(|| path.into()),
+        ..Other::default()
+    };
+    inputs.push(&name_of(path), other);
+}
+
 /// Adds the files under `dir`, depth first, each folder's entries sorted by
 /// name. Fails only when `dir` itself cannot be listed; a subfolder that
 /// cannot be listed becomes an input carrying the problem.
-fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
-    // Each entry's path, made once (the entry joins it to `dir`), and kept
-    // to become the input's name.
+fn walk(dir: &Path, inputs: &mut Inputs) -> std::io::Result<()> {
+    // Each entry's path, made once (the entry joins it to `dir`).
     let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -221,43 +148,36 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>) -> std::io::Result<()> {
             .as_encoded_bytes()
             .cmp(b.0.as_os_str().as_encoded_bytes())
     });
-    inputs.reserve(entries.len());
     for (path, kind) in entries {
         if kind.is_dir() {
             if let Err(e) = walk(&path, inputs) {
-                let message = format!(
+                push_path(inputs, &path, Origin::Walked);
+                inputs.set_problem(format!(
                     "cannot read the folder {}: {}",
                     path.display(),
                     crate::source::io_error(&e)
-                );
-                inputs.push(Input::new(path, Origin::Walked).problem(message));
+                ));
             }
             continue;
         }
         if is_output(file_name(&path)) {
             continue;
         }
-        let input = Input::new(path, Origin::Walked);
+        push_path(inputs, &path, Origin::Walked);
         // Links found in a folder are not followed at all: one to a folder
         // could loop, and one to a file could put a file from outside the
         // folder (`/etc/passwd`) into a report. Name a file to check it.
         if kind.is_symlink() {
-            let message = format!(
+            inputs.set_problem(format!(
                 "{} is a symbolic link; links inside a folder are not followed (name the file itself to check it)",
-                input.name
-            );
-            inputs.push(input.problem(message));
-            continue;
+                name_of(&path)
+            ));
+        } else if !kind.is_file() {
+            // Not a link, so the entry's own type is the file's (no `stat`
+            // per file); a file that went away is reported when it is
+            // read. Opening a pipe or a device could block or never end.
+            inputs.set_problem(format!("{} is not a regular file", name_of(&path)));
         }
-        // Not a link, so the entry's own type is the file's (no `stat`
-        // per file); a file that went away is reported when it is read.
-        inputs.push(if kind.is_file() {
-            input
-        } else {
-            // Opening a pipe or a device could block or never end.
-            let message = format!("{} is not a regular file", input.name);
-            input.problem(message)
-        });
     }
     Ok(())
 }

@@ -22,7 +22,7 @@ pub fn check(
     // The event and the `--points` limit, either of which applies to every roster.
     (event, points): (Option<&Event>, Option<u32>),
     // The paths given, expanded (`batch::collect`).
-    inputs: Vec<batch::Input>,
+    inputs: batch::Inputs,
     format: Format,
     report: Option<&Path>,
     color: bool,
@@ -35,13 +35,15 @@ pub fn check(
         None => None,
     };
     if let Some((path, _)) = report {
-        let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
-        if let Err(message) = super::io::can_write(path, &read) {
+        // Each input's path, as it is compared: not a vector of 100,000.
+        if let Err(message) =
+            super::io::can_write(path, inputs.iter().map(|input| input.path().to_path_buf()))
+        {
             return usage(message);
         }
     }
     let bar = progress_bar(inputs.len());
-    let single = inputs.len() == 1 && inputs[0].origin != Origin::Walked;
+    let single = inputs.len() == 1 && inputs.origin(0) != Origin::Walked;
     let report_format = report.map(|(_, f)| f);
     let wanted = Wanted {
         json: format == Format::Json || report_format == Some(ReportFormat::Json),
@@ -102,8 +104,8 @@ pub fn check(
         Format::Text => {}
     }
     if let (Some((path, format)), Some(rows)) = (report, &documents.rows) {
-        let read: Vec<&Path> = inputs.iter().map(batch::Input::path).collect();
-        let written = write_atomically_with(path, &read, |w| {
+        let read = inputs.iter().map(|input| input.path().to_path_buf());
+        let written = write_atomically_with(path, read, |w| {
             documents::write_report(w, format, &documents, rows, event_name.as_deref(), &inputs)
         });
         match written {

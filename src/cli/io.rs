@@ -149,7 +149,7 @@ pub fn usage(message: String) -> Output {
 /// removed at once). Standard output (`-`) and a device or named pipe
 /// pass; `inputs` are refused as [`write_atomically_with`] refuses them.
 /// The error is the message to show.
-pub fn can_write(path: &Path, inputs: &[&Path]) -> Result<(), String> {
+pub fn can_write(path: &Path, inputs: impl IntoIterator<Item = impl AsRef<Path>>) -> Result<(), String> {
     if path.as_os_str() == "-" {
         return Ok(());
     }
@@ -194,7 +194,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8], inputs: &[&Path]) -> std::io:
 /// device or a named pipe at `path` is written in place (see `open_stream`).
 pub fn write_atomically_with(
     path: &Path,
-    inputs: &[&Path],
+    inputs: impl IntoIterator<Item = impl AsRef<Path>>,
     write: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     // The list files a `--lists` folder gave are inputs as well.
@@ -277,21 +277,21 @@ fn pause_for_tests() {
 /// through links, by any name). `path` is looked up once: a report that
 /// does not exist yet, the usual case, costs no look-up per input (those
 /// were 5% of a 10,000-file check with a report).
-fn is_one_of(path: &Path, inputs: &[&Path]) -> bool {
+fn is_one_of(path: &Path, inputs: impl IntoIterator<Item = impl AsRef<Path>>) -> bool {
     let Ok(target) = std::fs::metadata(path) else {
         return false;
     };
     inputs
-        .iter()
-        .filter(|input| input.as_os_str() != "-")
-        .any(|input| match std::fs::metadata(input) {
+        .into_iter()
+        .filter(|input| input.as_ref().as_os_str() != "-")
+        .any(|input| match std::fs::metadata(input.as_ref()) {
             #[cfg(unix)]
             Ok(input) => {
                 use std::os::unix::fs::MetadataExt;
                 input.dev() == target.dev() && input.ino() == target.ino()
             }
             #[cfg(not(unix))]
-            Ok(_) => std::fs::canonicalize(path).ok() == std::fs::canonicalize(input).ok(),
+            Ok(_) => std::fs::canonicalize(path).ok() == std::fs::canonicalize(input.as_ref()).ok(),
             Err(_) => false,
         })
 }

@@ -532,9 +532,15 @@ pub fn column_widths(cells: &[Cells]) -> [usize; 7] {
     widths
 }
 
-/// The table's lines written at once: eight blocks of 1,024, each made on
-/// the thread pool.
-pub const ROWS_AT_ONCE: usize = 8 * 1024;
+/// The table's lines [`write_rows`] makes on one thread of the pool.
+pub const ROWS_A_BLOCK: usize = 1024;
+
+/// The table's lines written at once: a block for each thread of the pool
+/// (two at least), so the rows and text held do not grow with the rosters
+/// (eight blocks were 4 MB).
+pub fn rows_at_once() -> usize {
+    ROWS_A_BLOCK * rayon::current_num_threads().max(2)
+}
 
 /// The table's first line, its column titles.
 pub fn write_header(w: &mut dyn std::io::Write, widths: &[usize; 7]) -> std::io::Result<()> {
@@ -543,13 +549,13 @@ pub fn write_header(w: &mut dyn std::io::Write, widths: &[usize; 7]) -> std::io:
     w.write_all(out.as_bytes())
 }
 
-/// The lines of `rows` (at most [`ROWS_AT_ONCE`] at a time, so the text
+/// The lines of `rows` (at most [`rows_at_once`] at a time, so the text
 /// held stays small), padded to `widths`.
 pub fn write_rows(w: &mut dyn std::io::Write, widths: &[usize; 7], rows: &[Cells]) -> std::io::Result<()> {
     // The longest a line can be: every column at its width, the gaps, the
     // line break (more only where a character takes several bytes).
     let longest = widths.iter().sum::<usize>() + 2 * (widths.len() - 1) + 1;
-    const BLOCK: usize = 1024;
+    const BLOCK: usize = ROWS_A_BLOCK;
     if rows.len() > BLOCK {
         use rayon::prelude::*;
         let texts: Vec<String> = rows
@@ -589,6 +595,11 @@ pub fn write_tail(
         out.push('\n');
     }
     for group in groups {
+        // Written a block at a time: 20,000 sets are 3.5 MB of lines.
+        if out.len() >= 64 * 1024 {
+            w.write_all(out.as_bytes())?;
+            out.clear();
+        }
         // Name a few members; a group of thousands stays one line.
         const NAMED: usize = 3;
         let names: Vec<String> = group
