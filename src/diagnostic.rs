@@ -835,6 +835,10 @@ mod tests {
     fn backticks_become_typographic_quotes_in_pairs() {
         assert_eq!(super::quoted("no quotes, café"), "no quotes, café");
         assert_eq!(
+            super::quoted("every `Squigoth` and `x`"),
+            "every \u{2018}Squigoth\u{2019} and \u{2018}x\u{2019}"
+        );
+        assert_eq!(
             super::quoted("`Squigoth` and `Ork Kommandos`."),
             "\u{2018}Squigoth\u{2019} and \u{2018}Ork Kommandos\u{2019}."
         );

@@ -101,9 +101,7 @@ fn load(args: &Args, checks: catalogue::Checks) -> LoadReport {
 /// The lists an event file allows, read for [`load`] before the
 /// catalogue; `None` when it cannot be read (its check says why).
 fn event_lists(path: &Path) -> Option<catalogue::EventLists> {
-    let bytes = crate::source::read_regular(path, super::io::MAX_EVENT_BYTES).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    crate::event::lists_named(&crate::source::SourceFile::new(path.display().to_string(), text))
+    crate::event::lists_named(&super::io::event_source(path).ok()?)
 }
 
 pub fn run(args: &Args, color: bool) -> Output {

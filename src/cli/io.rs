@@ -53,18 +53,20 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
 /// The largest event file read: real ones are a few kilobytes.
 pub const MAX_EVENT_BYTES: usize = 1 << 20;
 
-pub fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
+/// An event file as a source, within [`MAX_EVENT_BYTES`], or why it cannot
+/// be read.
+pub fn event_source(path: &Path) -> Result<crate::source::SourceFile, String> {
     let text = crate::source::read_regular(path, MAX_EVENT_BYTES)
         .map_err(|e| format!("cannot read the event file {}: {e}", path.display()))
         .and_then(|bytes| {
             String::from_utf8(bytes)
                 .map_err(|_| format!("the event file {} is not UTF-8 text", path.display()))
-        });
-    let text = match text {
-        Ok(text) => text,
-        Err(message) => return Err(usage(message)),
-    };
-    let source = crate::source::SourceFile::new(path.display().to_string(), text);
+        })?;
+    Ok(crate::source::SourceFile::new(path.display().to_string(), text))
+}
+
+pub fn load_event(path: &Path, catalogue: &Catalogue, color: bool) -> Result<Event, Output> {
+    let source = event_source(path).map_err(usage)?;
     crate::event::load(source, catalogue).map_err(|diagnostics| Output {
         stderr: format!(
             "{}error: the event file cannot be used\n",

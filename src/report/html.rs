@@ -255,14 +255,3 @@ fn excerpt(line: &str, at: usize) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn backticks_become_typographic_quotes() {
-        assert_eq!(
-            crate::diagnostic::quoted("every `Squigoth` and `x`"),
-            "every \u{2018}Squigoth\u{2019} and \u{2018}x\u{2019}"
-        );
-    }
-}
