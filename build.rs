@@ -1,5 +1,7 @@
 //! Embeds every file under `lists/` in the binary, so muster needs no data
 //! files at run time. Adding a list is adding a file: no code changes.
+//! Also packs the published schemas of the files a user writes (`schema/`),
+//! which a run validates those files against.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -94,6 +96,49 @@ fn main() {
     );
     if let Err(e) = std::fs::write(dest.join("embedded_lists.rs"), out) {
         println!("cargo:warning=cannot write embedded_lists.rs: {e}");
+    }
+    pack_schemas(Path::new(&manifest_dir), &dest);
+}
+
+/// The published schemas a run validates user files against, packed as
+/// the lists are (`catalogue::schema::published`): generating one from its
+/// type on every run was most of a `--lists` or `--event` check's time. A
+/// schema this cannot read is packed empty, and the run then generates it.
+/// A test proves each published file is what its type generates.
+fn pack_schemas(root: &Path, dest: &Path) {
+    const NAMES: &[&str] = &[
+        "army-list",
+        "datasheets",
+        "models",
+        "glossary",
+        "scenarios",
+        "event",
+    ];
+    let mut out = String::from("pub(crate) static SCHEMAS: &[(&str, Packed)] = &[\n");
+    for name in NAMES {
+        let file = root.join("schema").join(format!("{name}.schema.json"));
+        println!("cargo:rerun-if-changed={}", file.display());
+        let value = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+        let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
+        let tree_path = dest.join(format!("schema-{name}.tree"));
+        let strings_path = dest.join(format!("schema-{name}.strings"));
+        for (path, bytes) in [(&tree_path, tree.as_slice()), (&strings_path, strings.as_bytes())] {
+            if let Err(e) = std::fs::write(path, bytes) {
+                println!("cargo:warning=cannot write {}: {e}", path.display());
+            }
+        }
+        let _ = writeln!(
+            out,
+            "    ({name:?}, Packed {{ tree: include_bytes!({:?}), strings: include_str!({:?}) }}),",
+            tree_path.display().to_string(),
+            strings_path.display().to_string()
+        );
+    }
+    out.push_str("];\n");
+    if let Err(e) = std::fs::write(dest.join("embedded_schemas.rs"), out) {
+        println!("cargo:warning=cannot write embedded_schemas.rs: {e}");
     }
 }
 

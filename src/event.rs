@@ -199,10 +199,10 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-// `schema()`: the event file's JSON Schema (published as
-// `schema/event.schema.json`), generated from `EventFile`; and
-// `schema_validator()`, compiled from it once.
-crate::catalogue::schema::generated!(schema, schema_validator, EventFile);
+// `schema()`: the event file's JSON Schema, `schema/event.schema.json`
+// (generated from `EventFile`); and `schema_validator()`, compiled from it
+// once.
+crate::catalogue::schema::generated!(schema, schema_validator, EventFile, "event");
 
 pub fn load(source: SourceFile, catalogue: &Catalogue) -> Result<Event, Vec<Diagnostic>> {
     let (mut value, positions) = locate::parse_yaml_at(&source, Code::EventFile).map_err(|d| vec![*d])?;

@@ -5,14 +5,20 @@
 
 use super::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
 
-/// A schema generated from a type and its compiled validator, each made
-/// once: `generated!(schema, validator, Type)` defines `schema()` and
-/// `validator()`. Also used for the event file's (`event`).
+/// A schema and its compiled validator, each made once:
+/// `generated!(schema, validator, Type, "name")` defines `schema()`, the
+/// published `schema/name.schema.json` as the build packed it (generated
+/// from `Type` only when the build could not read it), and `validator()`.
+/// `muster schema` writes what the types generate, and a test proves the
+/// published files are that. Also used for the event file's (`event`).
 macro_rules! generated {
-    ($schema:ident, $validator:ident, $type:ty) => {
+    ($schema:ident, $validator:ident, $type:ty, $name:literal) => {
         pub fn $schema() -> &'static serde_json::Value {
             static SCHEMA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
-            SCHEMA.get_or_init(|| schemars::schema_for!($type).to_value())
+            SCHEMA.get_or_init(|| {
+                $crate::catalogue::schema::published($name)
+                    .unwrap_or_else(|| schemars::schema_for!($type).to_value())
+            })
         }
 
         /// `None` only if the generated schema were itself invalid, which
@@ -42,11 +48,24 @@ pub fn compile(schema: &serde_json::Value) -> Option<jsonschema::Validator> {
         .ok()
 }
 
-generated!(army_list, army_list_validator, ArmyListFile);
-generated!(datasheets, datasheets_validator, DatasheetFile);
-generated!(models, models_validator, ModelsFile);
-generated!(glossary, glossary_validator, GlossaryFile);
-generated!(scenarios, scenarios_validator, ScenarioFile);
+generated!(army_list, army_list_validator, ArmyListFile, "army-list");
+generated!(datasheets, datasheets_validator, DatasheetFile, "datasheets");
+generated!(models, models_validator, ModelsFile, "models");
+generated!(glossary, glossary_validator, GlossaryFile, "glossary");
+generated!(scenarios, scenarios_validator, ScenarioFile, "scenarios");
+
+/// The published schemas, packed by `build.rs`.
+mod embedded {
+    use crate::catalogue::packed::Packed;
+    include!(concat!(env!("OUT_DIR"), "/embedded_schemas.rs"));
+}
+
+/// The published schema `schema/{name}.schema.json` as the build packed
+/// it; `None` when the build could not read it.
+pub(crate) fn published(name: &str) -> Option<serde_json::Value> {
+    let (_, packed) = embedded::SCHEMAS.iter().find(|(n, _)| *n == name)?;
+    packed.is_some().then(|| packed.decode().ok()).flatten()
+}
 
 #[cfg(test)]
 mod tests {

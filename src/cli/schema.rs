@@ -4,27 +4,25 @@
 //! in `schema/` differ from what the types generate, so the two cannot
 //! drift.
 
-use crate::catalogue::schema as lists;
+use crate::catalogue::raw::{ArmyListFile, DatasheetFile, GlossaryFile, ModelsFile, ScenarioFile};
+use crate::event::EventFile;
 use crate::report::batch_json::CheckReport;
 use crate::report::json::CheckOutput;
+use schemars::schema_for;
 
-/// File name and contents of each published schema.
+/// File name and contents of each published schema, as the types generate
+/// them (a run validates against the published files, packed at build
+/// time: `catalogue::schema::published`).
 pub fn all() -> Vec<(&'static str, serde_json::Value)> {
     vec![
-        ("army-list.schema.json", lists::army_list().clone()),
-        ("datasheets.schema.json", lists::datasheets().clone()),
-        ("models.schema.json", lists::models().clone()),
-        ("glossary.schema.json", lists::glossary().clone()),
-        ("scenarios.schema.json", lists::scenarios().clone()),
-        ("event.schema.json", crate::event::schema().clone()),
-        (
-            "check-output.schema.json",
-            schemars::schema_for!(CheckOutput).to_value(),
-        ),
-        (
-            "check-report.schema.json",
-            schemars::schema_for!(CheckReport).to_value(),
-        ),
+        ("army-list.schema.json", schema_for!(ArmyListFile).to_value()),
+        ("datasheets.schema.json", schema_for!(DatasheetFile).to_value()),
+        ("models.schema.json", schema_for!(ModelsFile).to_value()),
+        ("glossary.schema.json", schema_for!(GlossaryFile).to_value()),
+        ("scenarios.schema.json", schema_for!(ScenarioFile).to_value()),
+        ("event.schema.json", schema_for!(EventFile).to_value()),
+        ("check-output.schema.json", schema_for!(CheckOutput).to_value()),
+        ("check-report.schema.json", schema_for!(CheckReport).to_value()),
     ]
 }
 
@@ -37,6 +35,30 @@ pub fn render(schema: &serde_json::Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// What a run validates against (the published files, as the build
+    /// packed them) is what the types generate.
+    #[test]
+    fn the_packed_schemas_are_the_generated_ones() {
+        use crate::catalogue::schema as lists;
+        let packed = [
+            lists::army_list(),
+            lists::datasheets(),
+            lists::models(),
+            lists::glossary(),
+            lists::scenarios(),
+            crate::event::schema(),
+        ];
+        for ((name, generated), packed) in super::all().iter().zip(packed) {
+            let published = crate::catalogue::schema::published(name.trim_end_matches(".schema.json"));
+            assert_eq!(
+                published.as_ref(),
+                Some(generated),
+                "{name}: run `cargo run -- schema`"
+            );
+            assert_eq!(packed, generated, "{name}");
+        }
+    }
+
     #[test]
     fn published_schemas_compile() {
         for (_, schema) in super::all() {
