@@ -285,7 +285,7 @@ pub fn write_table(
     wanted.sort_unstable();
     let mut players = std::collections::HashMap::new();
     summary::write_header(w, &widths)?;
-    let mut parts = spooled.parts()?.enumerate().peekable();
+    let mut parts = spooled.texts()?.enumerate().peekable();
     let at_once = summary::rows_at_once();
     let mut rows = Vec::with_capacity(at_once.min(statuses.len()));
     while parts.peek().is_some() {
@@ -337,7 +337,7 @@ impl summary::Rows for SpooledRows<'_> {
 
     fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
         let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
-            let mut row: Row = serde_json::from_str(&part?).map_err(std::io::Error::other)?;
+            let mut row: Row = serde_json::from_slice(&part?).map_err(std::io::Error::other)?;
             let links: Vec<_> = self.duplicates.of(i).collect();
             row.duplicates = summary::DuplicateRow::of_links(i, &links, self.groups, |m| {
                 (m < self.inputs.len()).then(|| self.inputs.get(m).name.into_owned())

@@ -64,8 +64,11 @@ pub struct Spooled {
 }
 
 impl Spooled {
-    /// The parts in the order they were pushed.
-    pub fn parts(&self) -> std::io::Result<impl Iterator<Item = std::io::Result<String>> + use<>> {
+    /// The parts in the order they were pushed, as their bytes: what a
+    /// document copies whole (a roster's JSON, its HTML) needs no check
+    /// that the text it wrote is still UTF-8, nor a zeroed buffer to read
+    /// into.
+    pub fn parts(&self) -> std::io::Result<impl Iterator<Item = std::io::Result<Vec<u8>>> + use<>> {
         use std::io::Seek;
         let mut file: &std::fs::File = &self.file;
         file.seek(std::io::SeekFrom::Start(0))?;
@@ -73,10 +76,22 @@ impl Spooled {
         Ok((0..self.count).map(move |_| {
             let mut length = [0; 4];
             reader.read_exact(&mut length)?;
-            let mut part = vec![0; u32::from_le_bytes(length) as usize];
-            reader.read_exact(&mut part)?;
-            String::from_utf8(part).map_err(std::io::Error::other)
+            let length = u32::from_le_bytes(length) as usize;
+            let mut part = Vec::with_capacity(length);
+            (&mut reader).take(length as u64).read_to_end(&mut part)?;
+            if part.len() == length {
+                Ok(part)
+            } else {
+                Err(std::io::ErrorKind::UnexpectedEof.into())
+            }
         }))
+    }
+
+    /// The parts as text, for a reader that reads into them.
+    pub fn texts(&self) -> std::io::Result<impl Iterator<Item = std::io::Result<String>> + use<>> {
+        Ok(self
+            .parts()?
+            .map(|part| String::from_utf8(part?).map_err(std::io::Error::other)))
     }
 }
 
@@ -96,8 +111,10 @@ mod tests {
         }
         let spooled = spool.finish().unwrap();
         for _ in 0..2 {
-            let read: Vec<String> = spooled.parts().unwrap().collect::<Result<_, _>>().unwrap();
+            let read: Vec<String> = spooled.texts().unwrap().collect::<Result<_, _>>().unwrap();
             assert_eq!(read, parts);
+            let bytes: Vec<Vec<u8>> = spooled.parts().unwrap().collect::<Result<_, _>>().unwrap();
+            assert!(bytes.iter().zip(parts).all(|(b, p)| b == p.as_bytes()));
         }
     }
 }

@@ -81,118 +81,21 @@ pub mod stream {
     use std::io::{self, Write};
 
     /// The rosters of a document sit two levels deep.
-    const INDENT: &str = "    ";
+    const LEVEL: usize = 2;
 
-    /// Pretty JSON of `value`, every line indented by `indent` (a whole
-    /// number of levels): what `serde_json::to_string_pretty` prints, one
-    /// level deeper for each two spaces of `indent`, written in one pass.
-    fn indented<T: Serialize>(value: &T, indent: &str) -> String {
-        let mut out = Vec::with_capacity(4096);
-        out.extend_from_slice(indent.as_bytes());
-        let nested = Nested {
-            level: indent.len() / 2,
-            has_value: false,
-        };
-        let mut serializer = serde_json::Serializer::with_formatter(&mut out, nested);
-        if let Err(e) = value.serialize(&mut serializer) {
-            out.clear();
-            out.extend_from_slice(indent.as_bytes());
-            out.extend_from_slice(format!("{{\"error\": \"{e}\"}}").as_bytes());
-        }
-        // serde_json writes valid UTF-8, and the indent is a `str`.
-        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-    }
-
-    /// `serde_json::ser::PrettyFormatter` (two spaces a level) starting
-    /// `level` levels in, as a value nested that deep in a document is
-    /// printed.
-    struct Nested {
-        level: usize,
-        has_value: bool,
-    }
-
-    /// A line break and the indent of up to 32 levels, written in one piece
-    /// (a folder's JSON starts a line for every key of every roster).
-    const BREAK: &[u8; 65] = b"\n                                                                ";
-
-    impl Nested {
-        fn line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
-            if !first {
-                w.write_all(b",")?;
-            }
-            self.indent(w)
-        }
-
-        /// A line break, then the indent.
-        fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
-            let mut spaces = 2 * self.level;
-            let whole = spaces.min(BREAK.len() - 1);
-            w.write_all(&BREAK[..=whole])?;
-            spaces -= whole;
-            while spaces > 0 {
-                let part = spaces.min(BREAK.len() - 1);
-                w.write_all(&BREAK[1..=part])?;
-                spaces -= part;
-            }
-            Ok(())
-        }
-
-        fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
-            self.level -= 1;
-            if self.has_value {
-                self.indent(w)?;
-            }
-            w.write_all(bracket)
-        }
-    }
-
-    impl serde_json::ser::Formatter for Nested {
-        fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.level += 1;
-            self.has_value = false;
-            w.write_all(b"[")
-        }
-
-        fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.close(w, b"]")
-        }
-
-        fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-            self.line(w, first)
-        }
-
-        fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
-            self.has_value = true;
-            Ok(())
-        }
-
-        fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.level += 1;
-            self.has_value = false;
-            w.write_all(b"{")
-        }
-
-        fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            self.close(w, b"}")
-        }
-
-        fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-            self.line(w, first)
-        }
-
-        fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-            w.write_all(b": ")
-        }
-
-        fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
-            self.has_value = true;
-            Ok(())
-        }
+    /// Pretty JSON of `value`, every line indented by `level` levels: what
+    /// `serde_json::to_string_pretty` prints, that much deeper.
+    fn indented<T: Serialize>(value: &T, level: usize) -> String {
+        super::super::pretty::indented(value, level).unwrap_or_else(|e| {
+            let mut out = "  ".repeat(level);
+            out.push_str(&format!("{{\"error\": \"{e}\"}}"));
+            out
+        })
     }
 
     /// One roster's part of either document, as it will be printed.
     pub fn fragment(c: &Checked<'_>) -> String {
-        indented(&RosterReport::from(c), INDENT)
+        indented(&RosterReport::from(c), LEVEL)
     }
 
     /// An object's fields without its closing brace, to add more after.
@@ -203,7 +106,7 @@ pub mod stream {
     fn rosters<W: Write + ?Sized>(
         out: &mut W,
         head: &str,
-        parts: &mut dyn Iterator<Item = io::Result<String>>,
+        parts: &mut dyn Iterator<Item = io::Result<Vec<u8>>>,
         mut lead: impl FnMut(usize) -> io::Result<Option<String>>,
     ) -> io::Result<()> {
         write!(out, "{},\n  \"rosters\": [", open(head))?;
@@ -216,10 +119,11 @@ pub mod stream {
                 // The report's own fields come first, then the roster's
                 // (flattened into the same object).
                 Some(lead) => {
-                    let body = part.split_once('\n').map_or("", |(_, rest)| rest);
-                    write!(out, "{},\n{body}", open(&lead))?;
+                    let body = memchr::memchr(b'\n', &part).map_or(&[][..], |at| &part[at + 1..]);
+                    writeln!(out, "{},", open(&lead))?;
+                    out.write_all(body)?;
                 }
-                None => out.write_all(part.as_bytes())?,
+                None => out.write_all(&part)?,
             }
         }
         out.write_all(if any { b"\n  ]\n}\n" } else { b"]\n}\n" })
@@ -237,7 +141,7 @@ pub mod stream {
         out: &mut W,
         event: Option<&str>,
         legal: bool,
-        parts: &mut dyn Iterator<Item = io::Result<String>>,
+        parts: &mut dyn Iterator<Item = io::Result<Vec<u8>>>,
     ) -> io::Result<()> {
         let head = serde_json::to_string_pretty(&OutputHead {
             muster: env!("CARGO_PKG_VERSION"),
@@ -271,7 +175,7 @@ pub mod stream {
     pub fn write_report<W: Write + ?Sized>(
         out: &mut W,
         rows: &dyn Rows,
-        parts: &mut dyn Iterator<Item = io::Result<String>>,
+        parts: &mut dyn Iterator<Item = io::Result<Vec<u8>>>,
     ) -> io::Result<()> {
         let statuses = rows.statuses();
         let count = |status: Status| statuses.iter().filter(|&&s| s == status).count();
@@ -315,38 +219,8 @@ pub mod stream {
                 duplicates,
                 duplicates_not_listed,
             };
-            Ok(Some(indented(&lead, INDENT)))
+            Ok(Some(indented(&lead, LEVEL)))
         };
         rosters(out, &head, parts, lead)
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::indented;
-
-        #[test]
-        fn indented_is_pretty_json_shifted_right() {
-            let value = serde_json::json!({
-                "file": "a\nb \"c\"",
-                "empty": [],
-                "none": {},
-                "list": [1, {"x": [true, null], "y": {}}, [[]], "z"],
-                "nested": {"a": {"b": {"c": 1.5}}}
-            });
-            for indent in ["", "  ", "    "] {
-                let pretty = serde_json::to_string_pretty(&value).unwrap_or_default();
-                let shifted: Vec<String> = pretty.lines().map(|l| format!("{indent}{l}")).collect();
-                assert_eq!(indented(&value, indent), shifted.join("\n"));
-            }
-            assert_eq!(indented(&Vec::<u8>::new(), "    "), "    []");
-            // Deeper than one piece of indent (32 levels) writes at once.
-            let mut deep = serde_json::json!("end");
-            for level in 0..40 {
-                deep = serde_json::json!({ format!("k{level}"): [deep, level] });
-            }
-            let pretty = serde_json::to_string_pretty(&deep).unwrap_or_default();
-            let shifted: Vec<String> = pretty.lines().map(|l| format!("  {l}")).collect();
-            assert_eq!(indented(&deep, "  "), shifted.join("\n"));
-        }
     }
 }

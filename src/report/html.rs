@@ -153,7 +153,8 @@ pub fn findings(c: &Checked<'_>) -> Result<String, askama::Error> {
 /// rosters, as `muster serve` shows them; a batch writes with [`write`].
 pub fn render(summary: &Summary, results: &[Checked<'_>]) -> Result<String, askama::Error> {
     let mut page = Vec::new();
-    let mut parts = results.iter().map(|c| findings(c).map_err(std::io::Error::other));
+    let mut parts =
+        (results.iter()).map(|c| findings(c).map(String::into_bytes).map_err(std::io::Error::other));
     write(summary, &mut page, &mut parts).map_err(|e| askama::Error::Custom(Box::new(e)))?;
     Ok(String::from_utf8_lossy(&page).into_owned())
 }
@@ -165,7 +166,7 @@ pub fn render(summary: &Summary, results: &[Checked<'_>]) -> Result<String, aska
 pub fn write<W: std::io::Write + ?Sized>(
     rows: &dyn Rows,
     out: &mut W,
-    findings: &mut dyn Iterator<Item = std::io::Result<String>>,
+    findings: &mut dyn Iterator<Item = std::io::Result<Vec<u8>>>,
 ) -> std::io::Result<()> {
     let page = Page {
         muster: env!("CARGO_PKG_VERSION"),
@@ -199,7 +200,8 @@ pub fn write<W: std::io::Write + ?Sized>(
         }
         .render()
         .map_err(std::io::Error::other)?;
-        write!(out, "\n{head}{}", body?)?;
+        write!(out, "\n{head}")?;
+        out.write_all(&body?)?;
     }
     out.write_all(&page.as_bytes()[sections..])
 }

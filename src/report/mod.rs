@@ -14,5 +14,6 @@ pub mod explain;
 pub mod html;
 pub mod json;
 pub mod options;
+pub mod pretty;
 pub mod summary;
 pub mod terminal;

@@ -705,7 +705,7 @@ fn a_batch_writes_what_rows_kept_in_memory_give() {
     csv::write(&kept, &mut expected_csv).unwrap();
     let expected_html = html::render(&kept, &results).unwrap();
     let mut expected_json = Vec::new();
-    let mut parts = results.iter().map(|c| Ok(stream::fragment(c)));
+    let mut parts = results.iter().map(|c| Ok(stream::fragment(c).into_bytes()));
     stream::write_report(&mut expected_json, &kept, &mut parts).unwrap();
     for (name, expected) in [
         ("r.csv", expected_csv),
