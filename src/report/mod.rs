@@ -15,5 +15,6 @@ pub mod html;
 pub mod json;
 pub mod options;
 pub mod pretty;
+mod scan;
 pub mod summary;
 pub mod terminal;

@@ -154,28 +154,9 @@ const ESCAPE: [u8; 256] = {
     table
 };
 
-/// Whether a byte of `block` needs an escape. A block of a fixed size
-/// and no early exit, so the compiler checks it with a few vector
-/// instructions.
-fn block_needs_escape(block: &[u8; 16]) -> bool {
-    block
-        .iter()
-        .fold(false, |any, &b| any | (b < 0x20) | (b == b'"') | (b == b'\\'))
-}
-
-/// Whether a byte of `bytes` needs an escape, sixteen bytes at a time
-/// (the last block overlapping the one before); most strings need none.
+/// Whether a byte of `bytes` needs an escape in JSON.
 fn needs_escape(bytes: &[u8]) -> bool {
-    let block = |from: usize| {
-        bytes
-            .get(from..from + 16)
-            .and_then(|b| <&[u8; 16]>::try_from(b).ok())
-            .is_none_or(block_needs_escape)
-    };
-    match bytes.len() {
-        0..16 => bytes.iter().any(|&b| ESCAPE[b as usize] != 0),
-        n => (0..n - 16).step_by(16).any(block) || block(n - 16),
-    }
+    super::scan::any_byte(bytes, |b| (b < 0x20) | (b == b'"') | (b == b'\\'))
 }
 
 /// `s` as the inside of a JSON string, as `serde_json` escapes it: copied
