@@ -171,9 +171,7 @@ pub fn check_into<'c>(
                 legal: checked.legal(),
                 status: row.status,
                 cells: wanted.table.then(|| Cells::of(&row)),
-                row: wanted
-                    .rows
-                    .then(|| serde_json::to_string(&row).map_err(|e| e.to_string())),
+                row: wanted.rows.then(|| Ok::<_, String>(super::row_part::write(&row))),
                 keys: Keys::of(&checked),
                 json: wanted.json.then(|| stream::fragment(&checked)),
                 html: wanted
@@ -337,7 +335,8 @@ impl summary::Rows for SpooledRows<'_> {
 
     fn read(&self) -> std::io::Result<Box<dyn Iterator<Item = std::io::Result<Row>> + '_>> {
         let rows = self.rows.parts()?.enumerate().map(|(i, part)| {
-            let mut row: Row = serde_json::from_slice(&part?).map_err(std::io::Error::other)?;
+            let mut row = super::row_part::read(&part?)
+                .ok_or_else(|| std::io::Error::other("the report's temporary file reads back wrong"))?;
             let links: Vec<_> = self.duplicates.of(i).collect();
             row.duplicates = summary::DuplicateRow::of_links(i, &links, self.groups, |m| {
                 (m < self.inputs.len()).then(|| self.inputs.get(m).name.into_owned())

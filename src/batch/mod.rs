@@ -15,6 +15,7 @@ pub mod documents;
 mod duplicates;
 mod inputs;
 mod links;
+mod row_part;
 mod spool;
 mod walk;
 
