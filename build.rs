@@ -43,20 +43,11 @@ fn main() {
             .ok()
             .and_then(|text| serde_yaml::from_str::<serde_json::Value>(&text).ok());
         all_facts.push(facts(value.as_ref(), &mut text));
-        let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
-        let tree_path = dest.join(format!("list-{i}.tree"));
-        let strings_path = dest.join(format!("list-{i}.strings"));
-        for (path, bytes) in [(&tree_path, tree.as_slice()), (&strings_path, strings.as_bytes())] {
-            if let Err(e) = std::fs::write(path, bytes) {
-                println!("cargo:warning=cannot write {}: {e}", path.display());
-            }
-        }
         let _ = writeln!(
             out,
-            "    ({name:?}, include_str!({:?}), Packed {{ tree: include_bytes!({:?}), strings: include_str!({:?}) }}),",
+            "    ({name:?}, include_str!({:?}), {}),",
             file.display().to_string(),
-            tree_path.display().to_string(),
-            strings_path.display().to_string()
+            packed(&dest, &format!("list-{i}"), value.as_ref())
         );
     }
     out.push_str("];\n");
@@ -121,25 +112,35 @@ fn pack_schemas(root: &Path, dest: &Path) {
         let value = std::fs::read_to_string(&file)
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
-        let (tree, strings) = value.as_ref().map(encode::encode).unwrap_or_default();
-        let tree_path = dest.join(format!("schema-{name}.tree"));
-        let strings_path = dest.join(format!("schema-{name}.strings"));
-        for (path, bytes) in [(&tree_path, tree.as_slice()), (&strings_path, strings.as_bytes())] {
-            if let Err(e) = std::fs::write(path, bytes) {
-                println!("cargo:warning=cannot write {}: {e}", path.display());
-            }
-        }
         let _ = writeln!(
             out,
-            "    ({name:?}, Packed {{ tree: include_bytes!({:?}), strings: include_str!({:?}) }}),",
-            tree_path.display().to_string(),
-            strings_path.display().to_string()
+            "    ({name:?}, {}),",
+            packed(dest, &format!("schema-{name}"), value.as_ref())
         );
     }
     out.push_str("];\n");
     if let Err(e) = std::fs::write(dest.join("embedded_schemas.rs"), out) {
         println!("cargo:warning=cannot write embedded_schemas.rs: {e}");
     }
+}
+
+/// Packs `value` (nothing when the build could not read it) into
+/// `{stem}.tree` and `{stem}.strings` in `dest`, and returns the
+/// `Packed { .. }` expression that embeds them.
+fn packed(dest: &Path, stem: &str, value: Option<&serde_json::Value>) -> String {
+    let (tree, strings) = value.map(encode::encode).unwrap_or_default();
+    let tree_path = dest.join(format!("{stem}.tree"));
+    let strings_path = dest.join(format!("{stem}.strings"));
+    for (path, bytes) in [(&tree_path, tree.as_slice()), (&strings_path, strings.as_bytes())] {
+        if let Err(e) = std::fs::write(path, bytes) {
+            println!("cargo:warning=cannot write {}: {e}", path.display());
+        }
+    }
+    format!(
+        "Packed {{ tree: include_bytes!({:?}), strings: include_str!({:?}) }}",
+        tree_path.display().to_string(),
+        strings_path.display().to_string()
+    )
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -235,6 +235,29 @@ impl Compound<'_> {
     }
 }
 
+/// The integer methods of a serializer, each calling `$write(self, v)`.
+macro_rules! integers {
+    ($write:ident) => {
+        integers!($write: serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_i64 i64,
+            serialize_i128 i128, serialize_u8 u8, serialize_u16 u16, serialize_u32 u32,
+            serialize_u64 u64, serialize_u128 u128);
+    };
+    ($write:ident: $($method:ident $type:ty),*) => {
+        $(fn $method(self, v: $type) -> Result<(), Error> {
+            $write(self, v)
+        })*
+    };
+}
+
+fn integer_to_text(writer: &mut Pretty, n: impl itoa::Integer) -> Result<(), Error> {
+    writer.integer(n);
+    Ok(())
+}
+
+fn integer_quoted(key: KeyWriter<'_>, n: impl itoa::Integer) -> Result<(), Error> {
+    key.quoted(itoa::Buffer::new().format(n))
+}
+
 impl<'a> ser::Serializer for &'a mut Pretty {
     type Ok = ();
     type Error = Error;
@@ -250,46 +273,7 @@ impl<'a> ser::Serializer for &'a mut Pretty {
         self.out.push_str(if v { "true" } else { "false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
+    integers!(integer_to_text);
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         self.float(v)
     }
@@ -409,49 +393,28 @@ impl<'a> ser::Serializer for &'a mut Pretty {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, ']')
-    }
+/// The serde traits of a sequence, each item written by `Compound::value`.
+macro_rules! sequence {
+    ($($trait:ident $method:ident),*) => {
+        $(impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.value(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                Compound::end(self, ']')
+            }
+        })*
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, ']')
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, ']')
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, ']')
-    }
-}
+sequence!(
+    SerializeSeq serialize_element,
+    SerializeTuple serialize_element,
+    SerializeTupleStruct serialize_field,
+    SerializeTupleVariant serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -467,29 +430,24 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        self.field(key);
-        self.map_value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, '}')
-    }
+/// The serde traits of a struct, each field a key and its value.
+macro_rules! structure {
+    ($($trait:ident),*) => {
+        $(impl ser::$trait for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+                self.field(key);
+                self.map_value(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                Compound::end(self, '}')
+            }
+        })*
+    };
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        self.field(key);
-        self.map_value(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Compound::end(self, '}')
-    }
-}
+structure!(SerializeStruct, SerializeStructVariant);
 
 /// A map's key: a string, or what `serde_json` turns into one (a number,
 /// a boolean, a character, a unit variant), quoted.
@@ -529,36 +487,7 @@ impl ser::Serializer for KeyWriter<'_> {
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.quoted(if v { "true" } else { "false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.quoted(itoa::Buffer::new().format(v))
-    }
+    integers!(integer_quoted);
     fn serialize_f32(self, _v: f32) -> Result<(), Error> {
         Err(Self::not_a_string())
     }
