@@ -250,7 +250,10 @@ pub fn read_regular(path: &std::path::Path, limit: usize) -> Result<Vec<u8>, Rea
     if !meta.is_file() {
         return Err(ReadError::NotAFile(kind(&meta.file_type())));
     }
-    let mut bytes = Vec::new();
+    // Sized from the file's length, so it is read in one call (then one
+    // that finds its end) rather than from 32 bytes up, doubling: six
+    // reads of a 4 KiB roster, most of a folder's system calls.
+    let mut bytes = Vec::with_capacity(meta.len().min(limit as u64) as usize + 1);
     file.take(limit as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;

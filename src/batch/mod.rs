@@ -22,7 +22,7 @@ mod walk;
 pub use duplicates::{Duplicate, DuplicateGroup, DuplicateKind, Keys};
 pub use inputs::{Input, Inputs, Origin};
 pub use links::{Links, duplicate_groups, duplicates, duplicates_of};
-pub use spool::{Spool, Spooled};
+pub use spool::{IO_BUFFER, Spool, Spooled};
 pub use walk::collect;
 
 use crate::check::Checked;

@@ -206,7 +206,7 @@ pub fn write_atomically_with(
         return Err(std::io::Error::other("it is one of the files being read"));
     }
     if let Some(mut device) = open_stream(path)? {
-        let mut out = std::io::BufWriter::new(&mut device);
+        let mut out = std::io::BufWriter::with_capacity(crate::batch::IO_BUFFER, &mut device);
         write(&mut out)?;
         return out.flush();
     }
@@ -220,7 +220,7 @@ pub fn write_atomically_with(
     // Registered, so an interruption before the rename removes it.
     let (mut temp, _registered) = super::interrupt::temp_file_in(dir)?;
     {
-        let mut out = std::io::BufWriter::new(temp.as_file_mut());
+        let mut out = std::io::BufWriter::with_capacity(crate::batch::IO_BUFFER, temp.as_file_mut());
         write(&mut out)?;
         out.flush()?;
     }

@@ -104,7 +104,7 @@ fn emit(output: Output) -> ExitCode {
     let mut status = output.status;
     let mut stderr = output.stderr;
     if let Some(Stream(stream)) = output.stream {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = std::io::BufWriter::with_capacity(crate::batch::IO_BUFFER, std::io::stdout().lock());
         match stream(&mut out).and_then(|()| out.flush()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
             Err(e) => {
