@@ -121,6 +121,17 @@ impl Pretty {
         Ok(())
     }
 
+    /// A collection opened with `bracket`; `variant` when it is the value
+    /// of an enum's `{ "variant": ... }`, which it closes too.
+    fn compound(&mut self, bracket: char, variant: bool) -> Compound<'_> {
+        self.open(bracket);
+        Compound {
+            writer: self,
+            first: true,
+            variant,
+        }
+    }
+
     /// `{ "variant": ` of an enum's non-unit variant.
     fn variant_open(&mut self, variant: &str) {
         self.open('{');
@@ -207,7 +218,20 @@ impl Compound<'_> {
     fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
         self.writer.item(self.first);
         self.first = false;
-        key.serialize(KeyWriter(&mut *self.writer))?;
+        // Keys are never on the way of a report's rosters (they have no
+        // maps): `serde_json` writes the key, and what is not already a
+        // string is quoted when `serde_json` would accept it as a key.
+        let text = serde_json::to_string(key).map_err(|e| Error(e.to_string()))?;
+        let scalar = text == "true" || text == "false" || text.parse::<f64>().is_ok();
+        if text.starts_with('"') {
+            self.writer.out.push_str(&text);
+        } else if scalar {
+            self.writer.out.push('"');
+            self.writer.out.push_str(&text);
+            self.writer.out.push('"');
+        } else {
+            return Err(Error("key must be a string".to_string()));
+        }
         self.writer.out.push_str(": ");
         Ok(())
     }
@@ -235,7 +259,7 @@ impl Compound<'_> {
     }
 }
 
-/// The integer methods of a serializer, each calling `$write(self, v)`.
+/// The integer methods of the serializer, each calling `$write(self, v)`.
 macro_rules! integers {
     ($write:ident) => {
         integers!($write: serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_i64 i64,
@@ -252,10 +276,6 @@ macro_rules! integers {
 fn integer_to_text(writer: &mut Pretty, n: impl itoa::Integer) -> Result<(), Error> {
     writer.integer(n);
     Ok(())
-}
-
-fn integer_quoted(key: KeyWriter<'_>, n: impl itoa::Integer) -> Result<(), Error> {
-    key.quoted(itoa::Buffer::new().format(n))
 }
 
 impl<'a> ser::Serializer for &'a mut Pretty {
@@ -337,12 +357,7 @@ impl<'a> ser::Serializer for &'a mut Pretty {
         Ok(())
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
-        self.open('[');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            variant: false,
-        })
+        Ok(self.compound('[', false))
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, Error> {
         self.serialize_seq(Some(len))
@@ -358,20 +373,10 @@ impl<'a> ser::Serializer for &'a mut Pretty {
         _len: usize,
     ) -> Result<Compound<'a>, Error> {
         self.variant_open(variant);
-        self.open('[');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            variant: true,
-        })
+        Ok(self.compound('[', true))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
-        self.open('{');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            variant: false,
-        })
+        Ok(self.compound('{', false))
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a>, Error> {
         self.serialize_map(Some(len))
@@ -384,12 +389,7 @@ impl<'a> ser::Serializer for &'a mut Pretty {
         _len: usize,
     ) -> Result<Compound<'a>, Error> {
         self.variant_open(variant);
-        self.open('{');
-        Ok(Compound {
-            writer: self,
-            first: true,
-            variant: true,
-        })
+        Ok(self.compound('{', true))
     }
 }
 
@@ -448,129 +448,6 @@ macro_rules! structure {
 }
 
 structure!(SerializeStruct, SerializeStructVariant);
-
-/// A map's key: a string, or what `serde_json` turns into one (a number,
-/// a boolean, a character, a unit variant), quoted.
-struct KeyWriter<'a>(&'a mut Pretty);
-
-impl KeyWriter<'_> {
-    fn quoted(self, text: &str) -> Result<(), Error> {
-        self.0.out.push('"');
-        self.0.out.push_str(text);
-        self.0.out.push('"');
-        Ok(())
-    }
-
-    fn not_a_string() -> Error {
-        Error("key must be a string".to_string())
-    }
-}
-
-impl ser::Serializer for KeyWriter<'_> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = ser::Impossible<(), Error>;
-    type SerializeTuple = ser::Impossible<(), Error>;
-    type SerializeTupleStruct = ser::Impossible<(), Error>;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = ser::Impossible<(), Error>;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
-
-    fn serialize_str(self, v: &str) -> Result<(), Error> {
-        self.0.string(v);
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), Error> {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        self.quoted(if v { "true" } else { "false" })
-    }
-    integers!(integer_quoted);
-    fn serialize_f32(self, _v: f32) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_f64(self, _v: f64) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_none(self) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_unit(self) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<(), Error> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeStruct, Error> {
-        Err(Self::not_a_string())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(Self::not_a_string())
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -637,9 +514,22 @@ mod tests {
         );
         let theirs = serde_json::to_string_pretty(&shapes).unwrap();
         assert_eq!(indented(&shapes, 0).unwrap(), theirs);
+        let chars = std::collections::BTreeMap::from([('"', 1), ('k', 2)]);
+        assert_eq!(
+            indented(&chars, 1).unwrap(),
+            format!(
+                "  {}",
+                serde_json::to_string_pretty(&chars)
+                    .unwrap()
+                    .replace('\n', "\n  ")
+            )
+        );
         let bad_key = std::collections::BTreeMap::from([(vec![1], 1)]);
         assert!(serde_json::to_string_pretty(&bad_key).is_err());
         assert!(indented(&bad_key, 0).is_err());
+        let unit_key = std::collections::BTreeMap::from([((), 1)]);
+        assert!(serde_json::to_string_pretty(&unit_key).is_err());
+        assert!(indented(&unit_key, 0).is_err());
     }
 
     /// An escape at every place of strings up to three words long, and

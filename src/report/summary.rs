@@ -119,9 +119,10 @@ impl DuplicateRow {
 }
 
 /// One roster of a batch: what every report shows of it, owned, so a batch
-/// keeps its rows and lets the results go. Serialized only to wait in a
-/// batch's temporary file (the reports print rows their own way), without
-/// its duplicates, which are found after every roster is checked.
+/// keeps its rows and lets the results go. Serialized in the server's
+/// inbox records (`serve::inbox`); in a batch's temporary file it waits as
+/// `batch::row_part` writes it. Never with its duplicates, which are found
+/// after every roster is checked.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// The file, as the batch names it.
